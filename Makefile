@@ -1,0 +1,64 @@
+# permuzzle — the two commands that matter: `make run` and `make test`.
+# Each works alone on a fresh Debian 12 machine: it installs missing packages (apt-get, as root),
+# configures, builds the Release preset, then runs the demo or the whole test suite.
+
+SHELL := /bin/bash
+PRESET ?= release
+BUILD_DIR := build/$(PRESET)
+JOBS ?= $(shell nproc)
+
+# Debian packages the build, the tests and the fuzz harness need.
+APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
+  libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
+  libbenchmark-dev liblemon-dev graphviz
+
+FUZZ_SECONDS ?= 10
+
+.PHONY: all deps configure build run test unit-tests fuzz bench format clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing missing packages:" $$missing; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "error: missing Debian packages:" $$missing >&2; \
+	    echo "run as root:  apt-get update && apt-get install -y" $$missing >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	@cmake --preset $(PRESET) >/dev/null
+
+build: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS)
+
+run: build
+	./$(BUILD_DIR)/permuzzle demo
+
+unit-tests: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+fuzz: deps
+	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+	@mkdir -p build/fuzz/corpus
+	./build/fuzz/fuzz_perm_parser -max_total_time=$(FUZZ_SECONDS) -max_len=256 build/fuzz/corpus fuzz/corpus
+
+test: unit-tests
+
+bench: build
+	./$(BUILD_DIR)/permuzzle_bench
+
+format:
+	@git ls-files '*.hpp' '*.cpp' | xargs clang-format -i
+
+clean:
+	rm -rf build

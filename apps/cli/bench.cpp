@@ -1,0 +1,15 @@
+// `permuzzle bench ...`: instance runners that measure and check (targets live here, not in
+// timed unit tests). Each puzzle registers its own benchmark subcommands.
+#include "cli.hpp"
+
+namespace permuzzle::cli {
+
+void add_bench_command(CLI::App& app, Context& ctx) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks on published instances, with checks");
+  bench->require_subcommand(1);
+  add_bench_groups(*bench, ctx);
+  add_bench_sliding(*bench, ctx);
+  add_bench_loopover(*bench, ctx);
+}
+
+}  // namespace permuzzle::cli
