@@ -57,12 +57,14 @@ void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 void add_bench_sliding(CLI::App& bench, Context& ctx);   // sliding_bench.cpp
 void add_bench_loopover(CLI::App& bench, Context& ctx);  // loopover_bench.cpp
 void add_bench_groups(CLI::App& bench, Context& ctx);    // group_bench.cpp
+void add_bench_puzzles(CLI::App& bench, Context& ctx);   // puzzles_bench.cpp (binary, hanoi, ...)
 
 // `permuzzle demo` prints these sections in order; each returns real computed results as
 // text (a section that has nothing yet returns an empty string and is skipped).
 std::string demo_groups();    // group.cpp
 std::string demo_sliding();   // sliding.cpp
 std::string demo_loopover();  // loopover.cpp
+std::string demo_triloop();   // triloop.cpp
 std::string demo_hanoi();     // hanoi.cpp
 std::string demo_binary();    // binary.cpp
 std::string demo_fifteen();   // fifteen.cpp

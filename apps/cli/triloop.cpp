@@ -4,5 +4,6 @@
 namespace permuzzle::cli {
 
 void add_triloop_command(CLI::App&, Context&) {}
+std::string demo_triloop() { return {}; }
 
 }  // namespace permuzzle::cli
