@@ -238,13 +238,13 @@ class Search {
         std::copy(board_.begin(), board_.end(), meet_board_.begin());
         return Ok{};
       }
-      if (h <= perim_depth_) h = perim_depth_ + 1;
+      if (h <= perim_depth_) h = outside_bound();
     } else if (h == 0) {
       found_depth_ = 0;
       return Ok{};
     }
     bound_ = h;
-    report(bound_, "forward: start bound");
+    report(bound_, fmt::format("forward: no solution shorter than {} (bound of the start)", bound_));
     while (true) {
       next_bound_ = INT_MAX;
       if (dfs(0, -1)) return Ok{};
@@ -282,6 +282,10 @@ class Search {
       options_.on_progress({bound, nodes_, seconds_since(t0_), std::move(note)});
     }
   }
+
+  // Bound of a position outside the perimeter: more than perim_depth_ moves, and (every move
+  // changes Manhattan by one) of the same parity as the Manhattan distance.
+  int outside_bound() const { return perim_depth_ + 1 + ((perim_depth_ + 1 + md_sum_) & 1); }
 
   // Extra moves of line l (rows 0..rows-1, then columns).
   int compute_line(int l) const {
@@ -392,7 +396,7 @@ class Search {
               std::copy(board_.begin(), board_.end(), meet_board_.begin());
             }
           } else {
-            h = perim_depth_ + 1;
+            h = outside_bound();
           }
         }
       } else if (h == 0) {
@@ -509,8 +513,8 @@ Result<SolveResult> run_search(const Geometry& geo, const Position& start, const
     if (!back) return back.error();
     result.moves.insert(result.moves.end(), back->begin(), back->end());
     result.method = fmt::format(
-        "bidirectional: backward breadth-first perimeter (all {} positions within {} moves of "
-        "the goal) + forward IDA*+{} (front-to-end, meets at {} forward moves)",
+        "bidirectional: backward breadth-first perimeter ({} positions stored, complete to "
+        "distance {}) + forward IDA*+{} (front-to-end, meets after {} forward moves)",
         table->size(), pr.depth, result.heuristic, search->found_depth());
   } else {
     result.method = "ida*+" + result.heuristic;
