@@ -100,6 +100,14 @@ TEST(SlidingBounds, SpecExample) {
   EXPECT_LE(b.best(), 46);
 }
 
+TEST(SlidingSolver, SpecExampleOptimalIs46) {
+  auto p = parse_position(SPEC_EXAMPLE, BoardSize{4, 4});
+  ASSERT_TRUE(p.ok());
+  auto r = solve({4, 4}, *p, standard_goal({4, 4}));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->moves.size(), 46u);
+}
+
 TEST(SlidingBounds, LineConflictIsTilesToRemoveTimesTwo) {
   int k1[] = {2, 1, 0};  // fully reversed row of three: keep one, remove two
   EXPECT_EQ(line_conflict(k1, 3), 4);
