@@ -32,9 +32,9 @@
 namespace permuzzle::sliding {
 
 struct PdbOptions {
-  std::string tables_dir;  // where tables are cached; "" = build in memory, never save
-  std::string partition;   // "" = best for the board: "7-8" on 4x4, "6-6-6-6" on 5x5;
-                           // also "5-5-5", "6-6-3" on 4x4
+  std::string tables_dir;        // where tables are cached; "" = build in memory, never save
+  std::string partition;         // "" = best for the board: "7-8" on 4x4, "6-6-6-6" on 5x5;
+                                 // also "5-5-5", "6-6-3" on 4x4
   ProgressCallback on_progress;  // IDA*: growing bound, nodes
   // Table building/loading: `what` says which table and what happens (e.g. "building
   // sliding-4x4 7-8 group 2/2", "rebuilding ... because checksum mismatch"), fraction in [0,1].
