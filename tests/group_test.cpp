@@ -2,6 +2,8 @@
 // published order of the Rubik's cube group, the Loopover groups, and brute-force closure.
 #include "permuzzle/perm_group.hpp"
 
+#include "permuzzle/cayley.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -264,6 +266,117 @@ TEST(PermGroup, ElementsRespectTheLimit) {
   ASSERT_TRUE(s3.ok());
   EXPECT_EQ(s3->size(), 6u);
   EXPECT_TRUE(std::is_sorted(s3->begin(), s3->end()));
+}
+
+TEST(PermGroup, RandomizedVariantIsExact) {
+  SchreierSimsOptions randomized;
+  randomized.randomized = true;
+  // Large symmetric groups: the random chain reaches n!, which certifies it.
+  PermGroup s300 = G({"(1,2)", cycle_of(1, 300)}, randomized);
+  EXPECT_EQ(s300.order(), factorial(300));
+  EXPECT_EQ(s300.degree(), 300u);
+  EXPECT_TRUE(s300.contains(P("(17,299)(3,4,5)")));
+  EXPECT_EQ(s300.describe().structure, "S300");
+  // Loopover 10x10 (100 cells, even row/column cycles of length 10 are odd): S100.
+  std::vector<std::string> loop10;
+  for (int r = 0; r < 10; ++r) loop10.push_back(cycle_of(10 * r + 1, 10 * r + 10));
+  for (int c = 1; c <= 10; ++c) {
+    std::string s = "(";
+    for (int r = 0; r < 10; ++r) s += (r ? "," : "") + std::to_string(10 * r + c);
+    loop10.push_back(s + ")");
+  }
+  EXPECT_EQ(G(loop10, randomized).describe().structure, "S100");
+  // Groups below the orbit bound fall back to the deterministic algorithm: same answers.
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    randomized.seed = seed;
+    EXPECT_EQ(G(CUBE, randomized).order(), mpz_class("43252003274489856000"));
+  }
+  PermGroup d8 = G({"(1,2,3,4)", "(1,3)"}, randomized);
+  EXPECT_EQ(d8.order(), 8);
+}
+
+TEST(PermGroup, WordsMultiplyBackToTheElement) {
+  PermGroup cube = *PermGroup::from_generators(
+      [] {
+        std::vector<Perm> g;
+        for (const auto& s : CUBE) g.push_back(P(s));
+        return g;
+      }(),
+      {"U", "L", "F", "R", "B", "D"});
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 20; ++i) {
+    Perm x = cube.random_element(rng);
+    auto w = cube.word(x);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(cube.evaluate(*w), x);
+    for (const Letter& l : *w) EXPECT_TRUE(l.exponent == 1 || l.exponent == -1);
+    EXPECT_LT(w->size(), 5000u);
+  }
+  auto id = cube.word(Perm());
+  ASSERT_TRUE(id.ok());
+  EXPECT_TRUE(id->empty());
+  // A generator is found as itself (short words first).
+  auto u = cube.word(P(CUBE[0]));
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(cube.word_to_string(*u), "U");
+  EXPECT_FALSE(cube.word(P("(8,19,25)")).ok());
+  // Loopover 3x3: every element of A9 we try has a verified word.
+  PermGroup a9 = G({"(1,2,3)", "(4,5,6)", "(7,8,9)", "(1,4,7)", "(2,5,8)", "(3,6,9)"});
+  for (int i = 0; i < 50; ++i) {
+    Perm x = a9.random_element(rng);
+    auto w = a9.word(x);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(a9.evaluate(*w), x);
+  }
+  EXPECT_EQ(a9.word_to_string(Word{{0, 1}, {4, -1}}), "g1 g5^-1");
+}
+
+TEST(Cayley, S3TableIsALatinSquareWithIdentityFirst) {
+  auto t = cayley_table(G({"(1,2)", "(1,2,3)"}));
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->elements.size(), 6u);
+  EXPECT_EQ(t->names[0], "()");
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(t->product[0][i], i);  // identity row = header
+    EXPECT_EQ(t->product[i][0], i);  // identity column
+    std::set<std::uint32_t> row(t->product[i].begin(), t->product[i].end()), col;
+    for (std::size_t j = 0; j < 6; ++j) col.insert(t->product[j][i]);
+    EXPECT_EQ(row.size(), 6u);
+    EXPECT_EQ(col.size(), 6u);
+    for (std::size_t j = 0; j < 6; ++j) {
+      EXPECT_EQ(t->elements[t->product[i][j]], t->elements[i] * t->elements[j]);
+    }
+  }
+  // S3 is not abelian: the table is not symmetric.
+  bool symmetric = true;
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 6; ++j) symmetric &= t->product[i][j] == t->product[j][i];
+  EXPECT_FALSE(symmetric);
+  std::string text = format_cayley_table(*t);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "*       | ()      (2,3)   (1,2)   (1,2,3) (1,3,2) (1,3)  ");
+}
+
+TEST(Cayley, A4WithTwoDoubleTranspositionsHasThreeCosets) {
+  PermGroup a4 = G({"(1,2,3)", "(1,2)(3,4)"});
+  ASSERT_EQ(a4.order(), 12);
+  auto cay = cayley_graph(a4, {P("(1,2)(3,4)"), P("(1,4)(2,3)")});
+  ASSERT_TRUE(cay.ok());
+  EXPECT_EQ(cay->elements.size(), 12u);
+  EXPECT_EQ(cay->edges.size(), 24u);
+  EXPECT_EQ(cay->component_count, 3u);
+  std::map<std::uint32_t, int> sizes;
+  for (auto c : cay->component) ++sizes[c];
+  for (const auto& [c, size] : sizes) EXPECT_EQ(size, 4);
+  // The generators generate A4: one component.
+  auto whole = cayley_graph(a4, {}, {}, false);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->component_count, 1u);
+  std::string dot = to_dot(*whole);
+  EXPECT_NE(dot.find("graph Cayley {"), std::string::npos);
+  EXPECT_NE(dot.find(" -- "), std::string::npos);
+  // An element outside the group is refused.
+  EXPECT_FALSE(cayley_graph(a4, {P("(1,2)")}).ok());
 }
 
 }  // namespace
