@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_group_command(CLI::App&, Context&) {}
-std::string demo_groups() { return {}; }
+std::string demo_groups() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_hanoi_command(CLI::App&, Context&) {}
-std::string demo_hanoi() { return {}; }
+std::string demo_hanoi() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_sliding_command(CLI::App&, Context&) {}
-std::string demo_sliding() { return {}; }
+std::string demo_sliding() {
+  return {};
+}
 
 }  // namespace permuzzle::cli
