@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_binary_command(CLI::App&, Context&) {}
-std::string demo_binary() { return {}; }
+std::string demo_binary() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

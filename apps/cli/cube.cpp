@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_cube_command(CLI::App&, Context&) {}
-std::string demo_cube() { return {}; }
+std::string demo_cube() {
+  return {};
+}
 
 }  // namespace permuzzle::cli
