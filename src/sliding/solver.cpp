@@ -244,7 +244,7 @@ class Search {
       return Ok{};
     }
     bound_ = h;
-    report(bound_, fmt::format("forward: no solution shorter than {} (bound of the start)", bound_));
+    report(bound_, "forward, bound of the start");
     while (true) {
       next_bound_ = INT_MAX;
       if (dfs(0, -1)) return Ok{};
@@ -259,7 +259,7 @@ class Search {
                           ErrorKind::Internal);
       }
       bound_ = next_bound_;
-      report(bound_, fmt::format("forward: no solution shorter than {}", bound_));
+      report(bound_, "forward, iteration done");
     }
   }
 
@@ -342,7 +342,7 @@ class Search {
   // Depth-first iteration below the current state at depth g; `last` = previous direction.
   bool dfs(int g, int last) {
     if ((nodes_ & PROGRESS_MASK) == 0 && nodes_ && options_.on_progress) {
-      report(bound_, fmt::format("forward: searching bound {}", bound_));
+      report(bound_, "forward, searching");
     }
     if (nodes_ >= limit_) {
       aborted_ = true;
