@@ -152,6 +152,10 @@ TEST(SlidingBounds, AdmissibleAndParityOnAll2x4) {
   check_whole_board({4, 2}, blank_first_goal({4, 2}));
 }
 
+TEST(SlidingBounds, AdmissibleAndParityOnAll2x5) {
+  check_whole_board({2, 5}, standard_goal({2, 5}));
+}
+
 // IDA* (each heuristic) and bidirectional search against BFS distances on random positions.
 void check_solver(BoardSize size, const Position& goal, int count, std::uint64_t seed) {
   auto dist = reference_distances(size, goal);

@@ -14,6 +14,7 @@
 #include "permuzzle/sliding/bfs.hpp"
 #include "permuzzle/sliding/board.hpp"
 #include "permuzzle/sliding/bounds.hpp"
+#include "permuzzle/sliding/pdb.hpp"
 #include "permuzzle/sliding/solver.hpp"
 
 namespace permuzzle::cli {
@@ -41,7 +42,20 @@ struct Args {
   int antipodes = 10;
   std::string svg;
   bool reachable_only = false;
+  bool no_pdb = false;
 };
+
+bool has_pdb(BoardSize size) { return size == BoardSize{4, 4} || size == BoardSize{5, 5}; }
+
+PdbOptions pdb_options(const Context& ctx, const Args& a) {
+  PdbOptions po;
+  po.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
+  po.partition = a.partition;
+  po.on_table_progress = [&ctx](const std::string& what, double fraction) {
+    progress(ctx, fmt::format("{} {:.0f}%", what, 100 * fraction), true);
+  };
+  return po;
+}
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string s;
@@ -171,28 +185,59 @@ std::string histogram_svg(BoardSize size, const BfsResult& r) {
 Result<CommandOutput> run_solve(const Context& ctx, const Args& a) {
   auto s = setup(a, true);
   if (!s) return s.error();
-  SolveOptions o;
-  if (a.heuristic == "manhattan") {
-    o.heuristic = Heuristic::Manhattan;
-  } else if (a.heuristic == "linear-conflict" || a.heuristic == "auto" || a.heuristic == "best") {
-    o.heuristic = Heuristic::LinearConflict;
-  } else if (a.heuristic == "pdb") {
-    return make_error("--heuristic pdb: pattern databases are not available in this build yet; "
-                      "use linear-conflict or manhattan",
-                      a.heuristic);
-  } else {
-    return make_error("--heuristic must be one of pdb, linear-conflict, manhattan", a.heuristic);
+  // Step 1. Which bound: pattern databases on 4x4 and 5x5 unless told otherwise.
+  std::string heuristic = a.heuristic;
+  if (heuristic == "auto" || heuristic == "best") {
+    heuristic = has_pdb(s->size) && !a.bidirectional ? "pdb" : "linear-conflict";
   }
-  o.last_move = !a.no_last_move;
-  o.bidirectional = a.bidirectional;
-  o.perimeter_states = a.perimeter_states;
-  o.max_nodes = a.max_nodes;
-  o.on_progress = [&ctx](const SearchProgress& p) {
-    progress(ctx, fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
+  if (heuristic != "pdb" && heuristic != "linear-conflict" && heuristic != "manhattan") {
+    return make_error("--heuristic must be one of auto, pdb, linear-conflict, manhattan",
+                      a.heuristic);
+  }
+  if (heuristic == "pdb" && !has_pdb(s->size)) {
+    return make_error("--heuristic pdb: pattern databases exist for 4x4 and 5x5 only; use "
+                      "linear-conflict or manhattan",
+                      a.heuristic);
+  }
+  if (heuristic == "pdb" && a.bidirectional) {
+    return make_error("--bidirectional runs with linear-conflict or manhattan, not pdb",
+                      a.heuristic);
+  }
+  Solvability sv = solvability(s->size, s->position, s->goal);
+  if (!sv.solvable) {
+    return make_error("the position cannot reach the goal: " + sv.reason, joined(a.position),
+                      Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  auto on_progress = [&ctx](const SearchProgress& p) {
+    if (p.note.rfind("backward", 0) == 0) {
+      progress(ctx, fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
+    } else {
+      progress(ctx, fmt::format("no solution shorter than {} moves  [{}]  ({} nodes, {:.2f} s)",
+                                p.bound, p.note, with_commas(p.nodes), p.seconds));
+    }
   };
   BoundReport b = compute_bounds(s->size, s->position, s->goal);
-  auto r = solve(s->size, s->position, s->goal, o);
+
+  // Step 2. Search, then replay the solution once more before printing it.
+  Result<SolveResult> r = [&]() -> Result<SolveResult> {
+    if (heuristic == "pdb") {
+      PdbOptions po = pdb_options(ctx, a);
+      po.on_progress = on_progress;
+      auto res = solve_with_pdb(s->size, s->position, s->goal, po);
+      end_progress(ctx);
+      return res;
+    }
+    SolveOptions o;
+    o.heuristic = heuristic == "manhattan" ? Heuristic::Manhattan : Heuristic::LinearConflict;
+    o.last_move = !a.no_last_move;
+    o.bidirectional = a.bidirectional;
+    o.perimeter_states = a.perimeter_states;
+    o.max_nodes = a.max_nodes;
+    o.on_progress = on_progress;
+    return solve(s->size, s->position, s->goal, o);
+  }();
   if (!r) return r.error();
+  if (auto st = verify_solution(s->size, s->position, s->goal, *r); !st) return st.error();
   CommandOutput out;
   out.text = fmt::format("{} board, goal {}:\n{}", to_string(s->size), s->goal_name,
                          format_board(s->size, s->position));
@@ -248,7 +293,7 @@ Result<CommandOutput> run_check(const Args& a) {
   return out;
 }
 
-Result<CommandOutput> run_bound(const Args& a) {
+Result<CommandOutput> run_bound(const Context& ctx, const Args& a) {
   auto s = setup(a, true);
   if (!s) return s.error();
   Solvability v = solvability(s->size, s->position, s->goal);
@@ -278,7 +323,22 @@ Result<CommandOutput> run_bound(const Args& a) {
                           b.manhattan, b.last_move);
   out.text += fmt::format("best (lc + lm):   {:>3}   = linear conflict {} + last move {}\n",
                           b.best(), b.linear_conflict_bound(), b.last_move_with_lc);
+  nlohmann::json pdb_json = nullptr;
+  if (has_pdb(s->size) && !a.no_pdb) {
+    auto pb = pdb_bound(s->size, s->position, s->goal, pdb_options(ctx, a));
+    end_progress(ctx);
+    if (!pb) return pb.error();
+    std::string parts;
+    for (std::size_t i = 0; i < pb->parts.size(); ++i) {
+      parts += (i ? " + " : "") + std::to_string(pb->parts[i]);
+    }
+    out.text += fmt::format("pattern database: {:>3}   = {} (additive {}, best of direct and "
+                            "reflected lookup)\n",
+                            pb->total, parts, pb->partition);
+    pdb_json = {{"total", pb->total}, {"parts", pb->parts}, {"partition", pb->partition}};
+  }
   out.json = {{"manhattan", b.manhattan},
+              {"pdb", pdb_json},
               {"manhattan_per_tile", b.manhattan_per_tile},
               {"linear_conflict", b.linear_conflict_bound()},
               {"linear_conflict_extra", b.linear_conflict},
@@ -475,7 +535,9 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
   solve_cmd->add_option("--perimeter-states", a->perimeter_states,
                         "Bidirectional: positions stored around the goal (default 1000000)");
   solve_cmd->add_option("--max-nodes", a->max_nodes, "Give up after this many nodes (0 = never)");
-  solve_cmd->add_option("--tables", a->tables, "Directory of cached pattern databases");
+  solve_cmd->add_option("--tables", a->tables,
+                        "Directory of cached pattern databases (default: $PERMUZZLE_TABLES, "
+                        "else the user's cache directory)");
   solve_cmd->add_option("--partition", a->partition, "Pattern database partition (e.g. 7-8)");
   set_action(ctx, solve_cmd, [a, &ctx] { return run_solve(ctx, *a); });
 
@@ -486,7 +548,10 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
 
   auto* bound = sliding->add_subcommand("bound", "Lower bounds of a position, with their parts");
   common(bound, true);
-  set_action(ctx, bound, [a] { return run_bound(*a); });
+  bound->add_option("--tables", a->tables, "Directory of cached pattern databases");
+  bound->add_option("--partition", a->partition, "Pattern database partition (e.g. 7-8, 5-5-5)");
+  bound->add_flag("--no-pdb", a->no_pdb, "Skip the pattern-database bound");
+  set_action(ctx, bound, [a, &ctx] { return run_bound(ctx, *a); });
 
   auto* apply = sliding->add_subcommand("apply", "Apply moves (tiles or U/D/L/R) to a position");
   apply->add_option("--size", a->size, "Board RxC (default: from the position)");

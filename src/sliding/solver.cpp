@@ -59,16 +59,13 @@ Key key_of(const std::uint8_t* board, int cells) {
 // at most half full.
 class Perimeter {
  public:
-  explicit Perimeter(std::uint64_t capacity) : cap_(capacity) {
-    std::uint64_t slots = 16;
-    while (slots < 2 * capacity) slots <<= 1;
-    slots_.assign(slots, Slot{});
-    mask_ = slots - 1;
-  }
+  // Starts small and doubles while it fills, so a small search does not pay for the cap.
+  explicit Perimeter(std::uint64_t capacity) : cap_(capacity) { resize(1 << 12); }
   std::uint64_t size() const { return size_; }
   bool full() const { return size_ >= cap_; }
   // Inserts if absent; returns false if the key was already present.
   bool insert(const Key& k, int dist) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
     for (std::uint64_t i = hash(k) & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.dist == EMPTY) {
@@ -94,6 +91,21 @@ class Perimeter {
     Key key;
     std::uint8_t dist = EMPTY;
   };
+  void resize(std::uint64_t slots) {
+    slots_.assign(slots, Slot{});
+    mask_ = slots - 1;
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    resize(old.size() * 2);
+    for (const Slot& s : old) {
+      if (s.dist == EMPTY) continue;
+      std::uint64_t i = hash(s.key) & mask_;
+      while (slots_[i].dist != EMPTY) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
   static std::uint64_t hash(const Key& k) {
     std::uint64_t h = k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     return h ^ (h >> 29);
@@ -244,7 +256,7 @@ class Search {
       return Ok{};
     }
     bound_ = h;
-    report(bound_, fmt::format("forward: no solution shorter than {} (bound of the start)", bound_));
+    report(bound_, "forward, bound of the start");
     while (true) {
       next_bound_ = INT_MAX;
       if (dfs(0, -1)) return Ok{};
@@ -259,7 +271,7 @@ class Search {
                           ErrorKind::Internal);
       }
       bound_ = next_bound_;
-      report(bound_, fmt::format("forward: no solution shorter than {}", bound_));
+      report(bound_, "forward, iteration done");
     }
   }
 
@@ -342,7 +354,7 @@ class Search {
   // Depth-first iteration below the current state at depth g; `last` = previous direction.
   bool dfs(int g, int last) {
     if ((nodes_ & PROGRESS_MASK) == 0 && nodes_ && options_.on_progress) {
-      report(bound_, fmt::format("forward: searching bound {}", bound_));
+      report(bound_, "forward, searching");
     }
     if (nodes_ >= limit_) {
       aborted_ = true;
