@@ -292,7 +292,10 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   auto* apply = lo->add_subcommand("apply", "Apply a move sequence (to the goal or --from POS)");
   apply->add_option("--size", a->size_text, "Board ROWSxCOLS (default 4x4)");
   apply->add_option("--from", a->from_text, "Start position (default: the goal)");
-  apply->add_option("moves", a->moves_text, "Moves, e.g. \"(2AA-2-A)^3\" (quote it)")->required();
+  apply->add_option("moves", a->moves_text,
+                    "Moves, e.g. \"(2AA-2-A)^3\" (quote it; a sequence starting with '-' needs "
+                    "a leading blank \" -B A\" or --moves=-B)");
+  apply->add_option("--moves", a->moves_text, "The moves, as an option: --moves=\"-B A\"");
   set_action(ctx, apply, [a]() -> Result<CommandOutput> {
     auto c = common(*a);
     if (!c) return c.error();
