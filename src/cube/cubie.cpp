@@ -77,8 +77,14 @@ CubieState CubieState::inverse() const {
 
 std::string CubieState::describe() const {
   std::string vs, ws;
-  for (auto x : v) vs += (vs.empty() ? "" : ",") + std::to_string(x);
-  for (auto x : w) ws += (ws.empty() ? "" : ",") + std::to_string(x);
+  for (auto x : v) {
+    if (!vs.empty()) vs += ',';
+    vs += static_cast<char>('0' + x);
+  }
+  for (auto x : w) {
+    if (!ws.empty()) ws += ',';
+    ws += static_cast<char>('0' + x);
+  }
   return fmt::format("r = {}  v = [{}]  s = {}  w = [{}]", cycles_text(r), vs, cycles_text(s), ws);
 }
 
