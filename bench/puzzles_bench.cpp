@@ -43,4 +43,3 @@ static void BM_HanoiBfs(benchmark::State& state) {
 }
 BENCHMARK(BM_HanoiBfs)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();

@@ -97,9 +97,10 @@ Result<Perm> Perm::from_cycles(const std::vector<std::vector<Point>>& cycles_one
 Result<Perm> Perm::parse(std::string_view text) {
   std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) {
-    return make_error("empty permutation: expected cycle notation like (1,2,3) or a list like "
-                      "[2,3,1]",
-                      std::string(text), 0);
+    return make_error(
+        "empty permutation: expected cycle notation like (1,2,3) or a list like "
+        "[2,3,1]",
+        std::string(text), 0);
   }
   if (text[first] == '[') return parse_list(text);
   return parse_cycles(text);
@@ -119,8 +120,8 @@ Result<Perm> Perm::parse_cycles(std::string_view text) {
     cur.skip_space();
     if (cur.at_end()) break;
     if (cur.peek() != '(') {
-      return cur.error(std::string("unexpected '") + cur.peek() + "': expected '(' to start a cycle",
-                       cur.pos);
+      return cur.error(
+          std::string("unexpected '") + cur.peek() + "': expected '(' to start a cycle", cur.pos);
     }
     std::size_t cycle_start = cur.pos;
     ++cur.pos;
@@ -241,11 +242,14 @@ Perm Perm::operator*(const Perm& then) const {
   return result;
 }
 
-Perm& Perm::operator*=(const Perm& then) { return *this = *this * then; }
+Perm& Perm::operator*=(const Perm& then) {
+  return *this = *this * then;
+}
 
 Perm Perm::inverse() const {
   Perm result(images_.size());
-  for (std::size_t i = 0; i < images_.size(); ++i) result.images_[images_[i]] = static_cast<Point>(i);
+  for (std::size_t i = 0; i < images_.size(); ++i)
+    result.images_[images_[i]] = static_cast<Point>(i);
   return result;
 }
 
@@ -268,11 +272,17 @@ Perm Perm::pow(long long exponent) const {
   return result;
 }
 
-Perm Perm::conjugate(const Perm& by) const { return by.inverse() * *this * by; }
+Perm Perm::conjugate(const Perm& by) const {
+  return by.inverse() * *this * by;
+}
 
-Perm commutator(const Perm& a, const Perm& b) { return a.inverse() * b.inverse() * a * b; }
+Perm commutator(const Perm& a, const Perm& b) {
+  return a.inverse() * b.inverse() * a * b;
+}
 
-bool Perm::is_identity() const { return largest_moved_point() == 0; }
+bool Perm::is_identity() const {
+  return largest_moved_point() == 0;
+}
 
 bool Perm::operator==(const Perm& other) const {
   std::size_t n = std::max(images_.size(), other.images_.size());

@@ -1,14 +1,14 @@
 // Black-box helper: runs the built `permuzzle` executable and captures what it printed.
 #pragma once
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -40,8 +40,8 @@ inline CliRun run_cli(const std::string& args, const std::string& input = {}) {
     [[maybe_unused]] auto n = write(in_fd, input.data(), input.size());
   }
   close(in_fd);
-  std::string command = std::string(PERMUZZLE_CLI_PATH) + " " + args + " <" + in_path + " 2>" +
-                        err_path;
+  std::string command =
+      std::string(PERMUZZLE_CLI_PATH) + " " + args + " <" + in_path + " 2>" + err_path;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer{};

@@ -17,9 +17,9 @@
 namespace permuzzle::cli {
 
 struct CommandOutput {
-  std::string text;                                    // printed without --json
-  nlohmann::json json = nlohmann::json::object();      // printed with --json
-  bool already_printed = false;  // interactive commands (play) print as they go
+  std::string text;                                // printed without --json
+  nlohmann::json json = nlohmann::json::object();  // printed with --json
+  bool already_printed = false;                    // interactive commands (play) print as they go
 };
 
 using Handler = std::function<Result<CommandOutput>()>;

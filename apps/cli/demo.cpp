@@ -8,8 +8,8 @@ void add_demo_command(CLI::App& app, Context& ctx) {
   set_action(ctx, demo, []() -> Result<CommandOutput> {
     CommandOutput out;
     out.text = "permuzzle demo: every number below is computed now, not stored.\n";
-    for (auto section : {demo_groups, demo_sliding, demo_loopover, demo_triloop, demo_hanoi, demo_binary,
-                         demo_fifteen, demo_cube}) {
+    for (auto section : {demo_groups, demo_sliding, demo_loopover, demo_triloop, demo_hanoi,
+                         demo_binary, demo_fifteen, demo_cube}) {
       std::string text = section();
       if (!text.empty()) out.text += "\n" + text;
     }

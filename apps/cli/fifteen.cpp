@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_fifteen_command(CLI::App&, Context&) {}
-std::string demo_fifteen() { return {}; }
+std::string demo_fifteen() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

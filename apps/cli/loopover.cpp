@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_loopover_command(CLI::App&, Context&) {}
-std::string demo_loopover() { return {}; }
+std::string demo_loopover() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

@@ -35,7 +35,8 @@ CommandOutput describe_perm(const Perm& p) {
   CommandOutput out;
   auto type = p.cycle_type();
   std::string type_text;
-  for (std::size_t i = 0; i < type.size(); ++i) type_text += (i ? "," : "") + std::to_string(type[i]);
+  for (std::size_t i = 0; i < type.size(); ++i)
+    type_text += (i ? "," : "") + std::to_string(type[i]);
   std::size_t degree = std::max<std::size_t>(p.largest_moved_point(), 1);
   out.text = fmt::format(
       "cycles:      {}\nlist:        {}\norder:       {}\nsign:        {} ({})\ncycle type:  "
@@ -62,8 +63,9 @@ CommandOutput perm_result(const std::string& key, const Perm& p) {
 }  // namespace
 
 void add_perm_command(CLI::App& app, Context& ctx) {
-  auto* perm = app.add_subcommand("perm", "Permutations in GAP cycle notation: products, orders, "
-                                          "signs, conjugates");
+  auto* perm = app.add_subcommand("perm",
+                                  "Permutations in GAP cycle notation: products, orders, "
+                                  "signs, conjugates");
   perm->require_subcommand(1);
 
   // Argument storage: CLI11 writes through references while parsing, and the handlers read it

@@ -4,6 +4,8 @@
 namespace permuzzle::cli {
 
 void add_triloop_command(CLI::App&, Context&) {}
-std::string demo_triloop() { return {}; }
+std::string demo_triloop() {
+  return {};
+}
 
 }  // namespace permuzzle::cli

@@ -27,8 +27,8 @@ inline constexpr Point MAX_PARSE_DEGREE = 1u << 20;
 
 class Perm {
  public:
-  Perm() = default;                     // the identity (degree 0)
-  explicit Perm(std::size_t degree);    // the identity on `degree` points
+  Perm() = default;                   // the identity (degree 0)
+  explicit Perm(std::size_t degree);  // the identity on `degree` points
 
   // 0-based images; must be a bijection of {0..n-1}.
   static Result<Perm> from_images(std::vector<Point> images);
@@ -62,16 +62,16 @@ class Perm {
   bool operator!=(const Perm& other) const { return !(*this == other); }
   bool operator<(const Perm& other) const;  // a total order (lexicographic on padded images)
 
-  mpz_class order() const;                       // lcm of cycle lengths, exact
-  std::vector<std::size_t> cycle_type() const;   // sorted descending, fixed points excluded
+  mpz_class order() const;                      // lcm of cycle lengths, exact
+  std::vector<std::size_t> cycle_type() const;  // sorted descending, fixed points excluded
   // Nontrivial cycles, 0-based, each starting at its smallest point, sorted by that point.
   std::vector<std::vector<Point>> cycles() const;
   std::vector<Point> fixed_points() const;  // within degree()
   std::vector<Point> support() const;       // moved points, ascending
-  int sign() const;                          // +1 / -1, via n - number of cycles
-  int sign_by_inversions() const;            // +1 / -1, via counting inversions (O(n log n))
+  int sign() const;                         // +1 / -1, via n - number of cycles
+  int sign_by_inversions() const;           // +1 / -1, via counting inversions (O(n log n))
 
-  std::string to_cycle_string() const;                  // "(1,2,3)(4,5)" or "()"
+  std::string to_cycle_string() const;                       // "(1,2,3)(4,5)" or "()"
   std::string to_list_string(std::size_t degree = 0) const;  // "[2,3,1,5,4]"; degree 0 = own
 
  private:

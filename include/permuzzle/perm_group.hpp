@@ -24,6 +24,11 @@ struct SchreierSimsOptions {
   // step, so the answer is still exact) is faster for large degrees.
   bool randomized = false;
   std::uint64_t seed = 1;
+  // Base points to use first (0-based, distinct), e.g. {p} to read off the stabilizer of p.
+  std::vector<Point> base_prefix;
+  // The chain stores every transversal element and its inverse explicitly (fast sifting); a
+  // group whose tables would exceed this many bytes is refused with ErrorKind::LimitExceeded.
+  std::size_t max_table_bytes = std::size_t{1} << 30;
 };
 
 // A word in the generators: each letter is a generator index and an exponent (+1 or -1).
@@ -44,6 +49,8 @@ struct GroupStructure {
 
 class PermGroup {
  public:
+  PermGroup();  // the trivial group (no generators), so a PermGroup is always usable
+
   // Generators must not be empty; names (if given) must match their count.
   static Result<PermGroup> from_generators(std::vector<Perm> generators,
                                            std::vector<std::string> names = {},

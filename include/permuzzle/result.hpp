@@ -27,8 +27,8 @@ struct Error {
   static constexpr std::size_t NO_POSITION = static_cast<std::size_t>(-1);
 
   ErrorKind kind = ErrorKind::InvalidInput;
-  std::string message;                // what was wrong and what is expected
-  std::string input;                  // the offending text (may be empty)
+  std::string message;                 // what was wrong and what is expected
+  std::string input;                   // the offending text (may be empty)
   std::size_t position = NO_POSITION;  // 0-based character offset into `input`, if known
 
   // One line for humans: message, then the input with a caret under the position.
@@ -45,8 +45,8 @@ inline Error make_error(std::string message, std::string input = {},
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
-  Result(Error error) : data_(std::move(error)) {}    // NOLINT(google-explicit-constructor)
+  Result(T value) : data_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
+  Result(Error error) : data_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return data_.index() == 0; }
   explicit operator bool() const { return ok(); }

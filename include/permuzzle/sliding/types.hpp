@@ -28,10 +28,10 @@ enum class Direction : std::uint8_t { Up = 0, Down = 1, Left = 2, Right = 3 };  
 
 // Reported while a search runs (IDA* iteration finished, or periodically inside one).
 struct SearchProgress {
-  int bound = 0;                 // no solution shorter than this exists (proven so far)
-  std::uint64_t nodes = 0;       // nodes expanded so far, all directions
+  int bound = 0;            // no solution shorter than this exists (proven so far)
+  std::uint64_t nodes = 0;  // nodes expanded so far, all directions
   double seconds = 0;
-  std::string note;              // free text, e.g. "forward", "backward", "pdb 7-8"
+  std::string note;  // free text, e.g. "forward", "backward", "pdb 7-8"
 };
 using ProgressCallback = std::function<void(const SearchProgress&)>;
 
@@ -43,7 +43,7 @@ struct SolveResult {
   std::uint64_t nodes_forward = 0;
   std::uint64_t nodes_backward = 0;  // 0 unless bidirectional
   double seconds = 0;
-  std::string method;            // e.g. "ida*+linear-conflict", "ida*+pdb 7-8", "bidirectional"
+  std::string method;  // e.g. "ida*+linear-conflict", "ida*+pdb 7-8", "bidirectional"
   std::string heuristic;
 };
 

@@ -1,0 +1,318 @@
+// Sliding puzzles: model, bounds, IDA*, bidirectional search and whole-graph analysis, checked
+// against published facts and against an independent breadth-first search written here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <unordered_map>
+
+#include "permuzzle/sliding/bfs.hpp"
+#include "permuzzle/sliding/board.hpp"
+#include "permuzzle/sliding/bounds.hpp"
+#include "permuzzle/sliding/solver.hpp"
+
+namespace permuzzle::sliding {
+namespace {
+
+const char* SPEC_EXAMPLE = "11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15";
+
+// Independent reference: plain BFS over positions stored as strings in a hash map.
+std::unordered_map<std::string, int> reference_distances(BoardSize size, const Position& goal) {
+  std::unordered_map<std::string, int> dist;
+  std::queue<std::string> q;
+  std::string g(goal.begin(), goal.end());
+  dist[g] = 0;
+  q.push(g);
+  while (!q.empty()) {
+    std::string s = q.front();
+    q.pop();
+    int b = static_cast<int>(s.find('\0'));
+    int r = b / size.cols, c = b % size.cols;
+    int d = dist[s];
+    const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int k = 0; k < 4; ++k) {
+      int nr = r + dr[k], nc = c + dc[k];
+      if (nr < 0 || nr >= size.rows || nc < 0 || nc >= size.cols) continue;
+      std::string t = s;
+      std::swap(t[b], t[nr * size.cols + nc]);
+      if (dist.emplace(t, d + 1).second) q.push(t);
+    }
+  }
+  return dist;
+}
+
+Position from_key(const std::string& s) { return Position(s.begin(), s.end()); }
+
+TEST(SlidingBoard, ParsesFlatGridAndBlankConventions) {
+  BoardSize inferred;
+  auto p = parse_position(SPEC_EXAMPLE, std::nullopt, &inferred);
+  ASSERT_TRUE(p.ok()) << p.error().describe();
+  EXPECT_EQ(inferred, (BoardSize{4, 4}));
+  EXPECT_EQ((*p)[10], 0);
+  auto q = parse_position("11 2 12 1\n6 7 3 8\n9 5 . 4\n14 10 13 15\n", std::nullopt);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(*p, *q);
+  auto r = parse_position("1 2 3 4 5 6 7 8 9", BoardSize{3, 3});  // 9 = blank
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, standard_goal({3, 3}));
+  auto thin = parse_position("1 2 3 4 5 / 6 7 0 8 9", std::nullopt, &inferred);
+  ASSERT_TRUE(thin.ok());
+  EXPECT_EQ(inferred, (BoardSize{2, 5}));
+}
+
+TEST(SlidingBoard, RejectsBadPositions) {
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8", BoardSize{3, 3}).ok());        // too few
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 7 0", BoardSize{3, 3}).ok());      // duplicate
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 12 0", BoardSize{3, 3}).ok());     // range
+  EXPECT_FALSE(parse_position("1 2 3 / 4 5 / 6 7 8 0", std::nullopt).ok());     // ragged
+  EXPECT_FALSE(parse_position("1 2 x 4 5 6 7 8 0", BoardSize{3, 3}).ok());      // junk
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8 0 9 10", std::nullopt).ok());    // not square
+  EXPECT_FALSE(parse_board_size("1x4").ok());
+  EXPECT_FALSE(parse_board_size("6x6").ok());
+  EXPECT_TRUE(parse_board_size("2x8").ok());
+  auto e = parse_position("1 2 3 4 5 6 7 7 0", BoardSize{3, 3});
+  EXPECT_NE(e.error().message.find("appears twice"), std::string::npos);
+}
+
+TEST(SlidingBoard, MovesByTileAndDirectionAgree) {
+  BoardSize s{3, 3};
+  Position a = standard_goal(s), b = standard_goal(s);
+  auto m1 = apply_moves(s, a, "U L D R");
+  ASSERT_TRUE(m1.ok()) << m1.error().describe();
+  auto m2 = apply_moves(s, b, format_tiles(m1->tiles));
+  ASSERT_TRUE(m2.ok());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(m1->directions, m2->directions);
+  EXPECT_EQ(m1->tiles, (std::vector<int>{6, 5, 8, 6}));
+  Position c = standard_goal(s);
+  EXPECT_FALSE(apply_moves(s, c, "D").ok());  // blank in the corner cannot go down
+  EXPECT_FALSE(apply_moves(s, c, "1").ok());  // tile 1 is not next to the blank
+}
+
+TEST(SlidingBounds, SpecExample) {
+  auto p = parse_position(SPEC_EXAMPLE, BoardSize{4, 4});
+  ASSERT_TRUE(p.ok());
+  BoundReport b = compute_bounds({4, 4}, *p, standard_goal({4, 4}));
+  EXPECT_EQ(b.manhattan, 22);
+  EXPECT_EQ(b.linear_conflict_bound(), 28);
+  EXPECT_LE(b.best(), 46);
+}
+
+TEST(SlidingSolver, SpecExampleOptimalIs46) {
+  auto p = parse_position(SPEC_EXAMPLE, BoardSize{4, 4});
+  ASSERT_TRUE(p.ok());
+  auto r = solve({4, 4}, *p, standard_goal({4, 4}));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->moves.size(), 46u);
+}
+
+TEST(SlidingBounds, LineConflictIsTilesToRemoveTimesTwo) {
+  int k1[] = {2, 1, 0};  // fully reversed row of three: keep one, remove two
+  EXPECT_EQ(line_conflict(k1, 3), 4);
+  int k2[] = {1, 2, 3, 0};  // one tile out of order
+  EXPECT_EQ(line_conflict(k2, 4), 2);
+  int k3[] = {0, 1, 2};
+  EXPECT_EQ(line_conflict(k3, 3), 0);
+}
+
+// Parity rule against reachability, every bound against the true distance, for all positions
+// of 3x3 (both goals) and 2x4.
+void check_whole_board(BoardSize size, const Position& goal) {
+  auto dist = reference_distances(size, goal);
+  Position p = goal;
+  std::sort(p.begin(), p.end());
+  std::uint64_t reachable = 0;
+  do {
+    std::string key(p.begin(), p.end());
+    auto it = dist.find(key);
+    bool reach = it != dist.end();
+    reachable += reach;
+    ASSERT_EQ(solvability(size, p, goal).solvable, reach) << format_flat(p);
+    if (!reach) continue;
+    BoundReport b = compute_bounds(size, p, goal);
+    ASSERT_LE(b.best(), it->second) << format_flat(p);
+    ASSERT_LE(b.last_move_bound(), it->second) << format_flat(p);
+    ASSERT_LE(b.linear_conflict_bound(), it->second) << format_flat(p);
+  } while (std::next_permutation(p.begin(), p.end()));
+  std::uint64_t total = 1;
+  for (int i = 2; i <= size.cells(); ++i) total *= i;
+  EXPECT_EQ(2 * reachable, total);
+}
+
+TEST(SlidingBounds, AdmissibleAndParityOnAll3x3Standard) {
+  check_whole_board({3, 3}, standard_goal({3, 3}));
+}
+TEST(SlidingBounds, AdmissibleAndParityOnAll3x3BlankFirst) {
+  check_whole_board({3, 3}, blank_first_goal({3, 3}));
+}
+TEST(SlidingBounds, AdmissibleAndParityOnAll2x4) {
+  check_whole_board({2, 4}, standard_goal({2, 4}));
+  check_whole_board({4, 2}, blank_first_goal({4, 2}));
+}
+
+// IDA* (each heuristic) and bidirectional search against BFS distances on random positions.
+void check_solver(BoardSize size, const Position& goal, int count, std::uint64_t seed) {
+  auto dist = reference_distances(size, goal);
+  Rng rng(seed);
+  for (int i = 0; i < count; ++i) {
+    Position p = random_position(size, goal, rng);
+    int expected = dist.at(std::string(p.begin(), p.end()));
+    for (int variant = 0; variant < 4; ++variant) {
+      SolveOptions o;
+      o.heuristic = variant == 0 ? Heuristic::Manhattan : Heuristic::LinearConflict;
+      o.last_move = variant != 1;
+      o.bidirectional = variant == 3;
+      o.perimeter_states = 2000;  // small perimeter: the meet is in the middle of the path
+      auto r = solve(size, p, goal, o);
+      ASSERT_TRUE(r.ok()) << r.error().describe();
+      ASSERT_EQ(static_cast<int>(r->moves.size()), expected)
+          << format_flat(p) << " variant " << variant;
+      ASSERT_TRUE(r->optimal);
+      ASSERT_EQ(r->tiles.size(), r->moves.size());
+      Position q = p;
+      ASSERT_TRUE(replay(size, q, r->moves).ok());
+      ASSERT_EQ(q, goal);
+      if (variant == 3) ASSERT_GT(r->nodes_backward, 0u);
+    }
+  }
+}
+
+TEST(SlidingSolver, MatchesBfsOnRandom3x3) { check_solver({3, 3}, standard_goal({3, 3}), 300, 1); }
+TEST(SlidingSolver, MatchesBfsOnRandom3x3BlankFirst) {
+  check_solver({3, 3}, blank_first_goal({3, 3}), 100, 2);
+}
+TEST(SlidingSolver, MatchesBfsOnRandom2x4And3x2) {
+  check_solver({2, 4}, standard_goal({2, 4}), 300, 3);
+  check_solver({3, 2}, standard_goal({3, 2}), 100, 4);
+}
+
+TEST(SlidingSolver, ExplicitGoalAndAntipode) {
+  BoardSize s{3, 3};
+  // One of the two 31-move antipodes of the standard 3x3 goal.
+  auto p = parse_position("8 6 7 / 2 5 4 / 3 0 1", s);
+  ASSERT_TRUE(p.ok());
+  auto r = solve(s, *p, standard_goal(s));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->moves.size(), 31u);
+  SolveOptions o;
+  o.bidirectional = true;
+  auto rb = solve(s, *p, standard_goal(s), o);
+  ASSERT_TRUE(rb.ok());
+  EXPECT_EQ(rb->moves.size(), 31u);
+  EXPECT_GT(rb->nodes_backward, 0u);
+}
+
+TEST(SlidingSolver, FifteenPuzzleShortInstances) {
+  BoardSize s{4, 4};
+  // Solve a 4x4 position scrambled by a known path: the optimum is at most the path length,
+  // and bidirectional agrees with plain IDA*.
+  Position p = standard_goal(s);
+  ASSERT_TRUE(apply_moves(s, p, "U U L D L U R R D L L U R D D R U L L D R R").ok());
+  auto a = solve(s, p, standard_goal(s));
+  ASSERT_TRUE(a.ok());
+  EXPECT_LE(a->moves.size(), 22u);
+  SolveOptions o;
+  o.bidirectional = true;
+  auto b = solve(s, p, standard_goal(s), o);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(a->moves.size(), b->moves.size());
+  SolveOptions m;
+  m.heuristic = Heuristic::Manhattan;
+  m.last_move = false;
+  auto c = solve(s, p, standard_goal(s), m);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(a->moves.size(), c->moves.size());
+  EXPECT_GE(c->nodes, a->nodes);  // the stronger bound never expands more
+}
+
+TEST(SlidingSolver, UnsolvableIsAnError) {
+  BoardSize s{3, 3};
+  Position p = standard_goal(s);
+  std::swap(p[0], p[1]);
+  auto r = solve(s, p, standard_goal(s));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::Unsolvable);
+  EXPECT_NE(r.error().message.find("inversions"), std::string::npos);
+}
+
+TEST(SlidingSolver, NodeLimit) {
+  auto p = parse_position(SPEC_EXAMPLE, BoardSize{4, 4});
+  SolveOptions o;
+  o.max_nodes = 1000;
+  auto r = solve({4, 4}, *p, standard_goal({4, 4}), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
+}
+
+TEST(SlidingRandom, UniformOverSolvable2x2AndSeeded) {
+  BoardSize s{2, 2};
+  Position goal = standard_goal(s);
+  Rng rng(7);
+  std::map<std::string, int> counts;
+  const int n = 24000;
+  for (int i = 0; i < n; ++i) {
+    Position p = random_position(s, goal, rng);
+    ASSERT_TRUE(solvability(s, p, goal).solvable);
+    ++counts[format_flat(p)];
+  }
+  ASSERT_EQ(counts.size(), 12u);  // 4!/2 solvable positions
+  for (auto& [p, c] : counts) {
+    EXPECT_NEAR(c, n / 12, 200) << p;  // ~6 sigma
+  }
+  Rng a(42), b(42);
+  EXPECT_EQ(random_position({4, 4}, standard_goal({4, 4}), a),
+            random_position({4, 4}, standard_goal({4, 4}), b));
+}
+
+TEST(SlidingBfs, RankRoundTrip) {
+  std::uint8_t p[8], q[8];
+  for (std::uint64_t r = 0; r < 40320; r += 37) {
+    unrank_permutation(r, 8, p);
+    EXPECT_EQ(rank_permutation(p, 8), r);
+  }
+  std::iota(q, q + 8, 0);
+  EXPECT_EQ(rank_permutation(q, 8), 0u);
+  std::reverse(q, q + 8);
+  EXPECT_EQ(rank_permutation(q, 8), 40319u);
+}
+
+TEST(SlidingBfs, EightPuzzleFacts) {
+  BoardSize s{3, 3};
+  auto r = bfs(s, standard_goal(s));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->states, 181440u);
+  EXPECT_EQ(r->max_distance, 31);
+  EXPECT_EQ(r->antipodes_count, 2u);
+  EXPECT_EQ(r->components, 2);
+  EXPECT_EQ(r->component_sizes, (std::vector<std::uint64_t>{181440, 181440}));
+  // Cross-check the histogram with the independent reference BFS.
+  auto dist = reference_distances(s, standard_goal(s));
+  std::vector<std::uint64_t> hist(32, 0);
+  for (auto& [k, d] : dist) ++hist[d];
+  EXPECT_EQ(r->histogram, hist);
+  // Antipodes are at distance 31 by the reference BFS, and solving one takes 31 moves.
+  ASSERT_EQ(r->antipodes.size(), 2u);
+  for (const auto& a : r->antipodes) {
+    EXPECT_EQ(dist.at(std::string(a.begin(), a.end())), 31);
+  }
+}
+
+TEST(SlidingBfs, ThinBoardsAgreeWithReference) {
+  for (BoardSize s : {BoardSize{2, 2}, BoardSize{2, 3}, BoardSize{2, 4}, BoardSize{4, 2}}) {
+    Position goal = blank_first_goal(s);
+    auto r = bfs(s, goal);
+    ASSERT_TRUE(r.ok());
+    auto dist = reference_distances(s, goal);
+    EXPECT_EQ(r->states, dist.size());
+    int maxd = 0;
+    for (auto& [k, d] : dist) maxd = std::max(maxd, d);
+    EXPECT_EQ(r->max_distance, maxd);
+    EXPECT_EQ(r->components, 2);
+  }
+  EXPECT_FALSE(bfs({4, 4}, standard_goal({4, 4})).ok());
+}
+
+}  // namespace
+}  // namespace permuzzle::sliding
