@@ -12,8 +12,9 @@ namespace {
 
 const std::string SPEC = shell_quote("11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15");
 // Small (5-5-5) pattern databases in the build tree, never the user's cache.
-const std::string PDB = " --tables " + shell_quote(std::string(PERMUZZLE_TEST_TABLES_DIR) +
-                                                   "/sliding-core") + " --partition 5-5-5";
+const std::string PDB = " --tables " +
+                        shell_quote(std::string(PERMUZZLE_TEST_TABLES_DIR) + "/sliding-core") +
+                        " --partition 5-5-5";
 
 TEST(SlidingCli, SolveJsonSpecExampleIs46) {
   auto r = run_cli("sliding solve --size 4x4 " + SPEC + " --heuristic linear-conflict --json -q");
@@ -60,8 +61,8 @@ TEST(SlidingCli, SolveBlankFirstGoalAndBidirectional) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["length"], 3);
   EXPECT_EQ(r.json()["moves"], nlohmann::json::parse("[5, 2, 1]"));
-  auto b = run_cli("sliding solve " + shell_quote("8 6 7 2 5 4 3 0 1") +
-                   " --bidirectional --json -q");
+  auto b =
+      run_cli("sliding solve " + shell_quote("8 6 7 2 5 4 3 0 1") + " --bidirectional --json -q");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.json()["length"], 31);
   EXPECT_GT(b.json()["nodes_backward"].get<long long>(), 0);

@@ -6,8 +6,8 @@
 #include <array>
 #include <chrono>
 #include <climits>
-#include <memory>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "permuzzle/sliding/board.hpp"
@@ -107,7 +107,8 @@ class Perimeter {
     }
   }
   static std::uint64_t hash(const Key& k) {
-    std::uint64_t h = k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    std::uint64_t h =
+        k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     return h ^ (h >> 29);
   }
   std::vector<Slot> slots_;
@@ -131,8 +132,8 @@ struct Geometry {
 
 // Step 0 of bidirectional search: breadth-first from the goal into a Perimeter.
 struct PerimeterResult {
-  int depth = 0;                 // every position within this distance is stored
-  std::uint64_t expanded = 0;    // positions expanded (the backward node count)
+  int depth = 0;               // every position within this distance is stored
+  std::uint64_t expanded = 0;  // positions expanded (the backward node count)
 };
 
 PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int max_depth,
@@ -323,7 +324,10 @@ class Search {
       int lo = 0, hi = len;
       while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (tails[mid] < keys[i]) lo = mid + 1; else hi = mid;
+        if (tails[mid] < keys[i])
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       tails[lo] = keys[i];
       if (lo == len) ++len;
@@ -541,14 +545,22 @@ Result<SolveResult> dispatch(const Geometry& geo, const Position& start, const P
   const bool lc = o.heuristic == Heuristic::LinearConflict;
   const int mode = (lc ? 4 : 0) | (o.last_move ? 2 : 0) | (o.bidirectional ? 1 : 0);
   switch (mode) {
-    case 0: return run_search<R, C, false, false, false>(geo, start, goal, o, t0);
-    case 1: return run_search<R, C, false, false, true>(geo, start, goal, o, t0);
-    case 2: return run_search<R, C, false, true, false>(geo, start, goal, o, t0);
-    case 3: return run_search<R, C, false, true, true>(geo, start, goal, o, t0);
-    case 4: return run_search<R, C, true, false, false>(geo, start, goal, o, t0);
-    case 5: return run_search<R, C, true, false, true>(geo, start, goal, o, t0);
-    case 6: return run_search<R, C, true, true, false>(geo, start, goal, o, t0);
-    default: return run_search<R, C, true, true, true>(geo, start, goal, o, t0);
+    case 0:
+      return run_search<R, C, false, false, false>(geo, start, goal, o, t0);
+    case 1:
+      return run_search<R, C, false, false, true>(geo, start, goal, o, t0);
+    case 2:
+      return run_search<R, C, false, true, false>(geo, start, goal, o, t0);
+    case 3:
+      return run_search<R, C, false, true, true>(geo, start, goal, o, t0);
+    case 4:
+      return run_search<R, C, true, false, false>(geo, start, goal, o, t0);
+    case 5:
+      return run_search<R, C, true, false, true>(geo, start, goal, o, t0);
+    case 6:
+      return run_search<R, C, true, true, false>(geo, start, goal, o, t0);
+    default:
+      return run_search<R, C, true, true, true>(geo, start, goal, o, t0);
   }
 }
 
