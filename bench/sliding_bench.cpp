@@ -1,0 +1,115 @@
+// Google Benchmark cases for the pattern-database solver: Korf's 100 15-puzzle instances, one
+// instance per iteration (iterations = instances, so the mean is the per-instance mean), and the
+// cost of one bound evaluation. Tables come from $PERMUZZLE_TABLES or ~/.cache/permuzzle (built
+// there on first use, as `permuzzle bench korf100` does).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+#include "permuzzle/sliding/pdb.hpp"
+
+namespace {
+
+using permuzzle::sliding::PdbOptions;
+using permuzzle::sliding::PdbSolver;
+using permuzzle::sliding::Position;
+
+std::string tables_dir() {
+  if (const char* d = std::getenv("PERMUZZLE_TABLES"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/permuzzle";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/permuzzle";
+  return ".permuzzle-tables";
+}
+
+const std::vector<Position>& korf100() {
+  static const std::vector<Position> all = [] {
+    std::vector<Position> out;
+    std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream ss(line);
+      Position p(16);
+      int v;
+      for (auto& x : p) ss >> v, x = static_cast<std::uint8_t>(v);
+      out.push_back(p);
+    }
+    return out;
+  }();
+  return all;
+}
+
+const PdbSolver* solver(const std::string& partition) {
+  static std::map<std::string, std::unique_ptr<PdbSolver>> cache;
+  auto& slot = cache[partition];
+  if (!slot) {
+    PdbOptions o;
+    o.tables_dir = tables_dir();
+    o.partition = partition;
+    auto s = PdbSolver::create({4, 4}, o);
+    if (!s) return nullptr;
+    slot = std::make_unique<PdbSolver>(std::move(*s));
+  }
+  return slot.get();
+}
+
+Position blank_first() {
+  Position g(16);
+  std::iota(g.begin(), g.end(), 0);
+  return g;
+}
+
+void solve_korf(benchmark::State& state, const std::string& partition) {
+  const PdbSolver* s = solver(partition);
+  if (!s || korf100().size() != 100) {
+    state.SkipWithError("tables or data/korf100.txt unavailable");
+    return;
+  }
+  const Position goal = blank_first();
+  std::size_t i = 0;
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    auto r = s->solve(korf100()[i++ % 100], goal);
+    if (!r) {
+      state.SkipWithError("solve failed");
+      return;
+    }
+    nodes += r->nodes;
+  }
+  state.counters["nodes"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
+  state.counters["nodes_per_s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+}
+
+void BM_Korf100_78(benchmark::State& state) {
+  solve_korf(state, "7-8");
+}
+void BM_Korf100_663(benchmark::State& state) {
+  solve_korf(state, "6-6-3");
+}
+void BM_Korf100_555_first10(benchmark::State& state) {
+  solve_korf(state, "5-5-5");
+}
+
+void BM_PdbBound_78(benchmark::State& state) {
+  const PdbSolver* s = solver("7-8");
+  if (!s) {
+    state.SkipWithError("tables unavailable");
+    return;
+  }
+  const Position goal = blank_first();
+  std::size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(s->bound(korf100()[i++ % 100], goal));
+}
+
+BENCHMARK(BM_Korf100_78)->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Korf100_663)->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Korf100_555_first10)->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PdbBound_78)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
