@@ -52,7 +52,7 @@ fuzz: deps
 	@mkdir -p build/fuzz/corpus
 	./build/fuzz/fuzz_perm_parser -max_total_time=$(FUZZ_SECONDS) -max_len=256 build/fuzz/corpus fuzz/corpus
 
-test: unit-tests
+test: unit-tests fuzz
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench

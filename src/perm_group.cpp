@@ -415,6 +415,10 @@ void build_chain_randomized(ChainT<T>& chain, const std::vector<Perm>& generator
 
 }  // namespace
 
+PermGroup::PermGroup() : chain_(std::make_shared<Chain>()) {
+  std::const_pointer_cast<Chain>(chain_)->order = 1;
+}
+
 Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
                                              std::vector<std::string> names,
                                              const SchreierSimsOptions& options) {

@@ -120,6 +120,11 @@ TEST(GroupCli, OtherSubcommands) {
   for (const auto& c : graph.json()["components"]) EXPECT_EQ(c.size(), 4u);
   auto dot = run_cli("group cayley-graph '(1,2)' '(1,2,3)'");
   EXPECT_EQ(dot.out.find("// Cayley digraph"), 0u);
+  if (std::system("command -v dot >/dev/null 2>&1") == 0) {
+    auto svg = run_cli("group cayley-graph '(1,2)' '(1,2,3)' --svg");
+    EXPECT_EQ(svg.exit_code, 0) << svg.err;
+    EXPECT_NE(svg.out.find("<svg"), std::string::npos);
+  }
   auto too_big = run_cli("group elements " + CUBE);
   EXPECT_EQ(too_big.exit_code, 3);
   EXPECT_EQ(too_big.out, "");

@@ -147,6 +147,18 @@ TEST(PermGroup, DirectProductsAndSmallGroups) {
   EXPECT_EQ(diag.structure, "order 6");
 }
 
+TEST(PermGroup, DefaultConstructedIsTheTrivialGroup) {
+  PermGroup trivial;
+  EXPECT_EQ(trivial.order(), 1);
+  EXPECT_TRUE(trivial.contains(Perm()));
+  EXPECT_FALSE(trivial.contains(P("(1,2)")));
+  EXPECT_EQ(trivial.describe().structure, "1");
+  std::mt19937_64 rng(1);
+  EXPECT_TRUE(trivial.random_element(rng).is_identity());
+  ASSERT_TRUE(trivial.word(Perm()).ok());
+  EXPECT_TRUE(trivial.word(Perm())->empty());
+}
+
 TEST(PermGroup, RejectsEmptyGeneratorList) {
   auto g = PermGroup::from_generators({});
   ASSERT_FALSE(g.ok());

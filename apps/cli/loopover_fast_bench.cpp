@@ -12,7 +12,7 @@
 
 namespace permuzzle::cli {
 
-void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // wired in bench.cpp
+
 
 namespace {
 

@@ -49,6 +49,8 @@ struct GroupStructure {
 
 class PermGroup {
  public:
+  PermGroup();  // the trivial group (no generators), so a PermGroup is always usable
+
   // Generators must not be empty; names (if given) must match their count.
   static Result<PermGroup> from_generators(std::vector<Perm> generators,
                                            std::vector<std::string> names = {},

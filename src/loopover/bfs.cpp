@@ -1,0 +1,209 @@
+#include "permuzzle/loopover/bfs.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <thread>
+
+namespace permuzzle::loopover {
+
+std::uint64_t factorial(int n) {
+  std::uint64_t f = 1;
+  for (int i = 2; i <= n; ++i) f *= static_cast<std::uint64_t>(i);
+  return f;
+}
+
+std::uint32_t rank_position(const std::uint8_t* tiles, int n) {
+  std::uint32_t rank = 0;
+  std::uint32_t used = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t t = tiles[i] - 1u;
+    const std::uint32_t smaller_unused =
+        t - static_cast<std::uint32_t>(std::popcount(used & ((1u << t) - 1u)));
+    used |= 1u << t;
+    rank = rank * static_cast<std::uint32_t>(n - i) + smaller_unused;
+  }
+  return rank;
+}
+
+void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles) {
+  std::uint8_t digits[MAX_BFS_CELLS];
+  for (int i = n - 1; i >= 0; --i) {
+    const std::uint32_t base = static_cast<std::uint32_t>(n - i);
+    digits[i] = static_cast<std::uint8_t>(rank % base);
+    rank /= base;
+  }
+  std::uint32_t unused = (1u << n) - 1u;
+  for (int i = 0; i < n; ++i) {
+    std::uint32_t m = unused;
+    for (int k = 0; k < digits[i]; ++k) m &= m - 1;  // drop the lowest digits[i] set bits
+    const int t = std::countr_zero(m);
+    unused &= ~(1u << t);
+    tiles[i] = static_cast<std::uint8_t>(t + 1);
+  }
+}
+
+namespace {
+
+constexpr std::uint8_t UNSEEN = 0xF;
+constexpr std::uint64_t CHUNK = 1u << 16;  // ranks per work item (even: bytes never shared)
+
+struct MoveMap {
+  std::uint8_t dst[MAX_BFS_CELLS];  // content of cell i goes to cell dst[i]
+};
+
+inline int load_entry(std::uint8_t* nibbles, std::uint64_t rank) {
+  std::atomic_ref<std::uint8_t> byte(nibbles[rank >> 1]);
+  return (byte.load(std::memory_order_relaxed) >> ((rank & 1) * 4)) & 0xF;
+}
+
+// Sets an UNSEEN entry to `value`; returns true when this call changed it. Safe against
+// concurrent writers of the same value (AND with the same mask is idempotent) and of the other
+// nibble of the byte (its bits are ones in the mask).
+inline bool claim(std::uint8_t* nibbles, std::uint64_t rank, int value) {
+  const int shift = static_cast<int>((rank & 1) * 4);
+  const std::uint8_t mask = static_cast<std::uint8_t>(~(0xF << shift) | (value << shift));
+  std::atomic_ref<std::uint8_t> byte(nibbles[rank >> 1]);
+  const std::uint8_t old = byte.fetch_and(mask, std::memory_order_relaxed);
+  return ((old >> shift) & 0xF) == UNSEEN;
+}
+
+}  // namespace
+
+Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
+  if (auto ok = validate_size(size); !ok) return ok.error();
+  const int n = size.cells();
+  if (n > MAX_BFS_CELLS) {
+    return make_error(fmt::format("whole-graph BFS of {} is out of reach: {}! positions (the "
+                                  "limit is {} cells, 479,001,600 positions)",
+                                  format_size(size), n, MAX_BFS_CELLS),
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t total = factorial(n);
+  DistanceTable table;
+  table.nibbles_.assign(static_cast<std::size_t>((total + 1) / 2), 0xFF);
+  std::uint8_t* nib = table.nibbles_.data();
+
+  // Step 1. The move maps of the metric (each move's inverse is also in the list).
+  std::vector<MoveMap> moves;
+  for (Axis axis : {Axis::Row, Axis::Column}) {
+    const int lines = axis == Axis::Row ? size.rows : size.cols;
+    const int len = line_length(size, axis);
+    for (int line = 0; line < lines; ++line) {
+      std::vector<int> amounts;
+      if (options.metric == Metric::Stm) {
+        amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
+      } else {
+        for (int k = 1; k < len; ++k) amounts.push_back(k);
+      }
+      for (int k : amounts) {
+        Position p = goal_position(size);
+        apply_move(size, p,
+                   Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(k)});
+        MoveMap m{};
+        for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
+        moves.push_back(m);
+      }
+    }
+  }
+  const int move_count = static_cast<int>(moves.size());
+
+  // Step 2. Level 0: the goal.
+  Position goal = goal_position(size);
+  claim(nib, rank_position(goal.data(), n), 0);
+  BfsStats& st = table.stats_;
+  st.size = size;
+  st.metric = options.metric;
+  st.histogram.push_back(1);
+  std::uint64_t seen = 1;
+  if (options.on_level) options.on_level(0, 1, 0.0);
+  const int threads = std::max(1, options.threads);
+
+  // Step 3. One level at a time until no new position appears.
+  for (int depth = 0;; ++depth) {
+    const int cur = depth % 15;
+    const int nxt = (depth + 1) % 15;
+    const std::uint64_t frontier = st.histogram.back();
+    const std::uint64_t unseen = total - seen;
+    const bool bottom_up = frontier > unseen / 8;
+    std::atomic<std::uint64_t> next_chunk{0};
+    std::atomic<std::uint64_t> found{0};
+    auto worker = [&]() {
+      std::uint64_t local = 0;
+      std::uint8_t tiles[MAX_BFS_CELLS], moved[MAX_BFS_CELLS];
+      while (true) {
+        const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
+        if (begin >= total) break;
+        const std::uint64_t end = std::min(total, begin + CHUNK);
+        for (std::uint64_t r = begin; r < end; ++r) {
+          const int e = load_entry(nib, r);
+          if (bottom_up) {
+            if (e != UNSEEN) continue;
+            unrank_position(static_cast<std::uint32_t>(r), n, tiles);
+            for (int m = 0; m < move_count; ++m) {
+              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
+              if (load_entry(nib, rank_position(moved, n)) == cur) {
+                claim(nib, r, nxt);
+                ++local;
+                break;
+              }
+            }
+          } else {
+            if (e != cur) continue;
+            unrank_position(static_cast<std::uint32_t>(r), n, tiles);
+            for (int m = 0; m < move_count; ++m) {
+              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
+              const std::uint32_t nr = rank_position(moved, n);
+              if (load_entry(nib, nr) == UNSEEN && claim(nib, nr, nxt)) ++local;
+            }
+          }
+        }
+      }
+      found.fetch_add(local);
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    const std::uint64_t count = found.load();
+    if (count == 0) break;
+    st.histogram.push_back(count);
+    seen += count;
+    if (options.on_level) {
+      options.on_level(
+          depth + 1, count,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }
+
+  // Step 4. Summary.
+  st.states = seen;
+  st.max_distance = static_cast<int>(st.histogram.size()) - 1;
+  st.antipodes = st.histogram.back();
+  double sum = 0;
+  for (std::size_t d = 0; d < st.histogram.size(); ++d)
+    sum += static_cast<double>(d) * st.histogram[d];
+  st.mean_distance = sum / static_cast<double>(seen);
+  st.table_bytes = table.nibbles_.size();
+  if (st.max_distance < 15) {
+    std::uint8_t tiles[MAX_BFS_CELLS];
+    for (std::uint64_t r = 0; r < total && st.sample_antipodes.size() < 5; ++r) {
+      if (table.entry(static_cast<std::uint32_t>(r)) == st.max_distance) {
+        unrank_position(static_cast<std::uint32_t>(r), n, tiles);
+        st.sample_antipodes.emplace_back(tiles, tiles + n);
+      }
+    }
+  }
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return table;
+}
+
+int DistanceTable::distance(const Position& position) const {
+  const int e = entry(rank_position(position.data(), static_cast<int>(position.size())));
+  return e == UNSEEN ? -1 : e;
+}
+
+}  // namespace permuzzle::loopover

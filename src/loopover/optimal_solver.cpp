@@ -1,0 +1,322 @@
+#include "permuzzle/loopover/optimal_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+
+namespace permuzzle::loopover {
+
+namespace {
+
+constexpr int MAX_CELLS = 32;
+constexpr int MAX_DEPTH = 128;
+
+// A move as the search applies it: the line's cells in order and the shift.
+struct SearchMove {
+  Move move;
+  int cost = 1;  // in the solver's metric
+  int len = 0;
+  std::array<std::uint8_t, MAX_SIDE> cells{};
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Position inverse_position(const Position& position) {
+  Position q(position.size());
+  for (std::size_t cell = 0; cell < position.size(); ++cell) {
+    q[position[cell] - 1u] = static_cast<std::uint8_t>(cell + 1);
+  }
+  return q;
+}
+
+struct OptimalSolver::Impl {
+  BoardSize size;
+  Metric metric = Metric::Stm;
+  WalkingDistanceTable vertical;
+  WalkingDistanceTable horizontal;
+  std::vector<SearchMove> moves;  // rows first (by line, then amount), then columns
+  double build_seconds = 0;
+};
+
+namespace {
+
+// One IDA* run; the state lives here and is modified in place (apply / undo).
+class Search {
+ public:
+  Search(const OptimalSolver::Impl& impl, const OptimalSolveOptions& options)
+      : impl_(impl), options_(options), cells_(impl.size.cells()) {}
+
+  Result<OptimalSolveResult> run(const Position& start) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < cells_; ++i) p_[i] = start[static_cast<std::size_t>(i)];
+    for (int i = 0; i < cells_; ++i) q_[p_[i] - 1] = static_cast<std::uint8_t>(i + 1);
+    Dist d = evaluate_all();
+    const int h0 = heuristic(d);
+    // Step 1. Parity: with every move odd, the length has the parity of the position.
+    const bool fixed_parity =
+        impl_.metric == Metric::Stm && impl_.size.rows % 2 == 0 && impl_.size.cols % 2 == 0;
+    Position pos(start);
+    const int parity = position_sign(pos) < 0 ? 1 : 0;
+    int bound = h0;
+    if (fixed_parity && bound % 2 != parity) ++bound;
+    OptimalSolveResult result;
+    result.initial_bound = bound;
+    // Step 2. Iterative deepening on the bound.
+    while (true) {
+      if (options_.on_iteration) options_.on_iteration(bound, nodes_);
+      next_bound_ = INT_MAX;
+      depth_ = 0;
+      if (impl_.metric == Metric::Stm ? dfs<Metric::Stm>(0, bound, d, Last{})
+                                      : dfs<Metric::Mtm>(0, bound, d, Last{})) {
+        break;
+      }
+      if (aborted_) {
+        return make_error(fmt::format("node limit of {} reached before a solution was found "
+                                      "(bound {})",
+                                      options_.max_nodes, bound),
+                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+      }
+      if (next_bound_ == INT_MAX || next_bound_ > MAX_DEPTH) {
+        return make_error("search exhausted without a solution (internal error)", {},
+                          Error::NO_POSITION, ErrorKind::Internal);
+      }
+      bound = fixed_parity ? bound + 2 : next_bound_;
+    }
+    result.seconds = seconds_since(t0);
+    result.nodes = nodes_;
+    for (int i = 0; i < depth_; ++i) result.moves.push_back(path_[i]);
+    result.length = sequence_length(impl_.size, result.moves, impl_.metric);
+    return result;
+  }
+
+ private:
+  struct Dist {
+    int vp = 0, hp = 0, vq = 0, hq = 0;
+  };
+  struct Last {
+    int axis = -1;  // -1: no move yet
+    int line = -1;
+    int dir = 0;  // STM: direction of the run on `line`
+    int run = 0;  // STM: length of that run
+  };
+
+  int heuristic(const Dist& d) const {
+    int a = d.vp + d.hp;
+    if (!options_.use_inverse) return a;
+    return std::max(a, d.vq + d.hq);
+  }
+
+  Dist evaluate_all() const {
+    Dist d;
+    d.vp = impl_.vertical.distance(p_.data());
+    d.hp = impl_.horizontal.distance(p_.data());
+    d.vq = impl_.vertical.distance(q_.data());
+    d.hq = impl_.horizontal.distance(q_.data());
+    return d;
+  }
+
+  void apply(const SearchMove& m, int amount) {
+    std::uint8_t tmp[MAX_SIDE];
+    const int len = m.len;
+    for (int i = 0; i < len; ++i) tmp[i] = p_[m.cells[i]];
+    int k = ((amount % len) + len) % len;
+    for (int i = 0; i < len; ++i) {
+      int dst = i + k;
+      if (dst >= len) dst -= len;
+      std::uint8_t cell = m.cells[dst];
+      p_[cell] = tmp[i];
+      q_[tmp[i] - 1] = static_cast<std::uint8_t>(cell + 1);
+    }
+  }
+
+  template <Metric M>
+  bool dfs(int g, int bound, const Dist& d, const Last& last) {
+    const int h = heuristic(d);
+    if (g + h > bound) {
+      next_bound_ = std::min(next_bound_, g + h);
+      return false;
+    }
+    if (h == 0) {  // both relaxations solved: every tile in its home row and column
+      depth_ = g;
+      return true;
+    }
+    if (options_.max_nodes && nodes_ >= options_.max_nodes) {
+      aborted_ = true;
+      return false;
+    }
+    for (const SearchMove& sm : impl_.moves) {
+      const int axis = static_cast<int>(sm.move.axis);
+      const int line = sm.move.index;
+      Last next;
+      next.axis = axis;
+      next.line = line;
+      // Canonical order: a same-axis block visits lines in increasing order, each line once.
+      if (axis == last.axis) {
+        if (line < last.line) continue;
+        if (line == last.line) {
+          if constexpr (M == Metric::Mtm) {
+            continue;
+          } else {
+            if (sm.move.amount != last.dir) continue;
+            const int len = sm.len;
+            const int max_run = sm.move.amount > 0 ? len / 2 : (len - 1) / 2;
+            if (last.run + 1 > max_run) continue;
+            next.run = last.run + 1;
+          }
+        } else {
+          next.run = 1;
+        }
+      } else {
+        next.run = 1;
+      }
+      if constexpr (M == Metric::Stm) next.dir = sm.move.amount;
+      ++nodes_;
+      apply(sm, sm.move.amount);
+      Dist nd = d;
+      if (sm.move.axis == Axis::Column) {
+        nd.vp = impl_.vertical.distance(p_.data());
+        if (options_.use_inverse) nd.vq = impl_.vertical.distance(q_.data());
+      } else {
+        nd.hp = impl_.horizontal.distance(p_.data());
+        if (options_.use_inverse) nd.hq = impl_.horizontal.distance(q_.data());
+      }
+      path_[g] = sm.move;
+      bool found = dfs<M>(g + sm.cost, bound, nd, next);
+      apply(sm, -sm.move.amount);
+      if (found) return true;
+      if (aborted_) return false;
+    }
+    return false;
+  }
+
+  const OptimalSolver::Impl& impl_;
+  const OptimalSolveOptions& options_;
+  int cells_;
+  std::array<std::uint8_t, MAX_CELLS> p_{};  // tile per cell
+  std::array<std::uint8_t, MAX_CELLS> q_{};  // inverse position: q[tile-1] = cell+1
+  std::array<Move, MAX_DEPTH> path_{};
+  int depth_ = 0;
+  int next_bound_ = INT_MAX;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+};
+
+}  // namespace
+
+OptimalSolver::OptimalSolver(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OptimalSolver::~OptimalSolver() = default;
+OptimalSolver::OptimalSolver(OptimalSolver&&) noexcept = default;
+OptimalSolver& OptimalSolver::operator=(OptimalSolver&&) noexcept = default;
+
+Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
+                                            const std::string& tables_dir) {
+  if (auto ok = validate_size(size); !ok) return ok.error();
+  if (size.cells() > MAX_OPTIMAL_CELLS) {
+    return make_error(fmt::format("optimal solving of {} is out of reach (more than {} cells); "
+                                  "use the fast solver",
+                                  format_size(size), MAX_OPTIMAL_CELLS),
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  auto impl = std::make_unique<Impl>();
+  impl->size = size;
+  impl->metric = metric;
+  auto v = WalkingDistanceTable::build(size, Axis::Column, metric,
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables_dir);
+  if (!v) return v.error();
+  auto h = WalkingDistanceTable::build(size, Axis::Row, metric,
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables_dir);
+  if (!h) return h.error();
+  impl->vertical = std::move(*v);
+  impl->horizontal = std::move(*h);
+  // Move list: rows then columns; STM amounts +1, -1 (one of them on lines of 2); MTM every
+  // nonzero shift, written the shorter way round.
+  for (Axis axis : {Axis::Row, Axis::Column}) {
+    const int lines = axis == Axis::Row ? size.rows : size.cols;
+    const int len = line_length(size, axis);
+    for (int line = 0; line < lines; ++line) {
+      std::vector<int> amounts;
+      if (metric == Metric::Stm) {
+        amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
+      } else {
+        for (int k = 1; k < len; ++k) amounts.push_back(k <= len / 2 ? k : k - len);
+      }
+      for (int amount : amounts) {
+        SearchMove sm;
+        sm.move = Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(amount)};
+        sm.cost = 1;
+        sm.len = len;
+        for (int i = 0; i < len; ++i) {
+          sm.cells[i] = static_cast<std::uint8_t>(axis == Axis::Row ? line * size.cols + i
+                                                                    : i * size.cols + line);
+        }
+        impl->moves.push_back(sm);
+      }
+    }
+  }
+  impl->build_seconds = seconds_since(t0);
+  return OptimalSolver(std::move(impl));
+}
+
+BoardSize OptimalSolver::size() const {
+  return impl_->size;
+}
+Metric OptimalSolver::metric() const {
+  return impl_->metric;
+}
+double OptimalSolver::build_seconds() const {
+  return impl_->build_seconds;
+}
+const WalkingDistanceTable& OptimalSolver::vertical() const {
+  return impl_->vertical;
+}
+const WalkingDistanceTable& OptimalSolver::horizontal() const {
+  return impl_->horizontal;
+}
+
+int OptimalSolver::bound(const Position& position) const {
+  Position q = inverse_position(position);
+  int a = impl_->vertical.distance(position.data()) + impl_->horizontal.distance(position.data());
+  int b = impl_->vertical.distance(q.data()) + impl_->horizontal.distance(q.data());
+  int h = std::max(a, b);
+  if (impl_->metric == Metric::Stm && impl_->size.rows % 2 == 0 && impl_->size.cols % 2 == 0 &&
+      h % 2 != (position_sign(position) < 0 ? 1 : 0)) {
+    ++h;
+  }
+  return h;
+}
+
+Result<OptimalSolveResult> OptimalSolver::solve(const Position& start,
+                                                const OptimalSolveOptions& options) const {
+  if (auto ok = validate_position(impl_->size, start); !ok) return ok.error();
+  if (!is_solvable(impl_->size, start)) {
+    return make_error(fmt::format("this position cannot be solved: on an odd x odd board ({}) "
+                                  "every move is an even permutation, and this position is odd",
+                                  format_size(impl_->size)),
+                      {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  if (options.metric != impl_->metric) {
+    return make_error("solver tables were built for another metric", {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  }
+  Search search(*impl_, options);
+  auto result = search.run(start);
+  if (!result) return result;
+  // Verify by replay before returning.
+  Position check = start;
+  apply_moves(impl_->size, check, result->moves);
+  if (!is_goal(check)) {
+    return make_error("solution failed verification by replay (internal error)", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  return result;
+}
+
+}  // namespace permuzzle::loopover

@@ -1,0 +1,421 @@
+// Pattern databases for the sliding puzzles: ranking tables, breadth-first construction, cache.
+// Layouts are documented in pdb_internal.hpp.
+#include <fmt/format.h>
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <thread>
+
+#include "pdb_internal.hpp"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#include "permuzzle/table_cache.hpp"
+
+namespace permuzzle::sliding::pdb_detail {
+
+Geometry::Geometry(int w) : width(w), cells(w * w) {
+  for (int s = 0; s < 8; ++s) {
+    for (int cell = 0; cell < cells; ++cell) {
+      int r = cell / w, c = cell % w, m = w - 1;
+      int rr = r, cc = c;
+      switch (s) {
+        case 0:
+          rr = r, cc = c;
+          break;
+        case 1:
+          rr = c, cc = r;
+          break;  // main diagonal (the reflected lookup)
+        case 2:
+          rr = r, cc = m - c;
+          break;
+        case 3:
+          rr = m - r, cc = c;
+          break;
+        case 4:
+          rr = m - r, cc = m - c;
+          break;
+        case 5:
+          rr = c, cc = m - r;
+          break;
+        case 6:
+          rr = m - c, cc = r;
+          break;
+        default:
+          rr = m - c, cc = m - r;
+          break;
+      }
+      symmetry[s][cell] = static_cast<std::uint8_t>(rr * w + cc);
+    }
+  }
+  for (int a = 0; a < cells; ++a) {
+    for (int b = 0; b < cells; ++b) {
+      manhattan[a][b] =
+          static_cast<std::uint8_t>(std::abs(a / w - b / w) + std::abs(a % w - b % w));
+    }
+    int r = a / w, c = a % w;
+    neighbor[a][0] = r > 0 ? a - w : NO_CELL;
+    neighbor[a][1] = r < w - 1 ? a + w : NO_CELL;
+    neighbor[a][2] = c > 0 ? a - 1 : NO_CELL;
+    neighbor[a][3] = c < w - 1 ? a + 1 : NO_CELL;
+  }
+}
+
+std::uint64_t binomial(int n, int k) {
+  if (k < 0 || n < k) return 0;
+  std::uint64_t r = 1;
+  for (int i = 1; i <= k; ++i) r = r * static_cast<std::uint64_t>(n - k + i) / i;
+  return r;
+}
+
+CombRanker::CombRanker() : low(8192), high(14 * 4096) {
+  for (std::uint32_t m = 0; m < 8192; ++m) {
+    std::uint32_t sum = 0;
+    int index = 0;
+    for (int c = 0; c < 13; ++c) {
+      if (m >> c & 1) sum += static_cast<std::uint32_t>(binomial(c, ++index));
+    }
+    low[m] = sum;
+  }
+  for (int j = 0; j < 14; ++j) {
+    for (std::uint32_t h = 0; h < 4096; ++h) {
+      std::uint32_t sum = 0;
+      int index = j;
+      for (int c = 0; c < 12; ++c) {
+        if (h >> c & 1) sum += static_cast<std::uint32_t>(binomial(13 + c, ++index));
+      }
+      high[j * 4096 + h] = sum;
+    }
+  }
+}
+
+std::uint32_t perm_rank(const std::uint8_t* seq, int k) {
+  std::uint32_t rank = 0;
+  for (int i = 0; i < k; ++i) {
+    std::uint32_t smaller = 0;
+    for (int j = i + 1; j < k; ++j) smaller += seq[j] < seq[i];
+    rank = rank * static_cast<std::uint32_t>(k - i) + smaller;
+  }
+  return rank;
+}
+
+PermTables::PermTables(int k_) : k(k_) {
+  for (int i = 2; i <= k; ++i) count *= static_cast<std::uint32_t>(i);
+  sequences.resize(static_cast<std::size_t>(count) * k);
+  moves.resize(static_cast<std::size_t>(k) * k * count);
+  std::array<std::uint8_t, MAX_PATTERN> seq{};
+  for (int i = 0; i < k; ++i) seq[i] = static_cast<std::uint8_t>(i);
+  do {
+    std::uint32_t r = perm_rank(seq.data(), k);
+    std::copy_n(seq.begin(), k, sequences.begin() + static_cast<std::size_t>(r) * k);
+  } while (std::next_permutation(seq.begin(), seq.begin() + k));
+  for (std::uint32_t r = 0; r < count; ++r) {
+    const std::uint8_t* s = &sequences[static_cast<std::size_t>(r) * k];
+    for (int i = 0; i < k; ++i) {
+      for (int j = 0; j < k; ++j) {
+        std::array<std::uint8_t, MAX_PATTERN> t{};
+        // Remove element i, insert it at j.
+        int n = 0;
+        for (int x = 0; x < k; ++x)
+          if (x != i) t[n++] = s[x];
+        std::copy_backward(t.begin() + j, t.begin() + k - 1, t.begin() + k);
+        t[j] = s[i];
+        moves[(static_cast<std::size_t>(i) * k + j) * count + r] =
+            static_cast<std::uint16_t>(perm_rank(t.data(), k));
+      }
+    }
+  }
+}
+
+std::string PatternTable::name() const {
+  std::string s = "cells ";
+  for (std::size_t i = 0; i < cells.size(); ++i) s += (i ? "," : "") + std::to_string(cells[i]);
+  return s;
+}
+
+namespace {
+
+constexpr std::uint8_t UNSEEN = 0xFF;
+
+// A zero-filled byte vector whose pages the kernel may back with 2 MiB pages: the search reads
+// the tables at random, and huge pages save most of the TLB misses.
+std::vector<std::uint8_t> table_storage(std::uint64_t bytes) {
+  std::vector<std::uint8_t> v;
+  v.reserve(bytes);
+#ifdef __linux__
+  constexpr std::uintptr_t HUGE_PAGE = 2u << 20;
+  auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  std::uintptr_t first = (begin + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  std::uintptr_t last = (begin + bytes) & ~(HUGE_PAGE - 1);
+  if (bytes >= HUGE_PAGE && last > first) {
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice only
+  }
+#endif
+  v.resize(bytes, 0);
+  return v;
+}
+
+// Runs body(worker) on `threads` threads and waits.
+template <class F>
+void run_parallel(int threads, F&& body) {
+  if (threads <= 1) {
+    body(0);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back([&body, t] { body(t); });
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<PatternTable>> build_pattern_table(
+    const Geometry& geo, const CombRanker& ranker, const PermTables& perms,
+    const std::vector<std::uint8_t>& cells, int threads, const TableProgress& progress) {
+  const int n = geo.cells;
+  const int k = static_cast<int>(cells.size());
+  const std::uint32_t pc = perms.count;
+  const std::uint64_t combs = binomial(n, k);
+  auto table = std::make_shared<PatternTable>();
+  table->board_width = geo.width;
+  table->cells = cells;
+  table->perm_count = pc;
+  table->entries = combs * pc;
+  const std::string what = fmt::format("sliding-{0}x{0} pattern {1}", geo.width, table->name());
+
+  // Step 1. Enumerate the masks (Gosper's hack yields them in colex rank order) and split the
+  // empty cells of each into connected regions; block = (mask, region).
+  std::vector<std::uint32_t> masks(combs);
+  std::vector<std::uint8_t> region_of(combs * n, NO_CELL);  // [comb*n + cell]
+  std::vector<std::uint32_t> block_start(combs + 1);
+  std::vector<std::uint32_t> block_comb;
+  std::vector<std::uint8_t> block_region;
+  {
+    std::uint32_t m = (1u << k) - 1;
+    for (std::uint64_t c = 0; c < combs; ++c) {
+      masks[c] = m;
+      if (ranker.rank(m) != c)
+        return make_error("internal: colex rank mismatch", {}, Error::NO_POSITION,
+                          ErrorKind::Internal);
+      std::uint8_t* reg = &region_of[c * n];
+      int regions = 0;
+      std::array<std::uint8_t, MAX_CELLS> stack{};
+      for (int s = 0; s < n; ++s) {
+        if ((m >> s & 1) || reg[s] != NO_CELL) continue;
+        int top = 0;
+        stack[top++] = static_cast<std::uint8_t>(s);
+        reg[s] = static_cast<std::uint8_t>(regions);
+        while (top) {
+          int x = stack[--top];
+          for (int d = 0; d < 4; ++d) {
+            int y = geo.neighbor[x][d];
+            if (y == NO_CELL || (m >> y & 1) || reg[y] != NO_CELL) continue;
+            reg[y] = static_cast<std::uint8_t>(regions);
+            stack[top++] = static_cast<std::uint8_t>(y);
+          }
+        }
+        ++regions;
+      }
+      block_start[c] = static_cast<std::uint32_t>(block_comb.size());
+      for (int r = 0; r < regions; ++r) {
+        block_comb.push_back(static_cast<std::uint32_t>(c));
+        block_region.push_back(static_cast<std::uint8_t>(r));
+      }
+      std::uint32_t t = m | (m - 1);  // next mask with the same popcount
+      m = (t + 1) | (((~t & -~t) - 1) >> (std::countr_zero(m) + 1));
+    }
+    block_start[combs] = static_cast<std::uint32_t>(block_comb.size());
+  }
+  const std::size_t blocks = block_comb.size();
+
+  // Step 2. Breadth-first search, level by level. dist holds one byte per (block, perm);
+  // a block is expanded at level d only when it received entries at level d.
+  std::vector<std::uint8_t> dist(blocks * pc, UNSEEN);
+  std::vector<std::uint8_t> active(blocks, 0), next_active(blocks, 0);
+  std::uint32_t goal_mask = 0;
+  for (auto c : cells) goal_mask |= 1u << c;
+  {
+    std::uint32_t gc = ranker.rank(goal_mask);
+    for (std::uint32_t b = block_start[gc]; b < block_start[gc + 1]; ++b) {
+      dist[b * pc + 0] = 0;  // rank 0 = identity sequence: every tile on its own goal cell
+      active[b] = 1;
+    }
+  }
+  const std::uint64_t total_states = static_cast<std::uint64_t>(blocks) * pc;
+  std::uint64_t reached =
+      block_start[ranker.rank(goal_mask) + 1] - block_start[ranker.rank(goal_mask)];
+  threads = std::max(1, threads);
+  for (int level = 0;; ++level) {
+    std::atomic<std::size_t> next_block{0};
+    std::atomic<std::uint64_t> found{0};
+    const auto d = static_cast<std::uint8_t>(level);
+    run_parallel(threads, [&](int) {
+      std::vector<std::uint16_t> frontier(pc);
+      std::uint64_t local_found = 0;
+      struct Move {
+        std::uint32_t target;
+        const std::uint16_t* map;  // nullptr: sequence unchanged
+      };
+      std::vector<Move> moves;
+      for (;;) {
+        std::size_t b = next_block.fetch_add(1, std::memory_order_relaxed);
+        if (b >= blocks) break;
+        if (!active[b]) continue;
+        // Collect this level's entries of the block.
+        std::uint8_t* src = &dist[b * pc];
+        std::size_t count = 0;
+        for (std::uint32_t p = 0; p < pc; ++p) {
+          if (std::atomic_ref<std::uint8_t>(src[p]).load(std::memory_order_relaxed) == d)
+            frontier[count++] = static_cast<std::uint16_t>(p);
+        }
+        if (count == 0) continue;
+        // Moves of a pattern tile into the blank's region.
+        const std::uint32_t c = block_comb[b];
+        const std::uint32_t m = masks[c];
+        const std::uint8_t* reg = &region_of[static_cast<std::size_t>(c) * n];
+        moves.clear();
+        for (int to = 0; to < n; ++to) {
+          if (reg[to] != block_region[b]) continue;
+          for (int dir = 0; dir < 4; ++dir) {
+            int from = geo.neighbor[to][dir];
+            if (from == NO_CELL || !(m >> from & 1)) continue;
+            std::uint32_t m2 = m ^ (1u << from) ^ (1u << to);
+            std::uint32_t c2 = ranker.rank(m2);
+            int r2 = region_of[static_cast<std::size_t>(c2) * n + from];
+            int i = std::popcount(m & ((1u << from) - 1));
+            int j = std::popcount(m2 & ((1u << to) - 1));
+            moves.push_back(
+                {block_start[c2] + r2,
+                 i == j ? nullptr : &perms.moves[(static_cast<std::size_t>(i) * k + j) * pc]});
+          }
+        }
+        for (const Move& mv : moves) {
+          std::uint8_t* dst = &dist[static_cast<std::size_t>(mv.target) * pc];
+          bool any = false;
+          for (std::size_t x = 0; x < count; ++x) {
+            std::uint32_t q = mv.map ? mv.map[frontier[x]] : frontier[x];
+            std::atomic_ref<std::uint8_t> slot(dst[q]);
+            if (slot.load(std::memory_order_relaxed) == UNSEEN) {
+              slot.store(static_cast<std::uint8_t>(d + 1), std::memory_order_relaxed);
+              ++local_found;
+              any = true;
+            }
+          }
+          if (any)
+            std::atomic_ref<std::uint8_t>(next_active[mv.target])
+                .store(1, std::memory_order_relaxed);
+        }
+      }
+      found.fetch_add(local_found);
+    });
+    // Two threads may both claim the same slot; recount is not needed for correctness, only
+    // the progress fraction can overshoot slightly, so clamp it.
+    reached += found.load();
+    if (progress) {
+      progress(
+          fmt::format("building {}: depth {}", what, level + 1),
+          std::min(0.95, 0.95 * static_cast<double>(reached) / static_cast<double>(total_states)));
+    }
+    if (found.load() == 0) break;
+    active.swap(next_active);
+    std::fill(next_active.begin(), next_active.end(), 0);
+    if (level + 1 >= 250)
+      return make_error("internal: pattern search too deep", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+  }
+
+  // Step 3. Least distance over the regions, minus the Manhattan distance, halved, packed.
+  table->nibbles = table_storage((table->entries + 1) / 2);
+  std::atomic<std::uint64_t> next_comb{0};
+  std::atomic<bool> broken{false};
+  run_parallel(threads, [&](int) {
+    std::vector<std::uint8_t> best(pc);
+    for (;;) {
+      std::uint64_t c = next_comb.fetch_add(1, std::memory_order_relaxed);
+      if (c >= combs) break;
+      std::fill(best.begin(), best.end(), UNSEEN);
+      for (std::uint32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
+        const std::uint8_t* src = &dist[static_cast<std::size_t>(b) * pc];
+        for (std::uint32_t p = 0; p < pc; ++p) best[p] = std::min(best[p], src[p]);
+      }
+      // md(p) = sum over order positions i of the distance from cell_i to the goal of seq[i].
+      std::array<std::array<std::uint8_t, MAX_PATTERN>, MAX_PATTERN> md{};
+      {
+        int i = 0;
+        for (int cell = 0; cell < n; ++cell) {
+          if (!(masks[c] >> cell & 1)) continue;
+          for (int t = 0; t < k; ++t) md[i][t] = geo.manhattan[cell][cells[t]];
+          ++i;
+        }
+      }
+      std::uint8_t* out = &table->nibbles[c * pc / 2];  // pc is even (k >= 2)
+      for (std::uint32_t p = 0; p < pc; ++p) {
+        const std::uint8_t* s = &perms.sequences[static_cast<std::size_t>(p) * k];
+        int manhattan = 0;
+        for (int i = 0; i < k; ++i) manhattan += md[i][s[i]];
+        int v = best[p];
+        if (v == UNSEEN || v < manhattan || ((v - manhattan) & 1)) {
+          broken = true;
+          return;
+        }
+        int stored = std::min(15, (v - manhattan) / 2);
+        out[p >> 1] |= static_cast<std::uint8_t>(stored << ((p & 1) * 4));
+      }
+    }
+  });
+  if (broken) {
+    return make_error("internal: pattern database " + what + " is inconsistent", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  if (progress) progress(fmt::format("built {}", what), 1.0);
+  return table;
+}
+
+Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
+                                                           const CombRanker& ranker,
+                                                           const PermTables& perms,
+                                                           const std::vector<std::uint8_t>& cells,
+                                                           const std::string& dir, int threads,
+                                                           const TableProgress& progress) {
+  PatternTable probe;
+  probe.cells = cells;
+  const std::string puzzle = fmt::format("sliding-{0}x{0}", geo.width);
+  TableKey key{puzzle, "pdb-additive " + probe.name(), TABLE_FORMAT_VERSION};
+  const std::uint64_t entries = binomial(geo.cells, static_cast<int>(cells.size())) * perms.count;
+  const std::uint64_t bytes = (entries + 1) / 2;
+  if (!dir.empty()) {
+    std::vector<std::uint8_t> payload;
+    TableLoadOutcome outcome = load_table(dir, key, payload, bytes);
+    if (outcome.status == TableLoadStatus::Loaded) {
+      auto table = std::make_shared<PatternTable>();
+      table->board_width = geo.width;
+      table->cells = cells;
+      table->perm_count = perms.count;
+      table->entries = entries;
+      table->nibbles = table_storage(payload.size());
+      std::copy(payload.begin(), payload.end(), table->nibbles.begin());
+      if (progress)
+        progress(fmt::format("loaded {} {} from {}", puzzle, probe.name(), outcome.path), 1.0);
+      return table;
+    }
+    if (progress && outcome.status != TableLoadStatus::Missing) {
+      progress(fmt::format("rebuilding {} {} because {} ({})", puzzle, probe.name(),
+                           outcome.status == TableLoadStatus::Stale ? "the file is stale"
+                                                                    : "the file is corrupt",
+                           outcome.detail),
+               0.0);
+    }
+  }
+  auto built = build_pattern_table(geo, ranker, perms, cells, threads, progress);
+  if (!built) return built;
+  if (!dir.empty()) {
+    Status saved = save_table(dir, key, (*built)->nibbles);
+    if (!saved) return saved.error();
+    if (progress)
+      progress(fmt::format("saved {} {} to {}", puzzle, probe.name(), table_path(dir, key)), 1.0);
+  }
+  return built;
+}
+
+}  // namespace permuzzle::sliding::pdb_detail

@@ -1,0 +1,134 @@
+// Whole-graph BFS against published counts, and the optimal solver against BFS distances.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "permuzzle/loopover/bfs.hpp"
+#include "permuzzle/loopover/optimal_solver.hpp"
+#include "permuzzle/loopover/symmetry.hpp"
+
+namespace permuzzle::loopover {
+namespace {
+
+TEST(LoopoverBfs, RankingIsPerfect) {
+  for (int n : {2, 5, 8}) {
+    std::vector<char> hit(factorial(n), 0);
+    std::uint8_t tiles[MAX_BFS_CELLS];
+    for (std::uint32_t r = 0; r < factorial(n); ++r) {
+      unrank_position(r, n, tiles);
+      std::uint32_t back = rank_position(tiles, n);
+      ASSERT_EQ(back, r);
+      hit[r] = 1;
+    }
+  }
+  std::uint8_t id[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  EXPECT_EQ(rank_position(id, 12), 0u);
+  std::uint8_t rev[12] = {12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  EXPECT_EQ(rank_position(rev, 12), factorial(12) - 1);
+}
+
+// Published facts (issue 4): 2x2 has 24 positions and God's number 4; 2x3 has 720 and 7;
+// 3x3 has 181,440 (A9) and God's number 8 with 2,475 antipodes.
+TEST(LoopoverBfs, PublishedCounts) {
+  auto t22 = DistanceTable::build(BoardSize{2, 2});
+  ASSERT_TRUE(t22.ok());
+  EXPECT_EQ(t22->stats().states, 24u);
+  EXPECT_EQ(t22->stats().max_distance, 4);
+  auto t23 = DistanceTable::build(BoardSize{2, 3});
+  ASSERT_TRUE(t23.ok());
+  EXPECT_EQ(t23->stats().states, 720u);
+  EXPECT_EQ(t23->stats().max_distance, 7);
+  auto t33 = DistanceTable::build(BoardSize{3, 3});
+  ASSERT_TRUE(t33.ok());
+  EXPECT_EQ(t33->stats().states, 181440u);
+  EXPECT_EQ(t33->stats().max_distance, 8);
+  EXPECT_EQ(t33->stats().antipodes, 2475u);
+  std::uint64_t sum = 0;
+  for (auto c : t33->stats().histogram) sum += c;
+  EXPECT_EQ(sum, 181440u);
+}
+
+TEST(LoopoverBfs, ThreadCountDoesNotChangeTheAnswer) {
+  BfsOptions one;
+  one.threads = 1;
+  BfsOptions two;
+  two.threads = 2;
+  for (Metric m : {Metric::Stm, Metric::Mtm}) {
+    one.metric = two.metric = m;
+    auto a = DistanceTable::build(BoardSize{2, 4}, one);
+    auto b = DistanceTable::build(BoardSize{2, 4}, two);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->stats().histogram, b->stats().histogram);
+    EXPECT_EQ(a->stats().states, 40320u);
+  }
+}
+
+// Every bound is admissible on every 3x3 position, in both metrics, and IDA* finds exactly the
+// BFS distance on random 3x3, 2x4 and 2x5 positions.
+class LoopoverOptimalVsBfs : public ::testing::TestWithParam<Metric> {};
+
+TEST_P(LoopoverOptimalVsBfs, BoundsAdmissibleOnAll3x3) {
+  const Metric metric = GetParam();
+  BoardSize size{3, 3};
+  BfsOptions bo;
+  bo.metric = metric;
+  auto table = DistanceTable::build(size, bo);
+  ASSERT_TRUE(table.ok());
+  auto solver = OptimalSolver::create(size, metric);
+  ASSERT_TRUE(solver.ok());
+  std::uint8_t tiles[9];
+  std::uint64_t checked = 0;
+  for (std::uint32_t r = 0; r < factorial(9); ++r) {
+    if (table->entry(r) == 0xF) continue;
+    unrank_position(r, 9, tiles);
+    Position p(tiles, tiles + 9);
+    const int d = table->entry(r);
+    ASSERT_LE(solver->bound(p), d) << format_position(p);
+    ASSERT_LE(seeds_bound(size, p, metric).total, d) << format_position(p);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 181440u);
+}
+
+TEST_P(LoopoverOptimalVsBfs, IdaStarMatchesBfs) {
+  const Metric metric = GetParam();
+  std::mt19937_64 rng(2024);
+  std::vector<BoardSize> sizes{BoardSize{3, 3}, BoardSize{2, 4}, BoardSize{4, 2}};
+  if (metric == Metric::Stm) sizes.push_back(BoardSize{2, 5});
+  for (BoardSize size : sizes) {
+    BfsOptions bo;
+    bo.metric = metric;
+    auto table = DistanceTable::build(size, bo);
+    ASSERT_TRUE(table.ok());
+    auto solver = OptimalSolver::create(size, metric);
+    ASSERT_TRUE(solver.ok());
+    OptimalSolveOptions so;
+    so.metric = metric;
+    const int count = size.cells() >= 10 ? 4 : 15;  // 2x5 has the longest searches
+    for (int i = 0; i < count; ++i) {
+      Position p = random_position(size, rng);
+      auto sol = solver->solve(p, so);
+      ASSERT_TRUE(sol.ok()) << sol.error().describe();
+      EXPECT_EQ(sol->length, table->distance(p)) << format_size(size) << " " << format_position(p);
+      EXPECT_EQ(sequence_length(size, sol->moves, metric), sol->length);
+      Position q = p;
+      apply_moves(size, q, sol->moves);
+      EXPECT_TRUE(is_goal(q));
+    }
+    // The antipodes too (the hardest positions).
+    for (const Position& p : table->stats().sample_antipodes) {
+      auto sol = solver->solve(p, so);
+      ASSERT_TRUE(sol.ok());
+      EXPECT_EQ(sol->length, table->stats().max_distance);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Metrics, LoopoverOptimalVsBfs, ::testing::Values(Metric::Stm, Metric::Mtm),
+                         [](const auto& info) {
+                           return info.param == Metric::Stm ? std::string("Stm")
+                                                            : std::string("Mtm");
+                         });
+
+}  // namespace
+}  // namespace permuzzle::loopover

@@ -1,0 +1,292 @@
+// PDB solver checked against published optima (Korf 1985), the spec's example, an independent
+// IDA* with the Manhattan bound written here, and damaged table files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "cli_runner.hpp"
+#include "permuzzle/sliding/pdb.hpp"
+
+namespace permuzzle::sliding {
+namespace {
+
+const std::string TABLES = std::string(PERMUZZLE_TEST_TABLES_DIR) + "/sliding-pdb";
+
+PdbOptions fast_options() {
+  PdbOptions o;
+  o.tables_dir = TABLES;
+  o.partition = "5-5-5";  // builds in well under a second
+  return o;
+}
+
+const PdbSolver& solver_555() {
+  static PdbSolver solver = [] {
+    auto s = PdbSolver::create({4, 4}, fast_options());
+    EXPECT_TRUE(s.ok());
+    return std::move(*s);
+  }();
+  return solver;
+}
+
+Position standard_goal(int n) {
+  Position g(n);
+  std::iota(g.begin(), g.end(), 1);
+  g.back() = 0;
+  return g;
+}
+Position blank_first_goal(int n) {
+  Position g(n);
+  std::iota(g.begin(), g.end(), 0);
+  return g;
+}
+
+// Independent reference: plain IDA* with the Manhattan distance on a 4x4 board.
+class ManhattanIda {
+ public:
+  ManhattanIda(Position start, const Position& goal) : board_(std::move(start)) {
+    for (int x = 0; x < 16; ++x) goal_cell_[goal[x]] = x;
+  }
+  int solve() {
+    blank_ = static_cast<int>(std::find(board_.begin(), board_.end(), 0) - board_.begin());
+    for (bound_ = manhattan();; bound_ += 2) {
+      if (dfs(0, -1)) return bound_;
+    }
+  }
+
+ private:
+  int dist(int tile, int cell) const {
+    int g = goal_cell_[tile];
+    return std::abs(g / 4 - cell / 4) + std::abs(g % 4 - cell % 4);
+  }
+  int manhattan() const {
+    int h = 0;
+    for (int x = 0; x < 16; ++x)
+      if (board_[x]) h += dist(board_[x], x);
+    return h;
+  }
+  bool dfs(int g, int prev) {
+    int h = manhattan();
+    if (h == 0) return g == bound_;
+    if (g + h > bound_) return false;
+    const int delta[4] = {-4, 4, -1, 1};
+    for (int d = 0; d < 4; ++d) {
+      int to = blank_ + delta[d];
+      if (to < 0 || to >= 16 || (d >= 2 && to / 4 != blank_ / 4) || to == prev) continue;
+      int from = blank_;
+      std::swap(board_[to], board_[from]);
+      blank_ = to;
+      bool found = dfs(g + 1, from);
+      blank_ = from;
+      std::swap(board_[to], board_[from]);
+      if (found) return true;
+    }
+    return false;
+  }
+  Position board_;
+  int goal_cell_[16] = {};
+  int blank_ = 0;
+  int bound_ = 0;
+};
+
+Position random_walk(Position p, int steps, std::mt19937& rng) {
+  int blank = static_cast<int>(std::find(p.begin(), p.end(), 0) - p.begin());
+  int prev = -1;
+  for (int s = 0; s < steps;) {
+    const int delta[4] = {-4, 4, -1, 1};
+    int d = static_cast<int>(rng() % 4);
+    int to = blank + delta[d];
+    if (to < 0 || to >= 16 || (d >= 2 && to / 4 != blank / 4) || to == prev) continue;
+    std::swap(p[to], p[blank]);
+    prev = blank;
+    blank = to;
+    ++s;
+  }
+  return p;
+}
+
+Position replay(Position p, const SolveResult& r) {
+  for (int tile : r.tiles) {
+    auto t = std::find(p.begin(), p.end(), tile) - p.begin();
+    auto b = std::find(p.begin(), p.end(), 0) - p.begin();
+    EXPECT_EQ(std::abs(t / 4 - b / 4) + std::abs(t % 4 - b % 4), 1);
+    std::swap(p[t], p[b]);
+  }
+  return p;
+}
+
+TEST(SlidingPdb, SpecExampleHasOptimalLength46) {
+  // 11 2 12 1 / 6 7 3 8 / 9 5 . 4 / 14 10 13 15, standard goal (spec section 2).
+  Position start = {11, 2, 12, 1, 6, 7, 3, 8, 9, 5, 0, 4, 14, 10, 13, 15};
+  auto bound = solver_555().bound(start, standard_goal(16));
+  ASSERT_TRUE(bound.ok());
+  EXPECT_GE(bound->total, 22);  // additive PDBs dominate Manhattan (22 for this position)
+  EXPECT_LE(bound->total, 46);
+  EXPECT_EQ(bound->total % 2, 0);
+  EXPECT_EQ(std::accumulate(bound->parts.begin(), bound->parts.end(), 0), bound->total);
+  auto solved = solver_555().solve(start, standard_goal(16));
+  ASSERT_TRUE(solved.ok()) << solved.error().message;
+  EXPECT_EQ(solved->moves.size(), 46u);
+  EXPECT_TRUE(solved->optimal);
+  EXPECT_EQ(replay(start, *solved), standard_goal(16));
+}
+
+TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
+  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
+  std::vector<std::pair<int, Position>> all;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    Position p(16);
+    int v;
+    for (auto& x : p) ss >> v, x = static_cast<std::uint8_t>(v);
+    ss >> v;
+    all.push_back({v, p});
+  }
+  ASSERT_EQ(all.size(), 100u);
+  std::stable_sort(all.begin(), all.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (int i = 0; i < 6; ++i) {
+    auto solved = solver_555().solve(all[i].second, blank_first_goal(16));
+    ASSERT_TRUE(solved.ok());
+    EXPECT_EQ(static_cast<int>(solved->moves.size()), all[i].first);
+    EXPECT_EQ(replay(all[i].second, *solved), blank_first_goal(16));
+  }
+}
+
+TEST(SlidingPdb, BoundIsAdmissibleAndSolverOptimalAgainstManhattanIda) {
+  std::mt19937 rng(12345);
+  // Goals with the blank in a corner, on an edge and in the centre use different frames.
+  std::vector<Position> goals = {standard_goal(16), blank_first_goal(16)};
+  Position centre = standard_goal(16);
+  std::swap(centre[5], centre[15]);
+  goals.push_back(centre);
+  Position edge = blank_first_goal(16);
+  std::swap(edge[0], edge[2]);
+  goals.push_back(edge);
+  for (const auto& goal : goals) {
+    for (int i = 0; i < 25; ++i) {
+      Position start = random_walk(goal, 20 + i % 15, rng);
+      int exact = ManhattanIda(start, goal).solve();
+      auto bound = solver_555().bound(start, goal);
+      ASSERT_TRUE(bound.ok());
+      EXPECT_LE(bound->total, exact);
+      auto solved = solver_555().solve(start, goal);
+      ASSERT_TRUE(solved.ok());
+      EXPECT_EQ(static_cast<int>(solved->moves.size()), exact);
+      EXPECT_EQ(replay(start, *solved), goal);
+    }
+  }
+}
+
+TEST(SlidingPdb, ReflectedPositionHasTheSameBound) {
+  // Reflecting a position and its goal about the main diagonal swaps the direct and the
+  // reflected lookups, so the bound (their maximum) must not change.
+  std::mt19937 rng(7);
+  Position goal = blank_first_goal(16);
+  for (int i = 0; i < 50; ++i) {
+    Position s = random_walk(goal, 80, rng);
+    Position r(16);
+    auto t = [](int x) { return (x % 4) * 4 + x / 4; };
+    for (int x = 0; x < 16; ++x) r[t(x)] = static_cast<std::uint8_t>(t(s[x]));
+    auto a = solver_555().bound(s, goal);
+    auto b = solver_555().bound(r, goal);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->total, b->total);
+  }
+}
+
+TEST(SlidingPdb, BadInputIsRejected) {
+  Position goal = standard_goal(16);
+  Position unsolvable = goal;
+  std::swap(unsolvable[0], unsolvable[1]);
+  auto r = solve_with_pdb({4, 4}, unsolvable, goal, fast_options());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::Unsolvable);
+  EXPECT_FALSE(solve_with_pdb({3, 3}, standard_goal(9), standard_goal(9), fast_options()).ok());
+  Position dup = goal;
+  dup[3] = dup[4];
+  EXPECT_FALSE(pdb_bound({4, 4}, dup, goal, fast_options()).ok());
+  PdbOptions bad = fast_options();
+  bad.partition = "9-6";
+  EXPECT_FALSE(pdb_bound({4, 4}, goal, goal, bad).ok());
+}
+
+TEST(SlidingPdb, DamagedTableFilesAreRebuiltAndReported) {
+  const std::string dir = TABLES + "-damage";
+  std::filesystem::remove_all(dir);
+  PdbOptions o = fast_options();
+  o.tables_dir = dir;
+  ASSERT_TRUE(PdbSolver::create({4, 4}, o).ok());
+  std::vector<std::filesystem::path> files;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 2u);
+  // Flip one payload byte of the first file, truncate the second.
+  {
+    std::fstream f(files[0], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-10, std::ios::end);
+    char c = 0;
+    f.read(&c, 1);
+    f.seekp(-10, std::ios::end);
+    c = static_cast<char>(c ^ 0x5a);
+    f.write(&c, 1);
+  }
+  std::filesystem::resize_file(files[1], std::filesystem::file_size(files[1]) / 2);
+  std::vector<std::string> messages;
+  o.on_table_progress = [&](const std::string& what, double) { messages.push_back(what); };
+  auto solver = PdbSolver::create({4, 4}, o);
+  ASSERT_TRUE(solver.ok());
+  int rebuilt = 0;
+  for (auto& m : messages)
+    rebuilt += m.find("rebuilding") != std::string::npos && m.find("corrupt") != std::string::npos;
+  EXPECT_EQ(rebuilt, 2);
+  // The rebuilt tables load cleanly and give the right answer.
+  messages.clear();
+  solver = PdbSolver::create({4, 4}, o);
+  ASSERT_TRUE(solver.ok());
+  for (auto& m : messages) EXPECT_EQ(m.find("rebuilding"), std::string::npos) << m;
+  Position start = {11, 2, 12, 1, 6, 7, 3, 8, 9, 5, 0, 4, 14, 10, 13, 15};
+  auto solved = solver->solve(start, standard_goal(16));
+  ASSERT_TRUE(solved.ok());
+  EXPECT_EQ(solved->moves.size(), 46u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SlidingPdbCli, BenchKorfJsonOnShortestInstances) {
+  // The five shortest of Korf's 100 (instances 82, 79, 88, 97, 12 in data/korf100.txt).
+  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
+  std::vector<std::pair<int, std::string>> all;
+  std::string line;
+  while (std::getline(in, line)) {
+    int len = std::stoi(line.substr(line.find_last_of(' ') + 1));
+    all.push_back({len, line});
+  }
+  std::stable_sort(all.begin(), all.end());
+  const std::string file = TABLES + "-short.txt";
+  std::filesystem::create_directories(TABLES);
+  {
+    std::ofstream out(file);
+    for (int i = 0; i < 5; ++i) out << all[i].second << "\n";
+  }
+  auto run = test::run_cli("--quiet bench korf100 --partition 5-5-5 --json --tables " + TABLES +
+                           " --file " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = run.json();
+  EXPECT_EQ(j["instances"], 5);
+  EXPECT_EQ(j["lengths_match"], true);
+  EXPECT_GT(j["nodes"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(j["signature"].get<std::string>().size(), 16u);
+  // Same instances, same node counts: the signature is deterministic.
+  auto again = test::run_cli("--quiet bench korf100 --partition 5-5-5 --json --tables " + TABLES +
+                             " --file " + file);
+  EXPECT_EQ(again.json()["signature"], j["signature"]);
+  auto bad = test::run_cli("bench korf100 --first 101 --tables " + TABLES);
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace permuzzle::sliding
