@@ -193,3 +193,26 @@ TEST(CubeCli, CheckJson) {
   r = permuzzle::test::run_cli("cube check UUU --json");
   EXPECT_EQ(r.exit_code, 2);
 }
+
+TEST(CubeCli, OrderAndSolveWithGroupCore) {
+  auto r = permuzzle::test::run_cli("cube order --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["order"], "43252003274489856000");  // groups.md
+  r = permuzzle::test::run_cli("cube apply \"R U F' L2 D B'\" --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string scrambled = r.json()["facelets"];
+  r = permuzzle::test::run_cli("cube solve " + scrambled + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["verified"], true);
+  EXPECT_EQ(r.json()["short"], false);
+  std::string moves = r.json()["moves"];
+  r = permuzzle::test::run_cli("cube apply " + permuzzle::test::shell_quote(moves) + " --start " +
+                               scrambled + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["solved"], true);
+  std::string f = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+  f[8] = 'F', f[9] = 'U', f[20] = 'R';
+  r = permuzzle::test::run_cli("cube solve " + f);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("twist"), std::string::npos);
+}

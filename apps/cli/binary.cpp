@@ -248,7 +248,7 @@ std::string demo_binary() {
   Board goal = default_goal(*start);
   auto sol = solve(*start, goal);
   if (sol) {
-    out += fmt::format("  {} -> {}: {} swaps (min-cost flow), sequence replayed: {}\n",
+    out += fmt::format("  {} -> {}: {} swaps (minimal), sequence replayed: {}\n",
                        format_board(*start), format_board(goal), sol->swaps,
                        sol->verified ? "ok" : "no");
   }
