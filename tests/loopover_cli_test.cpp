@@ -116,3 +116,22 @@ TEST(LoopoverCli, BenchJsonInterface) {
 
 }  // namespace
 }  // namespace permuzzle::test
+
+namespace permuzzle::test {
+namespace {
+
+TEST(LoopoverCli, GroupJsonInterface) {
+  auto r = run_cli("loopover group 3x3 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["group"], "A9");
+  EXPECT_EQ(r.json()["order"], "181440");
+  EXPECT_EQ(r.json()["all_moves_odd"], false);
+  auto r2 = run_cli("loopover group 4x6 --json");
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_EQ(r2.json()["group"], "S24");
+  EXPECT_EQ(r2.json()["order"], "620448401733239439360000");
+  EXPECT_EQ(r2.json()["spec_word_swaps_1_2"], true);
+}
+
+}  // namespace
+}  // namespace permuzzle::test

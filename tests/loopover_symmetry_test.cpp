@@ -84,3 +84,47 @@ TEST(LoopoverSymmetry, SeedsBoundIsAdmissibleOn2x4) {
 
 }  // namespace
 }  // namespace permuzzle::loopover
+
+#include "permuzzle/loopover/group_facts.hpp"
+
+namespace permuzzle::loopover {
+namespace {
+
+// Spec section 4: S_rc unless both sides are odd (A_rc, every move even).
+TEST(LoopoverGroup, GroupFactsFromTheGroupCore) {
+  auto f33 = group_facts(BoardSize{3, 3});
+  ASSERT_TRUE(f33.ok());
+  EXPECT_EQ(f33->group, "A9");
+  EXPECT_EQ(f33->order.get_str(), "181440");
+  EXPECT_TRUE(f33->all_moves_even);
+  EXPECT_FALSE(f33->contains_transposition_1_2);
+  auto f44 = group_facts(BoardSize{4, 4});
+  ASSERT_TRUE(f44.ok());
+  EXPECT_EQ(f44->group, "S16");
+  EXPECT_EQ(f44->order.get_str(), "20922789888000");
+  EXPECT_TRUE(f44->all_moves_odd);
+  EXPECT_TRUE(f44->spec_word_swaps_1_2);
+  auto f35 = group_facts(BoardSize{3, 5});
+  ASSERT_TRUE(f35.ok());
+  EXPECT_EQ(f35->group, "A15");
+  auto f34 = group_facts(BoardSize{3, 4});
+  ASSERT_TRUE(f34.ok());
+  EXPECT_EQ(f34->group, "S12");
+  EXPECT_FALSE(f34->all_moves_odd);
+  EXPECT_FALSE(f34->all_moves_even);
+  EXPECT_TRUE(f34->spec_word_swaps_1_2);
+  // 4x3: c odd, so the spec's word does not swap cells 1 and 2, but the group is S12 and the
+  // transposed word does.
+  auto f43 = group_facts(BoardSize{4, 3});
+  ASSERT_TRUE(f43.ok());
+  EXPECT_EQ(f43->group, "S12");
+  EXPECT_FALSE(f43->spec_word_swaps_1_2);
+  EXPECT_TRUE(f43->contains_transposition_1_2);
+  EXPECT_FALSE(f43->transposition_word.empty());
+  auto f23 = group_facts(BoardSize{2, 3});
+  ASSERT_TRUE(f23.ok());
+  EXPECT_EQ(f23->group, "S6");
+}
+
+}  // namespace
+}  // namespace permuzzle::loopover

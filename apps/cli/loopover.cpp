@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "permuzzle/loopover/bfs.hpp"
 #include "permuzzle/loopover/board.hpp"
+#include "permuzzle/loopover/group_facts.hpp"
 #include "permuzzle/loopover/optimal_solver.hpp"
 #include "permuzzle/loopover/symmetry.hpp"
 
@@ -421,6 +422,37 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
       if (auto ok = write_file_atomically(a->svg_path, histogram_svg(st)); !ok) return ok.error();
       out.text += "histogram written to " + a->svg_path + "\n";
     }
+    return out;
+  });
+
+  // group ----------------------------------------------------------------------------------
+  auto* group = lo->add_subcommand("group", "The group the moves generate (computed, not assumed)");
+  group->add_option("size", a->size_text, "Board ROWSxCOLS")->required();
+  set_action(ctx, group, [a]() -> Result<CommandOutput> {
+    auto c = common(*a);
+    if (!c) return c.error();
+    auto f = group_facts(c->size);
+    if (!f) return f.error();
+    CommandOutput out;
+    out.text = fmt::format(
+        "Loopover {}: group {} of order {}\n  moves: {}\n  {} = {}{}\n  transposition: {}\n",
+        format_size(c->size), f->group, f->order.get_str(),
+        f->all_moves_odd ? "all odd" : (f->all_moves_even ? "all even" : "some odd, some even"),
+        f->spec_word, f->spec_word_cycles,
+        f->spec_word_swaps_1_2 ? " (swaps cells 1 and 2)" : " (does NOT swap cells 1 and 2)",
+        f->transposition_word.empty() ? std::string("none (every move is even)")
+                                      : f->transposition_word + " = " + f->transposition_cycles);
+    out.json = {{"group", f->group},
+                {"order", f->order.get_str()},
+                {"all_moves_odd", f->all_moves_odd},
+                {"all_moves_even", f->all_moves_even},
+                {"contains_transposition_1_2", f->contains_transposition_1_2},
+                {"spec_word", f->spec_word},
+                {"spec_word_cycles", f->spec_word_cycles},
+                {"spec_word_swaps_1_2", f->spec_word_swaps_1_2},
+                {"transposition_word", f->transposition_word},
+                {"transposition_cycles", f->transposition_cycles},
+                {"size", format_size(c->size)}};
     return out;
   });
 
