@@ -27,8 +27,8 @@ struct FastSolveOptions {
   // Effort knobs. beam_width: partial solutions kept after each stage; branch: distinct stage
   // solutions expanded per kept partial solution; use_symmetry/use_inverse: start the beam from
   // every symmetric image of the position (and of its inverse).
-  int beam_width = 64;
-  int branch = 8;
+  int beam_width = 256;
+  int branch = 4;
   bool use_symmetry = true;
   bool use_inverse = true;
   // Largest stage table (entries, one byte each) the stage planner may use.
