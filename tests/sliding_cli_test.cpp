@@ -11,11 +11,16 @@ namespace permuzzle::test {
 namespace {
 
 const std::string SPEC = shell_quote("11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15");
+// Small (5-5-5) pattern databases in the build tree, never the user's cache.
+const std::string PDB = " --tables " +
+                        shell_quote(std::string(PERMUZZLE_TEST_TABLES_DIR) + "/sliding-core") +
+                        " --partition 5-5-5";
 
 TEST(SlidingCli, SolveJsonSpecExampleIs46) {
-  auto r = run_cli("sliding solve --size 4x4 " + SPEC + " --json -q");
+  auto r = run_cli("sliding solve --size 4x4 " + SPEC + " --heuristic linear-conflict --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = r.json();
+  EXPECT_NE(j["method"].get<std::string>().find("linear-conflict"), std::string::npos);
   EXPECT_EQ(j["length"], 46);
   EXPECT_EQ(j["moves"].size(), 46u);
   EXPECT_EQ(j["optimal"], true);
@@ -30,6 +35,25 @@ TEST(SlidingCli, SolveJsonSpecExampleIs46) {
   EXPECT_EQ(a.json()["solved"], true);
 }
 
+TEST(SlidingCli, SolveWithPatternDatabasesByDefaultOn4x4) {
+  auto r = run_cli("sliding solve --size 4x4 " + SPEC + PDB + " --json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["length"], 46);
+  EXPECT_EQ(j["optimal"], true);
+  EXPECT_NE(j["method"].get<std::string>().find("pdb"), std::string::npos);
+  auto b = run_cli("sliding bound " + SPEC + PDB + " --json -q");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  int pdb = b.json()["pdb"]["total"];
+  EXPECT_GE(pdb, 28);  // the 5-5-5 bound dominates Manhattan here; never above the optimum
+  EXPECT_LE(pdb, 46);
+  EXPECT_EQ(b.json()["pdb"]["partition"], "5-5-5");
+  auto bad = run_cli("sliding solve --heuristic pdb " + shell_quote("1 2 3 4 5 6 7 0 8"));
+  EXPECT_EQ(bad.exit_code, 2);
+  auto bad2 = run_cli("sliding solve --bidirectional --heuristic pdb " + SPEC + PDB);
+  EXPECT_EQ(bad2.exit_code, 2);
+}
+
 TEST(SlidingCli, SolveBlankFirstGoalAndBidirectional) {
   // Blank-first goal (Korf): 1 2 3 / 0 4 5 / 6 7 8 is three moves... from 0 1 2 / 3 4 5 / 6 7 8.
   auto r = run_cli("sliding solve --size 3x3 --goal blank-first " +
@@ -37,8 +61,8 @@ TEST(SlidingCli, SolveBlankFirstGoalAndBidirectional) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["length"], 3);
   EXPECT_EQ(r.json()["moves"], nlohmann::json::parse("[5, 2, 1]"));
-  auto b = run_cli("sliding solve " + shell_quote("8 6 7 2 5 4 3 0 1") +
-                   " --bidirectional --json -q");
+  auto b =
+      run_cli("sliding solve " + shell_quote("8 6 7 2 5 4 3 0 1") + " --bidirectional --json -q");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.json()["length"], 31);
   EXPECT_GT(b.json()["nodes_backward"].get<long long>(), 0);
@@ -74,11 +98,11 @@ TEST(SlidingCli, CheckBoundApplyRandom) {
   ASSERT_EQ(c.exit_code, 0);
   EXPECT_EQ(c.json()["solvable"], false);
   EXPECT_EQ(c.json()["inversions"], 1);
-  auto b = run_cli("sliding bound " + SPEC + " --json");
+  auto b = run_cli("sliding bound --no-pdb " + SPEC + " --json");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.json()["manhattan"], 22);
   EXPECT_EQ(b.json()["linear_conflict"], 28);
-  auto bt = run_cli("sliding bound " + SPEC);
+  auto bt = run_cli("sliding bound --no-pdb " + SPEC);
   EXPECT_NE(bt.out.find("manhattan:         22"), std::string::npos) << bt.out;
   auto a = run_cli("sliding apply " + shell_quote("1 2 3 / 4 5 6 / 7 8 0") + " 'U L 5 6' --json");
   ASSERT_EQ(a.exit_code, 0) << a.err;

@@ -43,7 +43,9 @@ std::unordered_map<std::string, int> reference_distances(BoardSize size, const P
   return dist;
 }
 
-Position from_key(const std::string& s) { return Position(s.begin(), s.end()); }
+Position from_key(const std::string& s) {
+  return Position(s.begin(), s.end());
+}
 
 TEST(SlidingBoard, ParsesFlatGridAndBlankConventions) {
   BoardSize inferred;
@@ -63,12 +65,12 @@ TEST(SlidingBoard, ParsesFlatGridAndBlankConventions) {
 }
 
 TEST(SlidingBoard, RejectsBadPositions) {
-  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8", BoardSize{3, 3}).ok());        // too few
-  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 7 0", BoardSize{3, 3}).ok());      // duplicate
-  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 12 0", BoardSize{3, 3}).ok());     // range
-  EXPECT_FALSE(parse_position("1 2 3 / 4 5 / 6 7 8 0", std::nullopt).ok());     // ragged
-  EXPECT_FALSE(parse_position("1 2 x 4 5 6 7 8 0", BoardSize{3, 3}).ok());      // junk
-  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8 0 9 10", std::nullopt).ok());    // not square
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8", BoardSize{3, 3}).ok());      // too few
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 7 0", BoardSize{3, 3}).ok());    // duplicate
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 12 0", BoardSize{3, 3}).ok());   // range
+  EXPECT_FALSE(parse_position("1 2 3 / 4 5 / 6 7 8 0", std::nullopt).ok());   // ragged
+  EXPECT_FALSE(parse_position("1 2 x 4 5 6 7 8 0", BoardSize{3, 3}).ok());    // junk
+  EXPECT_FALSE(parse_position("1 2 3 4 5 6 7 8 0 9 10", std::nullopt).ok());  // not square
   EXPECT_FALSE(parse_board_size("1x4").ok());
   EXPECT_FALSE(parse_board_size("6x6").ok());
   EXPECT_TRUE(parse_board_size("2x8").ok());
@@ -152,6 +154,10 @@ TEST(SlidingBounds, AdmissibleAndParityOnAll2x4) {
   check_whole_board({4, 2}, blank_first_goal({4, 2}));
 }
 
+TEST(SlidingBounds, AdmissibleAndParityOnAll2x5) {
+  check_whole_board({2, 5}, standard_goal({2, 5}));
+}
+
 // IDA* (each heuristic) and bidirectional search against BFS distances on random positions.
 void check_solver(BoardSize size, const Position& goal, int count, std::uint64_t seed) {
   auto dist = reference_distances(size, goal);
@@ -179,7 +185,9 @@ void check_solver(BoardSize size, const Position& goal, int count, std::uint64_t
   }
 }
 
-TEST(SlidingSolver, MatchesBfsOnRandom3x3) { check_solver({3, 3}, standard_goal({3, 3}), 300, 1); }
+TEST(SlidingSolver, MatchesBfsOnRandom3x3) {
+  check_solver({3, 3}, standard_goal({3, 3}), 300, 1);
+}
 TEST(SlidingSolver, MatchesBfsOnRandom3x3BlankFirst) {
   check_solver({3, 3}, blank_first_goal({3, 3}), 100, 2);
 }

@@ -10,6 +10,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   add_bench_groups(*bench, ctx);
   add_bench_sliding(*bench, ctx);
   add_bench_loopover(*bench, ctx);
+  add_bench_loopover_fast(*bench, ctx);
   add_bench_puzzles(*bench, ctx);
 }
 

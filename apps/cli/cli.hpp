@@ -56,6 +56,7 @@ void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 // `permuzzle bench` has one subcommand per benchmark, registered by the puzzle's file.
 void add_bench_sliding(CLI::App& bench, Context& ctx);   // sliding_bench.cpp
 void add_bench_loopover(CLI::App& bench, Context& ctx);  // loopover_bench.cpp
+void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // loopover_fast_bench.cpp
 void add_bench_groups(CLI::App& bench, Context& ctx);    // group_bench.cpp
 void add_bench_puzzles(CLI::App& bench, Context& ctx);   // puzzles_bench.cpp (binary, hanoi, ...)
 

@@ -1,6 +1,7 @@
 // `permuzzle sliding ...`: sliding puzzles (8-puzzle, 15-puzzle, any r x c up to 25 cells).
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -8,12 +9,12 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <unistd.h>
 
 #include "cli.hpp"
 #include "permuzzle/sliding/bfs.hpp"
 #include "permuzzle/sliding/board.hpp"
 #include "permuzzle/sliding/bounds.hpp"
+#include "permuzzle/sliding/pdb.hpp"
 #include "permuzzle/sliding/solver.hpp"
 
 namespace permuzzle::cli {
@@ -41,7 +42,22 @@ struct Args {
   int antipodes = 10;
   std::string svg;
   bool reachable_only = false;
+  bool no_pdb = false;
 };
+
+bool has_pdb(BoardSize size) {
+  return size == BoardSize{4, 4} || size == BoardSize{5, 5};
+}
+
+PdbOptions pdb_options(const Context& ctx, const Args& a) {
+  PdbOptions po;
+  po.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
+  po.partition = a.partition;
+  po.on_table_progress = [&ctx](const std::string& what, double fraction) {
+    progress(ctx, fmt::format("{} {:.0f}%", what, 100 * fraction), true);
+  };
+  return po;
+}
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string s;
@@ -137,11 +153,14 @@ std::string histogram_svg(BoardSize size, const BfsResult& r) {
   const int w = 800, h = 420, left = 70, bottom = 50, top = 40, right = 20;
   std::uint64_t peak = 1;
   for (auto c : r.histogram) peak = std::max(peak, c);
-  const double bar_w = static_cast<double>(w - left - right) / static_cast<double>(r.histogram.size());
+  const double bar_w =
+      static_cast<double>(w - left - right) / static_cast<double>(r.histogram.size());
   std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" "
       "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{}\" y=\"24\" font-size=\"16\">{} sliding puzzle: {} positions by distance from the "
+      "<text x=\"{}\" y=\"24\" font-size=\"16\">{} sliding puzzle: {} positions by distance from "
+      "the "
       "goal (God's number {})</text>\n",
       w, h, left, to_string(size), with_commas(r.states), r.max_distance);
   const int plot_h = h - top - bottom;
@@ -149,7 +168,8 @@ std::string histogram_svg(BoardSize size, const BfsResult& r) {
     double bh = static_cast<double>(r.histogram[d]) / static_cast<double>(peak) * plot_h;
     double x = left + d * bar_w;
     s += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"#4477aa\"><title>"
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+        "fill=\"#4477aa\"><title>"
         "distance {}: {} positions</title></rect>\n",
         x + 0.5, h - bottom - bh, std::max(bar_w - 1.0, 0.5), bh, d, with_commas(r.histogram[d]));
     if (r.histogram.size() <= 40 || d % 5 == 0) {
@@ -171,32 +191,65 @@ std::string histogram_svg(BoardSize size, const BfsResult& r) {
 Result<CommandOutput> run_solve(const Context& ctx, const Args& a) {
   auto s = setup(a, true);
   if (!s) return s.error();
-  SolveOptions o;
-  if (a.heuristic == "manhattan") {
-    o.heuristic = Heuristic::Manhattan;
-  } else if (a.heuristic == "linear-conflict" || a.heuristic == "auto" || a.heuristic == "best") {
-    o.heuristic = Heuristic::LinearConflict;
-  } else if (a.heuristic == "pdb") {
-    return make_error("--heuristic pdb: pattern databases are not available in this build yet; "
-                      "use linear-conflict or manhattan",
-                      a.heuristic);
-  } else {
-    return make_error("--heuristic must be one of pdb, linear-conflict, manhattan", a.heuristic);
+  // Step 1. Which bound: pattern databases on 4x4 and 5x5 unless told otherwise.
+  std::string heuristic = a.heuristic;
+  if (heuristic == "auto" || heuristic == "best") {
+    heuristic = has_pdb(s->size) && !a.bidirectional ? "pdb" : "linear-conflict";
   }
-  o.last_move = !a.no_last_move;
-  o.bidirectional = a.bidirectional;
-  o.perimeter_states = a.perimeter_states;
-  o.max_nodes = a.max_nodes;
-  o.on_progress = [&ctx](const SearchProgress& p) {
-    progress(ctx, fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
+  if (heuristic != "pdb" && heuristic != "linear-conflict" && heuristic != "manhattan") {
+    return make_error("--heuristic must be one of auto, pdb, linear-conflict, manhattan",
+                      a.heuristic);
+  }
+  if (heuristic == "pdb" && !has_pdb(s->size)) {
+    return make_error(
+        "--heuristic pdb: pattern databases exist for 4x4 and 5x5 only; use "
+        "linear-conflict or manhattan",
+        a.heuristic);
+  }
+  if (heuristic == "pdb" && a.bidirectional) {
+    return make_error("--bidirectional runs with linear-conflict or manhattan, not pdb",
+                      a.heuristic);
+  }
+  Solvability sv = solvability(s->size, s->position, s->goal);
+  if (!sv.solvable) {
+    return make_error("the position cannot reach the goal: " + sv.reason, joined(a.position),
+                      Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  auto on_progress = [&ctx](const SearchProgress& p) {
+    if (p.note.rfind("backward", 0) == 0) {
+      progress(ctx,
+               fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
+    } else {
+      progress(ctx, fmt::format("no solution shorter than {} moves  [{}]  ({} nodes, {:.2f} s)",
+                                p.bound, p.note, with_commas(p.nodes), p.seconds));
+    }
   };
   BoundReport b = compute_bounds(s->size, s->position, s->goal);
-  auto r = solve(s->size, s->position, s->goal, o);
+
+  // Step 2. Search, then replay the solution once more before printing it.
+  Result<SolveResult> r = [&]() -> Result<SolveResult> {
+    if (heuristic == "pdb") {
+      PdbOptions po = pdb_options(ctx, a);
+      po.on_progress = on_progress;
+      auto res = solve_with_pdb(s->size, s->position, s->goal, po);
+      end_progress(ctx);
+      return res;
+    }
+    SolveOptions o;
+    o.heuristic = heuristic == "manhattan" ? Heuristic::Manhattan : Heuristic::LinearConflict;
+    o.last_move = !a.no_last_move;
+    o.bidirectional = a.bidirectional;
+    o.perimeter_states = a.perimeter_states;
+    o.max_nodes = a.max_nodes;
+    o.on_progress = on_progress;
+    return solve(s->size, s->position, s->goal, o);
+  }();
   if (!r) return r.error();
+  if (auto st = verify_solution(s->size, s->position, s->goal, *r); !st) return st.error();
   CommandOutput out;
   out.text = fmt::format("{} board, goal {}:\n{}", to_string(s->size), s->goal_name,
                          format_board(s->size, s->position));
-  out.text += fmt::format("optimal solution: {} moves (lower bound at the start: {})\n",
+  out.text += fmt::format("optimal solution: {} moves (linear-conflict bound of the start: {})\n",
                           r->moves.size(), b.best());
   out.text += fmt::format("  tiles:      {}\n  directions: {}\n", format_tiles(r->tiles),
                           format_directions(r->moves));
@@ -205,9 +258,10 @@ Result<CommandOutput> run_solve(const Context& ctx, const Args& a) {
     out.text += fmt::format(" (forward {}, backward {})", with_commas(r->nodes_forward),
                             with_commas(r->nodes_backward));
   }
-  out.text += fmt::format("   time: {:.3f} s\nmethod: {}\nverified: replayed from the start, "
-                          "reaches the goal\n",
-                          r->seconds, r->method);
+  out.text += fmt::format(
+      "   time: {:.3f} s\nmethod: {}\nverified: replayed from the start, "
+      "reaches the goal\n",
+      r->seconds, r->method);
   nlohmann::json tiles = nlohmann::json::array();
   for (int t : r->tiles) tiles.push_back(t);
   out.json = {{"length", r->moves.size()},
@@ -221,7 +275,7 @@ Result<CommandOutput> run_solve(const Context& ctx, const Args& a) {
               {"method", r->method},
               {"heuristic", r->heuristic},
               {"bidirectional", a.bidirectional},
-              {"initial_bound", b.best()},
+              {"initial_bound_linear_conflict", b.best()},
               {"size", to_string(s->size)},
               {"start", position_json(s->position)},
               {"goal", position_json(s->goal)}};
@@ -248,7 +302,7 @@ Result<CommandOutput> run_check(const Args& a) {
   return out;
 }
 
-Result<CommandOutput> run_bound(const Args& a) {
+Result<CommandOutput> run_bound(const Context& ctx, const Args& a) {
   auto s = setup(a, true);
   if (!s) return s.error();
   Solvability v = solvability(s->size, s->position, s->goal);
@@ -270,7 +324,8 @@ Result<CommandOutput> run_bound(const Args& a) {
   };
   CommandOutput out;
   out.text = format_board(s->size, s->position);
-  out.text += fmt::format("manhattan:        {:>3}   per tile (tile:moves){}\n", b.manhattan, per_tile);
+  out.text +=
+      fmt::format("manhattan:        {:>3}   per tile (tile:moves){}\n", b.manhattan, per_tile);
   out.text += fmt::format("linear conflict:  {:>3}   = manhattan {} + rows{} + columns{}\n",
                           b.linear_conflict_bound(), b.manhattan, lines(b.row_conflicts),
                           lines(b.col_conflicts));
@@ -278,7 +333,23 @@ Result<CommandOutput> run_bound(const Args& a) {
                           b.manhattan, b.last_move);
   out.text += fmt::format("best (lc + lm):   {:>3}   = linear conflict {} + last move {}\n",
                           b.best(), b.linear_conflict_bound(), b.last_move_with_lc);
+  nlohmann::json pdb_json = nullptr;
+  if (has_pdb(s->size) && !a.no_pdb) {
+    auto pb = pdb_bound(s->size, s->position, s->goal, pdb_options(ctx, a));
+    end_progress(ctx);
+    if (!pb) return pb.error();
+    std::string parts;
+    for (std::size_t i = 0; i < pb->parts.size(); ++i) {
+      parts += (i ? " + " : "") + std::to_string(pb->parts[i]);
+    }
+    out.text += fmt::format(
+        "pattern database: {:>3}   = {} (additive {}, best of direct and "
+        "reflected lookup)\n",
+        pb->total, parts, pb->partition);
+    pdb_json = {{"total", pb->total}, {"parts", pb->parts}, {"partition", pb->partition}};
+  }
   out.json = {{"manhattan", b.manhattan},
+              {"pdb", pdb_json},
               {"manhattan_per_tile", b.manhattan_per_tile},
               {"linear_conflict", b.linear_conflict_bound()},
               {"linear_conflict_extra", b.linear_conflict},
@@ -321,7 +392,8 @@ Result<CommandOutput> run_random(const Args& a) {
   nlohmann::json list = nlohmann::json::array();
   for (int i = 0; i < a.count; ++i) {
     Position p = random_position(s->size, s->goal, rng);
-    out.text += (a.count == 1 ? format_board(s->size, p) : "") + format_grid_line(s->size, p) + "\n";
+    out.text +=
+        (a.count == 1 ? format_board(s->size, p) : "") + format_grid_line(s->size, p) + "\n";
     list.push_back(position_json(p));
   }
   out.json = {{"size", to_string(s->size)}, {"seed", a.seed}, {"positions", list}};
@@ -338,15 +410,16 @@ Result<CommandOutput> run_play(const Context& ctx, const Args& a) {
     do p = random_position(s->size, s->goal, rng);
     while (p == s->goal);
   } else if (!solvability(s->size, p, s->goal).solvable) {
-    return make_error("the position cannot reach the goal: " +
-                          solvability(s->size, p, s->goal).reason,
-                      joined(a.position), Error::NO_POSITION, ErrorKind::Unsolvable);
+    return make_error(
+        "the position cannot reach the goal: " + solvability(s->size, p, s->goal).reason,
+        joined(a.position), Error::NO_POSITION, ErrorKind::Unsolvable);
   }
   const bool chatty = !ctx.json;
   auto say = [&](const std::string& text) {
     if (chatty) std::cout << text << std::flush;
   };
-  say(fmt::format("{} sliding puzzle. Type moves as tile numbers (e.g. 3 12) or blank directions "
+  say(
+      fmt::format("{} sliding puzzle. Type moves as tile numbers (e.g. 3 12) or blank directions "
                   "(U D L R); 'q' quits.\n{}",
                   to_string(s->size), format_board(s->size, p)));
   int moves = 0;
@@ -373,7 +446,9 @@ Result<CommandOutput> run_play(const Context& ctx, const Args& a) {
   }
   if (solved) say(fmt::format("Solved in {} moves!\n", moves));
   if (ctx.json) {
-    std::cout << nlohmann::json{{"moves", moves}, {"solved", solved}, {"position", position_json(p)}}
+    std::cout << nlohmann::json{{"moves", moves},
+                                {"solved", solved},
+                                {"position", position_json(p)}}
                      .dump()
               << "\n";
   }
@@ -392,8 +467,9 @@ Result<CommandOutput> run_bfs(const Context& ctx, const Args& a) {
   o.antipodes_limit = a.antipodes;
   o.count_all_components = !a.reachable_only;
   o.on_layer = [&ctx](int d, std::uint64_t layer, std::uint64_t total) {
-    progress(ctx, fmt::format("distance {}: {} positions ({} so far)", d, with_commas(layer),
-                              with_commas(total)),
+    progress(ctx,
+             fmt::format("distance {}: {} positions ({} so far)", d, with_commas(layer),
+                         with_commas(total)),
              true);
   };
   auto r = bfs(*sz, *g, o);
@@ -402,27 +478,30 @@ Result<CommandOutput> run_bfs(const Context& ctx, const Args& a) {
   CommandOutput out;
   std::uint64_t peak = 1;
   for (auto c : r->histogram) peak = std::max(peak, c);
-  out.text = fmt::format("{} sliding puzzle, goal {}: breadth-first search of all {} "
-                         "arrangements\n\ndistance  positions\n",
-                         to_string(*sz), a.goal, with_commas(r->arrangements));
+  out.text = fmt::format(
+      "{} sliding puzzle, goal {}: breadth-first search of all {} "
+      "arrangements\n\ndistance  positions\n",
+      to_string(*sz), a.goal, with_commas(r->arrangements));
   for (std::size_t d = 0; d < r->histogram.size(); ++d) {
-    int bar = static_cast<int>(40.0 * static_cast<double>(r->histogram[d]) / static_cast<double>(peak) + 0.5);
+    int bar = static_cast<int>(
+        40.0 * static_cast<double>(r->histogram[d]) / static_cast<double>(peak) + 0.5);
     out.text += fmt::format("{:>8}  {:>13}  {}\n", d, with_commas(r->histogram[d]),
                             std::string(static_cast<std::size_t>(bar), '#'));
   }
-  out.text += fmt::format("\nreachable positions: {}\nGod's number:        {}\nmean distance:       "
-                          "{:.4f}\nantipodes:           {}\n",
-                          with_commas(r->states), r->max_distance, r->mean_distance,
-                          with_commas(r->antipodes_count));
+  out.text += fmt::format(
+      "\nreachable positions: {}\nGod's number:        {}\nmean distance:       "
+      "{:.4f}\nantipodes:           {}\n",
+      with_commas(r->states), r->max_distance, r->mean_distance, with_commas(r->antipodes_count));
   for (const auto& p : r->antipodes) out.text += "  " + format_grid_line(*sz, p) + "\n";
   if (r->antipodes_count > r->antipodes.size()) {
     out.text += fmt::format("  ... ({} listed, --antipodes N for more)\n", r->antipodes.size());
   }
   std::string sizes;
   for (auto c : r->component_sizes) sizes += (sizes.empty() ? "" : " + ") + with_commas(c);
-  out.text += fmt::format("components:          {} ({}; {})\ntime: {:.2f} s, memory {} bytes (2 bits per arrangement)\n",
-                          r->components, sizes, r->components_method, r->seconds,
-                          with_commas(r->memory_bytes));
+  out.text += fmt::format(
+      "components:          {} ({}; {})\ntime: {:.2f} s, memory {} bytes (2 bits per "
+      "arrangement)\n",
+      r->components, sizes, r->components_method, r->seconds, with_commas(r->memory_bytes));
   nlohmann::json antipodes = nlohmann::json::array();
   for (const auto& p : r->antipodes) antipodes.push_back(position_json(p));
   out.json = {{"size", to_string(*sz)},
@@ -449,8 +528,9 @@ Result<CommandOutput> run_bfs(const Context& ctx, const Args& a) {
 
 void add_sliding_command(CLI::App& app, Context& ctx) {
   auto* sliding = app.add_subcommand(
-      "sliding", "Sliding puzzles (8-, 15-, 24-puzzle, any r x c): solve optimally, check, bound, "
-                 "play, whole-graph BFS");
+      "sliding",
+      "Sliding puzzles (8-, 15-, 24-puzzle, any r x c): solve optimally, check, bound, "
+      "play, whole-graph BFS");
   sliding->require_subcommand(1);
   auto a = std::make_shared<Args>();
 
@@ -465,7 +545,8 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
     if (with_position) sub->add_option("position", a->position, pos_help);
   };
 
-  auto* solve_cmd = sliding->add_subcommand("solve", "Optimal solution (IDA*, optionally bidirectional)");
+  auto* solve_cmd =
+      sliding->add_subcommand("solve", "Optimal solution (IDA*, optionally bidirectional)");
   common(solve_cmd, true);
   solve_cmd->add_option("--heuristic", a->heuristic,
                         "Lower bound: auto (best available), pdb, linear-conflict, manhattan");
@@ -475,18 +556,24 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
   solve_cmd->add_option("--perimeter-states", a->perimeter_states,
                         "Bidirectional: positions stored around the goal (default 1000000)");
   solve_cmd->add_option("--max-nodes", a->max_nodes, "Give up after this many nodes (0 = never)");
-  solve_cmd->add_option("--tables", a->tables, "Directory of cached pattern databases");
+  solve_cmd->add_option("--tables", a->tables,
+                        "Directory of cached pattern databases (default: $PERMUZZLE_TABLES, "
+                        "else the user's cache directory)");
   solve_cmd->add_option("--partition", a->partition, "Pattern database partition (e.g. 7-8)");
   set_action(ctx, solve_cmd, [a, &ctx] { return run_solve(ctx, *a); });
 
-  auto* check = sliding->add_subcommand("check", "Is the position solvable? (parity rule, with "
-                                                 "the reason)");
+  auto* check = sliding->add_subcommand("check",
+                                        "Is the position solvable? (parity rule, with "
+                                        "the reason)");
   common(check, true);
   set_action(ctx, check, [a] { return run_check(*a); });
 
   auto* bound = sliding->add_subcommand("bound", "Lower bounds of a position, with their parts");
   common(bound, true);
-  set_action(ctx, bound, [a] { return run_bound(*a); });
+  bound->add_option("--tables", a->tables, "Directory of cached pattern databases");
+  bound->add_option("--partition", a->partition, "Pattern database partition (e.g. 7-8, 5-5-5)");
+  bound->add_flag("--no-pdb", a->no_pdb, "Skip the pattern-database bound");
+  set_action(ctx, bound, [a, &ctx] { return run_bound(ctx, *a); });
 
   auto* apply = sliding->add_subcommand("apply", "Apply moves (tiles or U/D/L/R) to a position");
   apply->add_option("--size", a->size, "Board RxC (default: from the position)");
@@ -510,8 +597,9 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
       ->each([a](const std::string&) { a->seed_given = true; });
   set_action(ctx, play, [a, &ctx] { return run_play(ctx, *a); });
 
-  auto* bfs_cmd = sliding->add_subcommand("bfs", "Whole-graph breadth-first search from the goal "
-                                                 "(boards up to 12 cells)");
+  auto* bfs_cmd = sliding->add_subcommand("bfs",
+                                          "Whole-graph breadth-first search from the goal "
+                                          "(boards up to 12 cells)");
   bfs_cmd->add_option("size", a->size, "Board RxC, e.g. 3x3, 2x6, 3x4")->required();
   bfs_cmd->add_option("--goal", a->goal, "Goal: standard, blank-first or an arrangement");
   bfs_cmd->add_option("--antipodes", a->antipodes, "How many antipodes to list (default 10)");
@@ -526,18 +614,20 @@ std::string demo_sliding() {
   BoardSize s33{3, 3};
   auto r = bfs(s33, standard_goal(s33));
   if (r) {
-    out += fmt::format("8-puzzle whole graph: {} reachable positions of {} arrangements, God's "
-                       "number {}, {} antipodes, {} components ({:.2f} s)\n",
-                       with_commas(r->states), with_commas(r->arrangements), r->max_distance,
-                       r->antipodes_count, r->components, r->seconds);
+    out += fmt::format(
+        "8-puzzle whole graph: {} reachable positions of {} arrangements, God's "
+        "number {}, {} antipodes, {} components ({:.2f} s)\n",
+        with_commas(r->states), with_commas(r->arrangements), r->max_distance, r->antipodes_count,
+        r->components, r->seconds);
   }
   BoardSize s44{4, 4};
   auto p = parse_position("11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15", s44);
   if (p) {
     BoundReport b = compute_bounds(s44, *p, standard_goal(s44));
-    out += fmt::format("15-puzzle 11 2 12 1 / 6 7 3 8 / 9 5 . 4 / 14 10 13 15: Manhattan {}, "
-                       "linear conflict {}\n",
-                       b.manhattan, b.linear_conflict_bound());
+    out += fmt::format(
+        "15-puzzle 11 2 12 1 / 6 7 3 8 / 9 5 . 4 / 14 10 13 15: Manhattan {}, "
+        "linear conflict {}\n",
+        b.manhattan, b.linear_conflict_bound());
   }
   Rng rng(2026);
   Position q = standard_goal(s44);

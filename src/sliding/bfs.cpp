@@ -43,8 +43,8 @@ struct Component {
 };
 
 // Breadth-first search of the component of `root` (marked UNSEEN on entry).
-Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint64_t total,
-                  int keep, const BfsOptions& options, bool report) {
+Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint64_t total, int keep,
+                  const BfsOptions& options, bool report) {
   const int n = size.cells(), cols = size.cols;
   Component comp;
   a.set(root, 1);
@@ -105,7 +105,8 @@ std::uint64_t rank_permutation(const std::uint8_t* p, int n) {
   std::uint32_t used = 0;
   for (int i = 0; i < n; ++i) {
     std::uint32_t v = p[i];
-    std::uint32_t smaller_unused = v - static_cast<std::uint32_t>(std::popcount(used & ((1u << v) - 1)));
+    std::uint32_t smaller_unused =
+        v - static_cast<std::uint32_t>(std::popcount(used & ((1u << v) - 1)));
     r = r * static_cast<std::uint64_t>(n - i) + smaller_unused;
     used |= 1u << v;
   }

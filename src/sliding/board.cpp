@@ -37,9 +37,10 @@ int blank_cell(const Position& p) {
 Status check_board_size(BoardSize size) {
   if (size.rows < 2 || size.cols < 2 || size.rows > MAX_SIDE || size.cols > MAX_SIDE ||
       size.cells() > MAX_CELLS) {
-    return make_error(fmt::format("board {}x{} is not supported: expected at least 2 rows and 2 "
-                                  "columns, at most {} per side and {} cells",
-                                  size.rows, size.cols, MAX_SIDE, MAX_CELLS));
+    return make_error(
+        fmt::format("board {}x{} is not supported: expected at least 2 rows and 2 "
+                    "columns, at most {} per side and {} cells",
+                    size.rows, size.cols, MAX_SIDE, MAX_CELLS));
   }
   return Ok{};
 }
@@ -51,8 +52,7 @@ Result<BoardSize> parse_board_size(const std::string& text) {
     return !s.empty() && s.size() <= 3 &&
            std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
   };
-  if (x == std::string::npos || !all_digits(text.substr(0, x)) ||
-      !all_digits(text.substr(x + 1))) {
+  if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1))) {
     return make_error("board size must look like RxC, e.g. 4x4 or 2x6", text,
                       x == std::string::npos ? 0 : x);
   }
@@ -66,19 +66,21 @@ Result<BoardSize> parse_board_size(const std::string& text) {
   return size;
 }
 
-std::string to_string(BoardSize size) { return fmt::format("{}x{}", size.rows, size.cols); }
+std::string to_string(BoardSize size) {
+  return fmt::format("{}x{}", size.rows, size.cols);
+}
 
 Status check_position(BoardSize size, const Position& p, const std::string& what) {
   int n = size.cells();
   if (static_cast<int>(p.size()) != n) {
-    return make_error(fmt::format("{} has {} tiles, expected {} for a {} board", what, p.size(),
-                                  n, to_string(size)));
+    return make_error(fmt::format("{} has {} tiles, expected {} for a {} board", what, p.size(), n,
+                                  to_string(size)));
   }
   std::vector<bool> seen(n, false);
   for (int v : p) {
     if (v >= n) {
-      return make_error(fmt::format("{}: tile {} is out of range, expected 1..{} and a blank", what,
-                                    v, n - 1));
+      return make_error(
+          fmt::format("{}: tile {} is out of range, expected 1..{} and a blank", what, v, n - 1));
     }
     if (seen[v]) return make_error(fmt::format("{}: tile {} appears twice", what, v));
     seen[v] = true;
@@ -130,7 +132,8 @@ Result<Position> parse_position(const std::string& text, std::optional<BoardSize
     for (const auto& t : tokens) ++per_row[t.row];
     for (int r = 0; r < rows_given; ++r) {
       if (per_row[r] != per_row[0]) {
-        auto it = std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return t.row == r; });
+        auto it =
+            std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return t.row == r; });
         return make_error(fmt::format("row {} has {} tiles but row 1 has {}: all rows must have "
                                       "the same length",
                                       r + 1, per_row[r], per_row[0]),
@@ -139,9 +142,9 @@ Result<Position> parse_position(const std::string& text, std::optional<BoardSize
     }
     BoardSize shape{rows_given, per_row[0]};
     if (size && !(shape == *size)) {
-      return make_error(fmt::format("the grid is {} but the board is {}", to_string(shape),
-                                    to_string(*size)),
-                        text);
+      return make_error(
+          fmt::format("the grid is {} but the board is {}", to_string(shape), to_string(*size)),
+          text);
     }
     size = shape;
   }
@@ -164,8 +167,10 @@ Result<Position> parse_position(const std::string& text, std::optional<BoardSize
   }
 
   // Step 3. Which symbol is the blank: '.', else 0, else rows*cols.
-  bool has_dot = std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.value < 0; });
-  bool has_zero = std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.value == 0; });
+  bool has_dot =
+      std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.value < 0; });
+  bool has_zero =
+      std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.value == 0; });
   int blank_value = has_dot ? -1 : has_zero ? 0 : cells;
   Position p(cells);
   std::vector<int> seen_at(cells, -1);
@@ -180,17 +185,18 @@ Result<Position> parse_position(const std::string& text, std::optional<BoardSize
                         text, t.offset);
     }
     if (seen_at[v] >= 0) {
-      return make_error(v == 0 ? std::string("the blank appears twice")
-                               : fmt::format("tile {} appears twice", v),
-                        text, t.offset);
+      return make_error(
+          v == 0 ? std::string("the blank appears twice") : fmt::format("tile {} appears twice", v),
+          text, t.offset);
     }
     seen_at[v] = i;
     p[i] = static_cast<std::uint8_t>(v);
   }
   for (int v = 0; v < cells; ++v) {
     if (seen_at[v] < 0) {
-      return make_error(v == 0 ? std::string("no blank: expected 0, '.' or ") + std::to_string(cells)
-                               : fmt::format("tile {} is missing", v),
+      return make_error(v == 0
+                            ? std::string("no blank: expected 0, '.' or ") + std::to_string(cells)
+                            : fmt::format("tile {} is missing", v),
                         text);
     }
   }
@@ -255,7 +261,9 @@ std::string format_grid_line(BoardSize size, const Position& p) {
   return out;
 }
 
-char direction_letter(Direction d) { return "UDLR"[static_cast<int>(d)]; }
+char direction_letter(Direction d) {
+  return "UDLR"[static_cast<int>(d)];
+}
 
 Direction opposite(Direction d) {
   static constexpr Direction OPP[4] = {Direction::Down, Direction::Up, Direction::Right,
@@ -268,10 +276,14 @@ namespace {
 int target_cell(BoardSize size, int blank, Direction d) {
   int r = blank / size.cols, c = blank % size.cols;
   switch (d) {
-    case Direction::Up: return r > 0 ? blank - size.cols : -1;
-    case Direction::Down: return r + 1 < size.rows ? blank + size.cols : -1;
-    case Direction::Left: return c > 0 ? blank - 1 : -1;
-    case Direction::Right: return c + 1 < size.cols ? blank + 1 : -1;
+    case Direction::Up:
+      return r > 0 ? blank - size.cols : -1;
+    case Direction::Down:
+      return r + 1 < size.rows ? blank + size.cols : -1;
+    case Direction::Left:
+      return c > 0 ? blank - 1 : -1;
+    case Direction::Right:
+      return c + 1 < size.cols ? blank + 1 : -1;
   }
   return -1;
 }
@@ -303,15 +315,20 @@ Result<MoveSequence> apply_moves(BoardSize size, Position& p, const std::string&
     Direction d;
     char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (u == 'U' || u == 'D' || u == 'L' || u == 'R') {
-      d = u == 'U' ? Direction::Up : u == 'D' ? Direction::Down : u == 'L' ? Direction::Left
-                                                                           : Direction::Right;
+      d = u == 'U'   ? Direction::Up
+          : u == 'D' ? Direction::Down
+          : u == 'L' ? Direction::Left
+                     : Direction::Right;
       ++i;
       int tile = tile_for_direction(size, p, d);
       if (tile < 0) {
         return make_error(fmt::format("move {} ({}): the blank cannot move {} from row {}, column "
                                       "{}",
                                       seq.directions.size() + 1, u,
-                                      u == 'U' ? "up" : u == 'D' ? "down" : u == 'L' ? "left" : "right",
+                                      u == 'U'   ? "up"
+                                      : u == 'D' ? "down"
+                                      : u == 'L' ? "left"
+                                                 : "right",
                                       blank_cell(p) / size.cols + 1, blank_cell(p) % size.cols + 1),
                           text, start);
       }
@@ -340,8 +357,9 @@ Result<MoveSequence> apply_moves(BoardSize size, Position& p, const std::string&
         }
       }
       if (!found) {
-        return make_error(fmt::format("move {}: tile {} is not next to the blank", seq.directions.size() + 1, v),
-                          text, start);
+        return make_error(
+            fmt::format("move {}: tile {} is not next to the blank", seq.directions.size() + 1, v),
+            text, start);
       }
     } else {
       return make_error("unexpected character in moves: expected tile numbers or U, D, L, R", text,

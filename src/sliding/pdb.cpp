@@ -329,14 +329,19 @@ class Search {
     std::uint32_t mask, perm;
     int h;
   };
+  // A child's view state before its table entry is read.
+  struct Pending {
+    std::uint32_t mask, perm;
+    std::uint64_t index;
+  };
 
   int lookup(int v, std::uint32_t mask, std::uint32_t perm) const {
     std::uint64_t index = static_cast<std::uint64_t>(ranker_.rank(mask)) * views_[v].pc + perm;
     return views_[v].table->get(index);
   }
 
-  // The view's state after its tile slides from cell a to cell b.
-  Update update(int v, int a, int b) const {
+  // The view's state after its tile slides from cell a to cell b; the table byte is prefetched.
+  Pending update(int v, int a, int b) const {
     const View& vw = views_[v];
     std::uint32_t ma = vw.map[a], mb = vw.map[b];
     std::uint32_t m = mask_[v];
@@ -345,46 +350,76 @@ class Search {
     int j = std::popcount(m2 & ((1u << mb) - 1));
     std::uint32_t p2 =
         i == j ? perm_[v] : vw.moves[(static_cast<std::size_t>(i) * vw.k + j) * vw.pc + perm_[v]];
-    return {m2, p2, lookup(v, m2, p2)};
+    std::uint64_t index = static_cast<std::uint64_t>(ranker_.rank(m2)) * vw.pc + p2;
+    __builtin_prefetch(vw.table->nibbles.data() + (index >> 1));
+    return {m2, p2, index};
   }
 
   // Depth-first search below the current node at depth g; `prev` is the last blank direction
   // (4 = none). Directions 0..3 = Up, Down, Left, Right, so dir ^ 1 undoes dir.
+  // Step 1 computes every child's table indices and prefetches them, so the (up to 6) cache
+  // misses overlap; step 2 reads the entries, prunes and recurses.
   bool dfs(int g, int prev) {
+    struct Child {
+      int a, t, md2, v0, v1;
+      Pending p0, p1;
+    };
+    std::array<Child, 4> children;
+    int count = 0;
+    const int b = blank_;
+    // Step 1.
     for (int dir = 0; dir < 4; ++dir) {
       if (dir == (prev ^ 1)) continue;
-      const int a = geo_.neighbor[blank_][dir];
+      const int a = geo_.neighbor[b][dir];
       if (a == NO_CELL) continue;
-      const int b = blank_;
-      const int t = board_[a];
-      const int md2 = md_ + geo_.manhattan[t][b] - geo_.manhattan[t][a];
       ++nodes_;
       if (*on_progress_ && (nodes_ & ((1u << 24) - 1)) == 0) {
         (*on_progress_)({bound_, nodes_, seconds(), *note_});
       }
-      const int v0 = cfg_.view_of[0][t];
-      const Update u0 = update(v0, a, b);
-      const int s0 = sum_[0] - h_[v0] + u0.h;
-      if (g + 1 + md2 + 2 * s0 > bound_) continue;
-      int v1 = 0, s1 = 0;
-      Update u1{};
+      Child& c = children[count];
+      c.a = a;
+      c.t = board_[a];
+      c.md2 = md_ + geo_.manhattan[c.t][b] - geo_.manhattan[c.t][a];
+      c.v0 = dir;  // remembered direction; the view index is set below
+      if (g + 1 + c.md2 > bound_) continue;
+      ++count;
+    }
+    for (int x = 0; x < count; ++x) {
+      Child& c = children[x];
+      int dir = c.v0;
+      c.v0 = cfg_.view_of[0][c.t];
+      c.p0 = update(c.v0, c.a, b);
       if constexpr (O == 2) {
-        v1 = cfg_.view_of[1][t];
-        u1 = update(v1, a, b);
-        s1 = sum_[1] - h_[v1] + u1.h;
+        c.v1 = cfg_.view_of[1][c.t];
+        c.p1 = update(c.v1, c.a, b);
+      }
+      c.t |= dir << 8;
+    }
+    // Step 2.
+    for (int x = 0; x < count; ++x) {
+      const Child& c = children[x];
+      const int a = c.a, t = c.t & 255, dir = c.t >> 8, md2 = c.md2, v0 = c.v0;
+      const int h0 = views_[v0].table->get(c.p0.index);
+      const int s0 = sum_[0] - h_[v0] + h0;
+      if (g + 1 + md2 + 2 * s0 > bound_) continue;
+      int v1 = 0, s1 = 0, h1 = 0;
+      if constexpr (O == 2) {
+        v1 = c.v1;
+        h1 = views_[v1].table->get(c.p1.index);
+        s1 = sum_[1] - h_[v1] + h1;
         if (g + 1 + md2 + 2 * s1 > bound_) continue;
       }
       // Step into the child.
       const Update old0{mask_[v0], perm_[v0], h_[v0]};
       const int old_sum0 = sum_[0];
-      mask_[v0] = u0.mask, perm_[v0] = u0.perm, h_[v0] = static_cast<std::uint8_t>(u0.h);
+      mask_[v0] = c.p0.mask, perm_[v0] = c.p0.perm, h_[v0] = static_cast<std::uint8_t>(h0);
       sum_[0] = s0;
       Update old1{};
       int old_sum1 = 0;
       if constexpr (O == 2) {
         old1 = {mask_[v1], perm_[v1], h_[v1]};
         old_sum1 = sum_[1];
-        mask_[v1] = u1.mask, perm_[v1] = u1.perm, h_[v1] = static_cast<std::uint8_t>(u1.h);
+        mask_[v1] = c.p1.mask, perm_[v1] = c.p1.perm, h_[v1] = static_cast<std::uint8_t>(h1);
         sum_[1] = s1;
       }
       board_[b] = static_cast<std::uint8_t>(t);

@@ -7,6 +7,10 @@
 #include <thread>
 
 #include "pdb_internal.hpp"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 #include "permuzzle/table_cache.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
@@ -133,6 +137,24 @@ std::string PatternTable::name() const {
 namespace {
 
 constexpr std::uint8_t UNSEEN = 0xFF;
+
+// A zero-filled byte vector whose pages the kernel may back with 2 MiB pages: the search reads
+// the tables at random, and huge pages save most of the TLB misses.
+std::vector<std::uint8_t> table_storage(std::uint64_t bytes) {
+  std::vector<std::uint8_t> v;
+  v.reserve(bytes);
+#ifdef __linux__
+  constexpr std::uintptr_t HUGE_PAGE = 2u << 20;
+  auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  std::uintptr_t first = (begin + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  std::uintptr_t last = (begin + bytes) & ~(HUGE_PAGE - 1);
+  if (bytes >= HUGE_PAGE && last > first) {
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice only
+  }
+#endif
+  v.resize(bytes, 0);
+  return v;
+}
 
 // Runs body(worker) on `threads` threads and waits.
 template <class F>
@@ -304,7 +326,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
   }
 
   // Step 3. Least distance over the regions, minus the Manhattan distance, halved, packed.
-  table->nibbles.assign((table->entries + 1) / 2, 0);
+  table->nibbles = table_storage((table->entries + 1) / 2);
   std::atomic<std::uint64_t> next_comb{0};
   std::atomic<bool> broken{false};
   run_parallel(threads, [&](int) {
@@ -371,7 +393,8 @@ Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
       table->cells = cells;
       table->perm_count = perms.count;
       table->entries = entries;
-      table->nibbles = std::move(payload);
+      table->nibbles = table_storage(payload.size());
+      std::copy(payload.begin(), payload.end(), table->nibbles.begin());
       if (progress)
         progress(fmt::format("loaded {} {} from {}", puzzle, probe.name(), outcome.path), 1.0);
       return table;

@@ -6,8 +6,8 @@
 #include <array>
 #include <chrono>
 #include <climits>
-#include <memory>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "permuzzle/sliding/board.hpp"
@@ -59,16 +59,13 @@ Key key_of(const std::uint8_t* board, int cells) {
 // at most half full.
 class Perimeter {
  public:
-  explicit Perimeter(std::uint64_t capacity) : cap_(capacity) {
-    std::uint64_t slots = 16;
-    while (slots < 2 * capacity) slots <<= 1;
-    slots_.assign(slots, Slot{});
-    mask_ = slots - 1;
-  }
+  // Starts small and doubles while it fills, so a small search does not pay for the cap.
+  explicit Perimeter(std::uint64_t capacity) : cap_(capacity) { resize(1 << 12); }
   std::uint64_t size() const { return size_; }
   bool full() const { return size_ >= cap_; }
   // Inserts if absent; returns false if the key was already present.
   bool insert(const Key& k, int dist) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
     for (std::uint64_t i = hash(k) & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.dist == EMPTY) {
@@ -94,8 +91,24 @@ class Perimeter {
     Key key;
     std::uint8_t dist = EMPTY;
   };
+  void resize(std::uint64_t slots) {
+    slots_.assign(slots, Slot{});
+    mask_ = slots - 1;
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    resize(old.size() * 2);
+    for (const Slot& s : old) {
+      if (s.dist == EMPTY) continue;
+      std::uint64_t i = hash(s.key) & mask_;
+      while (slots_[i].dist != EMPTY) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
   static std::uint64_t hash(const Key& k) {
-    std::uint64_t h = k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    std::uint64_t h =
+        k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     return h ^ (h >> 29);
   }
   std::vector<Slot> slots_;
@@ -119,8 +132,8 @@ struct Geometry {
 
 // Step 0 of bidirectional search: breadth-first from the goal into a Perimeter.
 struct PerimeterResult {
-  int depth = 0;                 // every position within this distance is stored
-  std::uint64_t expanded = 0;    // positions expanded (the backward node count)
+  int depth = 0;               // every position within this distance is stored
+  std::uint64_t expanded = 0;  // positions expanded (the backward node count)
 };
 
 PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int max_depth,
@@ -244,7 +257,7 @@ class Search {
       return Ok{};
     }
     bound_ = h;
-    report(bound_, fmt::format("forward: no solution shorter than {} (bound of the start)", bound_));
+    report(bound_, "forward, bound of the start");
     while (true) {
       next_bound_ = INT_MAX;
       if (dfs(0, -1)) return Ok{};
@@ -259,7 +272,7 @@ class Search {
                           ErrorKind::Internal);
       }
       bound_ = next_bound_;
-      report(bound_, fmt::format("forward: no solution shorter than {}", bound_));
+      report(bound_, "forward, iteration done");
     }
   }
 
@@ -311,7 +324,10 @@ class Search {
       int lo = 0, hi = len;
       while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (tails[mid] < keys[i]) lo = mid + 1; else hi = mid;
+        if (tails[mid] < keys[i])
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       tails[lo] = keys[i];
       if (lo == len) ++len;
@@ -342,7 +358,7 @@ class Search {
   // Depth-first iteration below the current state at depth g; `last` = previous direction.
   bool dfs(int g, int last) {
     if ((nodes_ & PROGRESS_MASK) == 0 && nodes_ && options_.on_progress) {
-      report(bound_, fmt::format("forward: searching bound {}", bound_));
+      report(bound_, "forward, searching");
     }
     if (nodes_ >= limit_) {
       aborted_ = true;
@@ -529,14 +545,22 @@ Result<SolveResult> dispatch(const Geometry& geo, const Position& start, const P
   const bool lc = o.heuristic == Heuristic::LinearConflict;
   const int mode = (lc ? 4 : 0) | (o.last_move ? 2 : 0) | (o.bidirectional ? 1 : 0);
   switch (mode) {
-    case 0: return run_search<R, C, false, false, false>(geo, start, goal, o, t0);
-    case 1: return run_search<R, C, false, false, true>(geo, start, goal, o, t0);
-    case 2: return run_search<R, C, false, true, false>(geo, start, goal, o, t0);
-    case 3: return run_search<R, C, false, true, true>(geo, start, goal, o, t0);
-    case 4: return run_search<R, C, true, false, false>(geo, start, goal, o, t0);
-    case 5: return run_search<R, C, true, false, true>(geo, start, goal, o, t0);
-    case 6: return run_search<R, C, true, true, false>(geo, start, goal, o, t0);
-    default: return run_search<R, C, true, true, true>(geo, start, goal, o, t0);
+    case 0:
+      return run_search<R, C, false, false, false>(geo, start, goal, o, t0);
+    case 1:
+      return run_search<R, C, false, false, true>(geo, start, goal, o, t0);
+    case 2:
+      return run_search<R, C, false, true, false>(geo, start, goal, o, t0);
+    case 3:
+      return run_search<R, C, false, true, true>(geo, start, goal, o, t0);
+    case 4:
+      return run_search<R, C, true, false, false>(geo, start, goal, o, t0);
+    case 5:
+      return run_search<R, C, true, false, true>(geo, start, goal, o, t0);
+    case 6:
+      return run_search<R, C, true, true, false>(geo, start, goal, o, t0);
+    default:
+      return run_search<R, C, true, true, true>(geo, start, goal, o, t0);
   }
 }
 

@@ -33,6 +33,8 @@ struct FastSolveOptions {
   bool use_inverse = true;
   // Largest stage table (entries, one byte each) the stage planner may use.
   std::uint64_t max_table_entries = 12'000'000;
+  // Directory for the on-disk table cache (table_cache.hpp); empty: build in memory only.
+  std::string tables_dir;
 };
 
 struct FastSolveResult {
@@ -42,11 +44,24 @@ struct FastSolveResult {
   std::string method;       // e.g. "multi-stage 0x0>2x2>3x3>3x4>4x4>5x5, beam 64 (not optimal)"
 };
 
+// One stage of the plan, for documentation and diagnostics.
+struct FastStageInfo {
+  std::string from, to;       // locked block before and after, e.g. "2x2" -> "3x3"
+  int pieces = 0;             // tracked pieces
+  int free_cells = 0;         // cells outside the locked block
+  int lines = 0;              // lines (rows + columns) the stage may move
+  std::uint64_t entries = 0;  // table entries (one byte each)
+  int max_distance = 0;       // the stage's worst case inside its subgroup
+  double mean_distance = 0;   // over all reachable arrangements (uniform)
+};
+
 // The stage tables for one board size and metric. Building them is the expensive part
 // (milliseconds for 4x4, about a second for 5x5); a solver object keeps them for many solves.
 class FastSolver {
  public:
   static Result<FastSolver> create(BoardSize size, const FastSolveOptions& options = {});
+  // The stage chain create() would build, without building any table.
+  static std::string plan_for(BoardSize size, const FastSolveOptions& options = {});
   ~FastSolver();
   FastSolver(FastSolver&&) noexcept;
   FastSolver& operator=(FastSolver&&) noexcept;
@@ -54,6 +69,7 @@ class FastSolver {
   BoardSize size() const;
   std::string plan() const;  // the stage chain, e.g. "0x0>2x3>4x4"
   double build_seconds() const;
+  std::vector<FastStageInfo> stages() const;
 
   // Validates `start` (tiles 1..rc once each; odd x odd boards need an even permutation).
   Result<FastSolveResult> solve(const Position& start, const FastSolveOptions& options) const;

@@ -23,21 +23,21 @@ namespace permuzzle::sliding {
 inline constexpr int BFS_MAX_CELLS = 12;
 
 struct BfsOptions {
-  int antipodes_limit = 10;         // how many antipodes to list (all are counted)
+  int antipodes_limit = 10;          // how many antipodes to list (all are counted)
   bool count_all_components = true;  // explore the rest of the arrangement space too
   // After each layer of the goal's component: distance, positions at it, total so far.
   std::function<void(int distance, std::uint64_t layer, std::uint64_t total)> on_layer;
 };
 
 struct BfsResult {
-  std::uint64_t states = 0;        // positions reachable from the goal
-  std::uint64_t arrangements = 0;  // n!
-  int max_distance = 0;            // God's number of the board (for this goal)
+  std::uint64_t states = 0;              // positions reachable from the goal
+  std::uint64_t arrangements = 0;        // n!
+  int max_distance = 0;                  // God's number of the board (for this goal)
   std::vector<std::uint64_t> histogram;  // positions at distance 0, 1, ...
   std::uint64_t antipodes_count = 0;
-  std::vector<Position> antipodes;       // the first antipodes_limit, in rank order
+  std::vector<Position> antipodes;  // the first antipodes_limit, in rank order
   double mean_distance = 0;
-  int components = 0;                    // 0 when not counted
+  int components = 0;                          // 0 when not counted
   std::vector<std::uint64_t> component_sizes;  // the goal's component first
   std::string components_method;
   double seconds = 0;

@@ -48,8 +48,8 @@ Position blank_first_goal(BoardSize size);
 // Checks that `p` holds each of 0..cells-1 exactly once.
 Status check_position(BoardSize size, const Position& p, const std::string& what = "position");
 
-std::string format_board(BoardSize size, const Position& p);  // aligned grid, '.' = blank
-std::string format_flat(const Position& p);                   // "1 2 3 ... 0"
+std::string format_board(BoardSize size, const Position& p);      // aligned grid, '.' = blank
+std::string format_flat(const Position& p);                       // "1 2 3 ... 0"
 std::string format_grid_line(BoardSize size, const Position& p);  // "1 2 3 / 4 5 6 / 7 8 0"
 
 char direction_letter(Direction d);  // 'U', 'D', 'L', 'R'

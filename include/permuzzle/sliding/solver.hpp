@@ -29,11 +29,11 @@ enum class Heuristic : std::uint8_t { Manhattan, LinearConflict };
 
 struct SolveOptions {
   Heuristic heuristic = Heuristic::LinearConflict;
-  bool last_move = true;        // add the last-move rule (2 moves) when it applies
-  bool bidirectional = false;   // perimeter + forward IDA*, see above
+  bool last_move = true;                       // add the last-move rule (2 moves) when it applies
+  bool bidirectional = false;                  // perimeter + forward IDA*, see above
   std::uint64_t perimeter_states = 1'000'000;  // cap on stored backward states
-  int perimeter_depth = -1;     // -1: as deep as the cap allows; otherwise exactly this depth
-  std::uint64_t max_nodes = 0;  // 0 = unlimited; else give up (LimitExceeded) after this many
+  int perimeter_depth = -1;      // -1: as deep as the cap allows; otherwise exactly this depth
+  std::uint64_t max_nodes = 0;   // 0 = unlimited; else give up (LimitExceeded) after this many
   ProgressCallback on_progress;  // after each IDA* iteration and every ~16M nodes
 };
 
