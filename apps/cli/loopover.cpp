@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "permuzzle/loopover/bfs.hpp"
 #include "permuzzle/loopover/board.hpp"
+#include "permuzzle/loopover/fast_solver.hpp"
 #include "permuzzle/loopover/group_facts.hpp"
 #include "permuzzle/loopover/optimal_solver.hpp"
 #include "permuzzle/loopover/symmetry.hpp"
@@ -46,7 +47,41 @@ struct Args {
   int count = 1;
   int threads = 2;
   std::uint64_t max_nodes = 0;
+  bool fast = false;
 };
+
+// Boards above this many cells are solved by the fast multi-stage solver (not proven optimal).
+constexpr int AUTO_FAST_CELLS = 16;
+
+Result<CommandOutput> fast_solve_output(BoardSize size, Metric metric, const Position& start,
+                                        const std::string& tables, bool automatic) {
+  FastSolveOptions o;
+  o.metric = metric;
+  o.tables_dir = tables;
+  auto r = solve_fast(size, start, o);
+  if (!r) return r.error();
+  Position check = start;
+  apply_moves(size, check, r->moves);
+  if (!is_goal(check)) {
+    return make_error("fast solution failed verification by replay (internal error)", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  CommandOutput out;
+  out.text =
+      fmt::format("{}\n{} moves ({}), NOT proven optimal ({}{}, {:.3f} s)\n",
+                  r->moves.empty() ? std::string("(already solved)") : format_moves(r->moves),
+                  r->length, metric_name(metric), r->method,
+                  automatic ? "; optimal solving of this size is out of reach" : "", r->seconds);
+  out.json = {{"length", r->length},
+              {"moves", format_move_list(r->moves)},
+              {"optimal", false},
+              {"seconds", r->seconds},
+              {"metric", metric_name(metric)},
+              {"size", format_size(size)},
+              {"method", r->method},
+              {"verified", true}};
+  return out;
+}
 
 struct Common {
   BoardSize size;
@@ -170,6 +205,9 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   solve->add_option("--metric", a->metric_text, "stm (default) or mtm");
   solve->add_option("--tables", a->tables_dir, "Table cache directory");
   solve->add_option("--max-nodes", a->max_nodes, "Give up after this many nodes (0 = never)");
+  solve->add_flag("--fast", a->fast,
+                  "Fast multi-stage solver (near-optimal, not proven optimal); used "
+                  "automatically on boards with more than 16 cells");
   solve->add_option("position", a->position_text, "Tiles row-major, e.g. \"2 1 3 4 ...\"")
       ->required();
   set_action(ctx, solve, [a, &ctx]() -> Result<CommandOutput> {
@@ -178,6 +216,15 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
     auto start = position_arg(c->size, a->position_text);
     if (!start) return start.error();
     std::string tables = a->tables_dir.empty() ? default_tables_dir() : a->tables_dir;
+    if (a->fast || c->size.cells() > AUTO_FAST_CELLS) {
+      if (!is_solvable(c->size, *start)) {
+        return make_error(
+            "this position cannot be solved: on an odd x odd board only even "
+            "permutations are reachable",
+            a->position_text, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+      return fast_solve_output(c->size, c->metric, *start, tables, !a->fast);
+    }
     return loopover_solve_output(ctx, c->size, c->metric, *start, tables, a->max_nodes);
   });
 
