@@ -10,6 +10,7 @@
 //   target piece home, or 0xFF for unreachable arrangements.
 #include "permuzzle/loopover/fast_solver.hpp"
 
+#include "arrangement_table.hpp"
 #include "permuzzle/table_cache.hpp"
 
 #include <algorithm>
@@ -28,7 +29,10 @@ namespace permuzzle::loopover {
 namespace {
 
 constexpr int MAX_CELLS = 81;
-constexpr std::uint8_t UNSEEN = 0xFF;
+
+using detail::bfs_table;
+using detail::Ranker;
+using detail::UNSEEN;
 
 using Clock = std::chrono::steady_clock;
 
@@ -50,65 +54,6 @@ struct MoveDef {
   int inverse = -1;                          // index of the inverse move
 };
 
-// 128-bit set of cells with "how many members are below p".
-struct CellSet {
-  std::uint64_t lo = 0, hi = 0;
-  void add(int p) { (p < 64 ? lo : hi) |= std::uint64_t{1} << (p & 63); }
-  bool has(int p) const { return ((p < 64 ? lo : hi) >> (p & 63)) & 1; }
-  int below(int p) const {
-    if (p < 64) return std::popcount(lo & ((std::uint64_t{1} << p) - 1));
-    return std::popcount(lo) + std::popcount(hi & ((std::uint64_t{1} << (p - 64)) - 1));
-  }
-};
-
-// Ranks ordered k-subsets of {0..F-1} (partial permutations) densely in [0, F!/(F-k)!).
-// rank = sum_i d_i * P(F-i-1, k-i-1), d_i = p_i minus the earlier values below p_i.
-class Ranker {
- public:
-  Ranker() = default;
-  Ranker(int f, int k) : f_(f), k_(k), weight_(k) {
-    for (int i = 0; i < k; ++i) {
-      std::uint64_t w = 1;
-      for (int j = 0; j < k - i - 1; ++j) w *= static_cast<std::uint64_t>(f - i - 1 - j);
-      weight_[i] = w;
-    }
-    size_ = k == 0 ? 1 : weight_[0] * static_cast<std::uint64_t>(f);
-  }
-  std::uint64_t size() const { return size_; }
-  int k() const { return k_; }
-
-  std::uint64_t rank(const std::uint8_t* p) const {
-    // d_i = p_i minus the number of earlier values below it (k <= 11 in practice: O(k^2)
-    // comparisons beat bit tricks here).
-    std::uint64_t r = 0;
-    for (int i = 0; i < k_; ++i) {
-      int d = p[i];
-      for (int j = 0; j < i; ++j) d -= p[j] < p[i];
-      r += static_cast<std::uint64_t>(d) * weight_[i];
-    }
-    return r;
-  }
-  void unrank(std::uint64_t r, std::uint8_t* p) const {
-    CellSet used;
-    for (int i = 0; i < k_; ++i) {
-      int d = static_cast<int>(r / weight_[i]);
-      r %= weight_[i];
-      int v = 0;
-      for (;; ++v) {
-        if (used.has(v)) continue;
-        if (d-- == 0) break;
-      }
-      p[i] = static_cast<std::uint8_t>(v);
-      used.add(v);
-    }
-  }
-
- private:
-  int f_ = 0, k_ = 0;
-  std::vector<std::uint64_t> weight_;
-  std::uint64_t size_ = 1;
-};
-
 // P(f, k) with saturation at `cap + 1`.
 std::uint64_t arrangements(int f, int k, std::uint64_t cap) {
   std::uint64_t v = 1;
@@ -117,44 +62,6 @@ std::uint64_t arrangements(int f, int k, std::uint64_t cap) {
     if (v > cap) return cap + 1;
   }
   return v;
-}
-
-// Breadth-first distances over partial arrangements of k tracked pieces on `f` cells.
-// next[m * f + c] is where move m sends cell c. Sources: the given ranks (distance 0).
-std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_moves,
-                                    const std::vector<std::uint8_t>& next,
-                                    const std::vector<std::uint64_t>& sources) {
-  std::vector<std::uint8_t> dist(ranker.size(), UNSEEN);
-  const int k = ranker.k();
-  // Frontiers hold the arrangements themselves (k bytes each), so expanding a state needs no
-  // unranking; only the neighbours are ranked.
-  std::vector<std::uint8_t> frontier, following;
-  std::array<std::uint8_t, MAX_CELLS> q{};
-  for (auto s : sources) {
-    if (dist[s] == UNSEEN) {
-      dist[s] = 0;
-      ranker.unrank(s, q.data());
-      frontier.insert(frontier.end(), q.begin(), q.begin() + k);
-    }
-  }
-  for (int depth = 0; !frontier.empty(); ++depth) {
-    following.clear();
-    const auto next_depth = static_cast<std::uint8_t>(std::min(depth + 1, 254));
-    for (std::size_t at = 0; at < frontier.size(); at += k) {
-      const std::uint8_t* p = &frontier[at];
-      for (int m = 0; m < num_moves; ++m) {
-        const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
-        for (int i = 0; i < k; ++i) q[i] = nm[p[i]];
-        auto nr = ranker.rank(q.data());
-        if (dist[nr] == UNSEEN) {
-          dist[nr] = next_depth;
-          following.insert(following.end(), q.begin(), q.begin() + k);
-        }
-      }
-    }
-    frontier.swap(following);
-  }
-  return dist;
 }
 
 // One subgroup stage: lock block a0 x b0 kept, pieces of the block a1 x b1 (or of the whole

@@ -19,13 +19,16 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "arrangement_table.hpp"
 #include "permuzzle/table_cache.hpp"
 
 namespace permuzzle::loopover {
 
 namespace {
 
-constexpr std::uint8_t UNSEEN = 0xFF;
+using detail::bfs_table;
+using detail::Ranker;
+using detail::UNSEEN;
 
 int cell_of(int row, int pos) {
   return (row - 1) * (row - 1) + pos - 1;
@@ -35,85 +38,6 @@ std::uint64_t factorial(int n) {
   std::uint64_t v = 1;
   for (int i = 2; i <= n; ++i) v *= static_cast<std::uint64_t>(i);
   return v;
-}
-
-// Ordered k-subsets of {0..f-1}: rank = sum_i d_i * P(f-i-1, k-i-1), d_i = p_i minus the
-// earlier values below p_i. With k = f this is the Lehmer code of a permutation.
-class Ranker {
- public:
-  Ranker() = default;
-  Ranker(int f, int k) : k_(k), weight_(k) {
-    for (int i = 0; i < k; ++i) {
-      std::uint64_t w = 1;
-      for (int j = 0; j < k - i - 1; ++j) w *= static_cast<std::uint64_t>(f - i - 1 - j);
-      weight_[i] = w;
-    }
-    size_ = k == 0 ? 1 : weight_[0] * static_cast<std::uint64_t>(f);
-  }
-  std::uint64_t size() const { return size_; }
-  int k() const { return k_; }
-  std::uint64_t rank(const std::uint8_t* p) const {
-    std::uint64_t r = 0;
-    for (int i = 0; i < k_; ++i) {
-      int d = p[i];
-      for (int j = 0; j < i; ++j) d -= p[j] < p[i];
-      r += static_cast<std::uint64_t>(d) * weight_[i];
-    }
-    return r;
-  }
-  void unrank(std::uint64_t r, std::uint8_t* p) const {
-    std::uint64_t used_lo = 0;
-    for (int i = 0; i < k_; ++i) {
-      int d = static_cast<int>(r / weight_[i]);
-      r %= weight_[i];
-      int v = 0;
-      for (;; ++v) {
-        if ((used_lo >> v) & 1) continue;
-        if (d-- == 0) break;
-      }
-      p[i] = static_cast<std::uint8_t>(v);
-      used_lo |= std::uint64_t{1} << v;
-    }
-  }
-
- private:
-  int k_ = 0;
-  std::vector<std::uint64_t> weight_;
-  std::uint64_t size_ = 1;
-};
-
-// BFS over arrangements of k tracked pieces; next[m * f + c] = image of candidate cell c.
-std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_moves,
-                                    const std::vector<std::uint8_t>& next,
-                                    const std::vector<std::uint64_t>& sources) {
-  std::vector<std::uint8_t> dist(ranker.size(), UNSEEN);
-  const int k = ranker.k();
-  std::vector<std::uint8_t> frontier, following;
-  std::array<std::uint8_t, 64> q{};
-  for (auto s : sources) {
-    if (dist[s] != UNSEEN) continue;
-    dist[s] = 0;
-    ranker.unrank(s, q.data());
-    frontier.insert(frontier.end(), q.begin(), q.begin() + k);
-  }
-  for (int depth = 0; !frontier.empty(); ++depth) {
-    following.clear();
-    const auto nd = static_cast<std::uint8_t>(std::min(depth + 1, 254));
-    for (std::size_t at = 0; at < frontier.size(); at += k) {
-      const std::uint8_t* p = &frontier[at];
-      for (int m = 0; m < num_moves; ++m) {
-        const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
-        for (int i = 0; i < k; ++i) q[i] = nm[p[i]];
-        auto r = ranker.rank(q.data());
-        if (dist[r] == UNSEEN) {
-          dist[r] = nd;
-          following.insert(following.end(), q.begin(), q.begin() + k);
-        }
-      }
-    }
-    frontier.swap(following);
-  }
-  return dist;
 }
 
 }  // namespace
