@@ -8,11 +8,10 @@
 #include <random>
 
 #include "cli.hpp"
+#include "permuzzle/loopover/board.hpp"
 #include "permuzzle/loopover/fast_solver.hpp"
 
 namespace permuzzle::cli {
-
-
 
 namespace {
 
@@ -30,22 +29,10 @@ Result<BoardSize> parse_size(const std::string& text) {
   return BoardSize{r, c};
 }
 
+// Independent replay through the board model (not the solver's own replay).
 bool replay_solves(BoardSize size, Position p, const std::vector<loopover::Move>& moves) {
-  const int r = size.rows, c = size.cols;
-  for (const auto& m : moves) {
-    Position q = p;
-    if (m.axis == Axis::Row) {
-      for (int j = 0; j < c; ++j)
-        q[m.index * c + ((j + m.amount) % c + c) % c] = p[m.index * c + j];
-    } else {
-      for (int i = 0; i < r; ++i)
-        q[((i + m.amount) % r + r) % r * c + m.index] = p[i * c + m.index];
-    }
-    p = std::move(q);
-  }
-  for (int i = 0; i < r * c; ++i)
-    if (p[i] != i + 1) return false;
-  return true;
+  loopover::apply_moves(size, p, moves);
+  return loopover::is_goal(p);
 }
 
 }  // namespace
