@@ -7,6 +7,36 @@
 
 namespace permuzzle::fifteen {
 
+namespace {
+
+// Reads non-negative numbers separated by blanks or commas, with the character position of
+// each; values are capped just above 100 so that a long digit run cannot overflow (callers
+// reject anything above 16 anyway).
+Status scan_numbers(std::string_view text, const char* expected, std::vector<int>& values,
+                    std::vector<std::size_t>& where) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      return make_error(expected, std::string(text), i);
+    }
+    std::size_t start = i;
+    int v = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (v < 1000) v = v * 10 + (text[i] - '0');
+      ++i;
+    }
+    values.push_back(v);
+    where.push_back(start);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 Board16 goal_board() {
   Board16 b;
   for (int i = 0; i < CELLS; ++i) b[i] = static_cast<std::uint8_t>(i + 1);
@@ -17,23 +47,14 @@ Result<Board16> parse_position(std::string_view text) {
   const std::string input(text);
   std::vector<int> values;
   std::vector<std::size_t> where;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',') {
-      ++i;
-      continue;
+  auto scanned = scan_numbers(
+      text, "expected 16 labels (0 or 16 for the blank) separated by spaces", values, where);
+  if (!scanned) return scanned.error();
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (values[k] > 16) {
+      return make_error("labels are 1..15, and 0 or 16 for the blank", input, where[k]);
     }
-    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
-      return make_error("expected 16 labels (0 or 16 for the blank) separated by spaces", input, i);
-    }
-    std::size_t start = i;
-    int v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && v < 100) {
-      v = v * 10 + (text[i++] - '0');
-    }
-    if (v > 16) return make_error("labels are 1..15, and 0 or 16 for the blank", input, start);
-    values.push_back(v == 0 ? 16 : v);
-    where.push_back(start);
+    if (values[k] == 0) values[k] = 16;
   }
   if (values.size() != CELLS) {
     return make_error(fmt::format("expected 16 labels, got {}", values.size()), input);
@@ -108,22 +129,13 @@ Result<Board16> position_of(const Perm& code) {
 Result<std::vector<int>> parse_path(std::string_view text) {
   const std::string input(text);
   std::vector<int> cells;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
-      return make_error("expected cell numbers 1..16 separated by commas", input, i);
-    }
-    std::size_t start = i;
-    int v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && v < 100) {
-      v = v * 10 + (text[i++] - '0');
-    }
-    if (v < 1 || v > 16) return make_error("cells are numbered 1..16", input, start);
-    cells.push_back(v);
+  std::vector<std::size_t> where;
+  auto scanned =
+      scan_numbers(text, "expected cell numbers 1..16 separated by commas", cells, where);
+  if (!scanned) return scanned.error();
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k] < 1 || cells[k] > 16)
+      return make_error("cells are numbered 1..16", input, where[k]);
   }
   if (cells.empty()) return make_error("empty blank path; expected e.g. 12,11,7,6,2", input);
   return cells;
