@@ -235,6 +235,69 @@ TEST(SlidingSolver, FifteenPuzzleShortInstances) {
   EXPECT_GE(c->nodes, a->nodes);  // the stronger bound never expands more
 }
 
+// Independent reference for one pair: breadth-first search from `start` until `goal` appears.
+int reference_distance(BoardSize size, const Position& start, const Position& goal) {
+  std::unordered_map<std::string, int> dist;
+  std::queue<std::string> q;
+  const std::string target(goal.begin(), goal.end());
+  dist[std::string(start.begin(), start.end())] = 0;
+  q.push(std::string(start.begin(), start.end()));
+  while (!q.empty()) {
+    std::string s = q.front();
+    q.pop();
+    const int d = dist[s];
+    if (s == target) return d;
+    const int b = static_cast<int>(s.find('\0'));
+    const int r = b / size.cols, c = b % size.cols;
+    const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int k = 0; k < 4; ++k) {
+      const int nr = r + dr[k], nc = c + dc[k];
+      if (nr < 0 || nr >= size.rows || nc < 0 || nc >= size.cols) continue;
+      std::string t = s;
+      std::swap(t[b], t[nr * size.cols + nc]);
+      if (dist.emplace(t, d + 1).second) q.push(t);
+    }
+  }
+  return -1;
+}
+
+// Thin boards up to 16 cells in a row (2x16 = 32 and 3x16 = 48 cells): positions a random walk
+// away from the goal, every solver variant against breadth-first search.
+TEST(SlidingSolver, ThinBoardsUpTo16InARowMatchBfs) {
+  for (BoardSize size :
+       {BoardSize{2, 16}, BoardSize{3, 16}, BoardSize{16, 2}, BoardSize{2, 13}, BoardSize{3, 11}}) {
+    ASSERT_TRUE(check_board_size(size).ok()) << to_string(size);
+    const Position goal = standard_goal(size);
+    Rng rng(size.cells());
+    for (int i = 0; i < 3; ++i) {
+      Position p = goal;
+      for (int step = 0; step < 14; ++step) {
+        apply_direction(size, p, static_cast<Direction>(rng.below(4)));
+      }
+      const int expected = reference_distance(size, p, goal);
+      for (int variant = 0; variant < 3; ++variant) {
+        SolveOptions o;
+        o.heuristic = variant == 0 ? Heuristic::Manhattan : Heuristic::LinearConflict;
+        o.bidirectional = variant == 2;
+        o.perimeter_states = 5000;
+        auto r = solve(size, p, goal, o);
+        ASSERT_TRUE(r.ok()) << r.error().describe();
+        EXPECT_EQ(static_cast<int>(r->moves.size()), expected)
+            << to_string(size) << " " << format_flat(p) << " variant " << variant;
+      }
+    }
+    // Random positions: solvable ones pass the parity rule, one swap of two tiles breaks it.
+    Position p = random_position(size, goal, rng);
+    EXPECT_TRUE(solvability(size, p, goal).solvable);
+    auto one = std::find(p.begin(), p.end(), 1), two = std::find(p.begin(), p.end(), 2);
+    std::iter_swap(one, two);
+    EXPECT_FALSE(solvability(size, p, goal).solvable);
+  }
+  EXPECT_FALSE(check_board_size({4, 7}).ok());   // 28 cells, no side of 3 or less
+  EXPECT_FALSE(check_board_size({2, 17}).ok());  // longer than 16
+  EXPECT_FALSE(check_board_size({3, 17}).ok());
+}
+
 TEST(SlidingSolver, UnsolvableIsAnError) {
   BoardSize s{3, 3};
   Position p = standard_goal(s);

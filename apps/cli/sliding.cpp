@@ -32,6 +32,7 @@ struct Args {
   std::string heuristic = "auto";
   std::string tables;
   std::string partition;
+  int threads = 0;
   bool bidirectional = false;
   bool no_last_move = false;
   std::uint64_t perimeter_states = 1'000'000;
@@ -53,6 +54,7 @@ PdbOptions pdb_options(const Context& ctx, const Args& a) {
   PdbOptions po;
   po.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
   po.partition = a.partition;
+  po.threads = a.threads;
   po.on_table_progress = [&ctx](const std::string& what, double fraction) {
     progress(ctx, fmt::format("{} {:.0f}%", what, 100 * fraction), true);
   };
@@ -560,6 +562,11 @@ void add_sliding_command(CLI::App& app, Context& ctx) {
                         "Directory of cached pattern databases (default: $PERMUZZLE_TABLES, "
                         "else the user's cache directory)");
   solve_cmd->add_option("--partition", a->partition, "Pattern database partition (e.g. 7-8)");
+  solve_cmd
+      ->add_option("--threads", a->threads,
+                   "Threads for table building and pattern-database search (default: all "
+                   "cores, at most 2; the solution and node count do not depend on it)")
+      ->check(CLI::Range(1, 64));
   set_action(ctx, solve_cmd, [a, &ctx] { return run_solve(ctx, *a); });
 
   auto* check = sliding->add_subcommand("check",

@@ -35,12 +35,13 @@ int blank_cell(const Position& p) {
 }  // namespace
 
 Status check_board_size(BoardSize size) {
+  const bool thin = std::min(size.rows, size.cols) <= MAX_THIN_SIDE;
   if (size.rows < 2 || size.cols < 2 || size.rows > MAX_SIDE || size.cols > MAX_SIDE ||
-      size.cells() > MAX_CELLS) {
+      size.cells() > (thin ? MAX_CELLS : MAX_BROAD_CELLS)) {
     return make_error(
-        fmt::format("board {}x{} is not supported: expected at least 2 rows and 2 "
-                    "columns, at most {} per side and {} cells",
-                    size.rows, size.cols, MAX_SIDE, MAX_CELLS));
+        fmt::format("board {}x{} is not supported: expected 2 to {} rows and columns, and at "
+                    "most {} cells unless a side is {} or less (thin boards such as 2x16 or 3x16)",
+                    size.rows, size.cols, MAX_SIDE, MAX_BROAD_CELLS, MAX_THIN_SIDE));
   }
   return Ok{};
 }

@@ -17,7 +17,9 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <climits>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -303,16 +305,22 @@ class Search {
     return out;
   }
 
-  // Returns the solution length, or -1 if cancelled (never today).
-  int run(const ProgressCallback& on_progress, const std::string& note) {
+  // Returns the solution length, or -1 if no solution within MAX_DEPTH moves.
+  // With threads > 1, iterations that are expected to be large run in parallel (see
+  // parallel_iteration); the node count is the same as the sequential search's.
+  int run(const ProgressCallback& on_progress, const std::string& note, int threads) {
     on_progress_ = &on_progress;
     note_ = &note;
     started_ = std::chrono::steady_clock::now();
     bound_ = heuristic();
+    std::uint64_t last_iteration = 0;
     for (;;) {
       if (on_progress) on_progress({bound_, nodes_, seconds(), note});
       if (md_ == 0) return 0;
-      if (dfs(0, 4)) return length_;
+      const std::uint64_t before = nodes_;
+      const bool parallel = threads > 1 && last_iteration >= PARALLEL_MIN_NODES;
+      if (parallel ? parallel_iteration(threads) : dfs(0, 4)) return length_;
+      last_iteration = nodes_ - before;
       bound_ += 2;  // g + h keeps its parity: every move changes g by 1 and Manhattan by 1
       if (bound_ > MAX_DEPTH) return -1;
     }
@@ -322,6 +330,107 @@ class Search {
   const std::array<std::uint8_t, MAX_DEPTH + 1>& path() const { return path_; }
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+
+  // One IDA* iteration on `threads` threads.
+  // Step 1 runs the sequential search down to a split depth D and records, in depth-first order,
+  // every node at depth D that the sequential search would enter (its path and last direction),
+  // with the node count at that moment. Step 2 lets the workers take these subtrees in order
+  // from a shared counter, each on its own copy of the root state. A worker that finds a
+  // solution in subtree i lowers `best` to i; subtrees after `best` are skipped or abandoned,
+  // subtrees before it always run to completion. So the solution returned is the one the
+  // sequential search finds first, and the node count (count at entering subtree `best` +
+  // nodes of subtrees 0..best) is exactly the sequential count, whatever the timing.
+  bool parallel_iteration(int threads) {
+    // Step 1. Frontier, at the first even depth that gives enough subtrees.
+    const std::uint64_t nodes_before = nodes_;
+    std::vector<std::uint8_t> frontier;   // per node: D path cells, then the last direction
+    std::vector<std::uint64_t> count_at;  // nodes_ when the node was recorded
+    int depth = FIRST_SPLIT_DEPTH;
+    for (;; depth += 2) {
+      nodes_ = nodes_before;
+      frontier.clear();
+      count_at.clear();
+      split_depth_ = depth;
+      frontier_ = &frontier;
+      count_at_ = &count_at;
+      const bool found = dfs(0, 4);
+      split_depth_ = -1;
+      frontier_ = nullptr;
+      count_at_ = nullptr;
+      if (found) return true;
+      if (count_at.size() >= static_cast<std::size_t>(SUBTREES_PER_THREAD * threads) ||
+          depth + 2 >= bound_ / 2)
+        break;
+    }
+    const std::uint64_t frontier_nodes = nodes_;
+    const int stride = depth + 1;
+    const int count = static_cast<int>(count_at.size());
+    // Step 2. Workers.
+    std::vector<std::uint64_t> subtree_nodes(count, 0);
+    std::atomic<int> next{0};
+    std::atomic<int> best{INT_MAX};
+    std::atomic<std::uint64_t> progress_nodes{frontier_nodes};
+    std::mutex found_mutex;
+    std::array<std::uint8_t, MAX_DEPTH + 1> found_path{};
+    int found_length = 0;
+    auto work = [&](int worker) {
+      for (;;) {
+        const int i = next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= count || i > best.load(std::memory_order_relaxed)) return;
+        Search s(*this);
+        s.best_subtree_ = &best;
+        s.subtree_ = i;
+        s.nodes_ = 0;
+        s.progress_nodes_ = &progress_nodes;
+        s.reporter_ = worker == 0;
+        const std::uint8_t* rec = &frontier[static_cast<std::size_t>(i) * stride];
+        for (int d = 0; d < depth; ++d) s.apply_move(d, rec[d]);
+        const bool found = s.dfs(depth, rec[depth]);
+        subtree_nodes[i] = s.nodes_;
+        if (found) {
+          std::lock_guard<std::mutex> lock(found_mutex);
+          if (i < best.load(std::memory_order_relaxed)) {
+            best.store(i, std::memory_order_relaxed);
+            found_path = s.path_;
+            found_length = s.length_;
+          }
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    const int b = best.load();
+    if (b == INT_MAX) {
+      nodes_ = frontier_nodes;
+      for (auto n : subtree_nodes) nodes_ += n;
+      return false;
+    }
+    nodes_ = count_at[b];
+    for (int i = 0; i <= b; ++i) nodes_ += subtree_nodes[i];
+    path_ = found_path;
+    length_ = found_length;
+    return true;
+  }
+
+  // Moves the blank to cell a (a neighbour), updating every incremental quantity; path_[g] = a.
+  void apply_move(int g, int a) {
+    const int b = blank_;
+    const int t = board_[a];
+    md_ += geo_.manhattan[t][b] - geo_.manhattan[t][a];
+    for (int o = 0; o < O; ++o) {
+      const int v = cfg_.view_of[o][t];
+      const Pending p = update(v, a, b);
+      const int h = views_[v].table->get(p.index);
+      sum_[o] += h - h_[v];
+      mask_[v] = p.mask, perm_[v] = p.perm, h_[v] = static_cast<std::uint8_t>(h);
+    }
+    board_[b] = static_cast<std::uint8_t>(t);
+    board_[a] = BLANK;
+    blank_ = a;
+    path_[g] = static_cast<std::uint8_t>(a);
   }
 
  private:
@@ -360,6 +469,13 @@ class Search {
   // Step 1 computes every child's table indices and prefetches them, so the (up to 6) cache
   // misses overlap; step 2 reads the entries, prunes and recurses.
   bool dfs(int g, int prev) {
+    if (g == split_depth_) {
+      frontier_->insert(frontier_->end(), path_.begin(), path_.begin() + g);
+      frontier_->push_back(static_cast<std::uint8_t>(prev));
+      count_at_->push_back(nodes_);
+      return false;
+    }
+    if (best_subtree_ && best_subtree_->load(std::memory_order_relaxed) < subtree_) return false;
     struct Child {
       int a, t, md2, v0, v1;
       Pending p0, p1;
@@ -373,9 +489,7 @@ class Search {
       const int a = geo_.neighbor[b][dir];
       if (a == NO_CELL) continue;
       ++nodes_;
-      if (*on_progress_ && (nodes_ & ((1u << 24) - 1)) == 0) {
-        (*on_progress_)({bound_, nodes_, seconds(), *note_});
-      }
+      if (*on_progress_ && (nodes_ & (PROGRESS_EVERY - 1)) == 0) report_progress();
       Child& c = children[count];
       c.a = a;
       c.t = board_[a];
@@ -448,6 +562,23 @@ class Search {
     return false;
   }
 
+  void report_progress() {
+    if (!progress_nodes_) {
+      (*on_progress_)({bound_, nodes_, seconds(), *note_});
+      return;
+    }
+    // A parallel worker: the shared count grows by every worker; one of them reports it.
+    const std::uint64_t total =
+        progress_nodes_->fetch_add(PROGRESS_EVERY, std::memory_order_relaxed) + PROGRESS_EVERY;
+    if (reporter_) (*on_progress_)({bound_, total, seconds(), *note_});
+  }
+
+  static constexpr std::uint64_t PROGRESS_EVERY = std::uint64_t{1} << 24;
+  // Iterations after one of fewer nodes stay sequential (thread start-up would dominate).
+  static constexpr std::uint64_t PARALLEL_MIN_NODES = 20'000;
+  static constexpr int FIRST_SPLIT_DEPTH = 6;
+  static constexpr int SUBTREES_PER_THREAD = 64;
+
   const Config& cfg_;
   const Geometry& geo_;
   const CombRanker& ranker_;
@@ -466,6 +597,14 @@ class Search {
   const ProgressCallback* on_progress_ = nullptr;
   const std::string* note_ = nullptr;
   std::chrono::steady_clock::time_point started_;
+  // Parallel iterations (all unset in a sequential search).
+  int split_depth_ = -1;                           // record nodes at this depth, do not expand
+  std::vector<std::uint8_t>* frontier_ = nullptr;  // where they are recorded
+  std::vector<std::uint64_t>* count_at_ = nullptr;
+  const std::atomic<int>* best_subtree_ = nullptr;  // a worker: give up when below subtree_
+  int subtree_ = 0;
+  std::atomic<std::uint64_t>* progress_nodes_ = nullptr;
+  bool reporter_ = false;
 };
 
 // Calls f(search) with the Search type matching the board and the orientations.
@@ -540,6 +679,9 @@ BoardSize PdbSolver::size() const {
 const std::string& PdbSolver::partition() const {
   return impl_->partition;
 }
+int PdbSolver::threads() const {
+  return impl_->threads();
+}
 
 Result<PdbBound> PdbSolver::bound(const Position& start, const Position& goal) const {
   auto prepared = prepare(impl_->geo, impl_->size, start, goal);
@@ -569,7 +711,7 @@ Result<SolveResult> PdbSolver::solve(const Position& start, const Position& goal
   std::vector<std::uint8_t> path;  // canonical blank cells
   int length = with_search(impl_->size.cells(), **cfg, impl_->geo, impl_->ranker, *prepared,
                            [&](auto& search) {
-                             int len = search.run(progress, note);
+                             int len = search.run(progress, note, impl_->threads());
                              result.nodes = search.nodes();
                              for (int i = 0; i < len; ++i) path.push_back(search.path()[i]);
                              return len;

@@ -25,37 +25,29 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// A position packed by tile: 5 bits per tile cell, tiles 1..12 in `a`, 13..24 in `b` (the
-// blank's cell follows from the others). Updated incrementally when a tile moves.
+// A position packed by tile: 6 bits per tile cell, ten tiles per word (tile t in word
+// (t-1)/10, bits 6*((t-1)%10)...); the blank's cell follows from the others. Updated
+// incrementally when a tile moves. Five words hold the 47 tiles of the largest board (3x16).
 struct Key {
-  std::uint64_t a = 0, b = 0;
+  static constexpr int WORDS = (MAX_CELLS - 1 + 9) / 10;
+  std::array<std::uint64_t, WORDS> w{};
   bool operator==(const Key&) const = default;
   void move(int tile, int from, int to) {
-    std::uint64_t delta = static_cast<std::uint64_t>(from ^ to);
-    if (tile <= 12) {
-      a ^= delta << (5 * (tile - 1));
-    } else {
-      b ^= delta << (5 * (tile - 13));
-    }
+    w[(tile - 1) / 10] ^= static_cast<std::uint64_t>(from ^ to) << (6 * ((tile - 1) % 10));
   }
 };
 
 Key key_of(const std::uint8_t* board, int cells) {
   Key k;
   for (int c = 0; c < cells; ++c) {
-    int t = board[c];
-    if (t == 0) continue;
-    if (t <= 12) {
-      k.a |= static_cast<std::uint64_t>(c) << (5 * (t - 1));
-    } else {
-      k.b |= static_cast<std::uint64_t>(c) << (5 * (t - 13));
-    }
+    const int t = board[c];
+    if (t != 0) k.w[(t - 1) / 10] |= static_cast<std::uint64_t>(c) << (6 * ((t - 1) % 10));
   }
   return k;
 }
 
 // Open-addressing table of the backward perimeter: Key -> exact distance to the goal.
-// Layout: one 24-byte slot per entry (two key words, distance; 0xFF = empty), linear probing,
+// Layout: one slot per entry (the key's words, distance; 0xFF = empty), linear probing,
 // at most half full.
 class Perimeter {
  public:
@@ -107,8 +99,8 @@ class Perimeter {
     }
   }
   static std::uint64_t hash(const Key& k) {
-    std::uint64_t h =
-        k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    std::uint64_t h = 0x632BE59BD9B4E019ULL;
+    for (auto word : k.w) h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
     return h ^ (h >> 29);
   }
   std::vector<Slot> slots_;

@@ -1,7 +1,8 @@
 // Sliding puzzles: boards, positions, goals, moves, solvability and random positions.
 //
-// Everything here works on any board with at least 2 rows and 2 columns and at most
-// MAX_CELLS cells (2x2 ... 5x5, and the thin ones such as 2x8 or 3x5). Positions are
+// Everything here works on any board with 2..MAX_SIDE rows and columns: every board of at most
+// MAX_BROAD_CELLS cells (2x2 ... 5x5, 4x6, 2x12) and the thin ones, 2 or 3 rows (or columns) by
+// up to 16 (2x16 = 32 cells, 3x16 = MAX_CELLS = 48 cells). Positions are
 // `Position` vectors (types.hpp): the tile standing on each cell, row by row, 0 = blank.
 // A goal is any arrangement of the same tiles; "standard" puts the blank last, "blank-first"
 // is the goal of Korf's benchmark instances (0 1 2 ... n-1).
@@ -17,10 +18,12 @@
 
 namespace permuzzle::sliding {
 
-inline constexpr int MAX_CELLS = 25;
-inline constexpr int MAX_SIDE = 12;
+inline constexpr int MAX_CELLS = 48;
+inline constexpr int MAX_SIDE = 16;
+inline constexpr int MAX_BROAD_CELLS = 25;  // boards with both sides >= 4
+inline constexpr int MAX_THIN_SIDE = 3;     // a board with a side <= 3 may use MAX_CELLS
 
-// "4x4", "3X5" -> BoardSize; rejects boards outside 2..MAX_SIDE per side or > MAX_CELLS cells.
+// "4x4", "3X5" -> BoardSize; rejects the boards that check_board_size rejects.
 Result<BoardSize> parse_board_size(const std::string& text);
 Status check_board_size(BoardSize size);
 std::string to_string(BoardSize size);  // "4x4"
