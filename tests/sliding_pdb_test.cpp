@@ -134,7 +134,8 @@ TEST(SlidingPdb, SpecExampleHasOptimalLength46) {
   EXPECT_EQ(replay(start, *solved), standard_goal(16));
 }
 
-TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
+// Korf's 100 instances (published length, start), shortest first.
+std::vector<std::pair<int, Position>> korf100_by_length() {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
   std::vector<std::pair<int, Position>> all;
   std::string line;
@@ -146,15 +147,43 @@ TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
     ss >> v;
     all.push_back({v, p});
   }
-  ASSERT_EQ(all.size(), 100u);
   std::stable_sort(all.begin(), all.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  return all;
+}
+
+TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
+  const auto all = korf100_by_length();
+  ASSERT_EQ(all.size(), 100u);
   for (int i = 0; i < 6; ++i) {
     auto solved = solver_555().solve(all[i].second, blank_first_goal(16));
     ASSERT_TRUE(solved.ok());
     EXPECT_EQ(static_cast<int>(solved->moves.size()), all[i].first);
     EXPECT_EQ(replay(all[i].second, *solved), blank_first_goal(16));
   }
+}
+
+// Parallel iterations must not change anything but the time: same moves, same node count.
+TEST(SlidingPdb, TwoThreadsFindTheSequentialSolutionWithTheSameNodeCount) {
+  PdbOptions one = fast_options(), two = fast_options();
+  one.threads = 1;
+  two.threads = 2;
+  auto sequential = PdbSolver::create({4, 4}, one);
+  auto parallel = PdbSolver::create({4, 4}, two);
+  ASSERT_TRUE(sequential.ok() && parallel.ok());
+  const auto all = korf100_by_length();
+  std::uint64_t largest = 0;
+  for (int i = 0; i < 12; ++i) {
+    auto a = sequential->solve(all[i].second, blank_first_goal(16));
+    auto b = parallel->solve(all[i].second, blank_first_goal(16));
+    ASSERT_TRUE(a.ok() && b.ok());
+    largest = std::max(largest, b->nodes);
+    EXPECT_EQ(static_cast<int>(b->moves.size()), all[i].first);
+    EXPECT_EQ(a->moves, b->moves) << "instance with length " << all[i].first;
+    EXPECT_EQ(a->nodes, b->nodes) << "instance with length " << all[i].first;
+  }
+  // Iterations after one of 20,000 nodes run in parallel: make sure some did.
+  EXPECT_GT(largest, 200'000u);
 }
 
 TEST(SlidingPdb, BoundIsAdmissibleAndSolverOptimalAgainstManhattanIda) {
