@@ -477,7 +477,7 @@ class Search {
     }
     if (best_subtree_ && best_subtree_->load(std::memory_order_relaxed) < subtree_) return false;
     struct Child {
-      int a, t, md2, v0, v1;
+      int a, t, md2, v0, v1, h0, h1;
       Pending p0, p1;
     };
     std::array<Child, 4> children;
@@ -509,19 +509,37 @@ class Search {
       }
       c.t |= dir << 8;
     }
-    // Step 2.
+    // Step 2. Read the entries; keep the children within the bound, smallest bound first (the
+    // order only matters in the last iteration, where it finds a solution sooner).
+    std::array<int, 4> order;
+    std::array<int, 4> f;
+    int kept = 0;
     for (int x = 0; x < count; ++x) {
-      const Child& c = children[x];
+      Child& c = children[x];
+      c.h0 = views_[c.v0].table->get(c.p0.index);
+      const int s0 = sum_[0] - h_[c.v0] + c.h0;
+      int s = s0;
+      if constexpr (O == 2) {
+        c.h1 = views_[c.v1].table->get(c.p1.index);
+        s = std::max(s, sum_[1] - h_[c.v1] + c.h1);
+      }
+      const int fx = g + 1 + c.md2 + 2 * s;
+      if (fx > bound_) continue;
+      int y = kept++;
+      for (; y > 0 && f[y - 1] > fx; --y) order[y] = order[y - 1], f[y] = f[y - 1];
+      order[y] = x, f[y] = fx;
+    }
+    // Step 3. Recurse.
+    for (int y = 0; y < kept; ++y) {
+      const Child& c = children[order[y]];
       const int a = c.a, t = c.t & 255, dir = c.t >> 8, md2 = c.md2, v0 = c.v0;
-      const int h0 = views_[v0].table->get(c.p0.index);
+      const int h0 = c.h0;
       const int s0 = sum_[0] - h_[v0] + h0;
-      if (g + 1 + md2 + 2 * s0 > bound_) continue;
       int v1 = 0, s1 = 0, h1 = 0;
       if constexpr (O == 2) {
         v1 = c.v1;
-        h1 = views_[v1].table->get(c.p1.index);
+        h1 = c.h1;
         s1 = sum_[1] - h_[v1] + h1;
-        if (g + 1 + md2 + 2 * s1 > bound_) continue;
       }
       // Step into the child.
       const Update old0{mask_[v0], perm_[v0], h_[v0]};
