@@ -517,14 +517,13 @@ class Search {
     for (int x = 0; x < count; ++x) {
       Child& c = children[x];
       c.h0 = views_[c.v0].table->get(c.p0.index);
-      const int s0 = sum_[0] - h_[c.v0] + c.h0;
-      int s = s0;
+      int fx = g + 1 + c.md2 + 2 * (sum_[0] - h_[c.v0] + c.h0);
+      if (fx > bound_) continue;
       if constexpr (O == 2) {
         c.h1 = views_[c.v1].table->get(c.p1.index);
-        s = std::max(s, sum_[1] - h_[c.v1] + c.h1);
+        fx = std::max(fx, g + 1 + c.md2 + 2 * (sum_[1] - h_[c.v1] + c.h1));
+        if (fx > bound_) continue;
       }
-      const int fx = g + 1 + c.md2 + 2 * s;
-      if (fx > bound_) continue;
       int y = kept++;
       for (; y > 0 && f[y - 1] > fx; --y) order[y] = order[y - 1], f[y] = f[y - 1];
       order[y] = x, f[y] = fx;
