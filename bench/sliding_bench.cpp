@@ -11,6 +11,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "permuzzle/sliding/instances.hpp"
 #include "permuzzle/sliding/pdb.hpp"
 
 namespace {
@@ -30,14 +31,11 @@ const std::vector<Position>& korf100() {
   static const std::vector<Position> all = [] {
     std::vector<Position> out;
     std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
-    std::string line;
-    while (std::getline(in, line)) {
-      std::istringstream ss(line);
-      Position p(16);
-      int v;
-      for (auto& x : p) ss >> v, x = static_cast<std::uint8_t>(v);
-      out.push_back(p);
-    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto parsed = permuzzle::sliding::parse_benchmark_instances(text.str(), {4, 4}, "korf100.txt");
+    if (parsed)
+      for (auto& inst : *parsed) out.push_back(inst.start);
     return out;
   }();
   return all;

@@ -7,8 +7,10 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "cli_runner.hpp"
+#include "permuzzle/sliding/instances.hpp"
 #include "permuzzle/sliding/pdb.hpp"
 
 namespace permuzzle::sliding {
@@ -134,22 +136,59 @@ TEST(SlidingPdb, SpecExampleHasOptimalLength46) {
   EXPECT_EQ(replay(start, *solved), standard_goal(16));
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // Korf's 100 instances (published length, start), shortest first.
 std::vector<std::pair<int, Position>> korf100_by_length() {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt");
+  auto parsed = parse_benchmark_instances(
+      read_text(std::string(PERMUZZLE_DATA_DIR) + "/korf100.txt"), {4, 4}, "korf100.txt");
+  EXPECT_TRUE(parsed.ok());
   std::vector<std::pair<int, Position>> all;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    Position p(16);
-    int v;
-    for (auto& x : p) ss >> v, x = static_cast<std::uint8_t>(v);
-    ss >> v;
-    all.push_back({v, p});
-  }
+  if (parsed)
+    for (const auto& inst : *parsed) all.push_back({inst.published, inst.start});
   std::stable_sort(all.begin(), all.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   return all;
+}
+
+TEST(SlidingInstances, KorfFilesParseWithThePublishedSums) {
+  // data/README: Korf's 100 lengths sum to 5305, Korf & Felner's 50 to 5039.
+  for (auto [file, size, count, sum] : {std::tuple{"korf100.txt", BoardSize{4, 4}, 100, 5305},
+                                        std::tuple{"korf24.txt", BoardSize{5, 5}, 50, 5039}}) {
+    auto parsed = parse_benchmark_instances(read_text(std::string(PERMUZZLE_DATA_DIR) + "/" + file),
+                                            size, file);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    ASSERT_EQ(static_cast<int>(parsed->size()), count);
+    int total = 0;
+    for (const auto& inst : *parsed) total += inst.published;
+    EXPECT_EQ(total, sum) << file;
+  }
+}
+
+TEST(SlidingInstances, BadLinesAreNamed) {
+  const BoardSize s{2, 2};
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  for (const Case& c : {Case{"1 2 3 0 4\n1 1 2 0 3", "line 2"}, Case{"1 2 3 0", "4 numbers"},
+                        Case{"1 2 3 7 4", "out of range"}, Case{"1 2 3 0 x", "not a number"},
+                        Case{"1 2 3 0 0", "not positive"}, Case{"1 2 3 0 4 5", "6 numbers"}}) {
+    auto parsed = parse_benchmark_instances(c.text, s, "mine.txt");
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_NE(parsed.error().message.find(c.expected), std::string::npos) << parsed.error().message;
+    EXPECT_NE(parsed.error().message.find("mine.txt"), std::string::npos);
+  }
+  auto ok = parse_benchmark_instances("\n3 1 2 0 6\n\n", s, "mine.txt");
+  ASSERT_TRUE(ok.ok());
+  ASSERT_EQ(ok->size(), 1u);
+  EXPECT_EQ((*ok)[0].line, 2);
+  EXPECT_EQ((*ok)[0].published, 6);
 }
 
 TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "permuzzle/sliding/instances.hpp"
 #include "permuzzle/sliding/pdb.hpp"
 #include "permuzzle/table_cache.hpp"
 
@@ -23,48 +24,15 @@ namespace permuzzle::cli {
 
 namespace {
 
-struct Instance {
-  int number = 0;  // 1-based line number
-  sliding::Position start;
-  int published = 0;
-};
-
-Result<std::vector<Instance>> read_instances(const std::string& path, int cells) {
-  std::ifstream in(path);
+// The whole instance file, or an I/O error naming it.
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in)
     return make_error("cannot read the instance file " + path, path, Error::NO_POSITION,
                       ErrorKind::Io);
-  std::vector<Instance> out;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::istringstream ss(line);
-    Instance inst;
-    inst.number = number;
-    int v;
-    while (ss >> v) {
-      if (static_cast<int>(inst.start.size()) < cells) {
-        if (v < 0 || v >= cells)
-          return make_error(fmt::format("{} line {}: tile {} out of range", path, number, v), line);
-        inst.start.push_back(static_cast<std::uint8_t>(v));
-      } else if (inst.published == 0) {
-        inst.published = v;
-      } else {
-        return make_error(fmt::format("{} line {}: expected {} tiles and the optimal length", path,
-                                      number, cells),
-                          line);
-      }
-    }
-    if (static_cast<int>(inst.start.size()) != cells || inst.published <= 0) {
-      return make_error(
-          fmt::format("{} line {}: expected {} tiles and the optimal length", path, number, cells),
-          line);
-    }
-    out.push_back(std::move(inst));
-  }
-  return out;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 struct BenchArgs {
@@ -85,9 +53,11 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
                                 const std::string& file_name) {
   const int cells = width * width;
   const std::string path = a.file.empty() ? data_dir() + "/" + file_name : a.file;
-  auto loaded = read_instances(path, cells);
+  auto text_of_file = read_file(path);
+  if (!text_of_file) return text_of_file.error();
+  auto loaded = sliding::parse_benchmark_instances(*text_of_file, {width, width}, path);
   if (!loaded) return loaded.error();
-  std::vector<Instance> instances = std::move(*loaded);
+  std::vector<sliding::BenchmarkInstance> instances = std::move(*loaded);
   const int total = static_cast<int>(instances.size());
   if (a.first < 0 || a.first > total) {
     return make_error(fmt::format("--first must be between 1 and {}", total),
@@ -100,9 +70,10 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
   if (a.first && a.shortest) return make_error("give either --first or --shortest, not both");
   if (a.first) instances.resize(a.first);
   if (a.shortest) {
-    std::stable_sort(instances.begin(), instances.end(), [](const Instance& x, const Instance& y) {
-      return x.published < y.published;
-    });
+    std::stable_sort(instances.begin(), instances.end(),
+                     [](const sliding::BenchmarkInstance& x, const sliding::BenchmarkInstance& y) {
+                       return x.published < y.published;
+                     });
     instances.resize(a.shortest);
   }
 
@@ -145,19 +116,19 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
   std::mutex progress_mutex;
   auto work = [&] {
     for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
-      const Instance& inst = instances[i];
+      const sliding::BenchmarkInstance& inst = instances[i];
       solved[i] = solver->solve(inst.start, goal, [&](const sliding::SearchProgress& p) {
         std::lock_guard<std::mutex> lock(progress_mutex);
         progress(ctx,
                  fmt::format("instance {}: no solution shorter than {}, {} nodes, {:.1f} s",
-                             inst.number, p.bound, p.nodes, p.seconds),
+                             inst.line, p.bound, p.nodes, p.seconds),
                  true);
       });
       if (width == 5 && *solved[i]) {
         std::lock_guard<std::mutex> lock(progress_mutex);
         end_progress(ctx);
         progress(ctx, fmt::format("instance {}: {} moves (published {}), {} nodes, {:.1f} s",
-                                  inst.number, (*solved[i])->moves.size(), inst.published,
+                                  inst.line, (*solved[i])->moves.size(), inst.published,
                                   (*solved[i])->nodes, (*solved[i])->seconds));
       }
     }
@@ -182,7 +153,7 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
   std::uint64_t nodes = 0;
   std::string node_list;
   for (int i = 0; i < count; ++i) {
-    const Instance& inst = instances[i];
+    const sliding::BenchmarkInstance& inst = instances[i];
     if (!*solved[i]) return solved[i]->error();
     const sliding::SolveResult& r = **solved[i];
     auto bound = solver->bound(inst.start, goal);
@@ -195,7 +166,7 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
     seconds += r.seconds;
     node_list += std::to_string(r.nodes) + ",";
     text +=
-        fmt::format("{:>4} {:>6} {:>9} {:>6} {:>14} {:>11.4f}{}\n", inst.number, length,
+        fmt::format("{:>4} {:>6} {:>9} {:>6} {:>14} {:>11.4f}{}\n", inst.line, length,
                     inst.published, bound->total, r.nodes, r.seconds, match ? "" : "  MISMATCH");
   }
   end_progress(ctx);
