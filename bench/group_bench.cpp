@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "permuzzle/cube/facelets.hpp"
 #include "permuzzle/perm_group.hpp"
 
 namespace {
@@ -13,15 +14,7 @@ using permuzzle::Perm;
 using permuzzle::PermGroup;
 
 std::vector<Perm> cube_generators() {
-  const char* texts[] = {"(1,3,8,6)(2,5,7,4)(9,33,25,17)(10,34,26,18)(11,35,27,19)",
-                         "(9,11,16,14)(10,13,15,12)(1,17,41,40)(4,20,44,37)(6,22,46,35)",
-                         "(17,19,24,22)(18,21,23,20)(6,25,43,16)(7,28,42,13)(8,30,41,11)",
-                         "(25,27,32,30)(26,29,31,28)(3,38,43,19)(5,36,45,21)(8,33,48,24)",
-                         "(33,35,40,38)(34,37,39,36)(3,9,46,32)(2,12,47,29)(1,14,48,27)",
-                         "(41,43,48,46)(42,45,47,44)(14,22,30,38)(15,23,31,39)(16,24,32,40)"};
-  std::vector<Perm> gens;
-  for (const char* t : texts) gens.push_back(*Perm::parse(t));
-  return gens;
+  return permuzzle::cube::gap_generators();
 }
 
 const mpz_class CUBE_ORDER("43252003274489856000");

@@ -41,6 +41,9 @@ TEST(Cube, MovesEqualGapGenerators) {
     EXPECT_EQ(*mine, gap->extended(48)) << name;
     EXPECT_EQ(from_gap(*gap), move_perm(name).extended(54)) << name;
   }
+  const auto gens = gap_generators();  // what the benchmarks use
+  ASSERT_EQ(gens.size(), 6u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(gens[i], Perm::parse(GAP_GENS[i][1])->extended(48));
 }
 
 // Kociemba's published cubie tables ("replaced by" form: position i holds cubie cp[i] with

@@ -184,6 +184,12 @@ Result<Perm> to_gap(const Perm& p54) {
   return Perm::from_images(std::move(images));
 }
 
+std::vector<Perm> gap_generators() {
+  std::vector<Perm> out;
+  for (const char* name : {"U", "L", "F", "R", "B", "D"}) out.push_back(*to_gap(move_perm(name)));
+  return out;
+}
+
 Perm from_gap(const Perm& p48) {
   const auto& t = gap_to_54();
   std::vector<Point> images(STICKERS);

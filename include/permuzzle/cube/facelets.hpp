@@ -47,6 +47,9 @@ const std::array<int, 48>& gap_to_54();
 // A 54-point permutation fixing the centres, as a permutation of GAP's 48 points.
 Result<Perm> to_gap(const Perm& p54);
 Perm from_gap(const Perm& p48);
+// GAP's six generators U, L, F, R, B, D of the cube group on 48 points, in that order
+// (tests/cube_test.cpp checks them against the literal cycles of spec/groups.md).
+std::vector<Perm> gap_generators();
 
 // Facelet string of the cube whose stickers were permuted by `p` from the solved cube.
 std::string facelets_of(const Perm& p54);
