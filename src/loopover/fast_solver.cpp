@@ -23,6 +23,7 @@
 #include <mutex>
 #include <numeric>
 #include <tuple>
+#include <unordered_set>
 
 namespace permuzzle::loopover {
 
@@ -143,8 +144,13 @@ struct FastSolver::Impl {
   void build_stage(Stage& s, const std::string& tables_dir);
   void build_finisher();
 
-  void expand_stage(const Stage& s, const Candidate& c, int branch,
+  void expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
                     std::vector<Candidate>& out) const;
+  std::uint64_t board_hash(const Board& b) const {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the cells
+    for (int i = 0; i < cells(); ++i) h = (h ^ b.at[i]) * 1099511628211ULL;
+    return h;
+  }
   bool finish(Candidate& c) const;
   std::vector<Move> to_moves(const Candidate& c) const;
 };
@@ -380,50 +386,66 @@ void FastSolver::Impl::build_finisher() {
   finisher.dist = bfs_table(finisher.ranker, n, static_cast<int>(moves.size()), next, sources);
 }
 
-// Expands candidate `c` by up to `branch` distinct optimal solutions of stage `s`.
-void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int branch,
+// Expands candidate `c` by up to `branch` stage solutions of stage `s` that end on distinct
+// boards: first the optimal ones (length d0), then, when `slack` > 0, ones of length d0 + 1 ..
+// d0 + slack (a longer stage solution can leave the later stages much easier; the beam's score
+// decides). Depth-first with the exact table as the bound: a move is taken at depth g only if
+// g + 1 + dist(next) <= budget; commuting moves of one axis go in increasing line order and a
+// move is never followed by its inverse (both only re-reach boards of shorter paths).
+void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
                                     std::vector<Candidate>& out) const {
   std::array<std::uint8_t, MAX_CELLS> p{};
   const std::uint64_t r0 = s.rank_of(c.board, p.data());
   const int d0 = s.dist[r0];
   if (d0 == UNSEEN) return;
   const int k = static_cast<int>(s.targets.size());
-  std::vector<int> path(d0);
-  std::vector<std::array<std::uint8_t, MAX_CELLS>> states(d0 + 1);
+  const int max_len = d0 + slack;
+  std::vector<int> path(max_len + 1);
+  std::vector<std::array<std::uint8_t, MAX_CELLS>> states(max_len + 1);
   for (int i = 0; i < k; ++i) states[0][i] = p[i];
+  // End boards already emitted for this candidate (hash), so branch slots are not spent on
+  // orders of commuting moves that reach the same board.
+  std::vector<std::uint64_t> ends;
   int found = 0;
-  // Depth-first over moves that lower the exact distance by one, commuting moves of the same
-  // axis only in increasing line order (the swapped order reaches the same board).
-  auto dfs = [&](auto&& self, int depth) -> void {
+  int budget = d0;
+  auto dfs = [&](auto&& self, int depth, int h) -> void {
     if (found >= branch) return;
-    if (depth == d0) {
+    if (depth == budget) {
+      if (h != 0) return;
       Candidate n = c;
-      for (int lm : path) {
-        const int gm = s.moves[lm];
+      for (int i = 0; i < depth; ++i) {
+        const int gm = s.moves[path[i]];
         apply(n.board, gm);
         n.moves.push_back(static_cast<std::uint16_t>(gm));
       }
-      n.cost += d0;
+      const std::uint64_t key = board_hash(n.board);
+      if (std::find(ends.begin(), ends.end(), key) != ends.end()) return;
+      ends.push_back(key);
+      n.cost += depth;
       out.push_back(std::move(n));
       ++found;
       return;
     }
+    if (h == 0 && depth > 0) return;  // home early: a longer path through home is never useful
     for (std::size_t lm = 0; lm < s.moves.size(); ++lm) {
       if (depth > 0) {
-        const Move& prev = moves[s.moves[path[depth - 1]]].move;
+        const int pm = s.moves[path[depth - 1]];
+        const Move& prev = moves[pm].move;
         const Move& cur = moves[s.moves[lm]].move;
         if (prev.axis == cur.axis && cur.index < prev.index) continue;
+        if (moves[pm].inverse == s.moves[lm]) continue;
       }
       const std::uint8_t* nm = &s.next[lm * s.f];
       auto& q = states[depth + 1];
       for (int i = 0; i < k; ++i) q[i] = nm[states[depth][i]];
-      if (s.dist[s.ranker.rank(q.data())] != d0 - depth - 1) continue;
+      const int h2 = s.dist[s.ranker.rank(q.data())];
+      if (depth + 1 + h2 > budget) continue;
       path[depth] = static_cast<int>(lm);
-      self(self, depth + 1);
+      self(self, depth + 1, h2);
       if (found >= branch) return;
     }
   };
-  dfs(dfs, 0);
+  for (budget = d0; budget <= max_len && found < branch; ++budget) dfs(dfs, 0, d0);
 }
 
 // Solves the rest of the board with conjugated 3-cycles (and one odd move when the remaining
@@ -744,14 +766,26 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
   for (std::size_t si = 0; si < im.stages.size(); ++si) {
     const Stage& st = im.stages[si];
     std::vector<Candidate> next;
-    for (const auto& c : beam) im.expand_stage(st, c, branch, next);
+    // A final stage ends on the goal, so a longer solution of it can only be worse.
+    const int slack = st.final ? 0 : std::max(0, options.slack);
+    for (const auto& c : beam) im.expand_stage(st, c, branch, slack, next);
     const Stage* after = si + 1 < im.stages.size() ? &im.stages[si + 1] : nullptr;
     for (auto& c : next) {
       c.score = c.cost + (after ? after->dist[after->rank_of(c.board, scratch.data())] : 0);
     }
     std::stable_sort(next.begin(), next.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
-    if (static_cast<int>(next.size()) > width) next.resize(width);
+    // Keep the `width` best distinct boards: the rest of the solve depends only on the board,
+    // so of two candidates on one board only the cheaper (earlier in this order) matters.
+    std::unordered_set<std::uint64_t> kept;
+    kept.reserve(static_cast<std::size_t>(width) * 2);
+    std::size_t out_n = 0;
+    for (std::size_t i = 0; i < next.size() && static_cast<int>(out_n) < width; ++i) {
+      if (!kept.insert(im.board_hash(next[i].board)).second) continue;
+      if (out_n != i) next[out_n] = std::move(next[i]);
+      ++out_n;
+    }
+    next.resize(out_n);
     beam = std::move(next);
   }
   if (im.finisher.enabled) {

@@ -28,9 +28,13 @@ struct FastSolveOptions {
   // solutions expanded per kept partial solution; use_symmetry/use_inverse: start the beam from
   // every symmetric image of the position (and of its inverse).
   int beam_width = 256;
-  int branch = 4;
+  int branch = 16;
   bool use_symmetry = true;
   bool use_inverse = true;
+  // Extra moves a stage solution may take beyond the stage's optimum (0: optimal stage
+  // solutions only). A longer stage solution often leaves the next stages much easier; the
+  // beam's score (cost + next stage's exact distance) decides. Not used by a final stage.
+  int slack = 2;
   // Largest stage table (entries, one byte each) the stage planner may use.
   std::uint64_t max_table_entries = 12'000'000;
   // Directory for the on-disk table cache (table_cache.hpp); empty: build in memory only.
