@@ -46,6 +46,7 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
     int beam = loopover::FastSolveOptions{}.beam_width;
     int branch = loopover::FastSolveOptions{}.branch;
     int slack = loopover::FastSolveOptions{}.slack;
+    int examine = loopover::FastSolveOptions{}.examine;
     std::uint64_t table = 60'000'000;  // 5x5: one stage 3x3 -> 4x4 (57.7M entries)
     std::string tables = default_tables_dir();
   };
@@ -69,6 +70,10 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
   sub->add_option("--slack", a->slack, "Extra moves a stage solution may take beyond its optimum")
       ->check(CLI::Range(0, 8))
       ->capture_default_str();
+  sub->add_option("--examine", a->examine,
+                  "Stage solutions examined per partial solution (the best --branch are kept)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   sub->add_option("--table-limit", a->table, "Largest stage table (entries)")
       ->capture_default_str();
   sub->add_option("--tables", a->tables, "Directory of cached tables")->capture_default_str();
@@ -81,6 +86,7 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
     options.beam_width = a->beam;
     options.branch = a->branch;
     options.slack = a->slack;
+    options.examine = a->examine;
     options.max_table_entries = a->table;
     options.tables_dir = a->tables;
     progress(ctx, fmt::format("building stage tables for {}x{} ...", size->rows, size->cols));
@@ -145,6 +151,7 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
                 {"beam", a->beam},
                 {"branch", a->branch},
                 {"slack", a->slack},
+                {"examine", a->examine},
                 {"table_seconds", solver->build_seconds()},
                 {"all_verified", all_verified}};
     return out;

@@ -77,6 +77,7 @@ struct Stage {
   std::vector<std::uint8_t> next;     // next[local move * f + free index]
   Ranker ranker;
   std::vector<std::uint8_t> dist;
+  std::vector<std::uint8_t> goal;  // free index of each target's home cell
 
   std::uint64_t rank_of(const Board& b, std::uint8_t* scratch) const {
     for (std::size_t i = 0; i < targets.size(); ++i)
@@ -316,8 +317,9 @@ void FastSolver::Impl::build_stage(Stage& s, const std::string& tables_dir) {
   }
   const int k = static_cast<int>(s.targets.size());
   s.ranker = Ranker(s.f, k);
-  std::vector<std::uint8_t> goal(k);
-  for (int i = 0; i < k; ++i) goal[i] = static_cast<std::uint8_t>(s.free_index[s.targets[i]]);
+  s.goal.resize(k);
+  for (int i = 0; i < k; ++i) s.goal[i] = static_cast<std::uint8_t>(s.free_index[s.targets[i]]);
+  const std::vector<std::uint8_t>& goal = s.goal;
   // Cached tables are verified (header, size, checksum) by load_table; otherwise rebuilt.
   const TableKey key{
       "loopover-" + std::to_string(size.rows) + "x" + std::to_string(size.cols),
@@ -438,8 +440,15 @@ void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int bran
       const std::uint8_t* nm = &s.next[lm * s.f];
       auto& q = states[depth + 1];
       for (int i = 0; i < k; ++i) q[i] = nm[states[depth][i]];
-      const int h2 = s.dist[s.ranker.rank(q.data())];
-      if (depth + 1 + h2 > budget) continue;
+      int h2 = 0;
+      if (depth + 1 == budget) {
+        // The last move must bring every target home: compare instead of a table lookup (the
+        // deepest level has most of the nodes, and the large tables miss the cache).
+        if (!std::equal(q.begin(), q.begin() + k, s.goal.begin())) continue;
+      } else {
+        h2 = s.dist[s.ranker.rank(q.data())];
+        if (depth + 1 + h2 > budget) continue;
+      }
       path[depth] = static_cast<int>(lm);
       self(self, depth + 1, h2);
       if (found >= branch) return;
@@ -761,6 +770,7 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
   }
   const int width = std::max(1, options.beam_width);
   const int branch = std::max(1, options.branch);
+  const int examine = std::max(branch, options.examine);
   // Step 3: stage by stage, expand and keep the best `width` by cost + next stage's distance.
   std::array<std::uint8_t, MAX_CELLS> scratch{};
   for (std::size_t si = 0; si < im.stages.size(); ++si) {
@@ -768,10 +778,23 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
     std::vector<Candidate> next;
     // A final stage ends on the goal, so a longer solution of it can only be worse.
     const int slack = st.final ? 0 : std::max(0, options.slack);
-    for (const auto& c : beam) im.expand_stage(st, c, branch, slack, next);
     const Stage* after = si + 1 < im.stages.size() ? &im.stages[si + 1] : nullptr;
-    for (auto& c : next) {
-      c.score = c.cost + (after ? after->dist[after->rank_of(c.board, scratch.data())] : 0);
+    // Each partial solution examines up to `examine` stage solutions and keeps the `branch`
+    // that leave the next stage easiest (cost + its exact distance), so one parent cannot
+    // crowd the beam and the kept children are the good ones, not the first found.
+    std::vector<Candidate> children;
+    for (const auto& c : beam) {
+      children.clear();
+      im.expand_stage(st, c, examine, slack, children);
+      for (auto& ch : children) {
+        ch.score = ch.cost + (after ? after->dist[after->rank_of(ch.board, scratch.data())] : 0);
+      }
+      if (static_cast<int>(children.size()) > branch) {
+        std::stable_sort(children.begin(), children.end(),
+                         [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+        children.resize(branch);
+      }
+      for (auto& ch : children) next.push_back(std::move(ch));
     }
     std::stable_sort(next.begin(), next.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score < b.score; });

@@ -24,17 +24,20 @@ namespace permuzzle::loopover {
 struct FastSolveOptions {
   Metric metric = Metric::Stm;
   std::uint64_t seed = 1;  // reserved for randomised tie-breaking; results are deterministic
-  // Effort knobs. beam_width: partial solutions kept after each stage; branch: distinct stage
-  // solutions expanded per kept partial solution; use_symmetry/use_inverse: start the beam from
-  // every symmetric image of the position (and of its inverse).
+  // Effort knobs. beam_width: distinct boards kept after each stage; branch: stage solutions
+  // (ending on distinct boards) kept per partial solution; use_symmetry/use_inverse: start the beam
+  // from every symmetric image of the position (and of its inverse).
   int beam_width = 256;
-  int branch = 16;
+  int branch = 8;
   bool use_symmetry = true;
   bool use_inverse = true;
   // Extra moves a stage solution may take beyond the stage's optimum (0: optimal stage
   // solutions only). A longer stage solution often leaves the next stages much easier; the
   // beam's score (cost + next stage's exact distance) decides. Not used by a final stage.
   int slack = 2;
+  // Stage solutions examined per kept partial solution (at least `branch`); the `branch` best
+  // by cost + next stage's distance are kept.
+  int examine = 16;
   // Largest stage table (entries, one byte each) the stage planner may use.
   std::uint64_t max_table_entries = 12'000'000;
   // Directory for the on-disk table cache (table_cache.hpp); empty: build in memory only.
