@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 namespace permuzzle::loopover {
@@ -68,6 +70,42 @@ inline bool claim(std::uint8_t* nibbles, std::uint64_t rank, int value) {
   std::atomic_ref<std::uint8_t> byte(nibbles[rank >> 1]);
   const std::uint8_t old = byte.fetch_and(mask, std::memory_order_relaxed);
   return ((old >> shift) & 0xF) == UNSEEN;
+}
+
+// The 16 entries of ranks r..r+15 (r a multiple of 16) as one word. The caller only asks
+// whether an entry it wants is there, and no thread writes such an entry during the level:
+// top-down wants `cur` entries (claims only turn UNSEEN into nxt), bottom-up wants UNSEEN entries
+// of its own chunk (only the chunk's owner claims them). So whatever mix of old and new bytes the
+// read sees, the answer for the wanted value is right.
+inline std::uint64_t word_at(const std::uint8_t* nibbles, std::uint64_t r) {
+  std::uint64_t w;
+  std::memcpy(&w, nibbles + (r >> 1), sizeof w);
+  return w;
+}
+
+// Whether some 4-bit field of `w` equals `value` (the classic zero-nibble test on w ^
+// value*0x1..1).
+inline bool has_nibble(std::uint64_t w, int value) {
+  constexpr std::uint64_t ONES = 0x1111111111111111ULL, HIGHS = 0x8888888888888888ULL;
+  const std::uint64_t x = w ^ (ONES * static_cast<std::uint64_t>(value));
+  return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+// Next permutation in lexicographic order (the rank order of rank_position); n <= 12.
+inline void next_permutation(std::uint8_t* t, int n) {
+  int i = n - 2;
+  while (i >= 0 && t[i] > t[i + 1]) --i;
+  if (i < 0) return;
+  int j = n - 1;
+  while (t[j] < t[i]) --j;
+  const std::uint8_t x = t[i];
+  t[i] = t[j];
+  t[j] = x;
+  for (int a = i + 1, b = n - 1; a < b; ++a, --b) {
+    const std::uint8_t y = t[a];
+    t[a] = t[b];
+    t[b] = y;
+  }
 }
 
 }  // namespace
@@ -138,11 +176,30 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
         const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
         if (begin >= total) break;
         const std::uint64_t end = std::min(total, begin + CHUNK);
-        for (std::uint64_t r = begin; r < end; ++r) {
-          const int e = load_entry(nib, r);
-          if (bottom_up) {
-            if (e != UNSEEN) continue;
+        // `tiles` holds the position of rank `have` (none yet: have = total). Ranks are
+        // lexicographic, so a nearby later rank is reached by a few next_permutation steps
+        // (amortised O(1)) instead of an O(n^2) unrank.
+        std::uint64_t have = total;
+        auto load = [&](std::uint64_t r) {
+          if (have < r && r - have <= 8) {
+            for (; have < r; ++have) next_permutation(tiles, n);
+          } else {
             unrank_position(static_cast<std::uint32_t>(r), n, tiles);
+            have = r;
+          }
+        };
+        const int wanted = bottom_up ? UNSEEN : cur;
+        for (std::uint64_t r = begin; r < end; ++r) {
+          // 16 entries per 64-bit word: skip words without a wanted entry (most words in the
+          // sparse levels at either end of the search).
+          if ((r & 15) == 0 && end - r >= 16 && !has_nibble(word_at(nib, r), wanted)) {
+            r += 15;
+            continue;
+          }
+          const int e = load_entry(nib, r);
+          if (e != wanted) continue;
+          load(r);
+          if (bottom_up) {
             for (int m = 0; m < move_count; ++m) {
               for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
               if (load_entry(nib, rank_position(moved, n)) == cur) {
@@ -152,8 +209,6 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
               }
             }
           } else {
-            if (e != cur) continue;
-            unrank_position(static_cast<std::uint32_t>(r), n, tiles);
             for (int m = 0; m < move_count; ++m) {
               for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
               const std::uint32_t nr = rank_position(moved, n);
