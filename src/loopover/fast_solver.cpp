@@ -837,8 +837,8 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
                       Error::NO_POSITION, ErrorKind::Internal);
   }
   best.length = best_len;
-  best.method =
-      "multi-stage " + im.plan + ", beam " + std::to_string(width) + " (not proven optimal)";
+  best.method = "multi-stage " + im.plan + ", beam " + std::to_string(width) + ", stage slack " +
+                std::to_string(std::max(0, options.slack)) + " (not proven optimal)";
   best.seconds = seconds_since(t0);
   return best;
 }
