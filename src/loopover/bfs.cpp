@@ -108,6 +108,51 @@ inline void next_permutation(std::uint8_t* t, int n) {
   }
 }
 
+// Neighbour ranks without re-ranking whole positions. Lehmer digit i of a position is the
+// number of smaller tiles at cells after i, with weight (n-1-i)!. A move permutes the cells of
+// one line, all inside [lo, hi]; digits outside that range see the same set of later tiles,
+// so only digits lo..hi change. Per position: the prefix sums of the weighted digits and, per
+// cell, the set of tiles after it; per move: lo, hi and where each cell's new tile comes from.
+struct SpanMove {
+  int lo = 0, hi = 0;
+  std::uint8_t src[MAX_BFS_CELLS] = {};  // the tile arriving at cell i stood at cell src[i]
+};
+
+class NeighbourRanker {
+ public:
+  NeighbourRanker(int n, const std::uint64_t* weight) : n_(n), weight_(weight) {}
+  // Prepares `tiles` (1..n); returns its rank.
+  std::uint64_t load(const std::uint8_t* tiles) {
+    tiles_ = tiles;
+    after_[n_ - 1] = 0;
+    for (int i = n_ - 2; i >= 0; --i) after_[i] = after_[i + 1] | (1u << (tiles[i + 1] - 1));
+    prefix_[0] = 0;
+    for (int i = 0; i < n_; ++i) {
+      const auto below =
+          static_cast<std::uint64_t>(std::popcount(after_[i] & ((1u << (tiles[i] - 1)) - 1u)));
+      prefix_[i + 1] = prefix_[i] + below * weight_[i];
+    }
+    return prefix_[n_];
+  }
+  std::uint64_t rank_after(const SpanMove& m) const {
+    std::uint64_t r = prefix_[m.lo] + (prefix_[n_] - prefix_[m.hi + 1]);
+    std::uint32_t later = after_[m.hi];
+    for (int i = m.hi; i >= m.lo; --i) {
+      const int t = tiles_[m.src[i]] - 1;
+      r += static_cast<std::uint64_t>(std::popcount(later & ((1u << t) - 1u))) * weight_[i];
+      later |= 1u << t;
+    }
+    return r;
+  }
+
+ private:
+  int n_;
+  const std::uint64_t* weight_;
+  const std::uint8_t* tiles_ = nullptr;
+  std::uint32_t after_[MAX_BFS_CELLS] = {};
+  std::uint64_t prefix_[MAX_BFS_CELLS + 1] = {};
+};
+
 }  // namespace
 
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
@@ -148,6 +193,18 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     }
   }
   const int move_count = static_cast<int>(moves.size());
+  std::vector<SpanMove> spans(moves.size());
+  for (std::size_t m = 0; m < moves.size(); ++m) {
+    SpanMove& sp = spans[m];
+    sp.lo = n;
+    sp.hi = -1;
+    for (int c = 0; c < n; ++c) {
+      sp.src[moves[m].dst[c]] = static_cast<std::uint8_t>(c);
+      if (moves[m].dst[c] != c) sp.lo = std::min(sp.lo, c), sp.hi = std::max(sp.hi, c);
+    }
+  }
+  std::uint64_t weight[MAX_BFS_CELLS];
+  for (int i = 0; i < n; ++i) weight[i] = factorial(n - 1 - i);
 
   // Step 2. Level 0: the goal.
   Position goal = goal_position(size);
@@ -171,7 +228,8 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     std::atomic<std::uint64_t> found{0};
     auto worker = [&]() {
       std::uint64_t local = 0;
-      std::uint8_t tiles[MAX_BFS_CELLS], moved[MAX_BFS_CELLS];
+      std::uint8_t tiles[MAX_BFS_CELLS];
+      NeighbourRanker neighbours(n, weight);
       while (true) {
         const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
         if (begin >= total) break;
@@ -199,10 +257,10 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
           const int e = load_entry(nib, r);
           if (e != wanted) continue;
           load(r);
+          neighbours.load(tiles);
           if (bottom_up) {
             for (int m = 0; m < move_count; ++m) {
-              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
-              if (load_entry(nib, rank_position(moved, n)) == cur) {
+              if (load_entry(nib, neighbours.rank_after(spans[m])) == cur) {
                 claim(nib, r, nxt);
                 ++local;
                 break;
@@ -210,8 +268,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
             }
           } else {
             for (int m = 0; m < move_count; ++m) {
-              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
-              const std::uint32_t nr = rank_position(moved, n);
+              const std::uint64_t nr = neighbours.rank_after(spans[m]);
               if (load_entry(nib, nr) == UNSEEN && claim(nib, nr, nxt)) ++local;
             }
           }
