@@ -402,15 +402,20 @@ void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int bran
   if (d0 == UNSEEN) return;
   const int k = static_cast<int>(s.targets.size());
   const int max_len = d0 + slack;
+  const int nm = static_cast<int>(s.moves.size());
   std::vector<int> path(max_len + 1);
-  std::vector<std::array<std::uint8_t, MAX_CELLS>> states(max_len + 1);
-  for (int i = 0; i < k; ++i) states[0][i] = p[i];
+  // Per depth: the children's arrangements (nm * k bytes), their ranks, and which moves are
+  // allowed. All children of a node are ranked and their table entries prefetched before any is
+  // read: the large stage tables miss the cache, and the misses then overlap.
+  std::vector<std::uint8_t> kids(static_cast<std::size_t>(max_len + 1) * nm * k);
+  std::vector<std::uint64_t> kid_rank(static_cast<std::size_t>(max_len + 1) * nm);
+  std::vector<std::uint8_t> allowed(static_cast<std::size_t>(max_len + 1) * nm);
   // End boards already emitted for this candidate (hash), so branch slots are not spent on
   // orders of commuting moves that reach the same board.
   std::vector<std::uint64_t> ends;
   int found = 0;
   int budget = d0;
-  auto dfs = [&](auto&& self, int depth, int h) -> void {
+  auto dfs = [&](auto&& self, int depth, const std::uint8_t* here, int h) -> void {
     if (found >= branch) return;
     if (depth == budget) {
       if (h != 0) return;
@@ -429,32 +434,46 @@ void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int bran
       return;
     }
     if (h == 0 && depth > 0) return;  // home early: a longer path through home is never useful
-    for (std::size_t lm = 0; lm < s.moves.size(); ++lm) {
+    const bool last = depth + 1 == budget;
+    std::uint8_t* kid = &kids[static_cast<std::size_t>(depth) * nm * k];
+    std::uint64_t* rk = &kid_rank[static_cast<std::size_t>(depth) * nm];
+    std::uint8_t* ok = &allowed[static_cast<std::size_t>(depth) * nm];
+    // Step 1. Children: canonical order (commuting moves of one axis in increasing line order,
+    // no move followed by its inverse), arrangements, ranks and prefetches.
+    for (int lm = 0; lm < nm; ++lm) {
+      ok[lm] = 1;
       if (depth > 0) {
         const int pm = s.moves[path[depth - 1]];
         const Move& prev = moves[pm].move;
         const Move& cur = moves[s.moves[lm]].move;
-        if (prev.axis == cur.axis && cur.index < prev.index) continue;
-        if (moves[pm].inverse == s.moves[lm]) continue;
+        if ((prev.axis == cur.axis && cur.index < prev.index) || moves[pm].inverse == s.moves[lm]) {
+          ok[lm] = 0;
+          continue;
+        }
       }
-      const std::uint8_t* nm = &s.next[lm * s.f];
-      auto& q = states[depth + 1];
-      for (int i = 0; i < k; ++i) q[i] = nm[states[depth][i]];
-      int h2 = 0;
-      if (depth + 1 == budget) {
+      const std::uint8_t* next = &s.next[static_cast<std::size_t>(lm) * s.f];
+      std::uint8_t* q = kid + lm * k;
+      for (int i = 0; i < k; ++i) q[i] = next[here[i]];
+      if (last) {
         // The last move must bring every target home: compare instead of a table lookup (the
-        // deepest level has most of the nodes, and the large tables miss the cache).
-        if (!std::equal(q.begin(), q.begin() + k, s.goal.begin())) continue;
+        // deepest level has most of the nodes).
+        ok[lm] = std::equal(q, q + k, s.goal.begin());
       } else {
-        h2 = s.dist[s.ranker.rank(q.data())];
-        if (depth + 1 + h2 > budget) continue;
+        rk[lm] = s.ranker.rank(q);
+        __builtin_prefetch(&s.dist[rk[lm]]);
       }
-      path[depth] = static_cast<int>(lm);
-      self(self, depth + 1, h2);
+    }
+    // Step 2. Descend into the children the table allows within the budget.
+    for (int lm = 0; lm < nm; ++lm) {
+      if (!ok[lm]) continue;
+      const int h2 = last ? 0 : s.dist[rk[lm]];
+      if (depth + 1 + h2 > budget) continue;
+      path[depth] = lm;
+      self(self, depth + 1, kid + lm * k, h2);
       if (found >= branch) return;
     }
   };
-  for (budget = d0; budget <= max_len && found < branch; ++budget) dfs(dfs, 0, d0);
+  for (budget = d0; budget <= max_len && found < branch; ++budget) dfs(dfs, 0, p.data(), d0);
 }
 
 // Solves the rest of the board with conjugated 3-cycles (and one odd move when the remaining
