@@ -99,9 +99,10 @@ struct AxisWork {
   int broken = 0;    // complete lines whose break is not already paid by a lift
 };
 
-// lines x length grid seen line by line: line_of(cell)/pos_of(cell) give a cell's line and
-// position along it; `across` is the number of lines (the length of the moves that carry
-// pieces between lines).
+// The grid seen as `lines` parallel lines of `length` cells (for the column-move count: the r
+// rows of c cells). line_of(cell)/pos_of(cell) give a cell's line and position along it. Pieces
+// change line only through moves of the other axis, whose lines have `lines` cells, so the
+// distance between lines is cyclic modulo `lines` (`across`).
 AxisWork axis_work(const Position& position, int lines, int length, Metric metric, auto&& line_of,
                    auto&& pos_of) {
   AxisWork w;
