@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <unordered_set>
 
 #include "permuzzle/loopover/bfs.hpp"
 #include "permuzzle/loopover/optimal_solver.hpp"
@@ -121,6 +122,113 @@ TEST_P(LoopoverOptimalVsBfs, IdaStarMatchesBfs) {
       ASSERT_TRUE(sol.ok());
       EXPECT_EQ(sol->length, table->stats().max_distance);
     }
+  }
+}
+
+// Exact distance by a bidirectional breadth-first search between `start` and the goal: an
+// independent method for boards whose whole-graph BFS is too slow for a unit test (3x4: 12!
+// positions). Moves come from the rules model (apply_move on the goal gives each move's cell
+// map); positions are packed 4 bits per cell. Each round expands the whole next level of the
+// smaller side; the first level that meets the other side's visited set fixes the distance:
+// before that round no position was within a of the start and b of the goal, so the distance
+// is > a + b, and a meeting position at depth a + 1 gives a path of length a + 1 + b.
+int meet_in_the_middle_distance(BoardSize size, const Position& start, Metric metric) {
+  const int n = size.cells();
+  std::vector<std::vector<int>> dst;  // dst[m][cell]: where move m carries the cell's piece
+  for (Axis axis : {Axis::Row, Axis::Column}) {
+    const int lines = axis == Axis::Row ? size.rows : size.cols;
+    const int len = line_length(size, axis);
+    for (int line = 0; line < lines; ++line) {
+      std::vector<int> amounts;
+      if (metric == Metric::Stm) {
+        amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
+      } else {
+        for (int k = 1; k < len; ++k) amounts.push_back(k);
+      }
+      for (int k : amounts) {
+        Position p = goal_position(size);
+        apply_move(size, p,
+                   Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(k)});
+        std::vector<int> d(static_cast<std::size_t>(n));
+        for (int cell = 0; cell < n; ++cell) d[p[cell] - 1u] = cell;
+        dst.push_back(std::move(d));
+      }
+    }
+  }
+  auto pack = [&](const Position& p) {
+    std::uint64_t key = 0;
+    for (int c = 0; c < n; ++c) key |= static_cast<std::uint64_t>(p[c] - 1u) << (4 * c);
+    return key;
+  };
+  struct Side {
+    std::unordered_set<std::uint64_t> seen;
+    std::vector<std::uint64_t> frontier;
+    int depth = 0;
+  };
+  Side a, b;
+  a.frontier = {pack(start)};
+  b.frontier = {pack(goal_position(size))};
+  a.seen.insert(a.frontier[0]);
+  b.seen.insert(b.frontier[0]);
+  if (a.frontier[0] == b.frontier[0]) return 0;
+  while (!a.frontier.empty() && !b.frontier.empty()) {
+    Side& grow = a.frontier.size() <= b.frontier.size() ? a : b;
+    const Side& other = &grow == &a ? b : a;
+    std::vector<std::uint64_t> next;
+    bool met = false;
+    for (std::uint64_t key : grow.frontier) {
+      for (const auto& d : dst) {
+        std::uint64_t moved = 0;
+        for (int c = 0; c < n; ++c) moved |= ((key >> (4 * c)) & 0xF) << (4 * d[c]);
+        if (!grow.seen.insert(moved).second) continue;
+        met = met || other.seen.count(moved) > 0;
+        next.push_back(moved);
+      }
+    }
+    ++grow.depth;
+    if (met) return a.depth + b.depth;
+    grow.frontier = std::move(next);
+  }
+  return -1;
+}
+
+// The meet-in-the-middle search itself against the whole-graph BFS (2x4, every metric).
+TEST(LoopoverMeetInTheMiddle, MatchesWholeGraphBfsOn2x4) {
+  for (Metric metric : {Metric::Stm, Metric::Mtm}) {
+    BfsOptions bo;
+    bo.metric = metric;
+    auto table = DistanceTable::build(BoardSize{2, 4}, bo);
+    ASSERT_TRUE(table.ok());
+    std::mt19937_64 rng(99);
+    for (int i = 0; i < 30; ++i) {
+      Position p = random_position(BoardSize{2, 4}, rng);
+      EXPECT_EQ(meet_in_the_middle_distance(BoardSize{2, 4}, p, metric), table->distance(p));
+    }
+    for (const Position& p : table->stats().sample_antipodes)
+      EXPECT_EQ(meet_in_the_middle_distance(BoardSize{2, 4}, p, metric),
+                table->stats().max_distance);
+  }
+}
+
+// IDA* finds exactly the meet-in-the-middle distance on random 3x4 positions (its whole-graph
+// BFS takes minutes), in both metrics.
+TEST_P(LoopoverOptimalVsBfs, IdaStarMatchesMeetInTheMiddleOn3x4) {
+  const Metric metric = GetParam();
+  const BoardSize size{3, 4};
+  auto solver = OptimalSolver::create(size, metric);
+  ASSERT_TRUE(solver.ok());
+  OptimalSolveOptions so;
+  so.metric = metric;
+  std::mt19937_64 rng(metric == Metric::Stm ? 34 : 43);
+  for (int i = 0; i < 20; ++i) {
+    Position p = random_position(size, rng);
+    const int d = meet_in_the_middle_distance(size, p, metric);
+    auto sol = solver->solve(p, so);
+    ASSERT_TRUE(sol.ok()) << sol.error().describe();
+    EXPECT_EQ(sol->length, d) << format_position(p);
+    Position q = p;
+    apply_moves(size, q, sol->moves);
+    EXPECT_TRUE(is_goal(q));
   }
 }
 

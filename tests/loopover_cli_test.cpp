@@ -93,6 +93,16 @@ TEST(LoopoverCli, CheckBoundRandomPlay) {
   auto bound = run_cli("loopover bound --size 3x3 '2 3 1 4 5 6 7 8 9' --json" + TABLES);
   ASSERT_EQ(bound.exit_code, 0) << bound.err;
   EXPECT_GE(bound.json()["best"].get<int>(), bound.json()["seeds"]["total"].get<int>());
+  // The seeds' parts are printed (values worked by hand in LoopoverSymmetry.SeedsBoundPartsByHand).
+  auto lifts = run_cli("loopover bound --size 3x3 '1 3 2 5 4 6 7 8 9' --json" + TABLES);
+  ASSERT_EQ(lifts.exit_code, 0) << lifts.err;
+  EXPECT_EQ(lifts.json()["seeds"]["row_lifts"], 4);
+  EXPECT_EQ(lifts.json()["seeds"]["broken_rows"], 1);
+  EXPECT_EQ(lifts.json()["seeds"]["lift_moves"], 4);
+  EXPECT_EQ(lifts.json()["seeds"]["total"], 6);
+  EXPECT_EQ(lifts.json()["best"], 6);
+  EXPECT_NE(run_cli("loopover bound --size 3x3 '1 3 2 5 4 6 7 8 9'" + TABLES).out.find("lifts:"),
+            std::string::npos);
   auto random = run_cli("loopover random 3x3 --seed 5 --count 3 --json");
   ASSERT_EQ(random.exit_code, 0);
   EXPECT_EQ(random.json()["positions"].size(), 3u);

@@ -56,6 +56,8 @@ void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int tr
   FastSolveOptions options;
   options.metric = metric;
   options.beam_width = 8;
+  options.branch = 4;   // low effort keeps the test fast; slack stays on (default 2) so the
+  options.examine = 4;  // longer-than-optimal stage solutions are replayed too
   options.max_table_entries = table_limit;  // small tables keep the test fast
   auto solver = FastSolver::create(size, options);
   ASSERT_TRUE(solver.ok()) << size.rows << "x" << size.cols;

@@ -66,20 +66,62 @@ TEST(LoopoverSymmetry, ConjugatesGetOptimalSolutionsOfEqualLength) {
   }
 }
 
-TEST(LoopoverSymmetry, SeedsBoundIsAdmissibleOn2x4) {
+// Every term of the seeds' bound (distances, lifts, broken lines, parity) against exhaustive BFS
+// distances on every reachable position of small boards, in both metrics. The lift and broken
+// line terms must also actually raise the bound somewhere (else this would not test them).
+TEST(LoopoverSymmetry, SeedsBoundIsAdmissibleOnSmallBoards) {
   for (Metric metric : {Metric::Stm, Metric::Mtm}) {
-    BoardSize size{2, 4};
-    BfsOptions o;
-    o.metric = metric;
-    auto table = DistanceTable::build(size, o);
-    ASSERT_TRUE(table.ok());
-    std::uint8_t tiles[8];
-    for (std::uint32_t r = 0; r < factorial(8); ++r) {
-      unrank_position(r, 8, tiles);
-      Position p(tiles, tiles + 8);
-      ASSERT_LE(seeds_bound(size, p, metric).total, table->entry(r));
+    for (BoardSize size :
+         {BoardSize{2, 3}, BoardSize{3, 2}, BoardSize{2, 4}, BoardSize{4, 2}, BoardSize{3, 3}}) {
+      SCOPED_TRACE(format_size(size) + (metric == Metric::Stm ? " stm" : " mtm"));
+      BfsOptions o;
+      o.metric = metric;
+      auto table = DistanceTable::build(size, o);
+      ASSERT_TRUE(table.ok());
+      const int n = size.cells();
+      std::uint8_t tiles[MAX_BFS_CELLS];
+      std::uint64_t raised = 0, broken = 0, reached = 0;
+      for (std::uint32_t r = 0; r < factorial(n); ++r) {
+        const int d = table->entry(r);
+        if (d == 0xF) continue;
+        ++reached;
+        unrank_position(r, n, tiles);
+        Position p(tiles, tiles + n);
+        const SeedsBound b = seeds_bound(size, p, metric);
+        ASSERT_LE(b.total, d) << format_position(p);
+        raised += b.lift_moves > 0;
+        broken += b.broken_rows + b.broken_columns > 0;
+      }
+      EXPECT_EQ(reached, table->stats().states);
+      EXPECT_GT(raised, 0u);
+      EXPECT_GT(broken, 0u);
     }
   }
+}
+
+// The parts on a hand-worked 3x3 position: rows A and B each hold their own pieces at three
+// different column offsets (1 3 2: offsets 0, 2, 1), so two pieces of each must leave their row
+// (4 lifts, 2 column-move touches each); row C is complete and in place, so the first column
+// move breaks it (1 more lift): 10 touches / 3 per column move -> 4 column moves. Column
+// distances 1+1+1+1 = 4 -> 2 row moves. No column holds only its own pieces.
+TEST(LoopoverSymmetry, SeedsBoundPartsByHand) {
+  const SeedsBound b = seeds_bound(BoardSize{3, 3}, {1, 3, 2, 5, 4, 6, 7, 8, 9}, Metric::Stm);
+  EXPECT_EQ(b.horizontal_sum, 4);
+  EXPECT_EQ(b.horizontal, 2);
+  EXPECT_EQ(b.vertical_sum, 0);
+  EXPECT_EQ(b.vertical, 0);
+  EXPECT_EQ(b.row_lifts, 4);
+  EXPECT_EQ(b.broken_rows, 1);
+  EXPECT_EQ(b.column_lifts, 0);
+  EXPECT_EQ(b.broken_columns, 0);
+  EXPECT_EQ(b.lift_moves, 4);
+  EXPECT_EQ(b.parity_fix, 0);
+  EXPECT_EQ(b.total, 6);
+  // Solved by row moves alone (a shifted row): nothing breaks, no lift.
+  const SeedsBound shifted = seeds_bound(BoardSize{3, 3}, {3, 1, 2, 4, 5, 6, 7, 8, 9}, Metric::Stm);
+  EXPECT_EQ(shifted.total, 1);
+  EXPECT_EQ(shifted.lift_moves, 0);
+  EXPECT_EQ(shifted.broken_rows + shifted.broken_columns, 0);
 }
 
 }  // namespace

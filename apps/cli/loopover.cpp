@@ -292,15 +292,23 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
     CommandOutput out;
     out.text = fmt::format(
         "seeds' bound ({}): {}\n  horizontal: column distances {} -> {} row moves\n  vertical:   "
-        "row distances {} -> {} column moves\n  parity fix: {}\n",
+        "row distances {} -> {} column moves\n  lifts:      {} pieces must leave their row, {} "
+        "their column; complete rows broken {}, columns broken {} -> +{} moves\n  parity fix: "
+        "{}\n",
         metric_name(c->metric), sb.total, sb.horizontal_sum, sb.horizontal, sb.vertical_sum,
-        sb.vertical, sb.parity_fix);
+        sb.vertical, sb.row_lifts, sb.column_lifts, sb.broken_rows, sb.broken_columns,
+        sb.lift_moves, sb.parity_fix);
     out.json = {{"seeds",
                  {{"total", sb.total},
                   {"horizontal_sum", sb.horizontal_sum},
                   {"horizontal", sb.horizontal},
                   {"vertical_sum", sb.vertical_sum},
                   {"vertical", sb.vertical},
+                  {"row_lifts", sb.row_lifts},
+                  {"column_lifts", sb.column_lifts},
+                  {"broken_rows", sb.broken_rows},
+                  {"broken_columns", sb.broken_columns},
+                  {"lift_moves", sb.lift_moves},
                   {"parity_fix", sb.parity_fix}}}};
     int best = sb.total;
     std::string tables = a->tables_dir.empty() ? default_tables_dir() : a->tables_dir;

@@ -45,6 +45,8 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
     std::string metric = "stm";
     int beam = loopover::FastSolveOptions{}.beam_width;
     int branch = loopover::FastSolveOptions{}.branch;
+    int slack = loopover::FastSolveOptions{}.slack;
+    int examine = loopover::FastSolveOptions{}.examine;
     std::uint64_t table = 60'000'000;  // 5x5: one stage 3x3 -> 4x4 (57.7M entries)
     std::string tables = default_tables_dir();
   };
@@ -65,6 +67,13 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
   sub->add_option("--branch", a->branch, "Stage solutions expanded per partial solution")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  sub->add_option("--slack", a->slack, "Extra moves a stage solution may take beyond its optimum")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
+  sub->add_option("--examine", a->examine,
+                  "Stage solutions examined per partial solution (the best --branch are kept)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   sub->add_option("--table-limit", a->table, "Largest stage table (entries)")
       ->capture_default_str();
   sub->add_option("--tables", a->tables, "Directory of cached tables")->capture_default_str();
@@ -76,6 +85,8 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
     options.seed = a->seed;
     options.beam_width = a->beam;
     options.branch = a->branch;
+    options.slack = a->slack;
+    options.examine = a->examine;
     options.max_table_entries = a->table;
     options.tables_dir = a->tables;
     progress(ctx, fmt::format("building stage tables for {}x{} ...", size->rows, size->cols));
@@ -137,6 +148,10 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
                 {"max_seconds", max_seconds},
                 {"mean_length", mean_length},
                 {"max_length", max_length},
+                {"beam", a->beam},
+                {"branch", a->branch},
+                {"slack", a->slack},
+                {"examine", a->examine},
                 {"table_seconds", solver->build_seconds()},
                 {"all_verified", all_verified}};
     return out;

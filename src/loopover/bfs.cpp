@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 namespace permuzzle::loopover {
@@ -70,6 +72,87 @@ inline bool claim(std::uint8_t* nibbles, std::uint64_t rank, int value) {
   return ((old >> shift) & 0xF) == UNSEEN;
 }
 
+// The 16 entries of ranks r..r+15 (r a multiple of 16) as one word. The caller only asks
+// whether an entry it wants is there, and no thread writes such an entry during the level:
+// top-down wants `cur` entries (claims only turn UNSEEN into nxt), bottom-up wants UNSEEN entries
+// of its own chunk (only the chunk's owner claims them). So whatever mix of old and new bytes the
+// read sees, the answer for the wanted value is right.
+inline std::uint64_t word_at(const std::uint8_t* nibbles, std::uint64_t r) {
+  std::uint64_t w;
+  std::memcpy(&w, nibbles + (r >> 1), sizeof w);
+  return w;
+}
+
+// Whether some 4-bit field of `w` equals `value` (the classic zero-nibble test on w ^
+// value*0x1..1).
+inline bool has_nibble(std::uint64_t w, int value) {
+  constexpr std::uint64_t ONES = 0x1111111111111111ULL, HIGHS = 0x8888888888888888ULL;
+  const std::uint64_t x = w ^ (ONES * static_cast<std::uint64_t>(value));
+  return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+// Next permutation in lexicographic order (the rank order of rank_position); n <= 12.
+inline void next_permutation(std::uint8_t* t, int n) {
+  int i = n - 2;
+  while (i >= 0 && t[i] > t[i + 1]) --i;
+  if (i < 0) return;
+  int j = n - 1;
+  while (t[j] < t[i]) --j;
+  const std::uint8_t x = t[i];
+  t[i] = t[j];
+  t[j] = x;
+  for (int a = i + 1, b = n - 1; a < b; ++a, --b) {
+    const std::uint8_t y = t[a];
+    t[a] = t[b];
+    t[b] = y;
+  }
+}
+
+// Neighbour ranks without re-ranking whole positions. Lehmer digit i of a position is the
+// number of smaller tiles at cells after i, with weight (n-1-i)!. A move permutes the cells of
+// one line, all inside [lo, hi]; digits outside that range see the same set of later tiles,
+// so only digits lo..hi change. Per position: the prefix sums of the weighted digits and, per
+// cell, the set of tiles after it; per move: lo, hi and where each cell's new tile comes from.
+struct SpanMove {
+  int lo = 0, hi = 0;
+  std::uint8_t src[MAX_BFS_CELLS] = {};  // the tile arriving at cell i stood at cell src[i]
+};
+
+class NeighbourRanker {
+ public:
+  NeighbourRanker(int n, const std::uint64_t* weight) : n_(n), weight_(weight) {}
+  // Prepares `tiles` (1..n); returns its rank.
+  std::uint64_t load(const std::uint8_t* tiles) {
+    tiles_ = tiles;
+    after_[n_ - 1] = 0;
+    for (int i = n_ - 2; i >= 0; --i) after_[i] = after_[i + 1] | (1u << (tiles[i + 1] - 1));
+    prefix_[0] = 0;
+    for (int i = 0; i < n_; ++i) {
+      const auto below =
+          static_cast<std::uint64_t>(std::popcount(after_[i] & ((1u << (tiles[i] - 1)) - 1u)));
+      prefix_[i + 1] = prefix_[i] + below * weight_[i];
+    }
+    return prefix_[n_];
+  }
+  std::uint64_t rank_after(const SpanMove& m) const {
+    std::uint64_t r = prefix_[m.lo] + (prefix_[n_] - prefix_[m.hi + 1]);
+    std::uint32_t later = after_[m.hi];
+    for (int i = m.hi; i >= m.lo; --i) {
+      const int t = tiles_[m.src[i]] - 1;
+      r += static_cast<std::uint64_t>(std::popcount(later & ((1u << t) - 1u))) * weight_[i];
+      later |= 1u << t;
+    }
+    return r;
+  }
+
+ private:
+  int n_;
+  const std::uint64_t* weight_;
+  const std::uint8_t* tiles_ = nullptr;
+  std::uint32_t after_[MAX_BFS_CELLS] = {};
+  std::uint64_t prefix_[MAX_BFS_CELLS + 1] = {};
+};
+
 }  // namespace
 
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
@@ -110,6 +193,18 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     }
   }
   const int move_count = static_cast<int>(moves.size());
+  std::vector<SpanMove> spans(moves.size());
+  for (std::size_t m = 0; m < moves.size(); ++m) {
+    SpanMove& sp = spans[m];
+    sp.lo = n;
+    sp.hi = -1;
+    for (int c = 0; c < n; ++c) {
+      sp.src[moves[m].dst[c]] = static_cast<std::uint8_t>(c);
+      if (moves[m].dst[c] != c) sp.lo = std::min(sp.lo, c), sp.hi = std::max(sp.hi, c);
+    }
+  }
+  std::uint64_t weight[MAX_BFS_CELLS];
+  for (int i = 0; i < n; ++i) weight[i] = factorial(n - 1 - i);
 
   // Step 2. Level 0: the goal.
   Position goal = goal_position(size);
@@ -133,30 +228,47 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     std::atomic<std::uint64_t> found{0};
     auto worker = [&]() {
       std::uint64_t local = 0;
-      std::uint8_t tiles[MAX_BFS_CELLS], moved[MAX_BFS_CELLS];
+      std::uint8_t tiles[MAX_BFS_CELLS];
+      NeighbourRanker neighbours(n, weight);
       while (true) {
         const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
         if (begin >= total) break;
         const std::uint64_t end = std::min(total, begin + CHUNK);
-        for (std::uint64_t r = begin; r < end; ++r) {
-          const int e = load_entry(nib, r);
-          if (bottom_up) {
-            if (e != UNSEEN) continue;
+        // `tiles` holds the position of rank `have` (none yet: have = total). Ranks are
+        // lexicographic, so a nearby later rank is reached by a few next_permutation steps
+        // (amortised O(1)) instead of an O(n^2) unrank.
+        std::uint64_t have = total;
+        auto load = [&](std::uint64_t r) {
+          if (have < r && r - have <= 8) {
+            for (; have < r; ++have) next_permutation(tiles, n);
+          } else {
             unrank_position(static_cast<std::uint32_t>(r), n, tiles);
+            have = r;
+          }
+        };
+        const int wanted = bottom_up ? UNSEEN : cur;
+        for (std::uint64_t r = begin; r < end; ++r) {
+          // 16 entries per 64-bit word: skip words without a wanted entry (most words in the
+          // sparse levels at either end of the search).
+          if ((r & 15) == 0 && end - r >= 16 && !has_nibble(word_at(nib, r), wanted)) {
+            r += 15;
+            continue;
+          }
+          const int e = load_entry(nib, r);
+          if (e != wanted) continue;
+          load(r);
+          neighbours.load(tiles);
+          if (bottom_up) {
             for (int m = 0; m < move_count; ++m) {
-              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
-              if (load_entry(nib, rank_position(moved, n)) == cur) {
+              if (load_entry(nib, neighbours.rank_after(spans[m])) == cur) {
                 claim(nib, r, nxt);
                 ++local;
                 break;
               }
             }
           } else {
-            if (e != cur) continue;
-            unrank_position(static_cast<std::uint32_t>(r), n, tiles);
             for (int m = 0; m < move_count; ++m) {
-              for (int c = 0; c < n; ++c) moved[moves[m].dst[c]] = tiles[c];
-              const std::uint32_t nr = rank_position(moved, n);
+              const std::uint64_t nr = neighbours.rank_after(spans[m]);
               if (load_entry(nib, nr) == UNSEEN && claim(nib, nr, nxt)) ++local;
             }
           }

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <numeric>
 #include <tuple>
+#include <unordered_set>
 
 namespace permuzzle::loopover {
 
@@ -76,6 +77,7 @@ struct Stage {
   std::vector<std::uint8_t> next;     // next[local move * f + free index]
   Ranker ranker;
   std::vector<std::uint8_t> dist;
+  std::vector<std::uint8_t> goal;  // free index of each target's home cell
 
   std::uint64_t rank_of(const Board& b, std::uint8_t* scratch) const {
     for (std::size_t i = 0; i < targets.size(); ++i)
@@ -143,8 +145,13 @@ struct FastSolver::Impl {
   void build_stage(Stage& s, const std::string& tables_dir);
   void build_finisher();
 
-  void expand_stage(const Stage& s, const Candidate& c, int branch,
+  void expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
                     std::vector<Candidate>& out) const;
+  std::uint64_t board_hash(const Board& b) const {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the cells
+    for (int i = 0; i < cells(); ++i) h = (h ^ b.at[i]) * 1099511628211ULL;
+    return h;
+  }
   bool finish(Candidate& c) const;
   std::vector<Move> to_moves(const Candidate& c) const;
 };
@@ -310,8 +317,9 @@ void FastSolver::Impl::build_stage(Stage& s, const std::string& tables_dir) {
   }
   const int k = static_cast<int>(s.targets.size());
   s.ranker = Ranker(s.f, k);
-  std::vector<std::uint8_t> goal(k);
-  for (int i = 0; i < k; ++i) goal[i] = static_cast<std::uint8_t>(s.free_index[s.targets[i]]);
+  s.goal.resize(k);
+  for (int i = 0; i < k; ++i) s.goal[i] = static_cast<std::uint8_t>(s.free_index[s.targets[i]]);
+  const std::vector<std::uint8_t>& goal = s.goal;
   // Cached tables are verified (header, size, checksum) by load_table; otherwise rebuilt.
   const TableKey key{
       "loopover-" + std::to_string(size.rows) + "x" + std::to_string(size.cols),
@@ -380,50 +388,92 @@ void FastSolver::Impl::build_finisher() {
   finisher.dist = bfs_table(finisher.ranker, n, static_cast<int>(moves.size()), next, sources);
 }
 
-// Expands candidate `c` by up to `branch` distinct optimal solutions of stage `s`.
-void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int branch,
+// Expands candidate `c` by up to `branch` stage solutions of stage `s` that end on distinct
+// boards: first the optimal ones (length d0), then, when `slack` > 0, ones of length d0 + 1 ..
+// d0 + slack (a longer stage solution can leave the later stages much easier; the beam's score
+// decides). Depth-first with the exact table as the bound: a move is taken at depth g only if
+// g + 1 + dist(next) <= budget; commuting moves of one axis go in increasing line order and a
+// move is never followed by its inverse (both only re-reach boards of shorter paths).
+void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
                                     std::vector<Candidate>& out) const {
   std::array<std::uint8_t, MAX_CELLS> p{};
   const std::uint64_t r0 = s.rank_of(c.board, p.data());
   const int d0 = s.dist[r0];
   if (d0 == UNSEEN) return;
   const int k = static_cast<int>(s.targets.size());
-  std::vector<int> path(d0);
-  std::vector<std::array<std::uint8_t, MAX_CELLS>> states(d0 + 1);
-  for (int i = 0; i < k; ++i) states[0][i] = p[i];
+  const int max_len = d0 + slack;
+  const int nm = static_cast<int>(s.moves.size());
+  std::vector<int> path(max_len + 1);
+  // Per depth: the children's arrangements (nm * k bytes), their ranks, and which moves are
+  // allowed. All children of a node are ranked and their table entries prefetched before any is
+  // read: the large stage tables miss the cache, and the misses then overlap.
+  std::vector<std::uint8_t> kids(static_cast<std::size_t>(max_len + 1) * nm * k);
+  std::vector<std::uint64_t> kid_rank(static_cast<std::size_t>(max_len + 1) * nm);
+  std::vector<std::uint8_t> allowed(static_cast<std::size_t>(max_len + 1) * nm);
+  // End boards already emitted for this candidate (hash), so branch slots are not spent on
+  // orders of commuting moves that reach the same board.
+  std::vector<std::uint64_t> ends;
   int found = 0;
-  // Depth-first over moves that lower the exact distance by one, commuting moves of the same
-  // axis only in increasing line order (the swapped order reaches the same board).
-  auto dfs = [&](auto&& self, int depth) -> void {
+  int budget = d0;
+  auto dfs = [&](auto&& self, int depth, const std::uint8_t* here, int h) -> void {
     if (found >= branch) return;
-    if (depth == d0) {
+    if (depth == budget) {
+      if (h != 0) return;
       Candidate n = c;
-      for (int lm : path) {
-        const int gm = s.moves[lm];
+      for (int i = 0; i < depth; ++i) {
+        const int gm = s.moves[path[i]];
         apply(n.board, gm);
         n.moves.push_back(static_cast<std::uint16_t>(gm));
       }
-      n.cost += d0;
+      const std::uint64_t key = board_hash(n.board);
+      if (std::find(ends.begin(), ends.end(), key) != ends.end()) return;
+      ends.push_back(key);
+      n.cost += depth;
       out.push_back(std::move(n));
       ++found;
       return;
     }
-    for (std::size_t lm = 0; lm < s.moves.size(); ++lm) {
+    if (h == 0 && depth > 0) return;  // home early: a longer path through home is never useful
+    const bool last = depth + 1 == budget;
+    std::uint8_t* kid = &kids[static_cast<std::size_t>(depth) * nm * k];
+    std::uint64_t* rk = &kid_rank[static_cast<std::size_t>(depth) * nm];
+    std::uint8_t* ok = &allowed[static_cast<std::size_t>(depth) * nm];
+    // Step 1. Children: canonical order (commuting moves of one axis in increasing line order,
+    // no move followed by its inverse), arrangements, ranks and prefetches.
+    for (int lm = 0; lm < nm; ++lm) {
+      ok[lm] = 1;
       if (depth > 0) {
-        const Move& prev = moves[s.moves[path[depth - 1]]].move;
+        const int pm = s.moves[path[depth - 1]];
+        const Move& prev = moves[pm].move;
         const Move& cur = moves[s.moves[lm]].move;
-        if (prev.axis == cur.axis && cur.index < prev.index) continue;
+        if ((prev.axis == cur.axis && cur.index < prev.index) || moves[pm].inverse == s.moves[lm]) {
+          ok[lm] = 0;
+          continue;
+        }
       }
-      const std::uint8_t* nm = &s.next[lm * s.f];
-      auto& q = states[depth + 1];
-      for (int i = 0; i < k; ++i) q[i] = nm[states[depth][i]];
-      if (s.dist[s.ranker.rank(q.data())] != d0 - depth - 1) continue;
-      path[depth] = static_cast<int>(lm);
-      self(self, depth + 1);
+      const std::uint8_t* next = &s.next[static_cast<std::size_t>(lm) * s.f];
+      std::uint8_t* q = kid + lm * k;
+      for (int i = 0; i < k; ++i) q[i] = next[here[i]];
+      if (last) {
+        // The last move must bring every target home: compare instead of a table lookup (the
+        // deepest level has most of the nodes).
+        ok[lm] = std::equal(q, q + k, s.goal.begin());
+      } else {
+        rk[lm] = s.ranker.rank(q);
+        __builtin_prefetch(&s.dist[rk[lm]]);
+      }
+    }
+    // Step 2. Descend into the children the table allows within the budget.
+    for (int lm = 0; lm < nm; ++lm) {
+      if (!ok[lm]) continue;
+      const int h2 = last ? 0 : s.dist[rk[lm]];
+      if (depth + 1 + h2 > budget) continue;
+      path[depth] = lm;
+      self(self, depth + 1, kid + lm * k, h2);
       if (found >= branch) return;
     }
   };
-  dfs(dfs, 0);
+  for (budget = d0; budget <= max_len && found < branch; ++budget) dfs(dfs, 0, p.data(), d0);
 }
 
 // Solves the rest of the board with conjugated 3-cycles (and one odd move when the remaining
@@ -739,19 +789,45 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
   }
   const int width = std::max(1, options.beam_width);
   const int branch = std::max(1, options.branch);
+  const int examine = std::max(branch, options.examine);
   // Step 3: stage by stage, expand and keep the best `width` by cost + next stage's distance.
   std::array<std::uint8_t, MAX_CELLS> scratch{};
   for (std::size_t si = 0; si < im.stages.size(); ++si) {
     const Stage& st = im.stages[si];
     std::vector<Candidate> next;
-    for (const auto& c : beam) im.expand_stage(st, c, branch, next);
+    // A final stage ends on the goal, so a longer solution of it can only be worse.
+    const int slack = st.final ? 0 : std::max(0, options.slack);
     const Stage* after = si + 1 < im.stages.size() ? &im.stages[si + 1] : nullptr;
-    for (auto& c : next) {
-      c.score = c.cost + (after ? after->dist[after->rank_of(c.board, scratch.data())] : 0);
+    // Each partial solution examines up to `examine` stage solutions and keeps the `branch`
+    // that leave the next stage easiest (cost + its exact distance), so one parent cannot
+    // crowd the beam and the kept children are the good ones, not the first found.
+    std::vector<Candidate> children;
+    for (const auto& c : beam) {
+      children.clear();
+      im.expand_stage(st, c, examine, slack, children);
+      for (auto& ch : children) {
+        ch.score = ch.cost + (after ? after->dist[after->rank_of(ch.board, scratch.data())] : 0);
+      }
+      if (static_cast<int>(children.size()) > branch) {
+        std::stable_sort(children.begin(), children.end(),
+                         [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+        children.resize(branch);
+      }
+      for (auto& ch : children) next.push_back(std::move(ch));
     }
     std::stable_sort(next.begin(), next.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
-    if (static_cast<int>(next.size()) > width) next.resize(width);
+    // Keep the `width` best distinct boards: the rest of the solve depends only on the board,
+    // so of two candidates on one board only the cheaper (earlier in this order) matters.
+    std::unordered_set<std::uint64_t> kept;
+    kept.reserve(static_cast<std::size_t>(width) * 2);
+    std::size_t out_n = 0;
+    for (std::size_t i = 0; i < next.size() && static_cast<int>(out_n) < width; ++i) {
+      if (!kept.insert(im.board_hash(next[i].board)).second) continue;
+      if (out_n != i) next[out_n] = std::move(next[i]);
+      ++out_n;
+    }
+    next.resize(out_n);
     beam = std::move(next);
   }
   if (im.finisher.enabled) {
@@ -780,8 +856,8 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
                       Error::NO_POSITION, ErrorKind::Internal);
   }
   best.length = best_len;
-  best.method =
-      "multi-stage " + im.plan + ", beam " + std::to_string(width) + " (not proven optimal)";
+  best.method = "multi-stage " + im.plan + ", beam " + std::to_string(width) + ", stage slack " +
+                std::to_string(std::max(0, options.slack)) + " (not proven optimal)";
   best.seconds = seconds_since(t0);
   return best;
 }

@@ -6,8 +6,10 @@
 // (4x4: stage 1 solves tiles 1,2,3,5,6,7 with all moves, stage 2 finishes with C, D, 4). Each
 // stage is solved exactly inside its subgroup by lookup in a breadth-first distance table over
 // the arrangements of its target pieces. The search runs a beam over all board symmetries
-// (translations, mirrors, quarter turn on square boards) and the inverse position, keeps the
-// best partial solutions after every stage, and returns the shortest full solution. Boards
+// (translations, mirrors, quarter turn on square boards) and the inverse position; each kept
+// partial solution tries several stage solutions (optimal, and up to `slack` moves longer) and
+// keeps those that leave the next stage easiest; the beam keeps the best distinct boards after
+// every stage, and the shortest full solution is returned. Boards
 // whose last stage would need too large a table finish with conjugated 3-cycle commutators.
 #pragma once
 
@@ -24,13 +26,20 @@ namespace permuzzle::loopover {
 struct FastSolveOptions {
   Metric metric = Metric::Stm;
   std::uint64_t seed = 1;  // reserved for randomised tie-breaking; results are deterministic
-  // Effort knobs. beam_width: partial solutions kept after each stage; branch: distinct stage
-  // solutions expanded per kept partial solution; use_symmetry/use_inverse: start the beam from
-  // every symmetric image of the position (and of its inverse).
+  // Effort knobs. beam_width: distinct boards kept after each stage; branch: stage solutions
+  // (ending on distinct boards) kept per partial solution; use_symmetry/use_inverse: start the beam
+  // from every symmetric image of the position (and of its inverse).
   int beam_width = 256;
-  int branch = 4;
+  int branch = 8;
   bool use_symmetry = true;
   bool use_inverse = true;
+  // Extra moves a stage solution may take beyond the stage's optimum (0: optimal stage
+  // solutions only). A longer stage solution often leaves the next stages much easier; the
+  // beam's score (cost + next stage's exact distance) decides. Not used by a final stage.
+  int slack = 2;
+  // Stage solutions examined per kept partial solution (at least `branch`); the `branch` best
+  // by cost + next stage's distance are kept.
+  int examine = 16;
   // Largest stage table (entries, one byte each) the stage planner may use.
   std::uint64_t max_table_entries = 12'000'000;
   // Directory for the on-disk table cache (table_cache.hpp); empty: build in memory only.
@@ -41,7 +50,8 @@ struct FastSolveResult {
   std::vector<Move> moves;  // STM: unit moves; MTM: one move per line shift (amount != 0)
   int length = 0;           // in the requested metric
   double seconds = 0;       // wall time of this solve (tables already built excluded)
-  std::string method;       // e.g. "multi-stage 0x0>2x2>3x3>3x4>4x4>5x5, beam 64 (not optimal)"
+  std::string method;       // e.g. "multi-stage 0x0>2x2>3x3>4x4>5x5, beam 256, stage slack 2
+                            // (not proven optimal)"
 };
 
 // One stage of the plan, for documentation and diagnostics.
