@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli.hpp"
+#include "loopover_solver.hpp"
 #include "permuzzle/loopover/bfs.hpp"
 #include "permuzzle/loopover/board.hpp"
 #include "permuzzle/loopover/fast_solver.hpp"
@@ -42,6 +43,7 @@ struct Args {
   std::string moves_text;
   std::string from_text;
   std::string tables_dir;
+  std::string pattern = "auto";
   std::string svg_path;
   std::uint64_t seed = 1;
   int count = 1;
@@ -162,11 +164,33 @@ Status write_file_atomically(const std::string& path, const std::string& content
 
 }  // namespace
 
-// Shared with loopover_bench.cpp: an optimal solve of one position, verified, as CLI output.
+Result<OptimalSolver> make_loopover_solver(const Context& ctx, BoardSize size, Metric metric,
+                                           const std::string& tables, const std::string& pattern) {
+  OptimalSolverConfig config;
+  config.tables_dir = tables;
+  if (pattern == "auto") {
+    config.pattern = PatternChoice::Auto;
+  } else if (pattern != "none") {
+    return make_error("bad pattern: expected auto or none", pattern, 0);
+  }
+  config.on_pdb_level = [&ctx](int depth, std::uint64_t reached, std::uint64_t entries,
+                               double seconds) {
+    progress(
+        ctx,
+        fmt::format("building the piece pattern database: depth {}, {:.1f}% ({:.1f} s)", depth,
+                    100.0 * static_cast<double>(reached) / static_cast<double>(entries), seconds),
+        true);
+  };
+  auto solver = OptimalSolver::create(size, metric, config);
+  end_progress(ctx);
+  return solver;
+}
+
+// An optimal solve of one position, verified, as CLI output.
 Result<CommandOutput> loopover_solve_output(const Context& ctx, BoardSize size, Metric metric,
                                             const Position& start, const std::string& tables,
-                                            std::uint64_t max_nodes) {
-  auto solver = OptimalSolver::create(size, metric, tables);
+                                            std::uint64_t max_nodes, const std::string& pattern) {
+  auto solver = make_loopover_solver(ctx, size, metric, tables, pattern);
   if (!solver) return solver.error();
   OptimalSolveOptions o;
   o.metric = metric;
@@ -205,6 +229,9 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   solve->add_option("--metric", a->metric_text, "stm (default) or mtm");
   solve->add_option("--tables", a->tables_dir, "Table cache directory");
   solve->add_option("--max-nodes", a->max_nodes, "Give up after this many nodes (0 = never)");
+  solve->add_option("--pattern", a->pattern,
+                    "Piece pattern database: auto (default; 4x4: rows A-B, ~260 MB, built once "
+                    "and cached) or none (walking distance only)");
   solve->add_flag("--fast", a->fast,
                   "Fast multi-stage solver (near-optimal, not proven optimal); used "
                   "automatically on boards with more than 16 cells");
@@ -225,7 +252,7 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
       }
       return fast_solve_output(c->size, c->metric, *start, tables, !a->fast);
     }
-    return loopover_solve_output(ctx, c->size, c->metric, *start, tables, a->max_nodes);
+    return loopover_solve_output(ctx, c->size, c->metric, *start, tables, a->max_nodes, a->pattern);
   });
 
   // random ---------------------------------------------------------------------------------

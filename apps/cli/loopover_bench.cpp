@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cli.hpp"
+#include "loopover_solver.hpp"
 #include "permuzzle/loopover/board.hpp"
 #include "permuzzle/loopover/optimal_solver.hpp"
 
@@ -19,6 +20,7 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
     std::string size = "4x4";
     std::string metric = "stm";
     std::string tables;
+    std::string pattern = "auto";
     int count = 100;
     std::uint64_t seed = 1;
   };
@@ -29,6 +31,7 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
   lo->add_option("--count", a->count, "Positions (default 100)")->check(CLI::Range(1, 1000000));
   lo->add_option("--seed", a->seed, "Seed (default 1)");
   lo->add_option("--tables", a->tables, "Table cache directory");
+  lo->add_option("--pattern", a->pattern, "Piece pattern database: auto (default) or none");
   set_action(ctx, lo, [a, &ctx]() -> Result<CommandOutput> {
     auto size = parse_size(a->size);
     if (!size) return size.error();
@@ -40,9 +43,9 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
     } else {
       return make_error("bad metric: expected stm or mtm", a->metric, 0);
     }
-    progress(ctx, "loading or building the walking-distance tables ...");
-    auto solver =
-        OptimalSolver::create(*size, metric, a->tables.empty() ? default_tables_dir() : a->tables);
+    progress(ctx, "loading or building the tables ...");
+    auto solver = make_loopover_solver(
+        ctx, *size, metric, a->tables.empty() ? default_tables_dir() : a->tables, a->pattern);
     if (!solver) return solver.error();
     std::mt19937_64 rng(a->seed);
     double total_seconds = 0, max_seconds = 0;
@@ -90,6 +93,9 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
                 {"size", format_size(*size)},
                 {"metric", a->metric},
                 {"tables_seconds", solver->build_seconds()},
+                {"pattern", a->pattern},
+                {"pattern_bytes", solver->pattern_db() ? solver->pattern_db()->bytes() : 0},
+                {"probes", solver->probes()},
                 {"optimal", true}};
     return out;
   });

@@ -6,6 +6,9 @@
 #include <array>
 #include <chrono>
 #include <climits>
+#include <set>
+
+#include "permuzzle/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 
@@ -13,6 +16,7 @@ namespace {
 
 constexpr int MAX_CELLS = 32;
 constexpr int MAX_DEPTH = 128;
+constexpr int MAX_PROBES = 64;
 
 // A move as the search applies it: the line's cells in order and the shift.
 struct SearchMove {
@@ -36,13 +40,51 @@ Position inverse_position(const Position& position) {
   return q;
 }
 
+// One pattern lookup: the pattern state of the conjugate tau^-1 s tau of the position s (or of
+// its inverse). Its piece i is the piece with home src[i] = tau^-1(pattern[i]), standing in cell
+// s(src[i]); the conjugate has it in cell tau(s(src[i])) = vmap[q[src[i]]] with q 1-based
+// (q[h] = s(h) + 1). For the inverse, s^-1(c) + 1 = p[c] (the tile in cell c) replaces q.
+struct Probe {
+  bool inverse = false;
+  std::array<std::uint8_t, MAX_PDB_PIECES> src{};
+  std::array<std::uint8_t, MAX_CELLS + 1> vmap{};  // 1-based cell or tile -> 0-based cell
+};
+
 struct OptimalSolver::Impl {
   BoardSize size;
   Metric metric = Metric::Stm;
   WalkingDistanceTable vertical;
   WalkingDistanceTable horizontal;
   std::vector<SearchMove> moves;  // rows first (by line, then amount), then columns
+  PiecePdb pdb;
+  bool has_pdb = false;
+  std::vector<Probe> probes;  // position probes first, then inverse probes
+  int position_probes = 0;
   double build_seconds = 0;
+
+  // Max over the probes (p: tile per cell, q: cell per tile, both 1-based), returning early
+  // with the first value above `limit`. All indices are computed and prefetched first so the
+  // cache misses of the table overlap.
+  int pattern_bound(const std::uint8_t* p, const std::uint8_t* q, int limit,
+                    bool use_inverse) const {
+    const int count = use_inverse ? static_cast<int>(probes.size()) : position_probes;
+    const int k = pdb.pieces();
+    std::uint64_t idx[MAX_PROBES];
+    for (int j = 0; j < count; ++j) {
+      const Probe& pr = probes[static_cast<std::size_t>(j)];
+      const std::uint8_t* from = pr.inverse ? p : q;
+      std::uint8_t cells[MAX_PDB_PIECES];
+      for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
+      idx[j] = pdb.index(cells);
+      pdb.prefetch(idx[j]);
+    }
+    int best = 0;
+    for (int j = 0; j < count; ++j) {
+      best = std::max(best, pdb.value(idx[j]));
+      if (best > limit) break;
+    }
+    return best;
+  }
 };
 
 namespace {
@@ -58,7 +100,10 @@ class Search {
     for (int i = 0; i < cells_; ++i) p_[i] = start[static_cast<std::size_t>(i)];
     for (int i = 0; i < cells_; ++i) q_[p_[i] - 1] = static_cast<std::uint8_t>(i + 1);
     Dist d = evaluate_all();
-    const int h0 = heuristic(d);
+    int h0 = heuristic(d);
+    if (impl_.has_pdb) {
+      h0 = std::max(h0, impl_.pattern_bound(p_.data(), q_.data(), INT_MAX, options_.use_inverse));
+    }
     // Step 1. Parity: with every move odd, the length has the parity of the position.
     const bool fixed_parity =
         impl_.metric == Metric::Stm && impl_.size.rows % 2 == 0 && impl_.size.cols % 2 == 0;
@@ -147,6 +192,13 @@ class Search {
       depth_ = g;
       return true;
     }
+    if (impl_.has_pdb && g > 0) {
+      const int hp = impl_.pattern_bound(p_.data(), q_.data(), bound - g, options_.use_inverse);
+      if (g + hp > bound) {
+        next_bound_ = std::min(next_bound_, g + hp);
+        return false;
+      }
+    }
     if (options_.max_nodes && nodes_ >= options_.max_nodes) {
       aborted_ = true;
       return false;
@@ -215,8 +267,67 @@ OptimalSolver::~OptimalSolver() = default;
 OptimalSolver::OptimalSolver(OptimalSolver&&) noexcept = default;
 OptimalSolver& OptimalSolver::operator=(OptimalSolver&&) noexcept = default;
 
+std::vector<int> default_pattern(BoardSize size) {
+  if (size.cells() > MAX_PDB_CELLS) return {};
+  // Whole rows or whole columns, whichever tracks more pieces (rows on a tie).
+  const int rows = std::min(size.rows, MAX_PDB_PIECES / size.cols);
+  const int cols = std::min(size.cols, MAX_PDB_PIECES / size.rows);
+  std::vector<int> cells;
+  if (rows * size.cols >= cols * size.rows) {
+    for (int c = 0; c < rows * size.cols; ++c) cells.push_back(c);
+  } else {
+    for (int r = 0; r < size.rows; ++r) {
+      for (int c = 0; c < cols; ++c) cells.push_back(r * size.cols + c);
+    }
+  }
+  return cells;
+}
+
 Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
                                             const std::string& tables_dir) {
+  OptimalSolverConfig config;
+  config.tables_dir = tables_dir;
+  return create(size, metric, config);
+}
+
+namespace {
+
+// The probes of a pattern: one per distinct image tau^-1(pattern) (as a set of pieces) over the
+// board symmetries tau; two symmetries with the same image give the same value (the pattern
+// graph has an automorphism between them). Position probes first, then the inverse ones.
+std::vector<Probe> make_probes(BoardSize size, const std::vector<int>& pattern) {
+  std::vector<Probe> out;
+  std::set<std::vector<int>> images;
+  for (const Perm& tau : symmetry_group(size)) {
+    const Perm inv = tau.inverse();
+    Probe pr;
+    std::vector<int> image;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+      pr.src[i] = static_cast<std::uint8_t>(inv(static_cast<Point>(pattern[i])));
+      image.push_back(pr.src[i]);
+    }
+    std::sort(image.begin(), image.end());
+    if (!images.insert(image).second) continue;
+    for (int v = 1; v <= size.cells(); ++v) {
+      pr.vmap[v] = static_cast<std::uint8_t>(tau(static_cast<Point>(v - 1)));
+    }
+    out.push_back(pr);
+  }
+  if (out.size() * 2 > MAX_PROBES) out.resize(MAX_PROBES / 2);
+  const std::size_t n = out.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    Probe pr = out[j];
+    pr.inverse = true;
+    out.push_back(pr);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
+                                            const OptimalSolverConfig& config) {
+  const std::string& tables_dir = config.tables_dir;
   if (auto ok = validate_size(size); !ok) return ok.error();
   if (size.cells() > MAX_OPTIMAL_CELLS) {
     return make_error(fmt::format("optimal solving of {} is out of reach (more than {} cells); "
@@ -261,6 +372,23 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
       }
     }
   }
+  // Pattern database and its probes.
+  std::vector<int> pattern;
+  if (config.pattern == PatternChoice::Auto) pattern = default_pattern(size);
+  if (config.pattern == PatternChoice::Cells) pattern = config.pattern_cells;
+  if (!pattern.empty()) {
+    PiecePdbOptions po;
+    po.metric = metric;
+    po.threads = config.threads;
+    po.tables_dir = tables_dir;
+    po.on_level = config.on_pdb_level;
+    auto pdb = PiecePdb::build(size, pattern, po);
+    if (!pdb) return pdb.error();
+    impl->pdb = std::move(*pdb);
+    impl->has_pdb = true;
+    impl->probes = make_probes(size, pattern);
+    impl->position_probes = static_cast<int>(impl->probes.size() / 2);
+  }
   impl->build_seconds = seconds_since(t0);
   return OptimalSolver(std::move(impl));
 }
@@ -285,12 +413,24 @@ int OptimalSolver::bound(const Position& position) const {
   Position q = inverse_position(position);
   int a = impl_->vertical.distance(position.data()) + impl_->horizontal.distance(position.data());
   int b = impl_->vertical.distance(q.data()) + impl_->horizontal.distance(q.data());
-  int h = std::max(a, b);
+  int h = std::max({a, b, pattern_bound(position)});
   if (impl_->metric == Metric::Stm && impl_->size.rows % 2 == 0 && impl_->size.cols % 2 == 0 &&
       h % 2 != (position_sign(position) < 0 ? 1 : 0)) {
     ++h;
   }
   return h;
+}
+
+int OptimalSolver::pattern_bound(const Position& position) const {
+  if (!impl_->has_pdb) return 0;
+  Position q = inverse_position(position);
+  return impl_->pattern_bound(position.data(), q.data(), INT_MAX, true);
+}
+const PiecePdb* OptimalSolver::pattern_db() const {
+  return impl_->has_pdb ? &impl_->pdb : nullptr;
+}
+int OptimalSolver::probes() const {
+  return static_cast<int>(impl_->probes.size());
 }
 
 Result<OptimalSolveResult> OptimalSolver::solve(const Position& start,
