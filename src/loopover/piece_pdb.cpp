@@ -254,11 +254,8 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   const TableKey key{"loopover-" + format_size(size), pattern_key(options.metric, pattern),
                      TABLE_FORMAT_VERSION};
   if (!options.tables_dir.empty()) {
-    std::vector<std::uint8_t> payload;
-    auto outcome = load_table(options.tables_dir, key, payload, t.bytes());
+    auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
     if (outcome.status == TableLoadStatus::Loaded) {
-      std::memcpy(t.owner_.get(), payload.data(), payload.size());
-      payload = {};
       t.histogram_.assign(PDB_MAX_VALUE + 2, 0);
       for (std::uint64_t i = 0; i < t.entries_; ++i)
         ++t.histogram_[static_cast<std::size_t>(t.value(i))];
@@ -298,8 +295,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   }
   if (auto ok = builder.run(); !ok) return ok.error();
   if (!options.tables_dir.empty()) {
-    std::vector<std::uint8_t> payload(t.owner_.get(), t.owner_.get() + t.bytes());
-    auto saved = save_table(options.tables_dir, key, payload);
+    auto saved = save_table(options.tables_dir, key, t.owner_.get(), t.bytes());
     (void)saved;  // a cache that cannot be written only costs a rebuild next time
   }
   t.seconds_ = seconds_since(t0);
