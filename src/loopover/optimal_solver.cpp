@@ -58,20 +58,29 @@ struct OptimalSolver::Impl {
   std::vector<SearchMove> moves;  // rows first (by line, then amount), then columns
   PiecePdb pdb;
   bool has_pdb = false;
-  std::vector<Probe> probes;  // position probes first, then inverse probes
-  int position_probes = 0;
+  std::vector<Probe> probes;  // position and inverse probe of each image, interleaved
   double build_seconds = 0;
+
+  // The probes a search uses: all, or without the inverse ones, at most `max_probes` (0 = all).
+  int select_probes(bool use_inverse, int max_probes, const Probe** out) const {
+    int n = 0;
+    for (const Probe& pr : probes) {
+      if (pr.inverse && !use_inverse) continue;
+      if (max_probes > 0 && n == max_probes) break;
+      out[n++] = &pr;
+    }
+    return n;
+  }
 
   // Max over the probes (p: tile per cell, q: cell per tile, both 1-based), returning early
   // with the first value above `limit`. All indices are computed and prefetched first so the
   // cache misses of the table overlap.
   int pattern_bound(const std::uint8_t* p, const std::uint8_t* q, int limit,
-                    bool use_inverse) const {
-    const int count = use_inverse ? static_cast<int>(probes.size()) : position_probes;
+                    const Probe* const* list, int count) const {
     const int k = pdb.pieces();
     std::uint64_t idx[MAX_PROBES];
     for (int j = 0; j < count; ++j) {
-      const Probe& pr = probes[static_cast<std::size_t>(j)];
+      const Probe& pr = *list[j];
       const std::uint8_t* from = pr.inverse ? p : q;
       std::uint8_t cells[MAX_PDB_PIECES];
       for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
@@ -93,7 +102,12 @@ namespace {
 class Search {
  public:
   Search(const OptimalSolver::Impl& impl, const OptimalSolveOptions& options)
-      : impl_(impl), options_(options), cells_(impl.size.cells()) {}
+      : impl_(impl), options_(options), cells_(impl.size.cells()) {
+    if (impl.has_pdb) {
+      probe_count_ =
+          impl.select_probes(options.use_inverse, options.max_pattern_probes, probes_.data());
+    }
+  }
 
   Result<OptimalSolveResult> run(const Position& start) {
     auto t0 = std::chrono::steady_clock::now();
@@ -102,7 +116,8 @@ class Search {
     Dist d = evaluate_all();
     int h0 = heuristic(d);
     if (impl_.has_pdb) {
-      h0 = std::max(h0, impl_.pattern_bound(p_.data(), q_.data(), INT_MAX, options_.use_inverse));
+      h0 = std::max(
+          h0, impl_.pattern_bound(p_.data(), q_.data(), INT_MAX, probes_.data(), probe_count_));
     }
     // Step 1. Parity: with every move odd, the length has the parity of the position.
     const bool fixed_parity =
@@ -193,7 +208,8 @@ class Search {
       return true;
     }
     if (impl_.has_pdb && g > 0) {
-      const int hp = impl_.pattern_bound(p_.data(), q_.data(), bound - g, options_.use_inverse);
+      const int hp =
+          impl_.pattern_bound(p_.data(), q_.data(), bound - g, probes_.data(), probe_count_);
       if (g + hp > bound) {
         next_bound_ = std::min(next_bound_, g + hp);
         return false;
@@ -254,6 +270,8 @@ class Search {
   std::array<std::uint8_t, MAX_CELLS> p_{};  // tile per cell
   std::array<std::uint8_t, MAX_CELLS> q_{};  // inverse position: q[tile-1] = cell+1
   std::array<Move, MAX_DEPTH> path_{};
+  std::array<const Probe*, MAX_PROBES> probes_{};
+  int probe_count_ = 0;
   int depth_ = 0;
   int next_bound_ = INT_MAX;
   std::uint64_t nodes_ = 0;
@@ -314,13 +332,13 @@ std::vector<Probe> make_probes(BoardSize size, const std::vector<int>& pattern) 
     out.push_back(pr);
   }
   if (out.size() * 2 > MAX_PROBES) out.resize(MAX_PROBES / 2);
-  const std::size_t n = out.size();
-  for (std::size_t j = 0; j < n; ++j) {
-    Probe pr = out[j];
+  std::vector<Probe> both;
+  for (Probe pr : out) {
+    both.push_back(pr);
     pr.inverse = true;
-    out.push_back(pr);
+    both.push_back(pr);
   }
-  return out;
+  return both;
 }
 
 }  // namespace
@@ -387,7 +405,6 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     impl->pdb = std::move(*pdb);
     impl->has_pdb = true;
     impl->probes = make_probes(size, pattern);
-    impl->position_probes = static_cast<int>(impl->probes.size() / 2);
   }
   impl->build_seconds = seconds_since(t0);
   return OptimalSolver(std::move(impl));
@@ -424,7 +441,9 @@ int OptimalSolver::bound(const Position& position) const {
 int OptimalSolver::pattern_bound(const Position& position) const {
   if (!impl_->has_pdb) return 0;
   Position q = inverse_position(position);
-  return impl_->pattern_bound(position.data(), q.data(), INT_MAX, true);
+  std::array<const Probe*, MAX_PROBES> list{};
+  const int n = impl_->select_probes(true, 0, list.data());
+  return impl_->pattern_bound(position.data(), q.data(), INT_MAX, list.data(), n);
 }
 const PiecePdb* OptimalSolver::pattern_db() const {
   return impl_->has_pdb ? &impl_->pdb : nullptr;

@@ -256,9 +256,17 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   if (!options.tables_dir.empty()) {
     auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
     if (outcome.status == TableLoadStatus::Loaded) {
-      t.histogram_.assign(PDB_MAX_VALUE + 2, 0);
-      for (std::uint64_t i = 0; i < t.entries_; ++i)
-        ++t.histogram_[static_cast<std::size_t>(t.value(i))];
+      // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
+      // entry count leaves the last byte's high nibble unused.
+      std::vector<std::uint64_t> byte_count(256, 0);
+      const std::uint64_t full = t.entries_ / 2;
+      for (std::uint64_t i = 0; i < full; ++i) ++byte_count[t.data_[i]];
+      t.histogram_.assign(16, 0);
+      for (int b = 0; b < 256; ++b) {
+        t.histogram_[static_cast<std::size_t>(b & 0xF)] += byte_count[static_cast<std::size_t>(b)];
+        t.histogram_[static_cast<std::size_t>(b >> 4)] += byte_count[static_cast<std::size_t>(b)];
+      }
+      if (t.entries_ % 2) ++t.histogram_[static_cast<std::size_t>(t.value(t.entries_ - 1))];
       t.max_distance_ = 0;
       for (int d = 0; d <= PDB_MAX_VALUE; ++d) {
         if (t.histogram_[static_cast<std::size_t>(d)]) t.max_distance_ = d;

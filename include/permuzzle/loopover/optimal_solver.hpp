@@ -37,6 +37,7 @@ struct OptimalSolveOptions {
   Metric metric = Metric::Stm;
   std::uint64_t max_nodes = 0;  // 0 = no limit; otherwise LimitExceeded when exceeded
   bool use_inverse = true;      // also probe the bound on the inverse position
+  int max_pattern_probes = 0;   // pattern lookups per node at most (0 = all; for measuring)
   // Called when an iteration with a new bound starts (bound, nodes so far).
   std::function<void(int bound, std::uint64_t nodes)> on_iteration;
 };
