@@ -33,6 +33,18 @@ TEST(LoopoverCli, SolveMtmIsNeverLongerThanStm) {
   EXPECT_LE(mtm.json()["length"].get<int>(), stm.json()["length"].get<int>());
 }
 
+TEST(LoopoverCli, PatternChoiceKeepsTheLength) {
+  const std::string pos = "'5 1 2 8 3 4 6 7'";
+  auto with = run_cli("loopover solve --size 2x4 " + pos + " --json" + TABLES);
+  auto without = run_cli("loopover solve --size 2x4 --pattern none " + pos + " --json" + TABLES);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(with.json()["length"], without.json()["length"]);
+  auto bad = run_cli("loopover solve --size 2x4 --pattern rows " + pos + TABLES);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("pattern"), std::string::npos) << bad.err;
+}
+
 TEST(LoopoverCli, BfsJsonInterface) {
   auto r = run_cli("loopover bfs 2x3 --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
