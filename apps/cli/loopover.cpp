@@ -183,6 +183,13 @@ Result<OptimalSolver> make_loopover_solver(const Context& ctx, BoardSize size, M
   };
   auto solver = OptimalSolver::create(size, metric, config);
   end_progress(ctx);
+  if (solver && solver->pattern_db() && !solver->pattern_db()->loaded_from_cache()) {
+    const PiecePdb& pdb = *solver->pattern_db();
+    progress(ctx, fmt::format("piece pattern database built: {} entries, {:.1f} MB, max {}, "
+                              "{:.1f} s ({})",
+                              pdb.entries(), static_cast<double>(pdb.bytes()) / 1e6,
+                              pdb.max_distance(), pdb.seconds(), pdb.cache_detail()));
+  }
   return solver;
 }
 

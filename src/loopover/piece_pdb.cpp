@@ -255,6 +255,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
                      TABLE_FORMAT_VERSION};
   if (!options.tables_dir.empty()) {
     auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
+    t.cache_detail_ = outcome.detail;
     if (outcome.status == TableLoadStatus::Loaded) {
       // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
       // entry count leaves the last byte's high nibble unused.

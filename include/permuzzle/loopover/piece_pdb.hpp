@@ -65,6 +65,9 @@ class PiecePdb {
   int max_distance() const { return max_distance_; }
   const std::vector<std::uint64_t>& histogram() const { return histogram_; }  // per distance
   bool loaded_from_cache() const { return loaded_from_cache_; }
+  // What the cache said ("loaded ...", "no cached table at ...", "... is stale: ...", "...
+  // is damaged: ..."); empty without a tables directory.
+  const std::string& cache_detail() const { return cache_detail_; }
   double seconds() const { return seconds_; }  // build or load time
 
   // Index of the state; cells[i] = cell of the piece whose home is pattern()[i].
@@ -109,6 +112,7 @@ class PiecePdb {
   int max_distance_ = 0;
   std::vector<std::uint64_t> histogram_;
   bool loaded_from_cache_ = false;
+  std::string cache_detail_;
   double seconds_ = 0;
 
   friend struct PdbBuilder;
