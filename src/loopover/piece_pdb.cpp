@@ -98,16 +98,23 @@ struct PdbBuilder {
     return ((old >> shift) & 0xF) == UNSEEN;
   }
 
-  // Expands the entries of head block `a` that are at `depth`; returns how many it claimed.
-  std::uint64_t expand_block(std::uint64_t a, int depth, std::vector<std::uint16_t>& tails) {
+  int entry(std::uint64_t idx) const {
+    std::atomic_ref<std::uint8_t> byte(data[idx >> 1]);
+    return (byte.load(std::memory_order_relaxed) >> ((idx & 1) * 4)) & 0xF;
+  }
+
+  // One level on head block `a`; returns how many entries it claimed at depth + 1.
+  // Top-down: every entry of the block at `depth` claims its unseen neighbours. Bottom-up: every
+  // unseen entry of the block looks for a neighbour at `depth` and stops at the first (the move
+  // set is closed under inverses, so neighbours are predecessors). Either way a move maps the
+  // whole block onto one block through one map of the free cells.
+  std::uint64_t sweep_block(std::uint64_t a, int depth, bool bottom_up,
+                            std::vector<std::uint16_t>& tails) {
     const std::uint64_t base = a * t.tail_size_;
+    const int wanted = bottom_up ? UNSEEN : depth;
     tails.clear();
     for (std::uint32_t b = 0; b < t.tail_size_; ++b) {
-      const std::uint64_t idx = base + b;
-      std::atomic_ref<std::uint8_t> byte(data[idx >> 1]);
-      if (((byte.load(std::memory_order_relaxed) >> ((idx & 1) * 4)) & 0xF) == depth) {
-        tails.push_back(static_cast<std::uint16_t>(b));
-      }
+      if (entry(base + b) == wanted) tails.push_back(static_cast<std::uint16_t>(b));
     }
     if (tails.empty()) return 0;
     const int n = t.size_.cells();
@@ -143,15 +150,32 @@ struct PdbBuilder {
         phi[r] = static_cast<std::uint8_t>(c - __builtin_popcount(new_mask & ((1u << c) - 1)));
       }
       std::uint8_t phi2[256];
-      for (int x = 0; x < 256; ++x)
+      for (int x = 0; x < 256; ++x) {
         phi2[x] = static_cast<std::uint8_t>(phi[x & 15] | phi[x >> 4] << 4);
-      // Step 2. Every frontier entry of the block through the same map.
-      for (std::uint16_t b : tails) {
+      }
+      auto image = [&](std::uint16_t b) {
         const std::uint32_t w = t.tail_word_[b];
         const std::uint32_t nw =
             (phi2[w & 0xFF] | static_cast<std::uint32_t>(phi2[w >> 8]) << 8) & tail_mask;
-        if (claim(new_base + t.tail_rank_[nw], next_value)) ++claimed;
+        return new_base + t.tail_rank_[nw];
+      };
+      // Step 2. Every listed entry of the block through the same map.
+      if (!bottom_up) {
+        for (std::uint16_t b : tails) {
+          if (claim(image(b), next_value)) ++claimed;
+        }
+        continue;
       }
+      for (std::size_t i = 0; i < tails.size();) {
+        if (entry(image(tails[i])) == depth) {
+          if (claim(base + tails[i], next_value)) ++claimed;
+          tails[i] = tails.back();
+          tails.pop_back();
+        } else {
+          ++i;
+        }
+      }
+      if (tails.empty()) break;
     }
     return claimed;
   }
@@ -166,6 +190,7 @@ struct PdbBuilder {
     std::uint64_t reached = 1;
     t.histogram_.assign(1, 1);
     const int threads = std::max(1, options.threads);
+    std::uint64_t frontier = 1;
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {
       if (options.on_level) options.on_level(depth, reached, t.entries_, seconds_since(t0));
@@ -179,6 +204,9 @@ struct PdbBuilder {
         }
         break;
       }
+      // Bottom-up once the frontier outnumbers the unseen entries: each unseen entry then
+      // finds a parent after a few moves, instead of every frontier entry trying every move.
+      const bool bottom_up = frontier > t.entries_ - reached;
       std::atomic<std::uint64_t> next_block{0};
       std::atomic<std::uint64_t> level_count{0};
       constexpr std::uint64_t CHUNK = 8;
@@ -190,7 +218,9 @@ struct PdbBuilder {
           const std::uint64_t first = next_block.fetch_add(CHUNK);
           if (first >= t.head_size_) break;
           const std::uint64_t last = std::min(first + CHUNK, t.head_size_);
-          for (std::uint64_t a = first; a < last; ++a) count += expand_block(a, depth, tails);
+          for (std::uint64_t a = first; a < last; ++a) {
+            count += sweep_block(a, depth, bottom_up, tails);
+          }
         }
         level_count += count;
       };
@@ -200,6 +230,7 @@ struct PdbBuilder {
       for (auto& th : pool) th.join();
       if (level_count == 0) break;
       reached += level_count;
+      frontier = level_count;
       t.histogram_.push_back(level_count);
     }
     t.max_distance_ = static_cast<int>(t.histogram_.size()) - 1;
