@@ -365,6 +365,8 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
   if (!h) return h.error();
   impl->vertical = std::move(*v);
   impl->horizontal = std::move(*h);
+  impl->vertical.advise_huge_pages();
+  impl->horizontal.advise_huge_pages();
   // Move list: rows then columns; STM amounts +1, -1 (one of them on lines of 2); MTM every
   // nonzero shift, written the shorter way round.
   for (Axis axis : {Axis::Row, Axis::Column}) {

@@ -62,6 +62,10 @@ class WalkingDistanceTable {
     return sparse_distance(idx);
   }
 
+  // Asks the kernel to back the direct table with huge pages (a hint: the solver's random
+  // lookups into 24 MB otherwise miss the TLB on nearly every probe).
+  void advise_huge_pages() const;
+
   std::uint64_t states() const { return states_; }    // reachable abstract states
   int max_distance() const { return max_distance_; }  // largest value in the table
   Axis moving_axis() const { return moving_; }
