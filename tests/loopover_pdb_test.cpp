@@ -213,6 +213,18 @@ TEST_P(LoopoverPdbMetric, FourByFourMatchesWalkingDistanceSolver) {
 INSTANTIATE_TEST_SUITE_P(Loopover, LoopoverPdbMetric, ::testing::Values(Metric::Stm, Metric::Mtm),
                          metric_label);
 
+TEST(LoopoverPdb, ThreadCountDoesNotChangeTheTable) {
+  PiecePdbOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  const std::vector<int> pattern{0, 1, 2, 4, 5};  // 5 of 12 cells: 95,040 entries
+  auto a = PiecePdb::build(BoardSize{3, 4}, pattern, one);
+  auto b = PiecePdb::build(BoardSize{3, 4}, pattern, two);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->histogram(), b->histogram());
+  for (std::uint64_t i = 0; i < a->entries(); ++i) ASSERT_EQ(a->value(i), b->value(i)) << i;
+}
+
 TEST(LoopoverPdb, DefaultPatterns) {
   EXPECT_EQ(default_pattern(BoardSize{4, 4}), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(default_pattern(BoardSize{4, 3}), (std::vector<int>{0, 1, 3, 4, 6, 7, 9, 10}));
