@@ -45,6 +45,20 @@ TEST(LoopoverCli, PatternChoiceKeepsTheLength) {
   EXPECT_NE(bad.err.find("pattern"), std::string::npos) << bad.err;
 }
 
+TEST(LoopoverCli, BoundWithPattern) {
+  const std::string pos = "'9 8 7 6 5 4 3 2 1'";
+  auto plain = run_cli("loopover bound --size 3x3 " + pos + " --json" + TABLES);
+  auto with = run_cli("loopover bound --size 3x3 --pattern auto " + pos + " --json" + TABLES);
+  auto solve = run_cli("loopover solve --size 3x3 " + pos + " --json" + TABLES);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  EXPECT_FALSE(plain.json().contains("pattern"));
+  EXPECT_EQ(with.json()["pattern"]["probes"], 12);
+  EXPECT_GE(with.json()["best"].get<int>(), plain.json()["best"].get<int>());
+  EXPECT_LE(with.json()["best"].get<int>(), solve.json()["length"].get<int>());
+}
+
 TEST(LoopoverCli, BfsJsonInterface) {
   auto r = run_cli("loopover bfs 2x3 --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -44,6 +44,7 @@ struct Args {
   std::string from_text;
   std::string tables_dir;
   std::string pattern = "auto";
+  std::string bound_pattern = "none";
   std::string svg_path;
   std::uint64_t seed = 1;
   int count = 1;
@@ -312,8 +313,10 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   bound->add_option("--size", a->size_text, "Board ROWSxCOLS (default 4x4)");
   bound->add_option("--metric", a->metric_text, "stm (default) or mtm");
   bound->add_option("--tables", a->tables_dir, "Table cache directory");
+  bound->add_option("--pattern", a->bound_pattern,
+                    "Also the piece pattern database bound: auto, or none (default)");
   bound->add_option("position", a->position_text, "Tiles row-major")->required();
-  set_action(ctx, bound, [a]() -> Result<CommandOutput> {
+  set_action(ctx, bound, [a, &ctx]() -> Result<CommandOutput> {
     auto c = common(*a);
     if (!c) return c.error();
     auto p = position_arg(c->size, a->position_text);
@@ -359,6 +362,21 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
                                       {"inverse_horizontal", hq}};
     } else {
       out.text += "walking distance: not available on this board (tables too large)\n";
+    }
+    if (a->bound_pattern != "none") {
+      auto solver = make_loopover_solver(ctx, c->size, c->metric, tables, a->bound_pattern);
+      if (!solver) return solver.error();
+      if (solver->pattern_db()) {
+        const int pb = solver->pattern_bound(*p);
+        best = std::max(best, pb);
+        out.text += fmt::format("piece pattern database: {} (max over {} probes, {} pieces)\n", pb,
+                                solver->probes(), solver->pattern_db()->pieces());
+        out.json["pattern"] = {{"total", pb},
+                               {"probes", solver->probes()},
+                               {"pieces", solver->pattern_db()->pieces()}};
+      } else {
+        out.text += "piece pattern database: not available on this board\n";
+      }
     }
     if (c->metric == Metric::Stm && c->size.rows % 2 == 0 && c->size.cols % 2 == 0 &&
         best % 2 != (position_sign(*p) < 0 ? 1 : 0)) {
