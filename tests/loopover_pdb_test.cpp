@@ -225,6 +225,28 @@ TEST(LoopoverPdb, ThreadCountDoesNotChangeTheTable) {
   for (std::uint64_t i = 0; i < a->entries(); ++i) ASSERT_EQ(a->value(i), b->value(i)) << i;
 }
 
+// A capped table (farther arrangements get the cap: 2x7 STM needs it at 14) is min(exact, cap).
+TEST(LoopoverPdb, CappedTableIsTheExactTableCut) {
+  const std::vector<int> pattern{0, 1, 2, 3, 4, 5};
+  auto exact = PiecePdb::build(BoardSize{3, 3}, pattern);
+  ASSERT_TRUE(exact.ok());
+  EXPECT_FALSE(exact->capped());
+  PiecePdbOptions po;
+  po.cap = 5;
+  auto capped = PiecePdb::build(BoardSize{3, 3}, pattern, po);
+  ASSERT_TRUE(capped.ok());
+  EXPECT_TRUE(capped->capped());
+  EXPECT_EQ(capped->max_distance(), 5);
+  std::uint64_t at_cap = 0;
+  for (std::uint64_t i = 0; i < exact->entries(); ++i) {
+    ASSERT_EQ(capped->value(i), std::min(exact->value(i), 5)) << i;
+    at_cap += capped->value(i) == 5;
+  }
+  EXPECT_EQ(capped->histogram().back(), at_cap);
+  po.cap = 15;
+  EXPECT_FALSE(PiecePdb::build(BoardSize{3, 3}, pattern, po).ok());
+}
+
 TEST(LoopoverPdb, DefaultPatterns) {
   EXPECT_EQ(default_pattern(BoardSize{4, 4}), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(default_pattern(BoardSize{4, 3}), (std::vector<int>{0, 1, 3, 4, 6, 7, 9, 10}));

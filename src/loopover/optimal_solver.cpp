@@ -403,10 +403,14 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     po.tables_dir = tables_dir;
     po.on_level = config.on_pdb_level;
     auto pdb = PiecePdb::build(size, pattern, po);
-    if (!pdb) return pdb.error();
-    impl->pdb = std::move(*pdb);
-    impl->has_pdb = true;
-    impl->probes = make_probes(size, pattern);
+    if (pdb) {
+      impl->pdb = std::move(*pdb);
+      impl->has_pdb = true;
+      impl->probes = make_probes(size, pattern);
+    } else if (config.pattern == PatternChoice::Cells) {
+      return pdb.error();
+    }
+    // Auto: a pattern that cannot be built (memory) only leaves the walking distance.
   }
   impl->build_seconds = seconds_since(t0);
   return OptimalSolver(std::move(impl));

@@ -180,6 +180,26 @@ struct PdbBuilder {
     return claimed;
   }
 
+  // Sets every unseen entry to the cap (single-threaded, after the last level); returns how
+  // many there were.
+  std::uint64_t cap_unseen() {
+    const auto cap = static_cast<std::uint8_t>(options.cap);
+    std::uint64_t count = 0;
+    for (std::uint64_t i = 0; i < t.bytes(); ++i) {
+      std::uint8_t b = data[i];
+      if ((b & 0xF) == UNSEEN) {
+        b = static_cast<std::uint8_t>((b & 0xF0) | cap);
+        if (2 * i < t.entries_) ++count;
+      }
+      if ((b >> 4) == UNSEEN) {
+        b = static_cast<std::uint8_t>((b & 0x0F) | cap << 4);
+        if (2 * i + 1 < t.entries_) ++count;
+      }
+      data[i] = b;
+    }
+    return count;
+  }
+
   Status run() {
     auto t0 = std::chrono::steady_clock::now();
     // Step 1. Goal: every tracked piece at home.
@@ -194,13 +214,13 @@ struct PdbBuilder {
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {
       if (options.on_level) options.on_level(depth, reached, t.entries_, seconds_since(t0));
-      if (depth == PDB_MAX_VALUE) {
-        // Any entry still unseen would need 15 or more moves: 4 bits cannot hold it.
+      if (depth == options.cap) {
+        // Entries still unseen need more moves than the cap (or cannot be reached at all):
+        // they get the cap, still a lower bound.
         if (reached != t.entries_) {
-          return make_error(fmt::format("the piece pattern needs more than {} moves; 4-bit "
-                                        "entries cannot hold it",
-                                        PDB_MAX_VALUE),
-                            {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+          const std::uint64_t capped = cap_unseen();
+          t.histogram_.back() += capped;
+          t.capped_ = true;
         }
         break;
       }
@@ -262,6 +282,11 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
     }
     seen |= 1u << c;
   }
+  if (options.cap < 1 || options.cap > PDB_MAX_VALUE) {
+    return make_error(
+        fmt::format("a piece pattern database caps its values at 1..{}", PDB_MAX_VALUE), {},
+        Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
   PiecePdb t;
   t.size_ = size;
   t.metric_ = options.metric;
@@ -282,8 +307,9 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   t.data_ = t.owner_.get();
 
   // Step 2. The on-disk cache.
-  const TableKey key{"loopover-" + format_size(size), pattern_key(options.metric, pattern),
-                     TABLE_FORMAT_VERSION};
+  std::string pattern_name = pattern_key(options.metric, pattern);
+  if (options.cap != PDB_MAX_VALUE) pattern_name += fmt::format("-cap{}", options.cap);
+  const TableKey key{"loopover-" + format_size(size), pattern_name, TABLE_FORMAT_VERSION};
   if (!options.tables_dir.empty()) {
     auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
     t.cache_detail_ = outcome.detail;
@@ -304,6 +330,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
         if (t.histogram_[static_cast<std::size_t>(d)]) t.max_distance_ = d;
       }
       t.histogram_.resize(static_cast<std::size_t>(t.max_distance_) + 1);
+      t.capped_ = t.max_distance_ == options.cap;  // a cached table does not say; assume so
       t.loaded_from_cache_ = true;
       t.seconds_ = seconds_since(t0);
       return t;

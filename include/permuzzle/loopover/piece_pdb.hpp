@@ -14,8 +14,9 @@
 // lookup on the tuple packed as 4-bit digits (digit i = element i). So the table is a sequence
 // of "head blocks" of TAIL entries; a move maps a whole head block onto one head block through a
 // fixed map of the free cells, which the breadth-first build exploits.
-// Entries are 4 bits (two per byte, low nibble = even index): the exact distance 0..14; the
-// build fails with LimitExceeded if a pattern needs more than 14 moves. 4x4 with 8 pieces:
+// Entries are 4 bits (two per byte, low nibble = even index): the exact distance 0..13, and 14
+// for "14 or more" when some arrangement needs 15+ moves (capped(); e.g. 2x7 STM with 8
+// pieces), which is still a lower bound. 4x4 with 8 pieces:
 // 16!/8! = 518,918,400 entries = 259.5 MB. The entry array is allocated on 2 MB boundaries and
 // offered to the kernel for transparent huge pages (fewer TLB misses on random probes).
 // Cached on disk through table_cache.hpp (key "loopover-RxC", pattern "piece-pdb-<metric>-
@@ -41,6 +42,8 @@ struct PiecePdbOptions {
   Metric metric = Metric::Stm;
   int threads = 2;
   std::string tables_dir;  // empty: build in memory, no caching
+  // Largest value stored (1..PDB_MAX_VALUE); arrangements farther away get it (a lower bound).
+  int cap = PDB_MAX_VALUE;
   // After each breadth-first level: depth, entries reached so far, all entries, seconds.
   std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
       on_level;
@@ -62,7 +65,8 @@ class PiecePdb {
   int pieces() const { return k_; }
   std::uint64_t entries() const { return entries_; }
   std::uint64_t bytes() const { return (entries_ + 1) / 2; }
-  int max_distance() const { return max_distance_; }
+  int max_distance() const { return max_distance_; }  // the cap when capped
+  bool capped() const { return capped_; }  // entries equal to the cap mean "the cap or more"
   const std::vector<std::uint64_t>& histogram() const { return histogram_; }  // per distance
   bool loaded_from_cache() const { return loaded_from_cache_; }
   // What the cache said ("loaded ...", "no cached table at ...", "... is stale: ...", "...
@@ -112,6 +116,7 @@ class PiecePdb {
   int max_distance_ = 0;
   std::vector<std::uint64_t> histogram_;
   bool loaded_from_cache_ = false;
+  bool capped_ = false;
   std::string cache_detail_;
   double seconds_ = 0;
 
