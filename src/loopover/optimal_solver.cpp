@@ -17,6 +17,9 @@ namespace {
 constexpr int MAX_CELLS = 32;
 constexpr int MAX_DEPTH = 128;
 constexpr int MAX_PROBES = 64;
+// Pattern probes are prefetched and read in groups of this many (measured on 4x4 STM: 8 with the
+// reordering below beats all 16 at once by ~10%, and groups of 2 or 4).
+constexpr int PROBE_GROUP = 8;
 
 // A move as the search applies it: the line's cells in order and the shift.
 struct SearchMove {
@@ -73,25 +76,34 @@ struct OptimalSolver::Impl {
   }
 
   // Max over the probes (p: tile per cell, q: cell per tile, both 1-based), returning early
-  // with the first value above `limit`. All indices are computed and prefetched first so the
-  // cache misses of the table overlap.
+  // with the first value above `limit` (its position in `cut`, else -1). Probes go in groups:
+  // a group's indices are computed and prefetched together (their cache misses overlap), then
+  // read in order.
   int pattern_bound(const std::uint8_t* p, const std::uint8_t* q, int limit,
-                    const Probe* const* list, int count) const {
+                    const Probe* const* list, int count, int group = MAX_PROBES,
+                    int* cut = nullptr) const {
     const int k = pdb.pieces();
-    std::uint64_t idx[MAX_PROBES];
-    for (int j = 0; j < count; ++j) {
-      const Probe& pr = *list[j];
-      const std::uint8_t* from = pr.inverse ? p : q;
-      std::uint8_t cells[MAX_PDB_PIECES];
-      for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
-      idx[j] = pdb.index(cells);
-      pdb.prefetch(idx[j]);
-    }
     int best = 0;
-    for (int j = 0; j < count; ++j) {
-      best = std::max(best, pdb.value(idx[j]));
-      if (best > limit) break;
+    for (int first = 0; first < count; first += group) {
+      const int last = std::min(count, first + group);
+      std::uint64_t idx[MAX_PROBES];
+      for (int j = first; j < last; ++j) {
+        const Probe& pr = *list[j];
+        const std::uint8_t* from = pr.inverse ? p : q;
+        std::uint8_t cells[MAX_PDB_PIECES];
+        for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
+        idx[j] = pdb.index(cells);
+        pdb.prefetch(idx[j]);
+      }
+      for (int j = first; j < last; ++j) {
+        best = std::max(best, pdb.value(idx[j]));
+        if (best > limit) {
+          if (cut) *cut = j;
+          return best;
+        }
+      }
     }
+    if (cut) *cut = -1;
     return best;
   }
 };
@@ -208,8 +220,12 @@ class Search {
       return true;
     }
     if (impl_.has_pdb && g > 0) {
-      const int hp =
-          impl_.pattern_bound(p_.data(), q_.data(), bound - g, probes_.data(), probe_count_);
+      int cut = -1;
+      const int hp = impl_.pattern_bound(p_.data(), q_.data(), bound - g, probes_.data(),
+                                         probe_count_, PROBE_GROUP, &cut);
+      // A probe that cut moves one place forward: the probes that cut most often drift to the
+      // first group, whose cut saves the misses of the later groups.
+      if (cut > 0) std::swap(probes_[cut], probes_[cut - 1]);
       if (g + hp > bound) {
         next_bound_ = std::min(next_bound_, g + hp);
         return false;

@@ -15,7 +15,8 @@
 // inverse position. On 4x4 the default pattern is the 8 pieces of rows A and B; its images are
 // the 4 pairs of adjacent rows and the 4 pairs of adjacent columns, so 16 probes per node. The
 // probes of a node are computed and prefetched together, then read in order and the node is
-// cut as soon as one is large enough.
+// cut as soon as one is large enough; they go in groups of 8 (a cut in the first group saves the
+// misses of the second), and a probe that cuts moves one place forward in the search's order.
 #pragma once
 
 #include <cstdint>
