@@ -119,6 +119,9 @@ class Search {
       probe_count_ =
           impl.select_probes(options.use_inverse, options.max_pattern_probes, probes_.data());
     }
+    // Per depth, the children waiting for their walking distance (allocated once here; the
+    // search itself never allocates).
+    kids_.resize((MAX_DEPTH + 1) * impl.moves.size());
   }
 
   Result<OptimalSolveResult> run(const Position& start) {
@@ -178,6 +181,13 @@ class Search {
     int dir = 0;  // STM: direction of the run on `line`
     int run = 0;  // STM: length of that run
   };
+  // A child waiting for its walking distance (the moved axis' table, position and inverse).
+  struct Kid {
+    const SearchMove* sm = nullptr;
+    Last next;
+    std::uint64_t p_index = 0;
+    std::uint64_t q_index = 0;
+  };
 
   int heuristic(const Dist& d) const {
     int a = d.vp + d.hp;
@@ -235,6 +245,10 @@ class Search {
       aborted_ = true;
       return false;
     }
+    // Step 1. The children in canonical order: their walking-distance indices, prefetched, so
+    // that the table misses of all children overlap.
+    Kid* kids = &kids_[static_cast<std::size_t>(g) * impl_.moves.size()];
+    int count = 0;
     for (const SearchMove& sm : impl_.moves) {
       const int axis = static_cast<int>(sm.move.axis);
       const int line = sm.move.index;
@@ -261,18 +275,42 @@ class Search {
         next.run = 1;
       }
       if constexpr (M == Metric::Stm) next.dir = sm.move.amount;
-      ++nodes_;
       apply(sm, sm.move.amount);
+      const WalkingDistanceTable& wd =
+          sm.move.axis == Axis::Column ? impl_.vertical : impl_.horizontal;
+      Kid& kid = kids[count++];
+      kid.sm = &sm;
+      kid.next = next;
+      kid.p_index = wd.index(p_.data());
+      wd.prefetch(kid.p_index);
+      if (options_.use_inverse) {
+        kid.q_index = wd.index(q_.data());
+        wd.prefetch(kid.q_index);
+      }
+      apply(sm, -sm.move.amount);
+    }
+    // Step 2. Each child with its walking distance; the search below it checks the patterns.
+    for (int i = 0; i < count; ++i) {
+      const Kid& kid = kids[i];
+      const SearchMove& sm = *kid.sm;
+      ++nodes_;
       Dist nd = d;
       if (sm.move.axis == Axis::Column) {
-        nd.vp = impl_.vertical.distance(p_.data());
-        if (options_.use_inverse) nd.vq = impl_.vertical.distance(q_.data());
+        nd.vp = impl_.vertical.distance_of_index(kid.p_index);
+        if (options_.use_inverse) nd.vq = impl_.vertical.distance_of_index(kid.q_index);
       } else {
-        nd.hp = impl_.horizontal.distance(p_.data());
-        if (options_.use_inverse) nd.hq = impl_.horizontal.distance(q_.data());
+        nd.hp = impl_.horizontal.distance_of_index(kid.p_index);
+        if (options_.use_inverse) nd.hq = impl_.horizontal.distance_of_index(kid.q_index);
       }
+      const int g1 = g + sm.cost;
+      const int f = g1 + heuristic(nd);
+      if (f > bound) {
+        next_bound_ = std::min(next_bound_, f);
+        continue;
+      }
+      apply(sm, sm.move.amount);
       path_[g] = sm.move;
-      bool found = dfs<M>(g + sm.cost, bound, nd, next);
+      const bool found = dfs<M>(g1, bound, nd, kid.next);
       apply(sm, -sm.move.amount);
       if (found) return true;
       if (aborted_) return false;
@@ -288,6 +326,7 @@ class Search {
   std::array<Move, MAX_DEPTH> path_{};
   std::array<const Probe*, MAX_PROBES> probes_{};
   int probe_count_ = 0;
+  std::vector<Kid> kids_;  // [depth * moves + i]
   int depth_ = 0;
   int next_bound_ = INT_MAX;
   std::uint64_t nodes_ = 0;

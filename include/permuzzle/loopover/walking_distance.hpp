@@ -57,6 +57,9 @@ class WalkingDistanceTable {
     }
     return idx;
   }
+  void prefetch(std::uint64_t idx) const {
+    if (!direct_.empty()) __builtin_prefetch(&direct_[idx]);
+  }
   int distance_of_index(std::uint64_t idx) const {
     if (!direct_.empty()) return direct_[idx];
     return sparse_distance(idx);
