@@ -75,6 +75,21 @@ struct OptimalSolver::Impl {
     return n;
   }
 
+  // The table indices of `count` probes (p: tile per cell, q: cell per tile, both 1-based),
+  // each prefetched at once.
+  void pattern_indices(const std::uint8_t* p, const std::uint8_t* q, const Probe* const* list,
+                       int count, std::uint32_t* idx) const {
+    const int k = pdb.pieces();
+    for (int j = 0; j < count; ++j) {
+      const Probe& pr = *list[j];
+      const std::uint8_t* from = pr.inverse ? p : q;
+      std::uint8_t cells[MAX_PDB_PIECES];
+      for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
+      idx[j] = static_cast<std::uint32_t>(pdb.index(cells));
+      pdb.prefetch(idx[j]);
+    }
+  }
+
   // Max over the probes (p: tile per cell, q: cell per tile, both 1-based), returning early
   // with the first value above `limit` (its position in `cut`, else -1). Probes go in groups:
   // a group's indices are computed and prefetched together (their cache misses overlap), then
@@ -187,6 +202,8 @@ class Search {
     Last next;
     std::uint64_t p_index = 0;
     std::uint64_t q_index = 0;
+    Dist nd;
+    std::array<std::uint32_t, PROBE_GROUP> probe_index{};  // first pattern group (table indices)
   };
 
   int heuristic(const Dist& d) const {
@@ -289,33 +306,72 @@ class Search {
       }
       apply(sm, -sm.move.amount);
     }
-    // Step 2. Each child with its walking distance; the search below it checks the patterns.
+    // Step 2. Each child's walking distance; the children within the bound compute and
+    // prefetch their first group of pattern probes (again overlapping the misses of siblings).
+    const int first_group = std::min(probe_count_, PROBE_GROUP);
+    const Probe* group[PROBE_GROUP];
+    std::copy(probes_.begin(), probes_.begin() + first_group, group);
+    int passed = 0;
     for (int i = 0; i < count; ++i) {
-      const Kid& kid = kids[i];
+      Kid& kid = kids[i];
       const SearchMove& sm = *kid.sm;
       ++nodes_;
-      Dist nd = d;
+      kid.nd = d;
       if (sm.move.axis == Axis::Column) {
-        nd.vp = impl_.vertical.distance_of_index(kid.p_index);
-        if (options_.use_inverse) nd.vq = impl_.vertical.distance_of_index(kid.q_index);
+        kid.nd.vp = impl_.vertical.distance_of_index(kid.p_index);
+        if (options_.use_inverse) kid.nd.vq = impl_.vertical.distance_of_index(kid.q_index);
       } else {
-        nd.hp = impl_.horizontal.distance_of_index(kid.p_index);
-        if (options_.use_inverse) nd.hq = impl_.horizontal.distance_of_index(kid.q_index);
+        kid.nd.hp = impl_.horizontal.distance_of_index(kid.p_index);
+        if (options_.use_inverse) kid.nd.hq = impl_.horizontal.distance_of_index(kid.q_index);
       }
-      const int g1 = g + sm.cost;
-      const int f = g1 + heuristic(nd);
+      const int f = g + sm.cost + heuristic(kid.nd);
       if (f > bound) {
         next_bound_ = std::min(next_bound_, f);
         continue;
       }
+      if (first_group > 0) {
+        apply(sm, sm.move.amount);
+        impl_.pattern_indices(p_.data(), q_.data(), group, first_group, kid.probe_index.data());
+        apply(sm, -sm.move.amount);
+      }
+      kids[passed++] = kid;
+    }
+    // Step 3. The first pattern group of each remaining child, then the search below it (whose
+    // entry checks all the probes).
+    for (int i = 0; i < passed; ++i) {
+      const Kid& kid = kids[i];
+      const SearchMove& sm = *kid.sm;
+      const int g1 = g + sm.cost;
+      int hp = 0;
+      for (int j = 0; j < first_group; ++j) {
+        hp = std::max(hp, impl_.pdb.value(kid.probe_index[static_cast<std::size_t>(j)]));
+        if (g1 + hp > bound) {
+          promote(group[j]);
+          break;
+        }
+      }
+      if (g1 + hp > bound) {
+        next_bound_ = std::min(next_bound_, g1 + hp);
+        continue;
+      }
       apply(sm, sm.move.amount);
       path_[g] = sm.move;
-      const bool found = dfs<M>(g1, bound, nd, kid.next);
+      const bool found = dfs<M>(g1, bound, kid.nd, kid.next);
       apply(sm, -sm.move.amount);
       if (found) return true;
       if (aborted_) return false;
     }
     return false;
+  }
+
+  // Moves a probe that cut one place forward in the search's probe order.
+  void promote(const Probe* probe) {
+    for (int j = 1; j < probe_count_; ++j) {
+      if (probes_[static_cast<std::size_t>(j)] == probe) {
+        std::swap(probes_[static_cast<std::size_t>(j)], probes_[static_cast<std::size_t>(j - 1)]);
+        return;
+      }
+    }
   }
 
   const OptimalSolver::Impl& impl_;
