@@ -97,21 +97,13 @@ struct OptimalSolver::Impl {
   int pattern_bound(const std::uint8_t* p, const std::uint8_t* q, int limit,
                     const Probe* const* list, int count, int group = MAX_PROBES,
                     int* cut = nullptr) const {
-    const int k = pdb.pieces();
     int best = 0;
     for (int first = 0; first < count; first += group) {
       const int last = std::min(count, first + group);
-      std::uint64_t idx[MAX_PROBES];
+      std::uint32_t idx[MAX_PROBES];
+      pattern_indices(p, q, list + first, last - first, idx);
       for (int j = first; j < last; ++j) {
-        const Probe& pr = *list[j];
-        const std::uint8_t* from = pr.inverse ? p : q;
-        std::uint8_t cells[MAX_PDB_PIECES];
-        for (int i = 0; i < k; ++i) cells[i] = pr.vmap[from[pr.src[i]]];
-        idx[j] = pdb.index(cells);
-        pdb.prefetch(idx[j]);
-      }
-      for (int j = first; j < last; ++j) {
-        best = std::max(best, pdb.value(idx[j]));
+        best = std::max(best, pdb.value(idx[j - first]));
         if (best > limit) {
           if (cut) *cut = j;
           return best;
@@ -423,7 +415,8 @@ namespace {
 
 // The probes of a pattern: one per distinct image tau^-1(pattern) (as a set of pieces) over the
 // board symmetries tau; two symmetries with the same image give the same value (the pattern
-// graph has an automorphism between them). Position probes first, then the inverse ones.
+// graph has an automorphism between them). Each image gives a position probe and, right after it,
+// an inverse probe.
 std::vector<Probe> make_probes(BoardSize size, const std::vector<int>& pattern) {
   std::vector<Probe> out;
   std::set<std::vector<int>> images;
