@@ -208,6 +208,19 @@ TEST_P(LoopoverPdbMetric, FourByFourMatchesWalkingDistanceSolver) {
       EXPECT_EQ(s->length, a->length) << format_position(c);
     }
   }
+  // Uniformly random positions too (13-15 moves; the walking-distance solver takes a fraction of
+  // a second on them in STM, seconds in MTM).
+  if (metric == Metric::Stm) {
+    for (int i = 0; i < 3; ++i) {
+      Position p = random_position(size, rng);
+      auto a = solver->solve(p, so);
+      auto b = plain->solve(p, so);
+      ASSERT_TRUE(a.ok() && b.ok());
+      EXPECT_EQ(a->length, b->length) << format_position(p);
+      EXPECT_LE(solver->bound(p), b->length);
+      EXPECT_LE(solver->pattern_bound(p), b->length);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Loopover, LoopoverPdbMetric, ::testing::Values(Metric::Stm, Metric::Mtm),
