@@ -59,6 +59,15 @@ TEST(LoopoverCli, BoundWithPattern) {
   EXPECT_LE(with.json()["best"].get<int>(), solve.json()["length"].get<int>());
 }
 
+TEST(LoopoverCli, BenchCrossCheck) {
+  auto r =
+      run_cli("bench loopover --size 3x3 --count 6 --seed 5 --cross-check 4 --json -q" + TABLES);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["cross_checked"], 4);
+  EXPECT_EQ(j["all_verified"], true);
+}
+
 TEST(LoopoverCli, BfsJsonInterface) {
   auto r = run_cli("loopover bfs 2x3 --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "cli.hpp"
@@ -22,6 +23,7 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
     std::string tables;
     std::string pattern = "auto";
     int probes = 0;
+    int cross_check = 0;
     int count = 100;
     std::uint64_t seed = 1;
   };
@@ -36,6 +38,10 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
   lo->add_option("--probes", a->probes,
                  "Pattern lookups per node at most (default 0 = all; for measuring)")
       ->check(CLI::Range(0, 64));
+  lo->add_option("--cross-check", a->cross_check,
+                 "Also solve the first N positions with the walking-distance-only solver and "
+                 "compare lengths (default 0; not timed)")
+      ->check(CLI::Range(0, 1000000));
   set_action(ctx, lo, [a, &ctx]() -> Result<CommandOutput> {
     auto size = parse_size(a->size);
     if (!size) return size.error();
@@ -51,6 +57,15 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
     auto solver = make_loopover_solver(
         ctx, *size, metric, a->tables.empty() ? default_tables_dir() : a->tables, a->pattern);
     if (!solver) return solver.error();
+    // An independent check of optimality: the walking-distance-only solver (no pattern).
+    std::optional<OptimalSolver> reference;
+    if (a->cross_check > 0) {
+      auto r = OptimalSolver::create(*size, metric,
+                                     a->tables.empty() ? default_tables_dir() : a->tables);
+      if (!r) return r.error();
+      reference = std::move(*r);
+    }
+    int cross_checked = 0, cross_mismatches = 0;
     std::mt19937_64 rng(a->seed);
     double total_seconds = 0, max_seconds = 0;
     std::uint64_t total_length = 0, total_nodes = 0;
@@ -73,9 +88,22 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
       total_nodes += r->nodes;
       if (lengths.size() <= static_cast<std::size_t>(r->length)) lengths.resize(r->length + 1);
       ++lengths[r->length];
+      if (reference && i < a->cross_check) {
+        auto ref = reference->solve(p, o);
+        if (!ref) return ref.error();
+        ++cross_checked;
+        if (ref->length != r->length) ++cross_mismatches;
+      }
       progress(ctx,
                fmt::format("{}/{}: {} moves, {:.3f} s", i + 1, a->count, r->length, r->seconds),
                true);
+    }
+    if (cross_mismatches > 0) {
+      return make_error(
+          fmt::format("cross-check failed: on {} of {} positions the walking-distance "
+                      "solver found another length (internal error)",
+                      cross_mismatches, cross_checked),
+          {}, Error::NO_POSITION, ErrorKind::Internal);
     }
     const double n = a->count;
     CommandOutput out;
@@ -93,6 +121,12 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
                           a->probes > 0 ? std::min(a->probes, solver->probes()) : solver->probes())
             : std::string(),
         all_verified ? "yes" : "NO");
+    if (cross_checked > 0) {
+      out.text += fmt::format(
+          "  cross-checked {} positions against the walking-distance-only "
+          "solver: same lengths\n",
+          cross_checked);
+    }
     nlohmann::json hist = nlohmann::json::array();
     for (auto v : lengths) hist.push_back(v);
     out.json = {
@@ -110,7 +144,8 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
         {"pattern", a->pattern},
         {"pattern_bytes", solver->pattern_db() ? solver->pattern_db()->bytes() : 0},
         {"probes", a->probes > 0 ? std::min(a->probes, solver->probes()) : solver->probes()},
-        {"optimal", true}};
+        {"optimal", true},
+        {"cross_checked", cross_checked}};
     return out;
   });
 }
