@@ -20,7 +20,7 @@
 // 16!/8! = 518,918,400 entries = 259.5 MB. The entry array is allocated on 2 MB boundaries and
 // offered to the kernel for transparent huge pages (fewer TLB misses on random probes).
 // Cached on disk through table_cache.hpp (key "loopover-RxC", pattern "piece-pdb-<metric>-
-// cells-<list>").
+// cells-<list>", with "-cap<N>" appended for a cap other than 14).
 #pragma once
 
 #include <cstdint>
