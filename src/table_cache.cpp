@@ -72,34 +72,35 @@ std::string table_path(const std::string& dir, const TableKey& key) {
       .string();
 }
 
-TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
-                            std::vector<std::uint8_t>& payload, std::uint64_t expected_size) {
-  TableLoadOutcome outcome;
+namespace {
+
+// Opens a table file and checks its header; on success `in` stands at the payload and `size` /
+// `checksum` hold the header's values. Otherwise `outcome` says why.
+bool open_table(const std::string& dir, const TableKey& key, std::uint64_t expected_size,
+                std::ifstream& in, TableLoadOutcome& outcome, std::uint64_t& size,
+                std::uint64_t& checksum) {
   outcome.path = table_path(dir, key);
-  std::ifstream in(outcome.path, std::ios::binary);
+  in.open(outcome.path, std::ios::binary);
   if (!in) {
     outcome.status = TableLoadStatus::Missing;
     outcome.detail = "no cached table at " + outcome.path;
-    return outcome;
+    return false;
   }
   auto corrupt = [&](const std::string& why) {
     outcome.status = TableLoadStatus::Corrupt;
     outcome.detail = "cached table " + outcome.path + " is damaged: " + why;
-    payload.clear();
-    return outcome;
+    return false;
   };
   auto stale = [&](const std::string& why) {
     outcome.status = TableLoadStatus::Stale;
     outcome.detail = "cached table " + outcome.path + " is stale: " + why;
-    payload.clear();
-    return outcome;
+    return false;
   };
   // Step 1. Header.
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, MAGIC, 8) != 0) return corrupt("bad magic");
   std::uint32_t version = 0;
   std::string puzzle, pattern;
-  std::uint64_t size = 0, checksum = 0;
   if (!get_u32(in, version) || !get_string(in, puzzle) || !get_string(in, pattern) ||
       !get_u64(in, size) || !get_u64(in, checksum)) {
     return corrupt("truncated header");
@@ -116,7 +117,7 @@ TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
     return stale("payload of " + std::to_string(size) + " bytes, expected " +
                  std::to_string(expected_size));
   }
-  // Step 2. Payload and checksum; the file must end right after the payload.
+  // Step 2. The file must end right after the payload.
   std::error_code ec;
   auto file_size = std::filesystem::file_size(outcome.path, ec);
   auto header_size = static_cast<std::uint64_t>(in.tellg());
@@ -124,18 +125,58 @@ TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
     return corrupt("file has " + std::to_string(file_size) + " bytes, header says " +
                    std::to_string(header_size + size));
   }
-  payload.resize(size);
-  if (!in.read(reinterpret_cast<char*>(payload.data()), static_cast<std::streamsize>(size))) {
-    return corrupt("truncated payload");
+  return true;
+}
+
+// Reads the payload of an opened table into `data` and verifies the checksum.
+void read_payload(std::ifstream& in, std::uint8_t* data, std::uint64_t size, std::uint64_t checksum,
+                  TableLoadOutcome& outcome) {
+  if (!in.read(reinterpret_cast<char*>(data), static_cast<std::streamsize>(size))) {
+    outcome.status = TableLoadStatus::Corrupt;
+    outcome.detail = "cached table " + outcome.path + " is damaged: truncated payload";
+    return;
   }
-  if (fnv1a64(payload.data(), payload.size()) != checksum) return corrupt("checksum mismatch");
+  if (fnv1a64(data, size) != checksum) {
+    outcome.status = TableLoadStatus::Corrupt;
+    outcome.detail = "cached table " + outcome.path + " is damaged: checksum mismatch";
+    return;
+  }
   outcome.status = TableLoadStatus::Loaded;
   outcome.detail = "loaded " + outcome.path;
+}
+
+}  // namespace
+
+TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
+                            std::vector<std::uint8_t>& payload, std::uint64_t expected_size) {
+  TableLoadOutcome outcome;
+  std::ifstream in;
+  std::uint64_t size = 0, checksum = 0;
+  payload.clear();
+  if (!open_table(dir, key, expected_size, in, outcome, size, checksum)) return outcome;
+  payload.resize(size);
+  read_payload(in, payload.data(), size, checksum, outcome);
+  if (outcome.status != TableLoadStatus::Loaded) payload.clear();
+  return outcome;
+}
+
+TableLoadOutcome load_table(const std::string& dir, const TableKey& key, std::uint8_t* data,
+                            std::uint64_t size) {
+  TableLoadOutcome outcome;
+  std::ifstream in;
+  std::uint64_t stored = 0, checksum = 0;
+  if (!open_table(dir, key, size, in, outcome, stored, checksum)) return outcome;
+  read_payload(in, data, size, checksum, outcome);
   return outcome;
 }
 
 Status save_table(const std::string& dir, const TableKey& key,
                   const std::vector<std::uint8_t>& payload) {
+  return save_table(dir, key, payload.data(), payload.size());
+}
+
+Status save_table(const std::string& dir, const TableKey& key, const std::uint8_t* data,
+                  std::uint64_t size) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -148,8 +189,8 @@ Status save_table(const std::string& dir, const TableKey& key,
   header += key.puzzle;
   put_u32(header, static_cast<std::uint32_t>(key.pattern.size()));
   header += key.pattern;
-  put_u64(header, payload.size());
-  put_u64(header, fnv1a64(payload.data(), payload.size()));
+  put_u64(header, size);
+  put_u64(header, fnv1a64(data, size));
 
   // Write to a unique temporary name in the same directory, then rename over the target:
   // readers see either the old file or the complete new one.
@@ -158,8 +199,7 @@ Status save_table(const std::string& dir, const TableKey& key,
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(payload.data()),
-              static_cast<std::streamsize>(payload.size()));
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     out.flush();
     if (!out) {
       out.close();

@@ -33,6 +33,41 @@ TEST(LoopoverCli, SolveMtmIsNeverLongerThanStm) {
   EXPECT_LE(mtm.json()["length"].get<int>(), stm.json()["length"].get<int>());
 }
 
+TEST(LoopoverCli, PatternChoiceKeepsTheLength) {
+  const std::string pos = "'5 1 2 8 3 4 6 7'";
+  auto with = run_cli("loopover solve --size 2x4 " + pos + " --json" + TABLES);
+  auto without = run_cli("loopover solve --size 2x4 --pattern none " + pos + " --json" + TABLES);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(with.json()["length"], without.json()["length"]);
+  auto bad = run_cli("loopover solve --size 2x4 --pattern rows " + pos + TABLES);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("pattern"), std::string::npos) << bad.err;
+}
+
+TEST(LoopoverCli, BoundWithPattern) {
+  const std::string pos = "'9 8 7 6 5 4 3 2 1'";
+  auto plain = run_cli("loopover bound --size 3x3 " + pos + " --json" + TABLES);
+  auto with = run_cli("loopover bound --size 3x3 --pattern auto " + pos + " --json" + TABLES);
+  auto solve = run_cli("loopover solve --size 3x3 " + pos + " --json" + TABLES);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  EXPECT_FALSE(plain.json().contains("pattern"));
+  EXPECT_EQ(with.json()["pattern"]["probes"], 12);
+  EXPECT_GE(with.json()["best"].get<int>(), plain.json()["best"].get<int>());
+  EXPECT_LE(with.json()["best"].get<int>(), solve.json()["length"].get<int>());
+}
+
+TEST(LoopoverCli, BenchCrossCheck) {
+  auto r =
+      run_cli("bench loopover --size 3x3 --count 6 --seed 5 --cross-check 4 --json -q" + TABLES);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["cross_checked"], 4);
+  EXPECT_EQ(j["all_verified"], true);
+}
+
 TEST(LoopoverCli, BfsJsonInterface) {
   auto r = run_cli("loopover bfs 2x3 --json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;

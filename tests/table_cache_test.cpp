@@ -59,5 +59,29 @@ TEST_F(TableCacheTest, DetectsTruncationAndFlippedByte) {
   EXPECT_EQ(load_table(dir_, key_, loaded).status, TableLoadStatus::Corrupt);
 }
 
+// The caller-owned buffer overloads (large tables) share the header and checks.
+TEST_F(TableCacheTest, BufferOverloadsRoundTripAndCheck) {
+  std::vector<std::uint8_t> data(3000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 13 + 1);
+  std::vector<std::uint8_t> buffer(data.size());
+  EXPECT_EQ(load_table(dir_, key_, buffer.data(), buffer.size()).status, TableLoadStatus::Missing);
+  ASSERT_TRUE(save_table(dir_, key_, data.data(), data.size()).ok());
+  auto outcome = load_table(dir_, key_, buffer.data(), buffer.size());
+  EXPECT_EQ(outcome.status, TableLoadStatus::Loaded) << outcome.detail;
+  EXPECT_EQ(buffer, data);
+  std::vector<std::uint8_t> as_vector;  // the vector form reads the same file
+  EXPECT_EQ(load_table(dir_, key_, as_vector, data.size()).status, TableLoadStatus::Loaded);
+  EXPECT_EQ(as_vector, data);
+  EXPECT_EQ(load_table(dir_, key_, buffer.data(), buffer.size() - 1).status,
+            TableLoadStatus::Stale);
+  std::string path = table_path(dir_, key_);
+  {  // flip one payload byte
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) - 7));
+    f.put(static_cast<char>(0));
+  }
+  EXPECT_EQ(load_table(dir_, key_, buffer.data(), buffer.size()).status, TableLoadStatus::Corrupt);
+}
+
 }  // namespace
 }  // namespace permuzzle

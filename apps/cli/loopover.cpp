@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli.hpp"
+#include "loopover_solver.hpp"
 #include "permuzzle/loopover/bfs.hpp"
 #include "permuzzle/loopover/board.hpp"
 #include "permuzzle/loopover/fast_solver.hpp"
@@ -42,6 +43,8 @@ struct Args {
   std::string moves_text;
   std::string from_text;
   std::string tables_dir;
+  std::string pattern = "auto";
+  std::string bound_pattern = "none";
   std::string svg_path;
   std::uint64_t seed = 1;
   int count = 1;
@@ -162,11 +165,40 @@ Status write_file_atomically(const std::string& path, const std::string& content
 
 }  // namespace
 
-// Shared with loopover_bench.cpp: an optimal solve of one position, verified, as CLI output.
+Result<OptimalSolver> make_loopover_solver(const Context& ctx, BoardSize size, Metric metric,
+                                           const std::string& tables, const std::string& pattern) {
+  OptimalSolverConfig config;
+  config.tables_dir = tables;
+  if (pattern == "auto") {
+    config.pattern = PatternChoice::Auto;
+  } else if (pattern != "none") {
+    return make_error("bad pattern: expected auto or none", pattern, 0);
+  }
+  config.on_pdb_level = [&ctx](int depth, std::uint64_t reached, std::uint64_t entries,
+                               double seconds) {
+    progress(
+        ctx,
+        fmt::format("building the piece pattern database: depth {}, {:.1f}% ({:.1f} s)", depth,
+                    100.0 * static_cast<double>(reached) / static_cast<double>(entries), seconds),
+        true);
+  };
+  auto solver = OptimalSolver::create(size, metric, config);
+  end_progress(ctx);
+  if (solver && solver->pattern_db() && !solver->pattern_db()->loaded_from_cache()) {
+    const PiecePdb& pdb = *solver->pattern_db();
+    progress(ctx, fmt::format("piece pattern database built: {} entries, {:.1f} MB, max {}, "
+                              "{:.1f} s ({})",
+                              pdb.entries(), static_cast<double>(pdb.bytes()) / 1e6,
+                              pdb.max_distance(), pdb.seconds(), pdb.cache_detail()));
+  }
+  return solver;
+}
+
+// An optimal solve of one position, verified, as CLI output.
 Result<CommandOutput> loopover_solve_output(const Context& ctx, BoardSize size, Metric metric,
                                             const Position& start, const std::string& tables,
-                                            std::uint64_t max_nodes) {
-  auto solver = OptimalSolver::create(size, metric, tables);
+                                            std::uint64_t max_nodes, const std::string& pattern) {
+  auto solver = make_loopover_solver(ctx, size, metric, tables, pattern);
   if (!solver) return solver.error();
   OptimalSolveOptions o;
   o.metric = metric;
@@ -205,6 +237,9 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   solve->add_option("--metric", a->metric_text, "stm (default) or mtm");
   solve->add_option("--tables", a->tables_dir, "Table cache directory");
   solve->add_option("--max-nodes", a->max_nodes, "Give up after this many nodes (0 = never)");
+  solve->add_option("--pattern", a->pattern,
+                    "Piece pattern database: auto (default; 4x4: rows A-B, ~260 MB, built once "
+                    "and cached) or none (walking distance only)");
   solve->add_flag("--fast", a->fast,
                   "Fast multi-stage solver (near-optimal, not proven optimal); used "
                   "automatically on boards with more than 16 cells");
@@ -225,7 +260,7 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
       }
       return fast_solve_output(c->size, c->metric, *start, tables, !a->fast);
     }
-    return loopover_solve_output(ctx, c->size, c->metric, *start, tables, a->max_nodes);
+    return loopover_solve_output(ctx, c->size, c->metric, *start, tables, a->max_nodes, a->pattern);
   });
 
   // random ---------------------------------------------------------------------------------
@@ -278,8 +313,10 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   bound->add_option("--size", a->size_text, "Board ROWSxCOLS (default 4x4)");
   bound->add_option("--metric", a->metric_text, "stm (default) or mtm");
   bound->add_option("--tables", a->tables_dir, "Table cache directory");
+  bound->add_option("--pattern", a->bound_pattern,
+                    "Also the piece pattern database bound: auto, or none (default)");
   bound->add_option("position", a->position_text, "Tiles row-major")->required();
-  set_action(ctx, bound, [a]() -> Result<CommandOutput> {
+  set_action(ctx, bound, [a, &ctx]() -> Result<CommandOutput> {
     auto c = common(*a);
     if (!c) return c.error();
     auto p = position_arg(c->size, a->position_text);
@@ -333,6 +370,21 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
                                       {"inverse_horizontal", hq}};
     } else {
       out.text += "walking distance: not available on this board (tables too large)\n";
+    }
+    if (a->bound_pattern != "none") {
+      auto solver = make_loopover_solver(ctx, c->size, c->metric, tables, a->bound_pattern);
+      if (!solver) return solver.error();
+      if (solver->pattern_db()) {
+        const int pb = solver->pattern_bound(*p);
+        best = std::max(best, pb);
+        out.text += fmt::format("piece pattern database: {} (max over {} probes, {} pieces)\n", pb,
+                                solver->probes(), solver->pattern_db()->pieces());
+        out.json["pattern"] = {{"total", pb},
+                               {"probes", solver->probes()},
+                               {"pieces", solver->pattern_db()->pieces()}};
+      } else {
+        out.text += "piece pattern database: not available on this board\n";
+      }
     }
     if (c->metric == Metric::Stm && c->size.rows % 2 == 0 && c->size.cols % 2 == 0 &&
         best % 2 != (position_sign(*p) < 0 ? 1 : 0)) {

@@ -55,6 +55,13 @@ TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
 Status save_table(const std::string& dir, const TableKey& key,
                   const std::vector<std::uint8_t>& payload);
 
+// The same for a caller-owned buffer of exactly `size` bytes, so that tables of hundreds of MB
+// need no second copy in memory. On any status but Loaded the buffer's content is unspecified.
+TableLoadOutcome load_table(const std::string& dir, const TableKey& key, std::uint8_t* data,
+                            std::uint64_t size);
+Status save_table(const std::string& dir, const TableKey& key, const std::uint8_t* data,
+                  std::uint64_t size);
+
 std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 
 }  // namespace permuzzle
