@@ -205,8 +205,8 @@ TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
 // Parallel iterations must not change anything but the time: same moves, same node count.
 TEST(SlidingPdb, TwoThreadsFindTheSequentialSolutionWithTheSameNodeCount) {
   PdbOptions one = fast_options(), two = fast_options();
-  one.threads = 1;
-  two.threads = 2;
+  one.search_threads = 1;
+  two.search_threads = 2;
   auto sequential = PdbSolver::create({4, 4}, one);
   auto parallel = PdbSolver::create({4, 4}, two);
   ASSERT_TRUE(sequential.ok() && parallel.ok());

@@ -55,6 +55,7 @@ PdbOptions pdb_options(const Context& ctx, const Args& a) {
   po.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
   po.partition = a.partition;
   po.threads = a.threads;
+  po.search_threads = a.threads;
   po.on_table_progress = [&ctx](const std::string& what, double fraction) {
     progress(ctx, fmt::format("{} {:.0f}%", what, 100 * fraction), true);
   };

@@ -83,7 +83,7 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
   options.partition = a.partition;
   // Default: on 4x4 many short solves run side by side, one thread each; on 5x5 one long solve
   // at a time uses every thread.
-  options.threads = a.threads > 0 ? a.threads : (width == 4 ? 1 : hardware_threads());
+  options.search_threads = a.threads > 0 ? a.threads : (width == 4 ? 1 : hardware_threads());
   options.on_table_progress = [&ctx](const std::string& what, double fraction) {
     bool transient = what.rfind("building", 0) == 0;
     progress(ctx, transient ? fmt::format("{} ({:.0f}%)", what, 100 * fraction) : what, transient);
@@ -178,8 +178,8 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
       "search threads each; solve times add up to {:.3f} s, CPU {:.3f} s), {} nodes, node "
       "signature {}, mean initial bound {:.3f}\n",
       count, all_match ? "all match the published optima" : "DO NOT all match", wall_seconds,
-      1000 * wall_seconds / std::max(1, count), jobs, solver->threads(), seconds, cpu_seconds,
-      nodes, signature, bound_sum / std::max(1, count));
+      1000 * wall_seconds / std::max(1, count), jobs, solver->search_threads(), seconds,
+      cpu_seconds, nodes, signature, bound_sum / std::max(1, count));
   CommandOutput out;
   out.text = text;
   out.json = {{"instances", count},
@@ -190,7 +190,7 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
               {"nodes", nodes},
               {"signature", signature},
               {"jobs", jobs},
-              {"threads", solver->threads()},
+              {"threads", solver->search_threads()},
               {"table_seconds", table_seconds}};
   return out;
 }

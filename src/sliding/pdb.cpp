@@ -100,6 +100,9 @@ struct PdbSolver::Impl {
     if (options.threads > 0) return options.threads;
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
   }
+  int search_threads() const {
+    return options.search_threads > 0 ? options.search_threads : threads();
+  }
 
   Result<std::shared_ptr<const Config>> config_for(int blank_goal) const;
 };
@@ -702,8 +705,8 @@ BoardSize PdbSolver::size() const {
 const std::string& PdbSolver::partition() const {
   return impl_->partition;
 }
-int PdbSolver::threads() const {
-  return impl_->threads();
+int PdbSolver::search_threads() const {
+  return impl_->search_threads();
 }
 
 Result<PdbBound> PdbSolver::bound(const Position& start, const Position& goal) const {
@@ -734,7 +737,7 @@ Result<SolveResult> PdbSolver::solve(const Position& start, const Position& goal
   std::vector<std::uint8_t> path;  // canonical blank cells
   int length = with_search(impl_->size.cells(), **cfg, impl_->geo, impl_->ranker, *prepared,
                            [&](auto& search) {
-                             int len = search.run(progress, note, impl_->threads());
+                             int len = search.run(progress, note, impl_->search_threads());
                              result.nodes = search.nodes();
                              for (int i = 0; i < len; ++i) path.push_back(search.path()[i]);
                              return len;

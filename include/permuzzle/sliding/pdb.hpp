@@ -39,9 +39,11 @@ struct PdbOptions {
   // Table building/loading: `what` says which table and what happens (e.g. "building
   // sliding-4x4 7-8 group 2/2", "rebuilding ... because checksum mismatch"), fraction in [0,1].
   std::function<void(const std::string& what, double fraction)> on_table_progress;
-  // Threads for table building and for large IDA* iterations (same node counts and solutions
-  // as one thread); 0 = hardware concurrency, at most 2.
+  // Table-building threads; 0 = hardware concurrency, at most 2.
   int threads = 0;
+  // Threads for large IDA* iterations (same node counts and solutions as one thread); 0 = the
+  // same as `threads`.
+  int search_threads = 0;
 };
 
 struct PdbBound {
@@ -75,7 +77,7 @@ class PdbSolver {
 
   BoardSize size() const;
   const std::string& partition() const;
-  int threads() const;  // search threads actually used
+  int search_threads() const;  // search threads actually used
 
   // `on_progress` overrides the options' callback when set.
   Result<SolveResult> solve(const Position& start, const Position& goal,
