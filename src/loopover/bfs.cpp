@@ -172,25 +172,12 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
 
   // Step 1. The move maps of the metric (each move's inverse is also in the list).
   std::vector<MoveMap> moves;
-  for (Axis axis : {Axis::Row, Axis::Column}) {
-    const int lines = axis == Axis::Row ? size.rows : size.cols;
-    const int len = line_length(size, axis);
-    for (int line = 0; line < lines; ++line) {
-      std::vector<int> amounts;
-      if (options.metric == Metric::Stm) {
-        amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
-      } else {
-        for (int k = 1; k < len; ++k) amounts.push_back(k);
-      }
-      for (int k : amounts) {
-        Position p = goal_position(size);
-        apply_move(size, p,
-                   Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(k)});
-        MoveMap m{};
-        for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
-        moves.push_back(m);
-      }
-    }
+  for (const Move& move : metric_moves(size, options.metric)) {
+    Position p = goal_position(size);
+    apply_move(size, p, move);
+    MoveMap m{};
+    for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
+    moves.push_back(m);
   }
   const int move_count = static_cast<int>(moves.size());
   std::vector<SpanMove> spans(moves.size());

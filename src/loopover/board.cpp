@@ -237,6 +237,27 @@ int move_cost(BoardSize size, const Move& move, Metric metric) {
   return std::min(k, len - k);
 }
 
+std::vector<Move> metric_moves(BoardSize size, Metric metric) {
+  std::vector<Move> out;
+  for (Axis axis : {Axis::Row, Axis::Column}) {
+    const int lines = axis == Axis::Row ? size.rows : size.cols;
+    const int len = line_length(size, axis);
+    std::vector<int> amounts;
+    if (metric == Metric::Stm) {
+      amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
+    } else {
+      for (int k = 1; k < len; ++k) amounts.push_back(k <= len / 2 ? k : k - len);
+    }
+    for (int line = 0; line < lines; ++line) {
+      for (int amount : amounts) {
+        out.push_back(
+            Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(amount)});
+      }
+    }
+  }
+  return out;
+}
+
 int sequence_length(BoardSize size, const MoveSequence& moves, Metric metric) {
   int total = 0;
   for (const Move& m : normalize(size, moves, metric)) total += move_cost(size, m, metric);

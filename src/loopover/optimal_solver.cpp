@@ -473,28 +473,16 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
   impl->horizontal.advise_huge_pages();
   // Move list: rows then columns; STM amounts +1, -1 (one of them on lines of 2); MTM every
   // nonzero shift, written the shorter way round.
-  for (Axis axis : {Axis::Row, Axis::Column}) {
-    const int lines = axis == Axis::Row ? size.rows : size.cols;
-    const int len = line_length(size, axis);
-    for (int line = 0; line < lines; ++line) {
-      std::vector<int> amounts;
-      if (metric == Metric::Stm) {
-        amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
-      } else {
-        for (int k = 1; k < len; ++k) amounts.push_back(k <= len / 2 ? k : k - len);
-      }
-      for (int amount : amounts) {
-        SearchMove sm;
-        sm.move = Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(amount)};
-        sm.cost = 1;
-        sm.len = len;
-        for (int i = 0; i < len; ++i) {
-          sm.cells[i] = static_cast<std::uint8_t>(axis == Axis::Row ? line * size.cols + i
-                                                                    : i * size.cols + line);
-        }
-        impl->moves.push_back(sm);
-      }
+  for (const Move& move : metric_moves(size, metric)) {
+    SearchMove sm;
+    sm.move = move;
+    sm.cost = 1;
+    sm.len = line_length(size, move.axis);
+    for (int i = 0; i < sm.len; ++i) {
+      sm.cells[i] = static_cast<std::uint8_t>(move.axis == Axis::Row ? move.index * size.cols + i
+                                                                     : i * size.cols + move.index);
     }
+    impl->moves.push_back(sm);
   }
   // Pattern database and its probes.
   std::vector<int> pattern;

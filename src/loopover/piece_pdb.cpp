@@ -341,24 +341,11 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   std::memset(t.owner_.get(), 0xFF, t.bytes());
   PdbBuilder builder{t, options, nullptr, {}};
   builder.data = t.owner_.get();
-  for (Axis axis : {Axis::Row, Axis::Column}) {
-    const int lines = axis == Axis::Row ? size.rows : size.cols;
-    const int len = line_length(size, axis);
-    std::vector<int> amounts;
-    if (options.metric == Metric::Stm) {
-      amounts = len == 2 ? std::vector<int>{1} : std::vector<int>{1, -1};
-    } else {
-      for (int a = 1; a < len; ++a) amounts.push_back(a);
-    }
-    for (int line = 0; line < lines; ++line) {
-      for (int amount : amounts) {
-        Perm perm = move_perm(
-            size, Move{axis, static_cast<std::uint8_t>(line), static_cast<std::int8_t>(amount)});
-        std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
-        for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));
-        builder.moves.push_back(std::move(mv));
-      }
-    }
+  for (const Move& move : metric_moves(size, options.metric)) {
+    Perm perm = move_perm(size, move);
+    std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
+    for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));
+    builder.moves.push_back(std::move(mv));
   }
   if (auto ok = builder.run(); !ok) return ok.error();
   if (!options.tables_dir.empty()) {

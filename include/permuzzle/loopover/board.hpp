@@ -73,6 +73,10 @@ MoveSequence inverse(const MoveSequence& moves);
 // (a written `B^3` on a line of 4 is one cell left), MTM counts each move with a nonzero
 // net shift as 1.
 int move_cost(BoardSize size, const Move& move, Metric metric);
+// The single moves of a metric, rows first (by line), then columns. Per line, STM: +1 and -1
+// (only +1 on a line of 2, where they coincide); MTM: every nonzero shift k = 1..len-1, written
+// the shorter way round (k - len when k > len/2). Each move's inverse is in the list.
+std::vector<Move> metric_moves(BoardSize size, Metric metric);
 int sequence_length(BoardSize size, const MoveSequence& moves, Metric metric);
 
 // The move as a permutation of the cells (GAP order, 0-based points, degree cells()).
