@@ -117,7 +117,8 @@ TEST(GroupCli, OtherSubcommands) {
       run_cli("group cayley-graph '(1,2,3)' '(1,2)(3,4)' -x '(1,2)(3,4)' -x '(1,4)(2,3)' --json");
   ASSERT_EQ(graph.exit_code, 0) << graph.err;
   EXPECT_EQ(graph.json()["component_count"], 3);
-  for (const auto& c : graph.json()["components"]) EXPECT_EQ(c.size(), 4u);
+  const auto components = graph.json()["components"];  // a copy: json() returns a temporary
+  for (const auto& c : components) EXPECT_EQ(c.size(), 4u);
   auto dot = run_cli("group cayley-graph '(1,2)' '(1,2,3)'");
   EXPECT_EQ(dot.out.find("// Cayley digraph"), 0u);
   if (std::system("command -v dot >/dev/null 2>&1") == 0) {

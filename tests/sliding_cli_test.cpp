@@ -116,7 +116,8 @@ TEST(SlidingCli, CheckBoundApplyRandom) {
   ASSERT_EQ(r1.exit_code, 0);
   EXPECT_EQ(r1.out, r2.out);
   EXPECT_EQ(r1.json()["positions"].size(), 5u);
-  for (auto& p : r1.json()["positions"]) {
+  const auto positions = r1.json()["positions"];  // a copy: json() returns a temporary
+  for (const auto& p : positions) {
     std::string flat;
     for (auto& v : p) flat += std::to_string(v.get<int>()) + " ";
     auto chk = run_cli("sliding check --size 4x4 " + shell_quote(flat) + " --json");
