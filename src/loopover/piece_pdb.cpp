@@ -1,7 +1,6 @@
 #include "permuzzle/loopover/piece_pdb.hpp"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "../huge_pages.hpp"
 #include "permuzzle/loopover/board.hpp"
 #include "permuzzle/table_cache.hpp"
 
@@ -56,8 +56,7 @@ std::uint8_t* allocate_entries(std::size_t bytes) {
   const std::size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
   void* p = std::aligned_alloc(HUGE_PAGE, rounded);
   if (p == nullptr) return nullptr;
-  // Random probes over hundreds of MB: huge pages save most TLB misses (a hint; may be ignored).
-  ::madvise(p, rounded, MADV_HUGEPAGE);
+  detail::advise_huge_pages(p, rounded);
   return static_cast<std::uint8_t*>(p);
 }
 

@@ -1,12 +1,12 @@
 #include "permuzzle/loopover/walking_distance.hpp"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
+#include "../huge_pages.hpp"
 #include "permuzzle/loopover/board.hpp"
 #include "permuzzle/table_cache.hpp"
 
@@ -205,17 +205,8 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
 }
 
 void WalkingDistanceTable::advise_huge_pages() const {
-  constexpr std::uintptr_t HUGE_PAGE = 2u << 20;
-  const auto begin = reinterpret_cast<std::uintptr_t>(direct_.data());
-  const std::uintptr_t first = (begin + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  const std::uintptr_t last = (begin + direct_.size()) & ~(HUGE_PAGE - 1);
-  if (direct_.empty() || last <= first) return;
-  void* p = reinterpret_cast<void*>(first);
-  ::madvise(p, last - first, MADV_HUGEPAGE);
-  // The table is already filled, so also collapse it now (Linux >= 6.1; an error elsewhere,
-  // which only means small pages).
-  constexpr int COLLAPSE = 25;  // MADV_COLLAPSE, missing from older C library headers
-  ::madvise(p, last - first, COLLAPSE);
+  // The table is already filled: collapse it now.
+  detail::collapse_huge_pages(direct_.data(), direct_.size());
 }
 
 int WalkingDistanceTable::sparse_distance(std::uint64_t idx) const {

@@ -6,11 +6,8 @@
 #include <cstring>
 #include <thread>
 
+#include "../huge_pages.hpp"
 #include "pdb_internal.hpp"
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 #include "permuzzle/table_cache.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
@@ -138,20 +135,12 @@ namespace {
 
 constexpr std::uint8_t UNSEEN = 0xFF;
 
-// A zero-filled byte vector whose pages the kernel may back with 2 MiB pages: the search reads
-// the tables at random, and huge pages save most of the TLB misses.
+// A zero-filled byte vector whose pages the kernel may back with 2 MiB pages (the advice is
+// given before the zero fill touches them).
 std::vector<std::uint8_t> table_storage(std::uint64_t bytes) {
   std::vector<std::uint8_t> v;
   v.reserve(bytes);
-#ifdef __linux__
-  constexpr std::uintptr_t HUGE_PAGE = 2u << 20;
-  auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-  std::uintptr_t first = (begin + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  std::uintptr_t last = (begin + bytes) & ~(HUGE_PAGE - 1);
-  if (bytes >= HUGE_PAGE && last > first) {
-    madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice only
-  }
-#endif
+  permuzzle::detail::advise_huge_pages(v.data(), bytes);
   v.resize(bytes, 0);
   return v;
 }
@@ -385,16 +374,15 @@ Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
   const std::uint64_t entries = binomial(geo.cells, static_cast<int>(cells.size())) * perms.count;
   const std::uint64_t bytes = (entries + 1) / 2;
   if (!dir.empty()) {
-    std::vector<std::uint8_t> payload;
-    TableLoadOutcome outcome = load_table(dir, key, payload, bytes);
+    // Read straight into the table's own (huge-page) storage: no second copy of 260 MB.
+    auto table = std::make_shared<PatternTable>();
+    table->nibbles = table_storage(bytes);
+    TableLoadOutcome outcome = load_table(dir, key, table->nibbles.data(), bytes);
     if (outcome.status == TableLoadStatus::Loaded) {
-      auto table = std::make_shared<PatternTable>();
       table->board_width = geo.width;
       table->cells = cells;
       table->perm_count = perms.count;
       table->entries = entries;
-      table->nibbles = table_storage(payload.size());
-      std::copy(payload.begin(), payload.end(), table->nibbles.begin());
       if (progress)
         progress(fmt::format("loaded {} {} from {}", puzzle, probe.name(), outcome.path), 1.0);
       return table;
