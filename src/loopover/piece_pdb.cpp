@@ -348,8 +348,10 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   }
   if (auto ok = builder.run(); !ok) return ok.error();
   if (!options.tables_dir.empty()) {
+    // A cache that cannot be written only costs a rebuild next time; the caller is told.
     auto saved = save_table(options.tables_dir, key, t.owner_.get(), t.bytes());
-    (void)saved;  // a cache that cannot be written only costs a rebuild next time
+    t.cache_detail_ = saved ? "saved to " + table_path(options.tables_dir, key)
+                            : "not saved: " + saved.error().message;
   }
   t.seconds_ = seconds_since(t0);
   return t;

@@ -69,8 +69,8 @@ class PiecePdb {
   bool capped() const { return capped_; }  // entries equal to the cap mean "the cap or more"
   const std::vector<std::uint64_t>& histogram() const { return histogram_; }  // per distance
   bool loaded_from_cache() const { return loaded_from_cache_; }
-  // What the cache said ("loaded ...", "no cached table at ...", "... is stale: ...", "...
-  // is damaged: ..."); empty without a tables directory.
+  // What the cache said: "loaded ..." when loaded; after a build "saved to ..." or "not saved:
+  // <why>"; empty without a tables directory.
   const std::string& cache_detail() const { return cache_detail_; }
   double seconds() const { return seconds_; }  // build or load time
 
