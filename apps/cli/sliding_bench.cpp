@@ -45,6 +45,7 @@ struct BenchArgs {
   int jobs = 0;     // instances solved at once (0 = default)
 };
 
+// Instances solved at once by default on 4x4: every core, at most 2 (this machine's size).
 int hardware_threads() {
   return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
 }
@@ -82,8 +83,8 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
   options.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
   options.partition = a.partition;
   // Default: on 4x4 many short solves run side by side, one thread each; on 5x5 one long solve
-  // at a time uses every thread.
-  options.search_threads = a.threads > 0 ? a.threads : (width == 4 ? 1 : hardware_threads());
+  // at a time uses every thread (search_threads 0 = the solver's default).
+  options.search_threads = a.threads > 0 ? a.threads : (width == 4 ? 1 : 0);
   options.on_table_progress = [&ctx](const std::string& what, double fraction) {
     bool transient = what.rfind("building", 0) == 0;
     progress(ctx, transient ? fmt::format("{} ({:.0f}%)", what, 100 * fraction) : what, transient);
