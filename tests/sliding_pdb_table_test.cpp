@@ -3,6 +3,7 @@
 // no ranking tables.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <numeric>
@@ -69,20 +70,33 @@ void check_table(int width, const std::vector<std::uint8_t>& cells) {
   ASSERT_TRUE(table.ok()) << table.error().message;
   auto expected = brute_force(width, cells);
   const int k = static_cast<int>(cells.size());
-  ASSERT_EQ(expected.size(), (*table)->entries);
+  ASSERT_EQ(expected.size() / perms.count, binomial(width * width, k));
+  // The documented layout, computed here from its definition: frame cells along the curve,
+  // tiles numbered by their goals' frame order, index = perm_rank * stride + comb_rank.
+  const auto& t = **table;
+  const auto frame = table_frame(width);
+  std::vector<std::uint8_t> goal_frames;
+  for (auto c : cells) goal_frames.push_back(frame[c]);
+  std::sort(goal_frames.begin(), goal_frames.end());
+  ASSERT_EQ(t.frame_cells, goal_frames);
+  const std::uint64_t stride = binomial(width * width, k) + (binomial(width * width, k) & 1);
+  ASSERT_EQ(t.stride, stride);
   for (const auto& [placement, d] : expected) {
     std::uint32_t mask = 0;
     std::array<std::uint8_t, MAX_CELLS> index_at{};
+    int md = 0;
     for (int i = 0; i < k; ++i) {
-      mask |= 1u << placement[i];
-      index_at[placement[i]] = static_cast<std::uint8_t>(i);
+      const int f = frame[placement[i]];
+      mask |= 1u << f;
+      const auto tile =
+          std::find(goal_frames.begin(), goal_frames.end(), frame[cells[i]]) - goal_frames.begin();
+      index_at[f] = static_cast<std::uint8_t>(tile);
+      md += geo.manhattan[placement[i]][cells[i]];
     }
     std::vector<std::uint8_t> seq;
-    int md = 0;
     for (int c = 0; c < width * width; ++c)
       if (mask >> c & 1) seq.push_back(index_at[c]);
-    for (int i = 0; i < k; ++i) md += geo.manhattan[placement[i]][cells[i]];
-    std::uint64_t index = std::uint64_t{ranker.rank(mask)} * perms.count + perm_rank(seq.data(), k);
+    std::uint64_t index = std::uint64_t{perm_rank(seq.data(), k)} * stride + ranker.rank(mask);
     int stored = (*table)->get(index);
     ASSERT_EQ(md + 2 * stored, std::min(d, md + 30)) << "placement of " << (*table)->name();
   }
@@ -106,6 +120,47 @@ TEST(SlidingPdbTable, PermutationMovesMatchDirectRanking) {
   std::vector<std::uint8_t> t = {3, 4, 1, 0, 2};
   EXPECT_EQ(perms.moves[(1 * 5 + 3) * perms.count + r], perm_rank(t.data(), 5));
   EXPECT_EQ(perms.count, 120u);
+}
+
+TEST(SlidingPdbTable, PackedSequenceRankAndMoveMatchTheLehmerRankAndMoveTable) {
+  for (int k : {2, 3, 4, 5, 7, 8}) {
+    PermTables perms(k);
+    std::vector<std::uint8_t> seq(k);
+    std::iota(seq.begin(), seq.end(), 0);
+    std::uint32_t visited = 0;
+    do {
+      const std::uint32_t r = perm_rank(seq.data(), k);
+      const std::uint32_t packed = pack_sequence(seq.data(), k);
+      ASSERT_EQ(perms.packed_rank(packed), r) << "k " << k;
+      // Moving elements: every (i, j) on a sample of ranks (all of them for k <= 5).
+      if (k <= 5 || r % 97 == 0) {
+        for (int i = 0; i < k; ++i) {
+          for (int j = 0; j < k; ++j) {
+            ASSERT_EQ(perms.packed_rank(move_packed(packed, i, j)),
+                      perms.moves[(static_cast<std::size_t>(i) * k + j) * perms.count + r]);
+          }
+        }
+      }
+      ++visited;
+    } while (std::next_permutation(seq.begin(), seq.end()));
+    EXPECT_EQ(visited, perms.count);
+  }
+}
+
+TEST(SlidingPdbTable, TableFrameIsACurveThroughEveryCell) {
+  for (int width : {2, 3, 4, 5}) {
+    const auto frame = table_frame(width);
+    std::vector<int> cell_at(width * width, -1);
+    for (int c = 0; c < width * width; ++c) {
+      ASSERT_LT(frame[c], width * width);
+      ASSERT_EQ(cell_at[frame[c]], -1) << "frame is not a bijection";
+      cell_at[frame[c]] = c;
+    }
+    // Consecutive frame cells are neighbours on the board.
+    Geometry geo(width);
+    for (int f = 0; f + 1 < width * width; ++f)
+      EXPECT_EQ(geo.manhattan[cell_at[f]][cell_at[f + 1]], 1) << "width " << width << " at " << f;
+  }
 }
 
 TEST(SlidingPdbTable, ColexRankIsDenseAndOrdered) {

@@ -61,9 +61,9 @@ const std::vector<NamedPartition>& named_partitions() {
 
 struct View {
   const PatternTable* table = nullptr;
-  const std::uint16_t* moves = nullptr;  // PermTables::moves of the table's k
+  const PermTables* perms = nullptr;  // of the table's k (packed-sequence ranking)
   int k = 0;
-  std::uint32_t pc = 1;
+  std::uint64_t stride = 1;                   // PatternTable::stride
   std::array<std::uint8_t, MAX_CELLS> map{};  // board cell (canonical frame) -> table frame
 };
 
@@ -153,19 +153,20 @@ Result<std::shared_ptr<const Config>> PdbSolver::Impl::config_for(int blank_goal
       for (auto& t : cfg->tables)
         if (t->cells == canon[g]) v.table = t.get();
       const PermTables& pt = *perms.at(static_cast<int>(canon[g].size()));
-      v.moves = pt.moves.data();
+      v.perms = &pt;
       v.k = pt.k;
-      v.pc = pt.count;
+      v.stride = v.table->stride;
       for (int x = 0; x < n; ++x) {
         int m = o ? geo.transpose(x) : x;
-        v.map[x] = geo.symmetry[tau[g]][m];
+        v.map[x] = v.table->frame_of[geo.symmetry[tau[g]][m]];
       }
       for (int label = 0; label < n; ++label) {
         int m = o ? geo.transpose(label) : label;
         auto it = std::find(cfg->groups[g].begin(), cfg->groups[g].end(), m);
         if (it == cfg->groups[g].end()) continue;
-        auto image = geo.symmetry[tau[g]][m];
-        auto pos = std::find(canon[g].begin(), canon[g].end(), image) - canon[g].begin();
+        const auto image = v.table->frame_of[geo.symmetry[tau[g]][m]];
+        const auto& fc = v.table->frame_cells;
+        const auto pos = std::find(fc.begin(), fc.end(), image) - fc.begin();
         cfg->view_of[o][label] = static_cast<std::uint8_t>(o * ng + g);
         cfg->index_of[o][label] = static_cast<std::uint8_t>(pos);
       }
@@ -283,8 +284,8 @@ class Search {
       for (int c = 0; c < N; ++c)
         if (index_at[c] != NO_CELL) seq[i++] = index_at[c];
       mask_[v] = mask;
-      perm_[v] = perm_rank(seq.data(), views_[v].k);
-      h_[v] = static_cast<std::uint8_t>(lookup(v, mask, perm_[v]));
+      seq_[v] = pack_sequence(seq.data(), views_[v].k);
+      h_[v] = static_cast<std::uint8_t>(lookup(v, mask, perm_rank(seq.data(), views_[v].k)));
       sum_[o] += h_[v];
     }
   }
@@ -428,7 +429,7 @@ class Search {
       const Pending p = update(v, a, b);
       const int h = views_[v].table->get(p.index);
       sum_[o] += h - h_[v];
-      mask_[v] = p.mask, perm_[v] = p.perm, h_[v] = static_cast<std::uint8_t>(h);
+      mask_[v] = p.mask, seq_[v] = p.seq, h_[v] = static_cast<std::uint8_t>(h);
     }
     board_[b] = static_cast<std::uint8_t>(t);
     board_[a] = BLANK;
@@ -438,33 +439,32 @@ class Search {
 
  private:
   struct Update {
-    std::uint32_t mask, perm;
+    std::uint32_t mask, seq;
     int h;
   };
   // A child's view state before its table entry is read.
   struct Pending {
-    std::uint32_t mask, perm;
+    std::uint32_t mask, seq;  // seq: packed sequence (see PermTables)
     std::uint64_t index;
   };
 
-  int lookup(int v, std::uint32_t mask, std::uint32_t perm) const {
-    std::uint64_t index = static_cast<std::uint64_t>(ranker_.rank(mask)) * views_[v].pc + perm;
+  int lookup(int v, std::uint32_t mask, std::uint64_t perm) const {
+    const std::uint64_t index = perm * views_[v].stride + ranker_.rank(mask);
     return views_[v].table->get(index);
   }
 
   // The view's state after its tile slides from cell a to cell b; the table byte is prefetched.
-  Pending update(int v, int a, int b) const {
+  [[gnu::always_inline]] Pending update(int v, int a, int b) const {
     const View& vw = views_[v];
     std::uint32_t ma = vw.map[a], mb = vw.map[b];
     std::uint32_t m = mask_[v];
     int i = std::popcount(m & ((1u << ma) - 1));
     std::uint32_t m2 = m ^ (1u << ma) ^ (1u << mb);
     int j = std::popcount(m2 & ((1u << mb) - 1));
-    std::uint32_t p2 =
-        i == j ? perm_[v] : vw.moves[(static_cast<std::size_t>(i) * vw.k + j) * vw.pc + perm_[v]];
-    std::uint64_t index = static_cast<std::uint64_t>(ranker_.rank(m2)) * vw.pc + p2;
+    const std::uint32_t s2 = i == j ? seq_[v] : move_packed(seq_[v], i, j);
+    const std::uint64_t index = vw.perms->packed_rank(s2) * vw.stride + ranker_.rank(m2);
     __builtin_prefetch(vw.table->nibbles.data() + (index >> 1));
-    return {m2, p2, index};
+    return {m2, s2, index};
   }
 
   // Depth-first search below the current node at depth g; `prev` is the last blank direction
@@ -550,16 +550,16 @@ class Search {
         s1 = sum_[1] - h_[v1] + h1;
       }
       // Step into the child.
-      const Update old0{mask_[v0], perm_[v0], h_[v0]};
+      const Update old0{mask_[v0], seq_[v0], h_[v0]};
       const int old_sum0 = sum_[0];
-      mask_[v0] = c.p0.mask, perm_[v0] = c.p0.perm, h_[v0] = static_cast<std::uint8_t>(h0);
+      mask_[v0] = c.p0.mask, seq_[v0] = c.p0.seq, h_[v0] = static_cast<std::uint8_t>(h0);
       sum_[0] = s0;
       Update old1{};
       int old_sum1 = 0;
       if constexpr (O == 2) {
-        old1 = {mask_[v1], perm_[v1], h_[v1]};
+        old1 = {mask_[v1], seq_[v1], h_[v1]};
         old_sum1 = sum_[1];
-        mask_[v1] = c.p1.mask, perm_[v1] = c.p1.perm, h_[v1] = static_cast<std::uint8_t>(h1);
+        mask_[v1] = c.p1.mask, seq_[v1] = c.p1.seq, h_[v1] = static_cast<std::uint8_t>(h1);
         sum_[1] = s1;
       }
       board_[b] = static_cast<std::uint8_t>(t);
@@ -578,10 +578,10 @@ class Search {
       blank_ = b;
       board_[a] = static_cast<std::uint8_t>(t);
       board_[b] = BLANK;
-      mask_[v0] = old0.mask, perm_[v0] = old0.perm, h_[v0] = static_cast<std::uint8_t>(old0.h);
+      mask_[v0] = old0.mask, seq_[v0] = old0.seq, h_[v0] = static_cast<std::uint8_t>(old0.h);
       sum_[0] = old_sum0;
       if constexpr (O == 2) {
-        mask_[v1] = old1.mask, perm_[v1] = old1.perm, h_[v1] = static_cast<std::uint8_t>(old1.h);
+        mask_[v1] = old1.mask, seq_[v1] = old1.seq, h_[v1] = static_cast<std::uint8_t>(old1.h);
         sum_[1] = old_sum1;
       }
     }
@@ -613,7 +613,7 @@ class Search {
   std::array<std::uint8_t, N> board_{};
   int blank_ = 0;
   int md_ = 0;
-  std::array<std::uint32_t, MAX_VIEWS> mask_{}, perm_{};
+  std::array<std::uint32_t, MAX_VIEWS> mask_{}, seq_{};  // seq_: packed sequences
   std::array<std::uint8_t, MAX_VIEWS> h_{};
   std::array<int, 2> sum_{};
   int bound_ = 0;

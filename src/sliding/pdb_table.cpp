@@ -59,6 +59,38 @@ Geometry::Geometry(int w) : width(w), cells(w * w) {
   }
 }
 
+std::array<std::uint8_t, MAX_CELLS> table_frame(int width) {
+  std::array<std::uint8_t, MAX_CELLS> frame_of{};
+  if (width == 4) {
+    // Hilbert curve: the board cells in the order the curve visits them.
+    constexpr std::array<std::uint8_t, 16> CURVE = {0,  1,  5,  4,  8, 12, 13, 9,
+                                                    10, 14, 15, 11, 7, 6,  2,  3};
+    for (int i = 0; i < 16; ++i) frame_of[CURVE[i]] = static_cast<std::uint8_t>(i);
+    return frame_of;
+  }
+  for (int r = 0; r < width; ++r) {
+    for (int c = 0; c < width; ++c) {
+      const int along = r % 2 == 0 ? c : width - 1 - c;  // snake: odd rows right to left
+      frame_of[r * width + c] = static_cast<std::uint8_t>(r * width + along);
+    }
+  }
+  return frame_of;
+}
+
+Geometry renumbered(const Geometry& geometry, const std::array<std::uint8_t, MAX_CELLS>& frame_of) {
+  Geometry out = geometry;
+  const int n = geometry.cells;
+  for (int a = 0; a < n; ++a) {
+    for (int s = 0; s < 8; ++s) out.symmetry[s][frame_of[a]] = frame_of[geometry.symmetry[s][a]];
+    for (int b = 0; b < n; ++b) out.manhattan[frame_of[a]][frame_of[b]] = geometry.manhattan[a][b];
+    for (int d = 0; d < 4; ++d) {
+      const std::uint8_t y = geometry.neighbor[a][d];
+      out.neighbor[frame_of[a]][d] = y == NO_CELL ? NO_CELL : frame_of[y];
+    }
+  }
+  return out;
+}
+
 std::uint64_t binomial(int n, int k) {
   if (k < 0 || n < k) return 0;
   std::uint64_t r = 1;
@@ -97,8 +129,46 @@ std::uint32_t perm_rank(const std::uint8_t* seq, int k) {
   return rank;
 }
 
+std::uint32_t pack_sequence(const std::uint8_t* seq, int k) {
+  std::uint32_t packed = 0;
+  for (int i = 0; i < k; ++i) packed |= static_cast<std::uint32_t>(seq[i]) << (3 * i);
+  return packed;
+}
+
 PermTables::PermTables(int k_) : k(k_) {
   for (int i = 2; i <= k; ++i) count *= static_cast<std::uint32_t>(i);
+  // Split ranking tables (see the header). Entries for bit patterns that are not a valid prefix
+  // or suffix are never read.
+  {
+    const int m = std::min(k, 4);
+    const int f = k - m;
+    split_shift = 3 * f;
+    first_rank.assign(4096, 0);
+    last_rank.assign(4096, 0);
+    for (std::uint32_t bits = 0; bits < (1u << (3 * f)); ++bits) {
+      std::uint32_t used = 0, value = 0, weight = count;
+      bool valid = true;
+      for (int i = 0; i < f; ++i) {
+        const std::uint32_t x = (bits >> (3 * i)) & 7u;
+        if (x >= static_cast<std::uint32_t>(k) || (used >> x & 1u)) valid = false;
+        weight /= static_cast<std::uint32_t>(k - i);  // (k-1-i)!
+        if (valid)
+          value += static_cast<std::uint32_t>(std::popcount(~used & ((1u << x) - 1))) * weight;
+        used |= 1u << x;
+      }
+      if (valid) first_rank[bits] = static_cast<std::uint16_t>(value);
+    }
+    for (std::uint32_t bits = 0; bits < (1u << (3 * m)); ++bits) {
+      std::uint32_t rank = 0;
+      for (int i = 0; i < m; ++i) {
+        std::uint32_t smaller = 0;
+        const std::uint32_t x = (bits >> (3 * i)) & 7u;
+        for (int j = i + 1; j < m; ++j) smaller += ((bits >> (3 * j)) & 7u) < x;
+        rank = rank * static_cast<std::uint32_t>(m - i) + smaller;
+      }
+      last_rank[bits] = static_cast<std::uint8_t>(rank);
+    }
+  }
   sequences.resize(static_cast<std::size_t>(count) * k);
   moves.resize(static_cast<std::size_t>(k) * k * count);
   std::array<std::uint8_t, MAX_PATTERN> seq{};
@@ -159,18 +229,38 @@ void run_parallel(int threads, F&& body) {
 
 }  // namespace
 
+namespace {
+
+// Fills the table fields that follow from the board and the cells (not the nibbles).
+void describe_table(PatternTable& table, int width, const std::vector<std::uint8_t>& cells,
+                    std::uint32_t perm_count) {
+  table.board_width = width;
+  table.cells = cells;
+  table.frame_of = table_frame(width);
+  table.frame_cells.clear();
+  for (auto c : cells) table.frame_cells.push_back(table.frame_of[c]);
+  std::sort(table.frame_cells.begin(), table.frame_cells.end());
+  const std::uint64_t combs = binomial(width * width, static_cast<int>(cells.size()));
+  table.perm_count = perm_count;
+  table.stride = combs + (combs & 1);
+  table.entries = table.stride * perm_count;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<PatternTable>> build_pattern_table(
-    const Geometry& geo, const CombRanker& ranker, const PermTables& perms,
-    const std::vector<std::uint8_t>& cells, int threads, const TableProgress& progress) {
+    const Geometry& board_geo, const CombRanker& ranker, const PermTables& perms,
+    const std::vector<std::uint8_t>& board_cells, int threads, const TableProgress& progress) {
+  auto table = std::make_shared<PatternTable>();
+  describe_table(*table, board_geo.width, board_cells, perms.count);
+  // The search below runs in the table frame: cells renamed along the locality curve.
+  const Geometry geo = renumbered(board_geo, table->frame_of);
+  const std::vector<std::uint8_t>& cells = table->frame_cells;
   const int n = geo.cells;
   const int k = static_cast<int>(cells.size());
   const std::uint32_t pc = perms.count;
   const std::uint64_t combs = binomial(n, k);
-  auto table = std::make_shared<PatternTable>();
-  table->board_width = geo.width;
-  table->cells = cells;
-  table->perm_count = pc;
-  table->entries = combs * pc;
+  const std::uint64_t stride = table->stride;
   const std::string what = fmt::format("sliding-{0}x{0} pattern {1}", geo.width, table->name());
 
   // Step 1. Enumerate the masks (Gosper's hack yields them in colex rank order) and split the
@@ -314,42 +404,56 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
                         ErrorKind::Internal);
   }
 
-  // Step 3. Least distance over the regions, minus the Manhattan distance, halved, packed.
-  table->nibbles = table_storage((table->entries + 1) / 2);
-  std::atomic<std::uint64_t> next_comb{0};
+  // Step 3. Least distance over the regions, minus the Manhattan distance, halved, packed in
+  // the perm-major layout. A task takes CHUNK consecutive combs (an even number, so the two
+  // nibbles of a byte always belong to the same task) and writes CHUNK/2 contiguous bytes of
+  // every perm row.
+  table->nibbles = table_storage(table->entries / 2);
+  constexpr std::uint64_t CHUNK = 128;
+  std::atomic<std::uint64_t> next_chunk{0};
   std::atomic<bool> broken{false};
   run_parallel(threads, [&](int) {
     std::vector<std::uint8_t> best(pc);
+    std::vector<std::uint8_t> values(static_cast<std::size_t>(pc) * CHUNK);  // [perm][c - c0]
     for (;;) {
-      std::uint64_t c = next_comb.fetch_add(1, std::memory_order_relaxed);
-      if (c >= combs) break;
-      std::fill(best.begin(), best.end(), UNSEEN);
-      for (std::uint32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
-        const std::uint8_t* src = &dist[static_cast<std::size_t>(b) * pc];
-        for (std::uint32_t p = 0; p < pc; ++p) best[p] = std::min(best[p], src[p]);
-      }
-      // md(p) = sum over order positions i of the distance from cell_i to the goal of seq[i].
-      std::array<std::array<std::uint8_t, MAX_PATTERN>, MAX_PATTERN> md{};
-      {
-        int i = 0;
-        for (int cell = 0; cell < n; ++cell) {
-          if (!(masks[c] >> cell & 1)) continue;
-          for (int t = 0; t < k; ++t) md[i][t] = geo.manhattan[cell][cells[t]];
-          ++i;
+      const std::uint64_t c0 = next_chunk.fetch_add(CHUNK, std::memory_order_relaxed);
+      if (c0 >= combs) break;
+      const std::uint64_t c1 = std::min(combs, c0 + CHUNK);
+      std::fill(values.begin(), values.end(), 0);
+      for (std::uint64_t c = c0; c < c1; ++c) {
+        std::fill(best.begin(), best.end(), UNSEEN);
+        for (std::uint32_t b = block_start[c]; b < block_start[c + 1]; ++b) {
+          const std::uint8_t* src = &dist[static_cast<std::size_t>(b) * pc];
+          for (std::uint32_t p = 0; p < pc; ++p) best[p] = std::min(best[p], src[p]);
+        }
+        // md(p) = sum over order positions i of the distance from cell_i to the goal of seq[i].
+        std::array<std::array<std::uint8_t, MAX_PATTERN>, MAX_PATTERN> md{};
+        {
+          int i = 0;
+          for (int cell = 0; cell < n; ++cell) {
+            if (!(masks[c] >> cell & 1)) continue;
+            for (int t = 0; t < k; ++t) md[i][t] = geo.manhattan[cell][cells[t]];
+            ++i;
+          }
+        }
+        for (std::uint32_t p = 0; p < pc; ++p) {
+          const std::uint8_t* s = &perms.sequences[static_cast<std::size_t>(p) * k];
+          int manhattan = 0;
+          for (int i = 0; i < k; ++i) manhattan += md[i][s[i]];
+          int v = best[p];
+          if (v == UNSEEN || v < manhattan || ((v - manhattan) & 1)) {
+            broken = true;
+            return;
+          }
+          values[static_cast<std::size_t>(p) * CHUNK + (c - c0)] =
+              static_cast<std::uint8_t>(std::min(15, (v - manhattan) / 2));
         }
       }
-      std::uint8_t* out = &table->nibbles[c * pc / 2];  // pc is even (k >= 2)
       for (std::uint32_t p = 0; p < pc; ++p) {
-        const std::uint8_t* s = &perms.sequences[static_cast<std::size_t>(p) * k];
-        int manhattan = 0;
-        for (int i = 0; i < k; ++i) manhattan += md[i][s[i]];
-        int v = best[p];
-        if (v == UNSEEN || v < manhattan || ((v - manhattan) & 1)) {
-          broken = true;
-          return;
-        }
-        int stored = std::min(15, (v - manhattan) / 2);
-        out[p >> 1] |= static_cast<std::uint8_t>(stored << ((p & 1) * 4));
+        const std::uint8_t* in = &values[static_cast<std::size_t>(p) * CHUNK];
+        std::uint8_t* out = &table->nibbles[(p * stride + c0) / 2];
+        for (std::uint64_t x = 0; x < c1 - c0; x += 2)
+          out[x / 2] = static_cast<std::uint8_t>(in[x] | in[x + 1] << 4);
       }
     }
   });
@@ -371,18 +475,16 @@ Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
   probe.cells = cells;
   const std::string puzzle = fmt::format("sliding-{0}x{0}", geo.width);
   TableKey key{puzzle, "pdb-additive " + probe.name(), TABLE_FORMAT_VERSION};
-  const std::uint64_t entries = binomial(geo.cells, static_cast<int>(cells.size())) * perms.count;
-  const std::uint64_t bytes = (entries + 1) / 2;
+  PatternTable shape;
+  describe_table(shape, geo.width, cells, perms.count);
+  const std::uint64_t bytes = shape.entries / 2;
   if (!dir.empty()) {
     // Read straight into the table's own (huge-page) storage: no second copy of 260 MB.
     auto table = std::make_shared<PatternTable>();
     table->nibbles = table_storage(bytes);
     TableLoadOutcome outcome = load_table(dir, key, table->nibbles.data(), bytes);
     if (outcome.status == TableLoadStatus::Loaded) {
-      table->board_width = geo.width;
-      table->cells = cells;
-      table->perm_count = perms.count;
-      table->entries = entries;
+      describe_table(*table, geo.width, cells, perms.count);
       if (progress)
         progress(fmt::format("loaded {} {} from {}", puzzle, probe.name(), outcome.path), 1.0);
       return table;
