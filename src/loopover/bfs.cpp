@@ -6,7 +6,6 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
-#include <cstring>
 #include <thread>
 
 namespace permuzzle::loopover {
@@ -50,37 +49,34 @@ void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles) {
 namespace {
 
 constexpr std::uint8_t UNSEEN = 0xF;
-constexpr std::uint64_t CHUNK = 1u << 16;  // ranks per work item (even: bytes never shared)
+constexpr std::uint64_t CHUNK = 1u << 16;  // ranks per work item (a multiple of 16: whole words)
 
 struct MoveMap {
   std::uint8_t dst[MAX_BFS_CELLS];  // content of cell i goes to cell dst[i]
 };
 
-inline int load_entry(std::uint8_t* nibbles, std::uint64_t rank) {
-  std::atomic_ref<std::uint8_t> byte(nibbles[rank >> 1]);
-  return (byte.load(std::memory_order_relaxed) >> ((rank & 1) * 4)) & 0xF;
+// The 16 entries of ranks r..r+15 (r a multiple of 16) as one word, read atomically. Callers
+// of the skip test only ask whether an entry they want is there, and no thread writes such an
+// entry during the level: top-down wants `cur` entries (claims only turn UNSEEN into nxt),
+// bottom-up wants UNSEEN entries of its own chunk (only the chunk's owner claims them).
+inline std::uint64_t word_at(std::uint64_t* words, std::uint64_t r) {
+  return std::atomic_ref<std::uint64_t>(words[r >> 4]).load(std::memory_order_relaxed);
+}
+
+inline int load_entry(std::uint64_t* words, std::uint64_t rank) {
+  return static_cast<int>((word_at(words, rank) >> ((rank & 15) * 4)) & 0xF);
 }
 
 // Sets an UNSEEN entry to `value`; returns true when this call changed it. Safe against
 // concurrent writers of the same value (AND with the same mask is idempotent) and of the other
-// nibble of the byte (its bits are ones in the mask).
-inline bool claim(std::uint8_t* nibbles, std::uint64_t rank, int value) {
-  const int shift = static_cast<int>((rank & 1) * 4);
-  const std::uint8_t mask = static_cast<std::uint8_t>(~(0xF << shift) | (value << shift));
-  std::atomic_ref<std::uint8_t> byte(nibbles[rank >> 1]);
-  const std::uint8_t old = byte.fetch_and(mask, std::memory_order_relaxed);
+// entries of the word (their bits are ones in the mask).
+inline bool claim(std::uint64_t* words, std::uint64_t rank, int value) {
+  const int shift = static_cast<int>((rank & 15) * 4);
+  const std::uint64_t mask =
+      ~(std::uint64_t{0xF} << shift) | (static_cast<std::uint64_t>(value) << shift);
+  std::atomic_ref<std::uint64_t> word(words[rank >> 4]);
+  const std::uint64_t old = word.fetch_and(mask, std::memory_order_relaxed);
   return ((old >> shift) & 0xF) == UNSEEN;
-}
-
-// The 16 entries of ranks r..r+15 (r a multiple of 16) as one word. The caller only asks
-// whether an entry it wants is there, and no thread writes such an entry during the level:
-// top-down wants `cur` entries (claims only turn UNSEEN into nxt), bottom-up wants UNSEEN entries
-// of its own chunk (only the chunk's owner claims them). So whatever mix of old and new bytes the
-// read sees, the answer for the wanted value is right.
-inline std::uint64_t word_at(const std::uint8_t* nibbles, std::uint64_t r) {
-  std::uint64_t w;
-  std::memcpy(&w, nibbles + (r >> 1), sizeof w);
-  return w;
 }
 
 // Whether some 4-bit field of `w` equals `value` (the classic zero-nibble test on w ^
@@ -167,8 +163,8 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t total = factorial(n);
   DistanceTable table;
-  table.nibbles_.assign(static_cast<std::size_t>((total + 1) / 2), 0xFF);
-  std::uint8_t* nib = table.nibbles_.data();
+  table.words_.assign(static_cast<std::size_t>((total + 15) / 16), ~std::uint64_t{0});
+  std::uint64_t* nib = table.words_.data();
 
   // Step 1. The move maps of the metric (each move's inverse is also in the list).
   std::vector<MoveMap> moves;
@@ -286,7 +282,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   for (std::size_t d = 0; d < st.histogram.size(); ++d)
     sum += static_cast<double>(d) * st.histogram[d];
   st.mean_distance = sum / static_cast<double>(seen);
-  st.table_bytes = table.nibbles_.size();
+  st.table_bytes = table.words_.size() * sizeof(std::uint64_t);
   if (st.max_distance < 15) {
     std::uint8_t tiles[MAX_BFS_CELLS];
     for (std::uint64_t r = 0; r < total && st.sample_antipodes.size() < 5; ++r) {
