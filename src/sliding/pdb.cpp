@@ -10,8 +10,9 @@
 // is (group, orientation): orientation 0 looks the position up directly, orientation 1 looks up
 // its reflection about the main diagonal (cells and labels transposed), which is again a
 // position of the same goal because the canonical goal blank lies on the diagonal. A view maps
-// board cells into its table's frame with cell_map = tau o M (M = identity or transpose) and
-// keeps (mask, perm rank) of its tiles incrementally, so a move touches one view per orientation.
+// board cells into its table's frame with cell_map = F o tau o M (M = identity or transpose,
+// F = the table's locality numbering, see pdb_internal.hpp) and keeps (mask, packed sequence) of
+// its tiles incrementally, so a move touches one view per orientation.
 #include "permuzzle/sliding/pdb.hpp"
 
 #include <fmt/format.h>

@@ -7,8 +7,7 @@
 // moves instead of nearly every vertical move in row-major order.
 //
 // Indexing of a pattern table with k tiles on an N-cell board (N <= 25, k <= 8), perm-major:
-//   index = perm_rank(sequence) * stride + comb_rank(mask)      (stride = C(N,k) rounded up to
-//   even)
+//   index = perm_rank(sequence) * stride + comb_rank(mask),  stride = C(N,k) rounded up to even
 // - mask: bit c set when a pattern tile stands on frame cell c; comb_rank is the colexicographic
 //   rank among the C(N,k) masks of popcount k (sum over the set cells c_0 < c_1 < ... of
 //   C(c_i, i+1)), which is also the order in which Gosper's hack enumerates them.
