@@ -227,10 +227,6 @@ void run_parallel(int threads, F&& body) {
   for (auto& th : pool) th.join();
 }
 
-}  // namespace
-
-namespace {
-
 // Fills the table fields that follow from the board and the cells (not the nibbles).
 void describe_table(PatternTable& table, int width, const std::vector<std::uint8_t>& cells,
                     std::uint32_t perm_count) {
