@@ -11,6 +11,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "bench_counters.hpp"
 #include "permuzzle/sliding/instances.hpp"
 #include "permuzzle/sliding/pdb.hpp"
 
@@ -80,10 +81,7 @@ void solve_korf(benchmark::State& state, const std::string& partition) {
     }
     nodes += r->nodes;
   }
-  state.counters["nodes"] =
-      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
-  state.counters["nodes_per_s"] =
-      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+  permuzzle::bench::set_node_counters(state, nodes);
 }
 
 void BM_Korf100_78(benchmark::State& state) {

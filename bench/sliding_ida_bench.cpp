@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "bench_counters.hpp"
 #include "permuzzle/sliding/board.hpp"
 #include "permuzzle/sliding/solver.hpp"
 
@@ -68,10 +69,7 @@ void BM_Sliding4x4_SpecExample_LinearConflict(benchmark::State& state) {
     }
     nodes += r->nodes;
   }
-  state.counters["nodes"] =
-      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
-  state.counters["nodes_per_s"] =
-      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+  permuzzle::bench::set_node_counters(state, nodes);
 }
 
 BENCHMARK(BM_Sliding3x3_Manhattan)->Iterations(1000)->Unit(benchmark::kMicrosecond);
