@@ -20,6 +20,20 @@ std::string metric_label(const ::testing::TestParamInfo<Metric>& info) {
   return info.param == Metric::Stm ? "Stm" : "Mtm";
 }
 
+// The whole-graph distances of a board (the independent reference of these tests).
+Result<DistanceTable> bfs_distances(BoardSize size, Metric metric) {
+  BfsOptions bo;
+  bo.metric = metric;
+  return DistanceTable::build(size, bo);
+}
+
+// The optimal solver with its automatically chosen pattern database (no table cache).
+Result<OptimalSolver> auto_pattern_solver(BoardSize size, Metric metric) {
+  OptimalSolverConfig config;
+  config.pattern = PatternChoice::Auto;
+  return OptimalSolver::create(size, metric, config);
+}
+
 // A position `length` random moves (metric moves) from the goal.
 Position scramble(BoardSize size, int length, std::mt19937_64& rng) {
   Position p = goal_position(size);
@@ -86,9 +100,7 @@ TEST_P(LoopoverPdbMetric, WholeBoardPatternEqualsBfs) {
     po.metric = metric;
     auto pdb = PiecePdb::build(size, all, po);
     ASSERT_TRUE(pdb.ok()) << pdb.error().describe();
-    BfsOptions bo;
-    bo.metric = metric;
-    auto bfs = DistanceTable::build(size, bo);
+    auto bfs = bfs_distances(size, metric);
     ASSERT_TRUE(bfs.ok());
     EXPECT_EQ(pdb->max_distance(), bfs->stats().max_distance);
     std::uint8_t tiles[MAX_BFS_CELLS];
@@ -106,13 +118,9 @@ TEST_P(LoopoverPdbMetric, WholeBoardPatternEqualsBfs) {
 TEST_P(LoopoverPdbMetric, BoundAdmissibleOnAll3x3) {
   const Metric metric = GetParam();
   const BoardSize size{3, 3};
-  BfsOptions bo;
-  bo.metric = metric;
-  auto bfs = DistanceTable::build(size, bo);
+  auto bfs = bfs_distances(size, metric);
   ASSERT_TRUE(bfs.ok());
-  OptimalSolverConfig config;
-  config.pattern = PatternChoice::Auto;
-  auto solver = OptimalSolver::create(size, metric, config);
+  auto solver = auto_pattern_solver(size, metric);
   ASSERT_TRUE(solver.ok()) << solver.error().describe();
   ASSERT_NE(solver->pattern_db(), nullptr);
   EXPECT_EQ(solver->pattern_db()->pieces(), 6);
@@ -139,13 +147,9 @@ TEST_P(LoopoverPdbMetric, SolverMatchesBfs) {
   const Metric metric = GetParam();
   std::mt19937_64 rng(77);
   for (BoardSize size : {BoardSize{3, 3}, BoardSize{2, 4}, BoardSize{4, 2}}) {
-    BfsOptions bo;
-    bo.metric = metric;
-    auto bfs = DistanceTable::build(size, bo);
+    auto bfs = bfs_distances(size, metric);
     ASSERT_TRUE(bfs.ok());
-    OptimalSolverConfig config;
-    config.pattern = PatternChoice::Auto;
-    auto solver = OptimalSolver::create(size, metric, config);
+    auto solver = auto_pattern_solver(size, metric);
     ASSERT_TRUE(solver.ok()) << solver.error().describe();
     OptimalSolveOptions so;
     so.metric = metric;
