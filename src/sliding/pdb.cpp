@@ -62,8 +62,7 @@ const std::vector<NamedPartition>& named_partitions() {
 
 struct View {
   const PatternTable* table = nullptr;
-  const PermTables* perms = nullptr;  // of the table's k (packed-sequence ranking)
-  int k = 0;
+  const PermTables* perms = nullptr;          // of the table's k (packed-sequence ranking)
   std::uint64_t stride = 1;                   // PatternTable::stride
   std::array<std::uint8_t, MAX_CELLS> map{};  // board cell (canonical frame) -> table frame
 };
@@ -155,7 +154,6 @@ Result<std::shared_ptr<const Config>> PdbSolver::Impl::config_for(int blank_goal
         if (t->cells == canon[g]) v.table = t.get();
       const PermTables& pt = *perms.at(static_cast<int>(canon[g].size()));
       v.perms = &pt;
-      v.k = pt.k;
       v.stride = v.table->stride;
       for (int x = 0; x < n; ++x) {
         int m = o ? geo.transpose(x) : x;
@@ -285,8 +283,8 @@ class Search {
       for (int c = 0; c < N; ++c)
         if (index_at[c] != NO_CELL) seq[i++] = index_at[c];
       mask_[v] = mask;
-      seq_[v] = pack_sequence(seq.data(), views_[v].k);
-      h_[v] = static_cast<std::uint8_t>(lookup(v, mask, perm_rank(seq.data(), views_[v].k)));
+      seq_[v] = pack_sequence(seq.data(), views_[v].perms->k);
+      h_[v] = static_cast<std::uint8_t>(lookup(v, mask, views_[v].perms->packed_rank(seq_[v])));
       sum_[o] += h_[v];
     }
   }

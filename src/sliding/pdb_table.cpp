@@ -467,26 +467,22 @@ Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
                                                            const std::vector<std::uint8_t>& cells,
                                                            const std::string& dir, int threads,
                                                            const TableProgress& progress) {
-  PatternTable probe;
-  probe.cells = cells;
+  auto table = std::make_shared<PatternTable>();
+  describe_table(*table, geo.width, cells, perms.count);
+  const std::string name = table->name();
   const std::string puzzle = fmt::format("sliding-{0}x{0}", geo.width);
-  TableKey key{puzzle, "pdb-additive " + probe.name(), TABLE_FORMAT_VERSION};
-  PatternTable shape;
-  describe_table(shape, geo.width, cells, perms.count);
-  const std::uint64_t bytes = shape.entries / 2;
+  TableKey key{puzzle, "pdb-additive " + name, TABLE_FORMAT_VERSION};
   if (!dir.empty()) {
     // Read straight into the table's own (huge-page) storage: no second copy of 260 MB.
-    auto table = std::make_shared<PatternTable>();
-    table->nibbles = table_storage(bytes);
-    TableLoadOutcome outcome = load_table(dir, key, table->nibbles.data(), bytes);
+    table->nibbles = table_storage(table->entries / 2);
+    TableLoadOutcome outcome = load_table(dir, key, table->nibbles.data(), table->nibbles.size());
     if (outcome.status == TableLoadStatus::Loaded) {
-      describe_table(*table, geo.width, cells, perms.count);
-      if (progress)
-        progress(fmt::format("loaded {} {} from {}", puzzle, probe.name(), outcome.path), 1.0);
+      if (progress) progress(fmt::format("loaded {} {} from {}", puzzle, name, outcome.path), 1.0);
       return table;
     }
+    std::vector<std::uint8_t>().swap(table->nibbles);  // the builder allocates its own
     if (progress && outcome.status != TableLoadStatus::Missing) {
-      progress(fmt::format("rebuilding {} {} because {} ({})", puzzle, probe.name(),
+      progress(fmt::format("rebuilding {} {} because {} ({})", puzzle, name,
                            outcome.status == TableLoadStatus::Stale ? "the file is stale"
                                                                     : "the file is corrupt",
                            outcome.detail),
@@ -499,7 +495,7 @@ Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
     Status saved = save_table(dir, key, (*built)->nibbles);
     if (!saved) return saved.error();
     if (progress)
-      progress(fmt::format("saved {} {} to {}", puzzle, probe.name(), table_path(dir, key)), 1.0);
+      progress(fmt::format("saved {} {} to {}", puzzle, name, table_path(dir, key)), 1.0);
   }
   return built;
 }
