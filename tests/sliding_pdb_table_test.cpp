@@ -118,13 +118,14 @@ TEST(SlidingPdbTable, PermutationMovesMatchDirectRanking) {
   std::uint32_t r = perm_rank(s.data(), 5);
   // Move element at position 1 to position 3: 3 4 1 0 2.
   std::vector<std::uint8_t> t = {3, 4, 1, 0, 2};
-  EXPECT_EQ(perms.moves[(1 * 5 + 3) * perms.count + r], perm_rank(t.data(), 5));
+  EXPECT_EQ(perm_move_table(perms)[(1 * 5 + 3) * perms.count + r], perm_rank(t.data(), 5));
   EXPECT_EQ(perms.count, 120u);
 }
 
 TEST(SlidingPdbTable, PackedSequenceRankAndMoveMatchTheLehmerRankAndMoveTable) {
   for (int k : {2, 3, 4, 5, 7, 8}) {
     PermTables perms(k);
+    const std::vector<std::uint16_t> moves = perm_move_table(perms);
     std::vector<std::uint8_t> seq(k);
     std::iota(seq.begin(), seq.end(), 0);
     std::uint32_t visited = 0;
@@ -137,7 +138,7 @@ TEST(SlidingPdbTable, PackedSequenceRankAndMoveMatchTheLehmerRankAndMoveTable) {
         for (int i = 0; i < k; ++i) {
           for (int j = 0; j < k; ++j) {
             ASSERT_EQ(perms.packed_rank(move_packed(packed, i, j)),
-                      perms.moves[(static_cast<std::size_t>(i) * k + j) * perms.count + r]);
+                      moves[(static_cast<std::size_t>(i) * k + j) * perms.count + r]);
           }
         }
       }

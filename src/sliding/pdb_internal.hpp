@@ -21,7 +21,8 @@
 // read in a page not used recently also pays a nested page walk.
 // A tile sliding from cell a to cell b keeps the order of the other tiles, so the new sequence
 // is the old one with the element at order position i moved to order position j: a table
-// moves[(i*k + j)*k! + rank] gives the new rank without unranking (used by the builder).
+// moves[(i*k + j)*k! + rank] (perm_move_table) gives the new rank without unranking; the
+// builder uses it, the search uses packed sequences (see PermTables).
 //
 // Entries are 4-bit nibbles (entry e in byte e/2, low nibble first). A nibble holds
 // (d - md) / 2, where d is the least number of pattern-tile moves that bring the pattern home
@@ -85,7 +86,6 @@ struct CombRanker {
 struct PermTables {
   int k = 0;
   std::uint32_t count = 1;                // k!
-  std::vector<std::uint16_t> moves;       // (i*k + j)*count + rank -> rank after moving i to j
   std::vector<std::uint8_t> sequences;    // rank*k + position -> value
   int split_shift = 0;                    // 3 * (k - m)
   std::vector<std::uint16_t> first_rank;  // 4096: sum of the first k-m digits * their weights
@@ -95,6 +95,9 @@ struct PermTables {
     return first_rank[packed & ((1u << split_shift) - 1)] + last_rank[packed >> split_shift];
   }
 };
+// (i*k + j)*k! + rank -> rank after moving element i to position j (k*k*k! entries, 5 MB for
+// k = 8: built by the table builder only, not at every solver start).
+std::vector<std::uint16_t> perm_move_table(const PermTables& perms);
 std::uint32_t pack_sequence(const std::uint8_t* seq, int k);
 // The packed sequence with element i taken out and reinserted at position j.
 inline std::uint32_t move_packed(std::uint32_t packed, int i, int j) {

@@ -170,13 +170,19 @@ PermTables::PermTables(int k_) : k(k_) {
     }
   }
   sequences.resize(static_cast<std::size_t>(count) * k);
-  moves.resize(static_cast<std::size_t>(k) * k * count);
   std::array<std::uint8_t, MAX_PATTERN> seq{};
   for (int i = 0; i < k; ++i) seq[i] = static_cast<std::uint8_t>(i);
   do {
     std::uint32_t r = perm_rank(seq.data(), k);
     std::copy_n(seq.begin(), k, sequences.begin() + static_cast<std::size_t>(r) * k);
   } while (std::next_permutation(seq.begin(), seq.begin() + k));
+}
+
+std::vector<std::uint16_t> perm_move_table(const PermTables& perms) {
+  const int k = perms.k;
+  const std::uint32_t count = perms.count;
+  const auto& sequences = perms.sequences;
+  std::vector<std::uint16_t> moves(static_cast<std::size_t>(k) * k * count);
   for (std::uint32_t r = 0; r < count; ++r) {
     const std::uint8_t* s = &sequences[static_cast<std::size_t>(r) * k];
     for (int i = 0; i < k; ++i) {
@@ -193,6 +199,7 @@ PermTables::PermTables(int k_) : k(k_) {
       }
     }
   }
+  return moves;
 }
 
 std::string PatternTable::name() const {
@@ -257,6 +264,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
   const std::uint32_t pc = perms.count;
   const std::uint64_t combs = binomial(n, k);
   const std::uint64_t stride = table->stride;
+  const std::vector<std::uint16_t> perm_moves = perm_move_table(perms);
   const std::string what = fmt::format("sliding-{0}x{0} pattern {1}", geo.width, table->name());
 
   // Step 1. Enumerate the masks (Gosper's hack yields them in colex rank order) and split the
@@ -362,7 +370,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
             int j = std::popcount(m2 & ((1u << to) - 1));
             moves.push_back(
                 {block_start[c2] + r2,
-                 i == j ? nullptr : &perms.moves[(static_cast<std::size_t>(i) * k + j) * pc]});
+                 i == j ? nullptr : &perm_moves[(static_cast<std::size_t>(i) * k + j) * pc]});
           }
         }
         for (const Move& mv : moves) {
