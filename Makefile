@@ -14,7 +14,7 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libcla
 
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps configure build run test unit-tests fuzz bench format clean
+.PHONY: all deps configure build build-cli run test unit-tests fuzz bench format clean
 
 all: build
 
@@ -40,7 +40,11 @@ configure: deps
 build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+# The demo needs only the CLI: no tests, no benchmarks.
+build-cli: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle
+
+run: build-cli
 	./$(BUILD_DIR)/permuzzle demo
 
 unit-tests: build

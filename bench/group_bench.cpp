@@ -5,8 +5,8 @@
 #include <numeric>
 #include <random>
 
-#include "permuzzle/cube/facelets.hpp"
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/puzzles/cube/facelets.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace {
 

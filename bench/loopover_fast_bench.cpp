@@ -6,7 +6,7 @@
 #include <memory>
 #include <random>
 
-#include "permuzzle/loopover/fast_solver.hpp"
+#include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace {
 

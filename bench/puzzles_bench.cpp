@@ -3,10 +3,10 @@
 
 #include <random>
 
-#include "permuzzle/binary/board.hpp"
-#include "permuzzle/binary/solver.hpp"
-#include "permuzzle/hanoi/graph.hpp"
-#include "permuzzle/hanoi/solver.hpp"
+#include "permuzzle/puzzles/binary/board.hpp"
+#include "permuzzle/puzzles/binary/solver.hpp"
+#include "permuzzle/puzzles/hanoi/graph.hpp"
+#include "permuzzle/puzzles/hanoi/solver.hpp"
 
 using namespace permuzzle;
 

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "bench_counters.hpp"
-#include "permuzzle/sliding/instances.hpp"
-#include "permuzzle/sliding/pdb.hpp"
+#include "permuzzle/puzzles/sliding/instances.hpp"
+#include "permuzzle/puzzles/sliding/pdb.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "bench_counters.hpp"
-#include "permuzzle/sliding/board.hpp"
-#include "permuzzle/sliding/solver.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace {
 

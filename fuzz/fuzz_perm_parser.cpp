@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "permuzzle/perm.hpp"
+#include "permuzzle/core/perm.hpp"
 
 namespace {
 

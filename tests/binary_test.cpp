@@ -5,9 +5,9 @@
 #include <random>
 
 #include "cli_runner.hpp"
-#include "permuzzle/binary/board.hpp"
-#include "permuzzle/binary/graph.hpp"
-#include "permuzzle/binary/solver.hpp"
+#include "permuzzle/puzzles/binary/board.hpp"
+#include "permuzzle/puzzles/binary/graph.hpp"
+#include "permuzzle/puzzles/binary/solver.hpp"
 
 using namespace permuzzle::binary;
 

@@ -5,8 +5,8 @@
 #include <random>
 
 #include "cli_runner.hpp"
-#include "permuzzle/cube/cubie.hpp"
-#include "permuzzle/cube/facelets.hpp"
+#include "permuzzle/puzzles/cube/cubie.hpp"
+#include "permuzzle/puzzles/cube/facelets.hpp"
 
 using namespace permuzzle;
 using namespace permuzzle::cube;

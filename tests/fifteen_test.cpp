@@ -5,9 +5,9 @@
 #include <random>
 
 #include "cli_runner.hpp"
-#include "permuzzle/fifteen/groupoid.hpp"
-#include "permuzzle/fifteen/toroidal.hpp"
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/puzzles/fifteen/groupoid.hpp"
+#include "permuzzle/puzzles/fifteen/toroidal.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 using namespace permuzzle;
 using namespace permuzzle::fifteen;

@@ -1,8 +1,8 @@
 // PermGroup checked against facts from outside the code: |S_n| = n!, |A_n| = n!/2, the
 // published order of the Rubik's cube group, the Loopover groups, and brute-force closure.
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
-#include "permuzzle/cayley.hpp"
+#include "permuzzle/group/cayley.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include <random>
 
 #include "cli_runner.hpp"
-#include "permuzzle/hanoi/graph.hpp"
-#include "permuzzle/hanoi/position.hpp"
-#include "permuzzle/hanoi/solver.hpp"
+#include "permuzzle/puzzles/hanoi/graph.hpp"
+#include "permuzzle/puzzles/hanoi/position.hpp"
+#include "permuzzle/puzzles/hanoi/solver.hpp"
 
 using namespace permuzzle::hanoi;
 

@@ -4,9 +4,9 @@
 #include <random>
 #include <unordered_set>
 
-#include "permuzzle/loopover/bfs.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
-#include "permuzzle/loopover/symmetry.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 namespace {

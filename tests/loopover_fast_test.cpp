@@ -7,7 +7,7 @@
 #include <queue>
 #include <random>
 
-#include "permuzzle/loopover/fast_solver.hpp"
+#include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::loopover {
 namespace {

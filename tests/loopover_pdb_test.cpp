@@ -8,10 +8,10 @@
 #include <random>
 #include <set>
 
-#include "permuzzle/loopover/bfs.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
-#include "permuzzle/loopover/piece_pdb.hpp"
-#include "permuzzle/loopover/symmetry.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/piece_pdb.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 namespace {

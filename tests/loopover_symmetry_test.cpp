@@ -3,9 +3,9 @@
 
 #include <random>
 
-#include "permuzzle/loopover/bfs.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
-#include "permuzzle/loopover/symmetry.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 namespace {
@@ -127,7 +127,7 @@ TEST(LoopoverSymmetry, SeedsBoundPartsByHand) {
 }  // namespace
 }  // namespace permuzzle::loopover
 
-#include "permuzzle/loopover/group_facts.hpp"
+#include "permuzzle/puzzles/loopover/group_facts.hpp"
 
 namespace permuzzle::loopover {
 namespace {

@@ -1,5 +1,5 @@
 // Facts about permutations that come from outside the code: GAP's conventions and definitions.
-#include "permuzzle/perm.hpp"
+#include "permuzzle/core/perm.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,10 +8,10 @@
 #include <queue>
 #include <unordered_map>
 
-#include "permuzzle/sliding/bfs.hpp"
-#include "permuzzle/sliding/board.hpp"
-#include "permuzzle/sliding/bounds.hpp"
-#include "permuzzle/sliding/solver.hpp"
+#include "permuzzle/puzzles/sliding/bfs.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/puzzles/sliding/bounds.hpp"
+#include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle::sliding {
 namespace {

@@ -8,7 +8,7 @@
 #include <map>
 #include <numeric>
 
-#include "../src/sliding/pdb_internal.hpp"
+#include "../src/puzzles/sliding/pdb_internal.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
 namespace {

@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "cli_runner.hpp"
-#include "permuzzle/sliding/instances.hpp"
-#include "permuzzle/sliding/pdb.hpp"
+#include "permuzzle/puzzles/sliding/instances.hpp"
+#include "permuzzle/puzzles/sliding/pdb.hpp"
 
 namespace permuzzle::sliding {
 namespace {

@@ -1,4 +1,4 @@
-#include "permuzzle/table_cache.hpp"
+#include "permuzzle/core/table_cache.hpp"
 
 #include <gtest/gtest.h>
 

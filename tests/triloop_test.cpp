@@ -7,8 +7,8 @@
 #include <set>
 
 #include "cli_runner.hpp"
-#include "permuzzle/loopover/triangular.hpp"
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/puzzles/loopover/triangular.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::loopover {
 namespace {

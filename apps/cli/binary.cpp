@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli.hpp"
-#include "permuzzle/binary/board.hpp"
-#include "permuzzle/binary/graph.hpp"
-#include "permuzzle/binary/solver.hpp"
+#include "permuzzle/puzzles/binary/board.hpp"
+#include "permuzzle/puzzles/binary/graph.hpp"
+#include "permuzzle/puzzles/binary/solver.hpp"
 
 namespace permuzzle::cli {
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "permuzzle/result.hpp"
+#include "permuzzle/core/result.hpp"
 
 namespace permuzzle::cli {
 

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli.hpp"
-#include "permuzzle/cube/cubie.hpp"
-#include "permuzzle/cube/facelets.hpp"
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/puzzles/cube/cubie.hpp"
+#include "permuzzle/puzzles/cube/facelets.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::cli {
 

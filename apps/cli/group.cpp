@@ -14,8 +14,8 @@
 #include <set>
 
 #include "cli.hpp"
-#include "permuzzle/cayley.hpp"
-#include "permuzzle/perm_group.hpp"
+#include "permuzzle/group/cayley.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::cli {
 

@@ -6,9 +6,9 @@
 #include <memory>
 
 #include "cli.hpp"
-#include "permuzzle/hanoi/graph.hpp"
-#include "permuzzle/hanoi/position.hpp"
-#include "permuzzle/hanoi/solver.hpp"
+#include "permuzzle/puzzles/hanoi/graph.hpp"
+#include "permuzzle/puzzles/hanoi/position.hpp"
+#include "permuzzle/puzzles/hanoi/solver.hpp"
 
 namespace permuzzle::cli {
 

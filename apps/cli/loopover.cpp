@@ -10,12 +10,12 @@
 
 #include "cli.hpp"
 #include "loopover_solver.hpp"
-#include "permuzzle/loopover/bfs.hpp"
-#include "permuzzle/loopover/board.hpp"
-#include "permuzzle/loopover/fast_solver.hpp"
-#include "permuzzle/loopover/group_facts.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
-#include "permuzzle/loopover/symmetry.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/puzzles/loopover/fast_solver.hpp"
+#include "permuzzle/puzzles/loopover/group_facts.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::cli {
 

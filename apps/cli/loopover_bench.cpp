@@ -8,8 +8,8 @@
 
 #include "cli.hpp"
 #include "loopover_solver.hpp"
-#include "permuzzle/loopover/board.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 
 namespace permuzzle::cli {
 

@@ -8,8 +8,8 @@
 #include <random>
 
 #include "cli.hpp"
-#include "permuzzle/loopover/board.hpp"
-#include "permuzzle/loopover/fast_solver.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::cli {
 

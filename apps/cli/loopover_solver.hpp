@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli.hpp"
-#include "permuzzle/loopover/optimal_solver.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 
 namespace permuzzle::cli {
 

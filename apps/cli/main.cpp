@@ -19,6 +19,7 @@ int exit_code(const Error& error) {
       return 3;
     case ErrorKind::Io:
     case ErrorKind::Internal:
+    case ErrorKind::Cancelled:
       return 1;
   }
   return 1;

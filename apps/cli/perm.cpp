@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli.hpp"
-#include "permuzzle/perm.hpp"
+#include "permuzzle/core/perm.hpp"
 
 namespace permuzzle::cli {
 

@@ -11,11 +11,11 @@
 #include <random>
 
 #include "cli.hpp"
-#include "permuzzle/sliding/bfs.hpp"
-#include "permuzzle/sliding/board.hpp"
-#include "permuzzle/sliding/bounds.hpp"
-#include "permuzzle/sliding/pdb.hpp"
-#include "permuzzle/sliding/solver.hpp"
+#include "permuzzle/puzzles/sliding/bfs.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/puzzles/sliding/bounds.hpp"
+#include "permuzzle/puzzles/sliding/pdb.hpp"
+#include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle::cli {
 

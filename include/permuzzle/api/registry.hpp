@@ -1,0 +1,159 @@
+// The API layer: every puzzle verb as a command with typed parameters and a JSON result.
+//
+// A command is (family, verb), e.g. ("sliding", "solve"), with a help line, its parameters and a
+// handler. Front ends never reimplement a command: the CLI builds its subcommands from the
+// registry (positional parameters become positional arguments, the others `--name` options), the
+// web server maps `POST /api/v1/<family>/<verb>` to it and the Python module's `call` too. All of
+// them pass the parameters as one JSON object named like the CLI's arguments and get the same
+// JSON object back; the text form is what the CLI prints without --json.
+//
+// The registry validates parameters before a handler runs: unknown names, wrong types, missing
+// required ones, values outside a choice list, and integers that do not fit (never clamped or
+// wrapped: a negative count is an error, not 2^64-1) are errors naming the parameter.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/core/table_store.hpp"
+
+namespace permuzzle::api {
+
+enum class ParamType {
+  String,    // JSON string
+  Strings,   // JSON array of strings (a repeated option, or all remaining positionals)
+  Integer,   // JSON integer that fits in int64
+  Unsigned,  // JSON integer that fits in uint64 (no negative values)
+  BigInteger,  // decimal digits of any length with an optional sign (JSON string or integer)
+  Number,    // JSON number (double)
+  Flag,      // JSON boolean (a flag on the command line)
+};
+
+std::string_view type_name(ParamType type);
+
+struct Param {
+  std::string name;  // JSON key; the CLI's positional help name or long option without dashes
+  ParamType type = ParamType::String;
+  std::string help;
+  bool positional = false;
+  bool required = false;
+  char short_name = 0;               // one-letter CLI alias, e.g. 'e' for -e
+  nlohmann::json fallback = nullptr;  // value when absent (null: absent stays absent)
+  std::vector<std::string> choices;  // allowed values of a String (empty: any)
+  // Inclusive bounds of an Integer or Unsigned (checked exactly).
+  std::optional<std::int64_t> min;
+  std::optional<std::uint64_t> max;
+};
+
+// Parameters of one call after validation: typed accessors over the JSON object. Absent
+// parameters without a fallback are reported by has() == false; the accessors then return the
+// type's zero value.
+class Request {
+ public:
+  explicit Request(nlohmann::json params) : params_(std::move(params)) {}
+  const nlohmann::json& json() const { return params_; }
+  bool has(const std::string& name) const;
+  std::string string(const std::string& name) const;
+  std::vector<std::string> strings(const std::string& name) const;
+  std::int64_t integer(const std::string& name) const;
+  std::uint64_t unsigned_integer(const std::string& name) const;
+  std::string big_integer(const std::string& name) const;  // decimal text, exact
+  double number(const std::string& name) const;
+  bool flag(const std::string& name) const;
+
+ private:
+  nlohmann::json params_;
+};
+
+// What a front end provides to every call: the table store it owns for the process, the run
+// context of this call (progress, cancellation, limits, threads), and where the committed data
+// files (Korf's instances) are.
+struct Session {
+  TableStore& tables;
+  RunContext run;
+  std::string data_dir;
+  // Reports one human-readable progress line through run (the CLI prints it on stderr).
+  void note(std::string line) const { run.report({"", 0, 0, std::move(line)}); }
+};
+
+struct Output {
+  nlohmann::json json = nlohmann::json::object();  // the result (the CLI's --json)
+  std::string text;                                // the CLI's text form
+};
+
+using Handler = std::function<Result<Output>(const Request&, Session&)>;
+
+struct Command {
+  std::string family;
+  std::string verb;
+  std::string help;
+  std::vector<Param> params;
+  Handler handler;
+  bool long_running = false;  // table builds, whole-graph BFS, benchmarks: run as a job
+};
+
+class Registry {
+ public:
+  void add_family(std::string family, std::string help);
+  void add(Command command);
+
+  const std::vector<Command>& commands() const { return commands_; }
+  const Command* find(std::string_view family, std::string_view verb) const;
+  // Families in registration order with their help lines.
+  const std::vector<std::pair<std::string, std::string>>& families() const { return families_; }
+
+  // Checks `params` against the command's parameters (see the file comment) and fills fallbacks.
+  Result<Request> validate(const Command& command, const nlohmann::json& params) const;
+  // validate, then run the handler.
+  Result<Output> call(std::string_view family, std::string_view verb,
+                      const nlohmann::json& params, Session& session) const;
+
+  // [{"family", "verb", "help", "params": [{"name", "type", "help", "positional", "required",
+  //   "default", "choices"}]}] for GET /api/v1/commands and `permuzzle --json commands`.
+  nlohmann::json describe() const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> families_;
+  std::vector<Command> commands_;
+};
+
+// Every command of every puzzle. Front ends build it once and keep it for the process.
+Registry make_registry();
+
+// Converts one command-line value to the JSON the registry takes, exactly: "-1" for an Unsigned
+// is an error, "99999999999999999999" for a BigInteger stays text, and so on.
+Result<nlohmann::json> parse_cli_value(const Param& param, const std::string& text);
+
+// Closest name by edit distance (for "did you mean ...?"), or "" when nothing is close.
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
+
+// Default directory of the committed data files ($PERMUZZLE_DATA, else the source tree's data/).
+std::string default_data_dir();
+// Default table cache: $PERMUZZLE_TABLES, else $XDG_CACHE_HOME/permuzzle, else
+// $HOME/.cache/permuzzle.
+std::string default_tables_dir();
+
+// Registration of one family each (src/api/<family>.cpp).
+void register_perm(Registry& registry);
+void register_group(Registry& registry);
+void register_sliding(Registry& registry);
+void register_loopover(Registry& registry);
+void register_triloop(Registry& registry);
+void register_hanoi(Registry& registry);
+void register_binary(Registry& registry);
+void register_fifteen(Registry& registry);
+void register_cube(Registry& registry);
+void register_bench(Registry& registry);
+
+// `permuzzle demo`: real computed results of every family, as text.
+std::string demo_text();
+
+}  // namespace permuzzle::api

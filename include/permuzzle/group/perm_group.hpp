@@ -1,0 +1,89 @@
+// Permutation groups given by generators: Schreier–Sims stabilizer chains and what they answer.
+//
+// A PermGroup owns its generators (named g1, g2, ... unless names are given) and a base and
+// strong generating set computed on construction. Orders are exact (GMP). Points are 0-based
+// in the API, 1-based in every text form (see perm.hpp).
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/result.hpp"
+
+namespace permuzzle {
+
+struct SchreierSimsOptions {
+  // Deterministic Schreier–Sims by default; randomized (with a deterministic verification
+  // step, so the answer is still exact) is faster for large degrees.
+  bool randomized = false;
+  std::uint64_t seed = 1;
+  // Base points to use first (0-based, distinct), e.g. {p} to read off the stabilizer of p.
+  std::vector<Point> base_prefix;
+  // The chain stores every transversal element and its inverse explicitly (fast sifting); a
+  // group whose tables would exceed this many bytes is refused with ErrorKind::LimitExceeded.
+  std::size_t max_table_bytes = std::size_t{1} << 30;
+};
+
+// A word in the generators: each letter is a generator index and an exponent (+1 or -1).
+struct Letter {
+  std::size_t generator = 0;
+  int exponent = 1;
+  bool operator==(const Letter&) const = default;
+};
+using Word = std::vector<Letter>;
+
+// What recognition found out about a group.
+struct GroupStructure {
+  std::string structure;  // e.g. "S16", "A9", "S10 x S6", "C4", or "order 48" if not recognised
+  bool transitive = false;
+  bool recognised = false;  // true when `structure` is an exact name, not a description
+  std::vector<std::vector<Point>> orbits;  // nontrivial orbits on the moved points
+};
+
+class PermGroup {
+ public:
+  PermGroup();  // the trivial group (no generators), so a PermGroup is always usable
+
+  // Generators must not be empty; names (if given) must match their count.
+  static Result<PermGroup> from_generators(std::vector<Perm> generators,
+                                           std::vector<std::string> names = {},
+                                           const SchreierSimsOptions& options = {});
+
+  std::size_t degree() const;  // largest moved point over all generators
+  const std::vector<Perm>& generators() const;
+  const std::vector<std::string>& generator_names() const;
+
+  mpz_class order() const;
+  bool contains(const Perm& element) const;
+  std::vector<std::vector<Point>> orbits() const;
+  std::vector<Point> base() const;
+  std::vector<Perm> strong_generators() const;
+  PermGroup stabilizer(Point point) const;
+  Perm random_element(std::mt19937_64& rng) const;  // uniform
+  // All elements, sorted; an error if the group has more than `limit` elements.
+  Result<std::vector<Perm>> elements(std::size_t limit = 100000) const;
+  GroupStructure describe() const;
+
+  // A word in the generators equal to `element` (verified by multiplying back), or an error
+  // when the element is not in the group.
+  Result<Word> word(const Perm& element) const;
+  Perm evaluate(const Word& word) const;
+  std::string word_to_string(const Word& word) const;  // "g1 g2^-1 ..."
+
+  // Implementation detail shared with the .cpp; defined there.
+  struct Chain;
+
+ private:
+  std::vector<Perm> generators_;
+  std::vector<std::string> names_;
+  std::shared_ptr<const Chain> chain_;
+};
+
+}  // namespace permuzzle

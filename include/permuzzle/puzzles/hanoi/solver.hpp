@@ -1,0 +1,40 @@
+// Shortest Tower of Hanoi solutions.
+//
+// Three pegs: exact distance and an optimal move sequence between ANY two legal positions.
+// The largest disk that differs between start and goal moves either once (everything smaller
+// gathers on the third peg) or twice (smaller disks gather on the goal peg of the largest disk,
+// it moves to the third peg, the smaller tower moves back over, it moves to its goal peg); the
+// optimum is the better of the two (Hinz, "The Tower of Hanoi", 1989). Distances to a perfect
+// tower are computed disk by disk in O(d). Lengths are exact for d <= 64 (128-bit arithmetic).
+//
+// Four or more pegs: Frame–Stewart numbers and move sequences between perfect towers (the
+// Frame–Stewart algorithm; optimal for 4 pegs by Bousch 2014, but this library only claims
+// optimality where its own BFS proves it, see graph.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "permuzzle/puzzles/hanoi/position.hpp"
+#include "permuzzle/core/result.hpp"
+
+namespace permuzzle::hanoi {
+
+__extension__ typedef unsigned __int128 Count;  // exact up to 2^128 - 1
+std::string to_string(Count n);
+
+// Number of moves of the optimal 3-peg solution from `from` to `to` (same disk count, 3 pegs).
+Count optimal_distance3(const Position& from, const Position& to);
+// The optimal 3-peg move sequence; an error (LimitExceeded) when it is longer than `limit`.
+Result<std::vector<Move>> optimal_moves3(const Position& from, const Position& to,
+                                         Count limit = Count(1) << 24);
+
+// Frame–Stewart number FS(n, k): min over t of 2 FS(t, k) + FS(n - t, k - 1), FS(n, 3) = 2^n - 1.
+Count frame_stewart(int disks, int pegs);
+// The split t achieving the minimum (largest t on ties).
+int frame_stewart_split(int disks, int pegs);
+// Frame–Stewart moves taking a perfect tower from peg `from` to peg `to`.
+Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int to,
+                                              Count limit = Count(1) << 24);
+
+}  // namespace permuzzle::hanoi

@@ -1,0 +1,67 @@
+// Whole-graph breadth-first search of a Loopover board (every position, from the goal).
+//
+// Positions are ranked perfectly by their Lehmer code (row-major tiles, n = cells <= 12, so at
+// most 12! = 479,001,600 ranks). Data layout: one 4-bit entry per rank, 16 per 64-bit word
+// (rank r in word r / 16, bits 4 * (r % 16)); 0xF = not reached, otherwise distance mod 15
+// (distances >= 15 wrap, which is safe for the level-by-level scan: a state at distance d-15 never
+// neighbours an unreached state at level d). Each level scans the array: top-down (expand the
+// frontier, claim unreached neighbours with an atomic AND) while the frontier is small, bottom-up
+// (each unreached state looks for a neighbour in the frontier and stops at the first) once it is
+// large. Levels run on several threads. 3x4 and 2x6 need 240 MB.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "permuzzle/puzzles/loopover/board.hpp"
+
+namespace permuzzle::loopover {
+
+inline constexpr int MAX_BFS_CELLS = 12;
+
+struct BfsOptions {
+  Metric metric = Metric::Stm;
+  int threads = 2;
+  // After each level: depth, positions at that depth, seconds so far.
+  std::function<void(int depth, std::uint64_t count, double seconds)> on_level;
+};
+
+struct BfsStats {
+  BoardSize size;
+  Metric metric = Metric::Stm;
+  std::uint64_t states = 0;              // positions reached (the group's order)
+  std::vector<std::uint64_t> histogram;  // positions per distance 0..max
+  int max_distance = 0;                  // God's number
+  std::uint64_t antipodes = 0;           // positions at max_distance
+  double mean_distance = 0;
+  double seconds = 0;
+  std::uint64_t table_bytes = 0;
+  std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
+};
+
+// Perfect rank of a permutation of 1..n (Lehmer code); n <= 12.
+std::uint32_t rank_position(const std::uint8_t* tiles, int n);
+void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles);
+std::uint64_t factorial(int n);
+
+class DistanceTable {
+ public:
+  static Result<DistanceTable> build(BoardSize size, const BfsOptions& options = {});
+
+  const BfsStats& stats() const { return stats_; }
+  // Exact distance of a position, or -1 if unreachable. Only when max_distance < 15.
+  int distance(const Position& position) const;
+  // Raw 4-bit entry of a rank.
+  int entry(std::uint32_t rank) const {
+    return static_cast<int>((words_[rank >> 4] >> ((rank & 15) * 4)) & 0xF);
+  }
+
+ private:
+  BfsStats stats_;
+  // Words rather than bytes so that every concurrent access while building (loads, claims, the
+  // whole-word skip test) is a 64-bit atomic on the same object.
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace permuzzle::loopover

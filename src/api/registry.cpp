@@ -1,0 +1,355 @@
+#include "permuzzle/api/registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+
+namespace permuzzle::api {
+
+namespace {
+
+Error param_error(const std::string& name, const std::string& what) {
+  return make_error("parameter '" + name + "': " + what);
+}
+
+bool is_decimal(std::string_view text) {
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::string range_text(const Param& p) {
+  std::string lo = p.min ? std::to_string(*p.min) : (p.type == ParamType::Unsigned ? "0" : "");
+  std::string hi = p.max ? std::to_string(*p.max) : "";
+  if (!lo.empty() && !hi.empty()) return "from " + lo + " to " + hi;
+  if (!lo.empty()) return "at least " + lo;
+  return "at most " + hi;
+}
+
+// Checks one present value and returns it normalised (BigInteger as text).
+Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
+  switch (p.type) {
+    case ParamType::String:
+      if (!v.is_string()) return param_error(p.name, "expected a string");
+      if (!p.choices.empty() &&
+          std::find(p.choices.begin(), p.choices.end(), v.get<std::string>()) == p.choices.end()) {
+        std::string list;
+        for (const auto& c : p.choices) list += (list.empty() ? "" : ", ") + c;
+        return param_error(p.name,
+                           "'" + v.get<std::string>() + "' is not one of the choices: " + list);
+      }
+      return v;
+    case ParamType::Strings: {
+      if (v.is_string()) return nlohmann::json::array({v});
+      if (!v.is_array()) return param_error(p.name, "expected an array of strings");
+      for (const auto& item : v) {
+        if (!item.is_string()) return param_error(p.name, "expected an array of strings");
+      }
+      return v;
+    }
+    case ParamType::Integer: {
+      if (!v.is_number_integer()) return param_error(p.name, "expected an integer");
+      if (v.is_number_unsigned() &&
+          v.get<std::uint64_t>() >
+              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        return param_error(p.name, "the integer is too large");
+      }
+      std::int64_t x = v.get<std::int64_t>();
+      if ((p.min && x < *p.min) || (p.max && x >= 0 && static_cast<std::uint64_t>(x) > *p.max)) {
+        return param_error(p.name, std::to_string(x) + " is out of range: expected " +
+                                       range_text(p));
+      }
+      return v;
+    }
+    case ParamType::Unsigned: {
+      if (!v.is_number_integer()) return param_error(p.name, "expected a non-negative integer");
+      if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) {
+        return param_error(p.name, std::to_string(v.get<std::int64_t>()) +
+                                       " is negative: expected a non-negative integer");
+      }
+      std::uint64_t x = v.get<std::uint64_t>();
+      if ((p.min && *p.min > 0 && x < static_cast<std::uint64_t>(*p.min)) ||
+          (p.max && x > *p.max)) {
+        return param_error(p.name, std::to_string(x) + " is out of range: expected " +
+                                       range_text(p));
+      }
+      return nlohmann::json(x);
+    }
+    case ParamType::BigInteger:
+      if (v.is_number_integer()) return nlohmann::json(v.dump());
+      if (v.is_string() && is_decimal(v.get<std::string>())) return v;
+      return param_error(p.name, "expected an integer (decimal digits, any length)");
+    case ParamType::Number:
+      if (!v.is_number()) return param_error(p.name, "expected a number");
+      return v;
+    case ParamType::Flag:
+      if (!v.is_boolean()) return param_error(p.name, "expected true or false");
+      return v;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string_view type_name(ParamType type) {
+  switch (type) {
+    case ParamType::String:
+      return "string";
+    case ParamType::Strings:
+      return "strings";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Unsigned:
+      return "unsigned";
+    case ParamType::BigInteger:
+      return "big-integer";
+    case ParamType::Number:
+      return "number";
+    case ParamType::Flag:
+      return "flag";
+  }
+  return "string";
+}
+
+// --- Request -------------------------------------------------------------------------------
+
+bool Request::has(const std::string& name) const {
+  auto it = params_.find(name);
+  return it != params_.end() && !it->is_null();
+}
+std::string Request::string(const std::string& name) const {
+  return has(name) ? params_.at(name).get<std::string>() : std::string();
+}
+std::vector<std::string> Request::strings(const std::string& name) const {
+  return has(name) ? params_.at(name).get<std::vector<std::string>>() : std::vector<std::string>{};
+}
+std::int64_t Request::integer(const std::string& name) const {
+  return has(name) ? params_.at(name).get<std::int64_t>() : 0;
+}
+std::uint64_t Request::unsigned_integer(const std::string& name) const {
+  return has(name) ? params_.at(name).get<std::uint64_t>() : 0;
+}
+std::string Request::big_integer(const std::string& name) const {
+  return has(name) ? params_.at(name).get<std::string>() : std::string("0");
+}
+double Request::number(const std::string& name) const {
+  return has(name) ? params_.at(name).get<double>() : 0.0;
+}
+bool Request::flag(const std::string& name) const {
+  return has(name) && params_.at(name).get<bool>();
+}
+
+// --- Registry ------------------------------------------------------------------------------
+
+void Registry::add_family(std::string family, std::string help) {
+  families_.emplace_back(std::move(family), std::move(help));
+}
+
+void Registry::add(Command command) {
+  assert(find(command.family, command.verb) == nullptr);
+  commands_.push_back(std::move(command));
+}
+
+const Command* Registry::find(std::string_view family, std::string_view verb) const {
+  for (const Command& c : commands_) {
+    if (c.family == family && c.verb == verb) return &c;
+  }
+  return nullptr;
+}
+
+Result<Request> Registry::validate(const Command& command, const nlohmann::json& params) const {
+  if (!params.is_object() && !params.is_null()) {
+    return make_error("the parameters of '" + command.family + " " + command.verb +
+                      "' must be a JSON object");
+  }
+  nlohmann::json out = nlohmann::json::object();
+  std::vector<std::string> names;
+  for (const Param& p : command.params) names.push_back(p.name);
+  if (params.is_object()) {
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (std::find(names.begin(), names.end(), it.key()) == names.end()) {
+        std::string hint = closest_name(it.key(), names);
+        return make_error("unknown parameter '" + it.key() + "' for '" + command.family + " " +
+                          command.verb + "'" +
+                          (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
+      }
+    }
+  }
+  for (const Param& p : command.params) {
+    const nlohmann::json* v = nullptr;
+    if (params.is_object()) {
+      auto it = params.find(p.name);
+      if (it != params.end() && !it->is_null()) v = &*it;
+    }
+    if (!v) {
+      if (p.required) return param_error(p.name, "is required: " + p.help);
+      if (!p.fallback.is_null()) out[p.name] = p.fallback;
+      continue;
+    }
+    auto checked = check_value(p, *v);
+    if (!checked) return checked.error();
+    out[p.name] = std::move(*checked);
+  }
+  return Request(std::move(out));
+}
+
+Result<Output> Registry::call(std::string_view family, std::string_view verb,
+                              const nlohmann::json& params, Session& session) const {
+  const Command* command = find(family, verb);
+  if (!command) {
+    std::vector<std::string> verbs;
+    bool family_known = false;
+    for (const Command& c : commands_) {
+      if (c.family == family) {
+        family_known = true;
+        verbs.push_back(c.verb);
+      }
+    }
+    if (!family_known) {
+      std::vector<std::string> fams;
+      for (const auto& f : families_) fams.push_back(f.first);
+      std::string hint = closest_name(std::string(family), fams);
+      return make_error("unknown command '" + std::string(family) + "'" +
+                        (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
+    }
+    std::string hint = closest_name(std::string(verb), verbs);
+    return make_error("unknown command '" + std::string(verb) + "' of '" + std::string(family) +
+                      "'" + (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
+  }
+  auto request = validate(*command, params);
+  if (!request) return request.error();
+  return command->handler(*request, session);
+}
+
+nlohmann::json Registry::describe() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Command& c : commands_) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const Param& p : c.params) {
+      nlohmann::json d = {{"name", p.name},
+                          {"type", type_name(p.type)},
+                          {"help", p.help},
+                          {"positional", p.positional},
+                          {"required", p.required}};
+      if (!p.fallback.is_null()) d["default"] = p.fallback;
+      if (!p.choices.empty()) d["choices"] = p.choices;
+      if (p.min) d["min"] = *p.min;
+      if (p.max) d["max"] = *p.max;
+      params.push_back(std::move(d));
+    }
+    list.push_back({{"family", c.family},
+                    {"verb", c.verb},
+                    {"help", c.help},
+                    {"long_running", c.long_running},
+                    {"params", std::move(params)}});
+  }
+  return list;
+}
+
+// --- command-line values --------------------------------------------------------------------
+
+Result<nlohmann::json> parse_cli_value(const Param& p, const std::string& text) {
+  auto bad = [&](const std::string& what) {
+    return make_error("--" + p.name + ": " + what, text, 0);
+  };
+  switch (p.type) {
+    case ParamType::String:
+    case ParamType::Strings:
+      return nlohmann::json(text);
+    case ParamType::Integer: {
+      std::int64_t x = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+      if (ec == std::errc::result_out_of_range) return bad("the integer does not fit in 64 bits");
+      if (ec != std::errc() || end != text.data() + text.size()) return bad("expected an integer");
+      return nlohmann::json(x);
+    }
+    case ParamType::Unsigned: {
+      if (!text.empty() && text[0] == '-') {
+        return bad("a negative value is not allowed: expected a non-negative integer");
+      }
+      std::uint64_t x = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+      if (ec == std::errc::result_out_of_range) {
+        return bad("the integer does not fit in 64 bits (at most 18446744073709551615)");
+      }
+      if (ec != std::errc() || end != text.data() + text.size()) {
+        return bad("expected a non-negative integer");
+      }
+      return nlohmann::json(x);
+    }
+    case ParamType::BigInteger:
+      if (!is_decimal(text)) return bad("expected an integer (decimal digits)");
+      return nlohmann::json(text);
+    case ParamType::Number: {
+      char* end = nullptr;
+      double x = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size()) return bad("expected a number");
+      return nlohmann::json(x);
+    }
+    case ParamType::Flag:
+      return nlohmann::json(true);
+  }
+  return nlohmann::json(text);
+}
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  for (const std::string& c : candidates) {
+    // Levenshtein distance, one row at a time.
+    std::vector<std::size_t> row(c.size() + 1);
+    for (std::size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= name.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= c.size(); ++j) {
+        std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (name[i - 1] != c[j - 1])});
+        diagonal = up;
+      }
+    }
+    std::size_t d = row[c.size()];
+    bool prefix = c.rfind(name, 0) == 0 && !name.empty();
+    if (prefix) d = std::min<std::size_t>(d, 1);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  // Close enough: at most a third of the name wrong (and at least one edit allowed).
+  if (best_distance <= std::max<std::size_t>(1, name.size() / 3)) return best;
+  return "";
+}
+
+std::string default_data_dir() {
+  if (const char* dir = std::getenv("PERMUZZLE_DATA"); dir && *dir) return dir;
+  return PERMUZZLE_DATA_DIR;
+}
+
+std::string default_tables_dir() {
+  if (const char* dir = std::getenv("PERMUZZLE_TABLES"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    return std::string(xdg) + "/permuzzle";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::string(home) + "/.cache/permuzzle";
+  }
+  return ".permuzzle-tables";
+}
+
+Registry make_registry() {
+  Registry r;
+  register_perm(r);
+  register_group(r);
+  register_sliding(r);
+  register_loopover(r);
+  register_triloop(r);
+  register_hanoi(r);
+  register_binary(r);
+  register_fifteen(r);
+  register_cube(r);
+  register_bench(r);
+  return r;
+}
+
+}  // namespace permuzzle::api

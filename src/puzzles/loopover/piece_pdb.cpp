@@ -1,0 +1,360 @@
+#include "permuzzle/puzzles/loopover/piece_pdb.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "core/huge_pages.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/core/table_cache.hpp"
+
+namespace permuzzle::loopover {
+
+namespace {
+
+constexpr std::uint32_t TABLE_FORMAT_VERSION = 1;
+constexpr std::size_t HUGE_PAGE = 2u << 20;
+constexpr std::uint8_t UNSEEN = 0xF;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::uint64_t falling(int n, int k) {  // n!/(n-k)!
+  std::uint64_t r = 1;
+  for (int i = 0; i < k; ++i) r *= static_cast<std::uint64_t>(n - i);
+  return r;
+}
+
+// Dense ranks of the ordered `len`-tuples of distinct values of 0..n-1 packed as 4-bit digits,
+// in lexicographic order; `rank` is indexed by the packed word, `word` by the rank.
+void rank_tuples(int n, int len, std::vector<std::uint16_t>& rank,
+                 std::vector<std::uint16_t>& word) {
+  rank.assign(1u << 16, 0);
+  word.clear();
+  std::vector<int> t(static_cast<std::size_t>(len), 0);
+  auto rec = [&](auto&& self, int i, std::uint32_t used, std::uint32_t w) -> void {
+    if (i == len) {
+      rank[w] = static_cast<std::uint16_t>(word.size());
+      word.push_back(static_cast<std::uint16_t>(w));
+      return;
+    }
+    for (int v = 0; v < n; ++v) {
+      if (used >> v & 1) continue;
+      self(self, i + 1, used | 1u << v, w | static_cast<std::uint32_t>(v) << (4 * i));
+    }
+  };
+  rec(rec, 0, 0, 0);
+}
+
+std::uint8_t* allocate_entries(std::size_t bytes) {
+  const std::size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  void* p = std::aligned_alloc(HUGE_PAGE, rounded);
+  if (p == nullptr) return nullptr;
+  detail::advise_huge_pages(p, rounded);
+  return static_cast<std::uint8_t*>(p);
+}
+
+std::string pattern_key(Metric metric, const std::vector<int>& pattern) {
+  std::string s = fmt::format("piece-pdb-{}-cells", metric == Metric::Stm ? "stm" : "mtm");
+  for (std::size_t i = 0; i < pattern.size(); ++i)
+    s += fmt::format("{}{}", i ? "." : "-", pattern[i]);
+  return s;
+}
+
+}  // namespace
+
+void PiecePdb::Free::operator()(std::uint8_t* p) const {
+  std::free(p);
+}
+
+PiecePdb::PiecePdb() = default;
+PiecePdb::~PiecePdb() = default;
+PiecePdb::PiecePdb(PiecePdb&&) noexcept = default;
+PiecePdb& PiecePdb::operator=(PiecePdb&&) noexcept = default;
+
+// The breadth-first build; a friend of PiecePdb so it can fill the entries in place.
+struct PdbBuilder {
+  PiecePdb& t;
+  const PiecePdbOptions& options;
+  std::uint8_t* data = nullptr;
+  std::vector<std::vector<std::uint8_t>> moves;  // moves[m][cell] = where move m sends cell
+
+  // Claims an unseen entry for `value`; true when this call claimed it. Entries only ever go
+  // from UNSEEN (all bits set) to a distance, so an atomic AND on the byte is a safe claim even
+  // when the other nibble of the byte is claimed by another thread at the same time.
+  bool claim(std::uint64_t idx, std::uint8_t value) {
+    std::atomic_ref<std::uint8_t> byte(data[idx >> 1]);
+    const int shift = static_cast<int>(idx & 1) * 4;
+    if (((byte.load(std::memory_order_relaxed) >> shift) & 0xF) != UNSEEN) return false;
+    const auto clear = static_cast<std::uint8_t>(~((UNSEEN ^ value) << shift));
+    const std::uint8_t old = byte.fetch_and(clear, std::memory_order_relaxed);
+    return ((old >> shift) & 0xF) == UNSEEN;
+  }
+
+  int entry(std::uint64_t idx) const {
+    std::atomic_ref<std::uint8_t> byte(data[idx >> 1]);
+    return (byte.load(std::memory_order_relaxed) >> ((idx & 1) * 4)) & 0xF;
+  }
+
+  // One level on head block `a`; returns how many entries it claimed at depth + 1.
+  // Top-down: every entry of the block at `depth` claims its unseen neighbours. Bottom-up: every
+  // unseen entry of the block looks for a neighbour at `depth` and stops at the first (the move
+  // set is closed under inverses, so neighbours are predecessors). Either way a move maps the
+  // whole block onto one block through one map of the free cells.
+  std::uint64_t sweep_block(std::uint64_t a, int depth, bool bottom_up,
+                            std::vector<std::uint16_t>& tails) {
+    const std::uint64_t base = a * t.tail_size_;
+    const int wanted = bottom_up ? UNSEEN : depth;
+    tails.clear();
+    for (std::uint32_t b = 0; b < t.tail_size_; ++b) {
+      if (entry(base + b) == wanted) tails.push_back(static_cast<std::uint16_t>(b));
+    }
+    if (tails.empty()) return 0;
+    const int n = t.size_.cells();
+    const int h = t.head_len_;
+    const int tail_len = t.k_ - h;
+    const std::uint32_t tail_mask = tail_len == 0 ? 0u : (1u << (4 * tail_len)) - 1;
+    const std::uint32_t head = t.head_word_[a];
+    std::uint8_t head_cells[4];
+    std::uint32_t mask = 0;
+    for (int i = 0; i < h; ++i) {
+      head_cells[i] = static_cast<std::uint8_t>(head >> (4 * i) & 0xF);
+      mask |= 1u << head_cells[i];
+    }
+    std::uint8_t free_cells[MAX_PDB_CELLS];
+    int nf = 0;
+    for (int c = 0; c < n; ++c) {
+      if (!(mask >> c & 1)) free_cells[nf++] = static_cast<std::uint8_t>(c);
+    }
+    const auto next_value = static_cast<std::uint8_t>(depth + 1);
+    std::uint64_t claimed = 0;
+    for (const auto& mv : moves) {
+      // Step 1. The image head block and the map of free cells (as ranks among free cells).
+      std::uint32_t new_head = 0, new_mask = 0;
+      for (int i = 0; i < h; ++i) {
+        new_head |= static_cast<std::uint32_t>(mv[head_cells[i]]) << (4 * i);
+        new_mask |= 1u << mv[head_cells[i]];
+      }
+      const std::uint64_t new_base =
+          static_cast<std::uint64_t>(t.head_rank_[new_head]) * t.tail_size_;
+      std::uint8_t phi[16] = {};
+      for (int r = 0; r < nf; ++r) {
+        const int c = mv[free_cells[r]];
+        phi[r] = static_cast<std::uint8_t>(c - __builtin_popcount(new_mask & ((1u << c) - 1)));
+      }
+      std::uint8_t phi2[256];
+      for (int x = 0; x < 256; ++x) {
+        phi2[x] = static_cast<std::uint8_t>(phi[x & 15] | phi[x >> 4] << 4);
+      }
+      auto image = [&](std::uint16_t b) {
+        const std::uint32_t w = t.tail_word_[b];
+        const std::uint32_t nw =
+            (phi2[w & 0xFF] | static_cast<std::uint32_t>(phi2[w >> 8]) << 8) & tail_mask;
+        return new_base + t.tail_rank_[nw];
+      };
+      // Step 2. Every listed entry of the block through the same map.
+      if (!bottom_up) {
+        for (std::uint16_t b : tails) {
+          if (claim(image(b), next_value)) ++claimed;
+        }
+        continue;
+      }
+      for (std::size_t i = 0; i < tails.size();) {
+        if (entry(image(tails[i])) == depth) {
+          if (claim(base + tails[i], next_value)) ++claimed;
+          tails[i] = tails.back();
+          tails.pop_back();
+        } else {
+          ++i;
+        }
+      }
+      if (tails.empty()) break;
+    }
+    return claimed;
+  }
+
+  // Sets every unseen entry to the cap (single-threaded, after the last level); returns how
+  // many there were.
+  std::uint64_t cap_unseen() {
+    const auto cap = static_cast<std::uint8_t>(options.cap);
+    std::uint64_t count = 0;
+    for (std::uint64_t i = 0; i < t.bytes(); ++i) {
+      std::uint8_t b = data[i];
+      if ((b & 0xF) == UNSEEN) {
+        b = static_cast<std::uint8_t>((b & 0xF0) | cap);
+        if (2 * i < t.entries_) ++count;
+      }
+      if ((b >> 4) == UNSEEN) {
+        b = static_cast<std::uint8_t>((b & 0x0F) | cap << 4);
+        if (2 * i + 1 < t.entries_) ++count;
+      }
+      data[i] = b;
+    }
+    return count;
+  }
+
+  Status run() {
+    auto t0 = std::chrono::steady_clock::now();
+    // Step 1. Goal: every tracked piece at home.
+    std::uint8_t goal[MAX_PDB_PIECES];
+    for (int i = 0; i < t.k_; ++i) goal[i] = static_cast<std::uint8_t>(t.pattern_[i]);
+    const std::uint64_t g = t.index(goal);
+    claim(g, 0);
+    std::uint64_t reached = 1;
+    t.histogram_.assign(1, 1);
+    const int threads = std::max(1, options.threads);
+    std::uint64_t frontier = 1;
+    // Step 2. Level by level: threads take head blocks from a shared counter.
+    for (int depth = 0;; ++depth) {
+      if (options.on_level) options.on_level(depth, reached, t.entries_, seconds_since(t0));
+      if (depth == options.cap) {
+        // Entries still unseen need more moves than the cap (or cannot be reached at all):
+        // they get the cap, still a lower bound.
+        if (reached != t.entries_) {
+          const std::uint64_t capped = cap_unseen();
+          t.histogram_.back() += capped;
+          t.capped_ = true;
+        }
+        break;
+      }
+      // Bottom-up once the frontier outnumbers the unseen entries: each unseen entry then
+      // finds a parent after a few moves, instead of every frontier entry trying every move.
+      const bool bottom_up = frontier > t.entries_ - reached;
+      std::atomic<std::uint64_t> next_block{0};
+      std::atomic<std::uint64_t> level_count{0};
+      constexpr std::uint64_t CHUNK = 8;
+      auto worker = [&] {
+        std::vector<std::uint16_t> tails;
+        tails.reserve(t.tail_size_);
+        std::uint64_t count = 0;
+        while (true) {
+          const std::uint64_t first = next_block.fetch_add(CHUNK);
+          if (first >= t.head_size_) break;
+          const std::uint64_t last = std::min(first + CHUNK, t.head_size_);
+          for (std::uint64_t a = first; a < last; ++a) {
+            count += sweep_block(a, depth, bottom_up, tails);
+          }
+        }
+        level_count += count;
+      };
+      std::vector<std::thread> pool;
+      for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+      worker();
+      for (auto& th : pool) th.join();
+      if (level_count == 0) break;
+      reached += level_count;
+      frontier = level_count;
+      t.histogram_.push_back(level_count);
+    }
+    t.max_distance_ = static_cast<int>(t.histogram_.size()) - 1;
+    return Ok{};
+  }
+};
+
+Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern,
+                                 const PiecePdbOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  // Step 1. Check the board and the pattern.
+  if (auto ok = validate_size(size); !ok) return ok.error();
+  const int n = size.cells();
+  if (n > MAX_PDB_CELLS) {
+    return make_error(
+        fmt::format("piece pattern databases need a board of at most {} cells", MAX_PDB_CELLS), {},
+        Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  const int k = static_cast<int>(pattern.size());
+  if (k < 1 || k > MAX_PDB_PIECES) {
+    return make_error(fmt::format("a piece pattern has 1..{} pieces", MAX_PDB_PIECES), {},
+                      Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
+  std::uint32_t seen = 0;
+  for (int c : pattern) {
+    if (c < 0 || c >= n || (seen >> c & 1)) {
+      return make_error("piece pattern cells must be distinct cells of the board", {},
+                        Error::NO_POSITION, ErrorKind::InvalidInput);
+    }
+    seen |= 1u << c;
+  }
+  if (options.cap < 1 || options.cap > PDB_MAX_VALUE) {
+    return make_error(
+        fmt::format("a piece pattern database caps its values at 1..{}", PDB_MAX_VALUE), {},
+        Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
+  PiecePdb t;
+  t.size_ = size;
+  t.metric_ = options.metric;
+  t.pattern_ = pattern;
+  t.k_ = k;
+  t.head_len_ = std::min(k, 4);
+  t.head_size_ = falling(n, t.head_len_);
+  t.tail_size_ = static_cast<std::uint32_t>(falling(n - t.head_len_, k - t.head_len_));
+  t.entries_ = t.head_size_ * t.tail_size_;
+  rank_tuples(n, t.head_len_, t.head_rank_, t.head_word_);
+  rank_tuples(n - t.head_len_, k - t.head_len_, t.tail_rank_, t.tail_word_);
+  t.owner_.reset(allocate_entries(t.bytes()));
+  if (!t.owner_) {
+    return make_error(
+        fmt::format("out of memory for a piece pattern database of {} bytes", t.bytes()), {},
+        Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  t.data_ = t.owner_.get();
+
+  // Step 2. The on-disk cache.
+  std::string pattern_name = pattern_key(options.metric, pattern);
+  if (options.cap != PDB_MAX_VALUE) pattern_name += fmt::format("-cap{}", options.cap);
+  const TableKey key{"loopover-" + format_size(size), pattern_name, TABLE_FORMAT_VERSION};
+  if (!options.tables_dir.empty()) {
+    auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
+    t.cache_detail_ = outcome.detail;
+    if (outcome.status == TableLoadStatus::Loaded) {
+      // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
+      // entry count leaves the last byte's high nibble unused.
+      std::vector<std::uint64_t> byte_count(256, 0);
+      const std::uint64_t full = t.entries_ / 2;
+      for (std::uint64_t i = 0; i < full; ++i) ++byte_count[t.data_[i]];
+      t.histogram_.assign(16, 0);
+      for (int b = 0; b < 256; ++b) {
+        t.histogram_[static_cast<std::size_t>(b & 0xF)] += byte_count[static_cast<std::size_t>(b)];
+        t.histogram_[static_cast<std::size_t>(b >> 4)] += byte_count[static_cast<std::size_t>(b)];
+      }
+      if (t.entries_ % 2) ++t.histogram_[static_cast<std::size_t>(t.value(t.entries_ - 1))];
+      t.max_distance_ = 0;
+      for (int d = 0; d <= PDB_MAX_VALUE; ++d) {
+        if (t.histogram_[static_cast<std::size_t>(d)]) t.max_distance_ = d;
+      }
+      t.histogram_.resize(static_cast<std::size_t>(t.max_distance_) + 1);
+      t.capped_ = t.max_distance_ == options.cap;  // a cached table does not say; assume so
+      t.loaded_from_cache_ = true;
+      t.seconds_ = seconds_since(t0);
+      return t;
+    }
+  }
+
+  // Step 3. Breadth-first search from the goal over the tracked pieces' cells.
+  std::memset(t.owner_.get(), 0xFF, t.bytes());
+  PdbBuilder builder{t, options, nullptr, {}};
+  builder.data = t.owner_.get();
+  for (const Move& move : metric_moves(size, options.metric)) {
+    Perm perm = move_perm(size, move);
+    std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
+    for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));
+    builder.moves.push_back(std::move(mv));
+  }
+  if (auto ok = builder.run(); !ok) return ok.error();
+  if (!options.tables_dir.empty()) {
+    // A cache that cannot be written only costs a rebuild next time; the caller is told.
+    auto saved = save_table(options.tables_dir, key, t.owner_.get(), t.bytes());
+    t.cache_detail_ = saved ? "saved to " + table_path(options.tables_dir, key)
+                            : "not saved: " + saved.error().message;
+  }
+  t.seconds_ = seconds_since(t0);
+  return t;
+}
+
+}  // namespace permuzzle::loopover

@@ -1,0 +1,218 @@
+#include "permuzzle/puzzles/loopover/walking_distance.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/huge_pages.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/core/table_cache.hpp"
+
+namespace permuzzle::loopover {
+
+Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis moving, Metric metric,
+                                                         std::uint64_t max_states,
+                                                         const std::string& tables_dir) {
+  if (auto ok = validate_size(size); !ok) return ok.error();
+  WalkingDistanceTable t;
+  t.size_ = size;
+  t.moving_ = moving;
+  t.metric_ = metric;
+  const bool vertical = moving == Axis::Column;
+  const int L = vertical ? size.rows : size.cols;  // lines rotated for free == labels
+  const int W = vertical ? size.cols : size.rows;  // cells per line
+  t.lines_ = L;
+  t.width_ = W;
+
+  // Step 1. Refuse relaxations that are too large (estimated orbit count and work).
+  const double log_states = std::lgamma(L * W + 1.0) - L * std::lgamma(W + 1.0) - L * std::log(W);
+  const double log_work = log_states + L * std::log(W) + std::log(metric == Metric::Mtm ? L : 2);
+  const double word_count = std::pow(static_cast<double>(L), W);
+  if (log_states > std::log(static_cast<double>(max_states)) || log_work > std::log(4e9) ||
+      word_count > (1 << 22)) {
+    return make_error(
+        fmt::format("the {} walking-distance relaxation of {} is too large "
+                    "(about {:.3g} states)",
+                    vertical ? "vertical" : "horizontal", format_size(size), std::exp(log_states)),
+        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+
+  // Step 2. Cells of each line and the digit each tile contributes at each position.
+  std::vector<std::uint32_t> pow_k(static_cast<std::size_t>(W) + 1, 1);
+  for (int j = 1; j <= W; ++j) pow_k[j] = pow_k[j - 1] * static_cast<std::uint32_t>(L);
+  t.line_cells_.resize(static_cast<std::size_t>(L * W));
+  t.contrib_.assign(static_cast<std::size_t>(L * W) * 256, 0);
+  for (int line = 0; line < L; ++line) {
+    for (int j = 0; j < W; ++j) {
+      int cell = vertical ? line * size.cols + j : j * size.cols + line;
+      t.line_cells_[static_cast<std::size_t>(line * W + j)] = cell;
+      for (int tile = 1; tile <= size.cells(); ++tile) {
+        int label = vertical ? (tile - 1) / size.cols : (tile - 1) % size.cols;
+        t.contrib_[static_cast<std::size_t>((line * W + j) * 256 + tile)] =
+            static_cast<std::uint32_t>(label) * pow_k[j];
+      }
+    }
+  }
+
+  // Step 3. Necklace classes of line words (class = minimal rotation).
+  const std::uint32_t words = pow_k[W];
+  t.word_class_.assign(words, 0);
+  std::vector<std::uint32_t> class_rep;
+  {
+    std::vector<std::uint32_t> canon_to_class(words, UINT32_MAX);
+    for (std::uint32_t w = 0; w < words; ++w) {
+      std::uint32_t best = w, r = w;
+      for (int s = 1; s < W; ++s) {
+        // rotate by one position: digit j -> j+1
+        r = (r % pow_k[W - 1]) * static_cast<std::uint32_t>(L) + r / pow_k[W - 1];
+        best = std::min(best, r);
+      }
+      if (canon_to_class[best] == UINT32_MAX) {
+        canon_to_class[best] = static_cast<std::uint32_t>(class_rep.size());
+        class_rep.push_back(best);
+      }
+      t.word_class_[w] = canon_to_class[best];
+    }
+  }
+  const std::uint64_t nc = class_rep.size();
+  t.radix_.assign(static_cast<std::size_t>(L), 1);
+  for (int i = 1; i < L; ++i) t.radix_[i] = t.radix_[i - 1] * nc;
+  const double total_index = std::pow(static_cast<double>(nc), L);
+
+  // Step 4. Breadth-first search from the goal (line i holds only label i).
+  auto digit = [&](std::uint32_t w, int j) {
+    return (w / pow_k[j]) % static_cast<std::uint32_t>(L);
+  };
+  std::uint64_t goal = 0;
+  for (int i = 0; i < L; ++i) {
+    std::uint32_t w = 0;
+    for (int j = 0; j < W; ++j) w += static_cast<std::uint32_t>(i) * pow_k[j];
+    goal += t.word_class_[w] * t.radix_[i];
+  }
+  std::vector<int> amounts;
+  if (metric == Metric::Mtm) {
+    for (int k = 1; k < L; ++k) amounts.push_back(k);
+  } else {
+    amounts.push_back(1);
+    if (L > 2) amounts.push_back(L - 1);
+  }
+  // Visited set: a direct byte array when the index space is small, else a hash map.
+  const bool direct = total_index <= static_cast<double>(MAX_DIRECT_ENTRIES);
+  const TableKey key{"loopover-" + format_size(size),
+                     fmt::format("walking-distance-{}-{}", vertical ? "vertical" : "horizontal",
+                                 metric == Metric::Stm ? "stm" : "mtm"),
+                     1};
+  if (direct && !tables_dir.empty()) {
+    std::vector<std::uint8_t> payload;
+    auto outcome = load_table(tables_dir, key, payload, static_cast<std::uint64_t>(total_index));
+    if (outcome.status == TableLoadStatus::Loaded) {
+      t.direct_ = std::move(payload);
+      for (std::uint8_t d : t.direct_) {
+        if (d == 0xFF) continue;
+        ++t.states_;
+        t.max_distance_ = std::max<int>(t.max_distance_, d);
+      }
+      t.loaded_from_cache_ = true;
+      return t;
+    }
+  }
+  std::unordered_map<std::uint64_t, std::uint8_t> dist;
+  if (direct) {
+    t.direct_.assign(static_cast<std::size_t>(total_index), 0xFF);
+  } else {
+    dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
+  }
+  std::uint64_t reached = 0;
+  auto visit = [&](std::uint64_t idx, int d) {
+    if (direct) {
+      if (t.direct_[idx] != 0xFF) return false;
+      t.direct_[idx] = static_cast<std::uint8_t>(d);
+      ++reached;
+      return true;
+    }
+    if (!dist.emplace(idx, static_cast<std::uint8_t>(d)).second) return false;
+    ++reached;
+    return true;
+  };
+  visit(goal, 0);
+  std::vector<std::uint64_t> frontier{goal}, next;
+  std::vector<std::uint32_t> rep(static_cast<std::size_t>(L));
+  std::vector<int> p(static_cast<std::size_t>(L));
+  std::vector<std::uint32_t> label(static_cast<std::size_t>(L * W)), removed(label.size());
+  int depth = 0;
+  while (!frontier.empty()) {
+    next.clear();
+    for (std::uint64_t s : frontier) {
+      std::uint64_t rest = s;
+      for (int i = 0; i < L; ++i) {
+        rep[i] = class_rep[rest % nc];
+        rest /= nc;
+      }
+      // Per line and position: the word without that digit, and the digit itself.
+      for (int i = 0; i < L; ++i) {
+        for (int j = 0; j < W; ++j) {
+          const std::uint32_t dg = digit(rep[i], j);
+          label[i * W + j] = dg;
+          removed[i * W + j] = rep[i] - dg * pow_k[j];
+        }
+      }
+      std::fill(p.begin(), p.end(), 0);
+      while (true) {
+        for (int k : amounts) {
+          std::uint64_t idx = 0;
+          for (int i = 0; i < L; ++i) {
+            const int from = i >= k ? i - k : i - k + L;
+            const std::uint32_t w = removed[i * W + p[i]] + label[from * W + p[from]] * pow_k[p[i]];
+            idx += t.word_class_[w] * t.radix_[i];
+          }
+          if (visit(idx, depth + 1)) next.push_back(idx);
+        }
+        int i = 0;
+        while (i < L && ++p[i] == W) p[i++] = 0;
+        if (i == L) break;
+      }
+      if (reached > max_states) {
+        return make_error(fmt::format("the walking-distance relaxation of {} has more than {} "
+                                      "states",
+                                      format_size(size), max_states),
+                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+      }
+    }
+    if (!next.empty()) ++depth;
+    frontier.swap(next);
+  }
+  t.states_ = reached;
+  t.max_distance_ = depth;
+
+  if (direct && !tables_dir.empty()) {
+    auto saved = save_table(tables_dir, key, t.direct_);
+    (void)saved;  // a cache that cannot be written only costs a rebuild next time
+  }
+  // Step 5. Large tables: sorted (state, distance) pairs for binary search.
+  if (!direct) {
+    std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs(dist.begin(), dist.end());
+    std::sort(pairs.begin(), pairs.end());
+    t.sparse_keys_.reserve(pairs.size());
+    t.sparse_dist_.reserve(pairs.size());
+    for (const auto& [k, d] : pairs) {
+      t.sparse_keys_.push_back(k);
+      t.sparse_dist_.push_back(d);
+    }
+  }
+  return t;
+}
+
+void WalkingDistanceTable::advise_huge_pages() const {
+  // The table is already filled: collapse it now.
+  detail::collapse_huge_pages(direct_.data(), direct_.size());
+}
+
+int WalkingDistanceTable::sparse_distance(std::uint64_t idx) const {
+  auto it = std::lower_bound(sparse_keys_.begin(), sparse_keys_.end(), idx);
+  if (it == sparse_keys_.end() || *it != idx) return 0;  // unreachable: cannot happen
+  return sparse_dist_[static_cast<std::size_t>(it - sparse_keys_.begin())];
+}
+
+}  // namespace permuzzle::loopover
