@@ -4,9 +4,8 @@
 
 namespace permuzzle::cli {
 
-void add_bench_command(CLI::App& app, Context& ctx) {
-  auto* bench = app.add_subcommand("bench", "Benchmarks on published instances, with checks");
-  bench->require_subcommand(1);
+void add_bench_command(CLI::App& bench_family, Context& ctx) {
+  auto* bench = &bench_family;
   add_bench_groups(*bench, ctx);
   add_bench_sliding(*bench, ctx);
   add_bench_loopover(*bench, ctx);

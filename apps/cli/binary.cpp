@@ -248,9 +248,9 @@ std::string demo_binary() {
   Board goal = default_goal(*start);
   auto sol = solve(*start, goal);
   if (sol) {
-    out += fmt::format("  {} -> {}: {} swaps (minimal), sequence replayed: {}\n",
-                       format_board(*start), format_board(goal), sol->swaps,
-                       sol->verified ? "ok" : "no");
+    out +=
+        fmt::format("  {} -> {}: {} swaps (minimal), sequence replayed: {}\n", format_board(*start),
+                    format_board(goal), sol->swaps, sol->verified ? "ok" : "no");
   }
   std::mt19937_64 rng(2026);
   Board big = random_board(200, 200, 20000, rng);

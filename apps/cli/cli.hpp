@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/result.hpp"
 
 namespace permuzzle::cli {
@@ -27,7 +28,12 @@ using Handler = std::function<Result<CommandOutput>()>;
 struct Context {
   bool json = false;   // --json: one JSON object on stdout
   bool quiet = false;  // --quiet: no progress lines on stderr
+  std::string tables;  // --tables DIR|none ("" = the default directory)
   Handler action;      // set by the parsed subcommand's callback
+  const api::Registry* registry = nullptr;
+  TableStore* store = nullptr;  // the process's table store (set before the action runs)
+  // A session for one registry call: the store, progress on stderr, the data directory.
+  api::Session session() const;
 };
 
 // Makes `sub` store `handler` as the action to run after parsing.
@@ -35,14 +41,17 @@ inline void set_action(Context& ctx, CLI::App* sub, Handler handler) {
   sub->callback([&ctx, handler = std::move(handler)] { ctx.action = handler; });
 }
 
-// Progress line on stderr (suppressed by --quiet). Overwrites the line with '\r' when
-// `transient` is true so progress bars do not flood logs.
+// Progress line on stderr (suppressed by --quiet). On a terminal a `transient` line overwrites
+// itself with '\r'; on anything else (a log, a pipe) lines are plain, without '\r' or ANSI codes,
+// and transient ones are printed at most once a second.
 void progress(const Context& ctx, const std::string& line, bool transient = false);
 void end_progress(const Context& ctx);  // finishes a transient line
 
+// Builds the subcommands of every registry command under `app` (one subcommand per family,
+// one per verb), each storing an action that validates the arguments and calls the registry.
+void add_registry_commands(CLI::App& app, Context& ctx);
+
 // One subcommand (or group of subcommands) per file.
-void add_perm_command(CLI::App& app, Context& ctx);      // perm.cpp
-void add_group_command(CLI::App& app, Context& ctx);     // group.cpp
 void add_sliding_command(CLI::App& app, Context& ctx);   // sliding.cpp
 void add_loopover_command(CLI::App& app, Context& ctx);  // loopover.cpp
 void add_triloop_command(CLI::App& app, Context& ctx);   // triloop.cpp
@@ -50,19 +59,18 @@ void add_hanoi_command(CLI::App& app, Context& ctx);     // hanoi.cpp
 void add_binary_command(CLI::App& app, Context& ctx);    // binary.cpp
 void add_fifteen_command(CLI::App& app, Context& ctx);   // fifteen.cpp
 void add_cube_command(CLI::App& app, Context& ctx);      // cube.cpp
-void add_bench_command(CLI::App& app, Context& ctx);     // bench.cpp
+void add_bench_command(CLI::App& bench, Context& ctx);   // bench.cpp: legacy benches
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 
 // `permuzzle bench` has one subcommand per benchmark, registered by the puzzle's file.
-void add_bench_sliding(CLI::App& bench, Context& ctx);   // sliding_bench.cpp
-void add_bench_loopover(CLI::App& bench, Context& ctx);  // loopover_bench.cpp
+void add_bench_sliding(CLI::App& bench, Context& ctx);        // sliding_bench.cpp
+void add_bench_loopover(CLI::App& bench, Context& ctx);       // loopover_bench.cpp
 void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // loopover_fast_bench.cpp
-void add_bench_groups(CLI::App& bench, Context& ctx);    // group_bench.cpp
-void add_bench_puzzles(CLI::App& bench, Context& ctx);   // puzzles_bench.cpp (binary, hanoi, ...)
+void add_bench_groups(CLI::App& bench, Context& ctx);         // group_bench.cpp
+void add_bench_puzzles(CLI::App& bench, Context& ctx);  // puzzles_bench.cpp (binary, hanoi, ...)
 
 // `permuzzle demo` prints these sections in order; each returns real computed results as
 // text (a section that has nothing yet returns an empty string and is skipped).
-std::string demo_groups();    // group.cpp
 std::string demo_sliding();   // sliding.cpp
 std::string demo_loopover();  // loopover.cpp
 std::string demo_triloop();   // triloop.cpp

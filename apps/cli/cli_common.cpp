@@ -1,3 +1,6 @@
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -6,11 +9,23 @@
 namespace permuzzle::cli {
 
 namespace {
-bool transient_open = false;  // CLI-layer state only; the library has no globals
-}
+// CLI-layer state only; the library has no globals.
+bool transient_open = false;
+std::chrono::steady_clock::time_point last_transient{};
+}  // namespace
 
 void progress(const Context& ctx, const std::string& line, bool transient) {
   if (ctx.quiet) return;
+  static const bool terminal = ::isatty(STDERR_FILENO) == 1;  // CLI only: fixed for the process
+  if (!terminal) {
+    if (transient) {
+      auto now = std::chrono::steady_clock::now();
+      if (now - last_transient < std::chrono::seconds(1)) return;
+      last_transient = now;
+    }
+    std::cerr << line << "\n" << std::flush;
+    return;
+  }
   if (transient) {
     std::cerr << "\r" << line << "\x1b[K" << std::flush;
     transient_open = true;
@@ -27,20 +42,27 @@ void end_progress(const Context& ctx) {
   transient_open = false;
 }
 
+api::Session Context::session() const {
+  api::Session s{*store, RunContext{}, api::default_data_dir()};
+  const Context* self = this;
+  s.run.with_progress([self](const Progress& p) {
+    // Lines with a known total or an unfinished phase are transient (they overwrite themselves
+    // on a terminal, and are rate-limited elsewhere); the rest are lasting lines.
+    std::string line = p.message.empty() ? p.phase
+                       : p.phase.empty() ? p.message
+                                         : p.phase + ": " + p.message;
+    bool transient = !p.phase.empty() && (p.total == 0 || p.done < p.total);
+    progress(*self, line, transient);
+  });
+  return s;
+}
+
 std::string data_dir() {
-  if (const char* dir = std::getenv("PERMUZZLE_DATA")) return dir;
-  return PERMUZZLE_DATA_DIR;
+  return api::default_data_dir();
 }
 
 std::string default_tables_dir() {
-  if (const char* dir = std::getenv("PERMUZZLE_TABLES"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    return std::string(xdg) + "/permuzzle";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return std::string(home) + "/.cache/permuzzle";
-  }
-  return ".permuzzle-tables";
+  return api::default_tables_dir();
 }
 
 }  // namespace permuzzle::cli

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli.hpp"
+#include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/cube/cubie.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
-#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::cli {
 

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli.hpp"
+#include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/fifteen/groupoid.hpp"
 #include "permuzzle/puzzles/fifteen/toroidal.hpp"
-#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::cli {
 

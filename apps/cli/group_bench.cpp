@@ -8,8 +8,8 @@
 #include <random>
 
 #include "cli.hpp"
-#include "permuzzle/puzzles/cube/facelets.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/cube/facelets.hpp"
 
 namespace permuzzle::cli {
 

@@ -16,9 +16,9 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "permuzzle/core/table_cache.hpp"
 #include "permuzzle/puzzles/sliding/instances.hpp"
 #include "permuzzle/puzzles/sliding/pdb.hpp"
-#include "permuzzle/core/table_cache.hpp"
 
 namespace permuzzle::cli {
 

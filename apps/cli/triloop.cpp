@@ -6,8 +6,8 @@
 #include <random>
 
 #include "cli.hpp"
-#include "permuzzle/puzzles/loopover/triangular.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/loopover/triangular.hpp"
 
 namespace permuzzle::cli {
 

@@ -272,6 +272,27 @@ Perm Perm::pow(long long exponent) const {
   return result;
 }
 
+Perm Perm::pow(const mpz_class& exponent) const {
+  if (exponent.fits_slong_p()) return pow(static_cast<long long>(exponent.get_si()));
+  Perm result(images_.size());
+  std::vector<bool> seen(images_.size(), false);
+  std::vector<Point> cycle;
+  for (std::size_t start = 0; start < images_.size(); ++start) {
+    if (seen[start]) continue;
+    cycle.clear();
+    for (Point p = static_cast<Point>(start); !seen[p]; p = images_[p]) {
+      seen[p] = true;
+      cycle.push_back(p);
+    }
+    const std::size_t len = cycle.size();
+    mpz_class reduced = exponent % static_cast<unsigned long>(len);  // sign of the dividend
+    if (reduced < 0) reduced += static_cast<unsigned long>(len);
+    const std::size_t shift = reduced.get_ui();
+    for (std::size_t i = 0; i < len; ++i) result.images_[cycle[i]] = cycle[(i + shift) % len];
+  }
+  return result;
+}
+
 Perm Perm::conjugate(const Perm& by) const {
   return by.inverse() * *this * by;
 }

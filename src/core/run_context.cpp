@@ -27,9 +27,9 @@ Error RunContext::stop_error() const {
 Status RunContext::check(std::uint64_t nodes) const {
   if (should_stop()) return stop_error();
   if (node_limit_ != 0 && nodes > node_limit_) {
-    return make_error("node limit of " + std::to_string(node_limit_) +
-                          " reached before the computation finished",
-                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    return make_error(
+        "node limit of " + std::to_string(node_limit_) + " reached before the computation finished",
+        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   return Ok{};
 }

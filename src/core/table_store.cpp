@@ -113,11 +113,12 @@ void TableStore::clean_stale_temporaries() const {
 }
 
 Result<std::shared_ptr<void>> TableStore::obtain_bytes(
-    const TableKey& key, std::uint64_t bytes, const std::function<std::shared_ptr<void>()>& allocate,
+    const TableKey& key, std::uint64_t bytes,
+    const std::function<std::shared_ptr<void>()>& allocate,
     const std::function<Result<std::shared_ptr<void>>(const RunContext&)>& build,
     const std::function<std::span<std::uint8_t>(void*)>& payload, const RunContext& run) {
-  Slot& s = slot("table:" + key.puzzle + "\n" + key.pattern + "\n" +
-                 std::to_string(key.format_version));
+  Slot& s =
+      slot("table:" + key.puzzle + "\n" + key.pattern + "\n" + std::to_string(key.format_version));
   std::lock_guard build_lock(s.build);
   TableReport report;
   report.puzzle = key.puzzle;

@@ -28,13 +28,16 @@
 namespace permuzzle::api {
 
 enum class ParamType {
-  String,    // JSON string
-  Strings,   // JSON array of strings (a repeated option, or all remaining positionals)
-  Integer,   // JSON integer that fits in int64
-  Unsigned,  // JSON integer that fits in uint64 (no negative values)
+  String,      // JSON string
+  Strings,     // JSON array of strings (a repeated option, or all remaining positionals)
+  Integer,     // JSON integer that fits in int64
+  Unsigned,    // JSON integer that fits in uint64 (no negative values)
   BigInteger,  // decimal digits of any length with an optional sign (JSON string or integer)
-  Number,    // JSON number (double)
-  Flag,      // JSON boolean (a flag on the command line)
+  Number,      // JSON number (double)
+  Flag,        // JSON boolean (a flag on the command line)
+  OutputPath,  // asks for an artifact (an SVG, a DOT file): on the CLI a path, "-" = stdout (the
+               // option may be given without a value, meaning "-"); other front ends pass any
+               // string and get the artifact's content in the JSON result
 };
 
 std::string_view type_name(ParamType type);
@@ -45,9 +48,9 @@ struct Param {
   std::string help;
   bool positional = false;
   bool required = false;
-  char short_name = 0;               // one-letter CLI alias, e.g. 'e' for -e
+  char short_name = 0;                // one-letter CLI alias, e.g. 'e' for -e
   nlohmann::json fallback = nullptr;  // value when absent (null: absent stays absent)
-  std::vector<std::string> choices;  // allowed values of a String (empty: any)
+  std::vector<std::string> choices;   // allowed values of a String (empty: any)
   // Inclusive bounds of an Integer or Unsigned (checked exactly).
   std::optional<std::int64_t> min;
   std::optional<std::uint64_t> max;
@@ -84,9 +87,18 @@ struct Session {
   void note(std::string line) const { run.report({"", 0, 0, std::move(line)}); }
 };
 
+// A document produced on request by an OutputPath parameter; the front end decides where it
+// goes (the library writes no files).
+struct Artifact {
+  std::string param;    // the OutputPath parameter that asked for it
+  std::string content;  // e.g. the SVG text
+  std::string what;     // for the CLI's "<what> written to <path>" line
+};
+
 struct Output {
   nlohmann::json json = nlohmann::json::object();  // the result (the CLI's --json)
   std::string text;                                // the CLI's text form
+  std::vector<Artifact> artifacts;
 };
 
 using Handler = std::function<Result<Output>(const Request&, Session&)>;
@@ -113,8 +125,14 @@ class Registry {
   // Checks `params` against the command's parameters (see the file comment) and fills fallbacks.
   Result<Request> validate(const Command& command, const nlohmann::json& params) const;
   // validate, then run the handler.
-  Result<Output> call(std::string_view family, std::string_view verb,
-                      const nlohmann::json& params, Session& session) const;
+  Result<Output> call(std::string_view family, std::string_view verb, const nlohmann::json& params,
+                      Session& session) const;
+
+  // `permuzzle demo`: each family adds a section of real computed results, printed in order.
+  void add_demo(std::string family, std::function<std::string()> section);
+  const std::vector<std::pair<std::string, std::function<std::string()>>>& demos() const {
+    return demos_;
+  }
 
   // [{"family", "verb", "help", "params": [{"name", "type", "help", "positional", "required",
   //   "default", "choices"}]}] for GET /api/v1/commands and `permuzzle --json commands`.
@@ -123,6 +141,7 @@ class Registry {
  private:
   std::vector<std::pair<std::string, std::string>> families_;
   std::vector<Command> commands_;
+  std::vector<std::pair<std::string, std::function<std::string()>>> demos_;
 };
 
 // Every command of every puzzle. Front ends build it once and keep it for the process.
@@ -152,8 +171,5 @@ void register_binary(Registry& registry);
 void register_fifteen(Registry& registry);
 void register_cube(Registry& registry);
 void register_bench(Registry& registry);
-
-// `permuzzle demo`: real computed results of every family, as text.
-std::string demo_text();
 
 }  // namespace permuzzle::api

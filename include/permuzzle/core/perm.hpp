@@ -55,6 +55,8 @@ class Perm {
   Perm& operator*=(const Perm& then);
   Perm inverse() const;
   Perm pow(long long exponent) const;
+  // The same for an exponent of any size (exact: reduced modulo each cycle length).
+  Perm pow(const mpz_class& exponent) const;
   Perm conjugate(const Perm& by) const;  // by^-1 * this * by  (GAP: this^by)
 
   bool is_identity() const;

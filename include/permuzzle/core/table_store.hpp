@@ -35,7 +35,7 @@ struct TableReport {
   enum class Source { Memory, Loaded, Built };
   std::string puzzle;
   std::string pattern;
-  std::string path;     // the cache file ("" without a directory)
+  std::string path;  // the cache file ("" without a directory)
   Source source = Source::Built;
   std::string reason;   // why it was built: "missing", "stale: ...", "corrupt: ...", "no cache"
   bool saved = false;   // written to the cache after building
@@ -51,8 +51,8 @@ std::string describe(const TableReport& report);
 template <class T>
 struct TableRecipe {
   TableKey key;
-  std::uint64_t bytes = 0;                                  // expected payload size
-  std::function<std::shared_ptr<T>()> allocate;             // empty table of the right size
+  std::uint64_t bytes = 0;                       // expected payload size
+  std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size
   std::function<Result<std::shared_ptr<T>>(const RunContext&)> build;
   std::function<std::span<std::uint8_t>(T&)> payload;
 };

@@ -1,0 +1,158 @@
+// The registry's commands as CLI11 subcommands: `permuzzle <family> <verb> [positionals]
+// [--options]`. Positional parameters become positional arguments in order, the others
+// `--name` options (with their one-letter aliases), flags are flags, and OutputPath parameters
+// options whose value may be left out (meaning stdout). Values are kept as the text the user
+// typed and converted exactly by api::parse_cli_value after parsing, so that "-1" for a count is
+// an error naming the option instead of 2^64-1.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "cli.hpp"
+
+namespace permuzzle::cli {
+
+namespace {
+
+// Text values of one command's parameters as CLI11 stored them.
+struct Values {
+  std::map<std::string, std::string> single;
+  std::map<std::string, std::vector<std::string>> many;
+  std::map<std::string, bool> flags;
+  std::map<std::string, CLI::Option*> options;
+};
+
+// Writes `content` to `path` through a temporary file and a rename, so that a failure never
+// leaves a half-written file under the real name.
+Status write_atomically(const std::string& path, const std::string& content) {
+  std::string temp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(temp, ec);
+      return make_error("cannot write " + path, {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    return make_error("cannot write " + path + ": " + ec.message(), {}, Error::NO_POSITION,
+                      ErrorKind::Io);
+  }
+  return Ok{};
+}
+
+// Turns the stored text into the JSON parameters of the call.
+Result<nlohmann::json> collect(const api::Command& command, const Values& values) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const api::Param& p : command.params) {
+    const CLI::Option* opt = values.options.at(p.name);
+    if (opt->count() == 0) continue;
+    if (p.type == api::ParamType::Flag) {
+      params[p.name] = values.flags.at(p.name);
+      continue;
+    }
+    if (p.type == api::ParamType::Strings) {
+      params[p.name] = values.many.at(p.name);
+      continue;
+    }
+    std::string text = values.single.at(p.name);
+    if (p.type == api::ParamType::OutputPath && text.empty()) text = "-";
+    auto v = api::parse_cli_value(p, text);
+    if (!v) return v.error();
+    params[p.name] = std::move(*v);
+  }
+  return params;
+}
+
+// Where each artifact goes: a file, or stdout in place of the text (with --json: into the JSON).
+Status deliver_artifacts(const Context& ctx, const nlohmann::json& params, api::Output& out) {
+  for (const api::Artifact& a : out.artifacts) {
+    std::string path = params.value(a.param, std::string("-"));
+    if (path == "-") {
+      if (ctx.json) {
+        out.json[a.param] = a.content;
+      } else {
+        out.text = a.content;
+      }
+      continue;
+    }
+    if (auto ok = write_atomically(path, a.content); !ok) return ok.error();
+    out.text += a.what + " written to " + path + "\n";
+    out.json[a.param] = path;
+  }
+  return Ok{};
+}
+
+void add_command(CLI::App& family, Context& ctx, const api::Command& command) {
+  CLI::App* sub = family.add_subcommand(command.verb, command.help);
+  auto values = std::make_shared<Values>();
+  for (const api::Param& p : command.params) {
+    std::string help = p.help;
+    if (!p.fallback.is_null() && p.type != api::ParamType::Flag) {
+      help += " (default " +
+              (p.fallback.is_string() ? p.fallback.get<std::string>() : p.fallback.dump()) + ")";
+    }
+    if (!p.choices.empty()) {
+      std::string list;
+      for (const auto& c : p.choices) list += (list.empty() ? "" : "|") + c;
+      help += " [" + list + "]";
+    }
+    std::string name =
+        p.positional ? p.name
+                     : (p.short_name ? std::string("-") + p.short_name + "," : "") + "--" + p.name;
+    CLI::Option* opt = nullptr;
+    switch (p.type) {
+      case api::ParamType::Flag:
+        opt = sub->add_flag(name, values->flags[p.name], help);
+        break;
+      case api::ParamType::Strings:
+        opt = sub->add_option(name, values->many[p.name], help);
+        break;
+      case api::ParamType::OutputPath:
+        opt = sub->add_option(name, values->single[p.name], help + " ('-' or no value: stdout)")
+                  ->expected(0, 1);
+        break;
+      default:
+        opt = sub->add_option(name, values->single[p.name], help);
+        // Numbers such as -5 are values here, not options.
+        break;
+    }
+    if (p.required) opt->required();
+    values->options[p.name] = opt;
+  }
+  const api::Command* cmd = &command;
+  sub->callback([&ctx, cmd, values] {
+    ctx.action = [&ctx, cmd, values]() -> Result<CommandOutput> {
+      auto params = collect(*cmd, *values);
+      if (!params) return params.error();
+      api::Session session = ctx.session();
+      auto out = ctx.registry->call(cmd->family, cmd->verb, *params, session);
+      if (!out) return out.error();
+      if (auto ok = deliver_artifacts(ctx, *params, *out); !ok) return ok.error();
+      CommandOutput result;
+      result.text = std::move(out->text);
+      result.json = std::move(out->json);
+      return result;
+    };
+  });
+}
+
+}  // namespace
+
+void add_registry_commands(CLI::App& app, Context& ctx) {
+  for (const auto& [family, help] : ctx.registry->families()) {
+    CLI::App* sub = app.add_subcommand(family, help);
+    sub->require_subcommand(1);
+    for (const api::Command& c : ctx.registry->commands()) {
+      if (c.family == family) add_command(*sub, ctx, c);
+    }
+  }
+}
+
+}  // namespace permuzzle::cli

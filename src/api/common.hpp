@@ -1,0 +1,70 @@
+// Helpers shared by the command families of the API layer (internal to src/api/).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "permuzzle/api/registry.hpp"
+#include "permuzzle/core/perm.hpp"
+
+namespace permuzzle::api {
+
+// Parameter constructors, so that a command's parameter list reads like its usage line.
+inline Param positional(std::string name, ParamType type, std::string help, bool required = true) {
+  Param p;
+  p.name = std::move(name);
+  p.type = type;
+  p.help = std::move(help);
+  p.positional = true;
+  p.required = required;
+  return p;
+}
+inline Param option(std::string name, ParamType type, std::string help,
+                    nlohmann::json fallback = nullptr) {
+  Param p;
+  p.name = std::move(name);
+  p.type = type;
+  p.help = std::move(help);
+  p.fallback = std::move(fallback);
+  return p;
+}
+inline Param flag(std::string name, std::string help) {
+  Param p;
+  p.name = std::move(name);
+  p.type = ParamType::Flag;
+  p.help = std::move(help);
+  p.fallback = false;
+  return p;
+}
+inline Param with_short(Param p, char short_name) {
+  p.short_name = short_name;
+  return p;
+}
+inline Param required(Param p) {
+  p.required = true;
+  return p;
+}
+inline Param with_choices(Param p, std::vector<std::string> choices) {
+  p.choices = std::move(choices);
+  return p;
+}
+inline Param with_range(Param p, std::optional<std::int64_t> min,
+                        std::optional<std::uint64_t> max) {
+  p.min = min;
+  p.max = max;
+  return p;
+}
+
+// Parses a permutation parameter; errors name the parameter and point into its full text
+// (`offset` skips a "NAME=" prefix).
+Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
+                              std::size_t offset = 0);
+
+// 0-based points as a 1-based JSON list / text list.
+nlohmann::json points_json(const std::vector<Point>& points);
+std::string points_text(const std::vector<Point>& points, const char* open, const char* close);
+
+}  // namespace permuzzle::api

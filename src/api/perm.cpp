@@ -1,0 +1,176 @@
+// `perm ...`: single permutations in GAP notation.
+#include "common.hpp"
+
+namespace permuzzle::api {
+
+namespace {
+
+nlohmann::json cycles_json(const Perm& p) {
+  nlohmann::json cycles = nlohmann::json::array();
+  for (const auto& cycle : p.cycles()) {
+    nlohmann::json c = nlohmann::json::array();
+    for (Point x : cycle) c.push_back(x + 1);
+    cycles.push_back(c);
+  }
+  return cycles;
+}
+
+// Everything a user may want to know about one permutation.
+Output describe_perm(const Perm& p) {
+  Output out;
+  auto type = p.cycle_type();
+  std::string type_text;
+  for (std::size_t i = 0; i < type.size(); ++i)
+    type_text += (i ? "," : "") + std::to_string(type[i]);
+  std::size_t degree = std::max<std::size_t>(p.largest_moved_point(), 1);
+  out.text = fmt::format(
+      "cycles:      {}\nlist:        {}\norder:       {}\nsign:        {} ({})\ncycle type:  "
+      "[{}]\nsupport:     {} points\n",
+      p.to_cycle_string(), p.to_list_string(p.largest_moved_point()), p.order().get_str(),
+      p.sign() > 0 ? "+1" : "-1", p.sign() > 0 ? "even" : "odd", type_text, p.support().size());
+  out.json = {{"perm", p.to_cycle_string()},
+              {"list", p.to_list_string(degree)},
+              {"order", p.order().get_str()},
+              {"sign", p.sign()},
+              {"cycle_type", type},
+              {"cycles", cycles_json(p)},
+              {"support_size", p.support().size()}};
+  return out;
+}
+
+Output perm_result(const std::string& key, const Perm& p) {
+  Output out;
+  out.text = p.to_cycle_string() + "\n";
+  out.json = {{key, p.to_cycle_string()}, {"list", p.to_list_string(p.largest_moved_point())}};
+  return out;
+}
+
+Param perm_param(std::string name = "perm", std::string help = "Permutation") {
+  return positional(std::move(name), ParamType::String, std::move(help));
+}
+
+}  // namespace
+
+Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
+                              std::size_t offset) {
+  auto p = Perm::parse(std::string_view(text).substr(offset));
+  if (!p) {
+    Error e = p.error();
+    e.message = what + ": " + e.message;
+    e.input = text;
+    if (e.position != Error::NO_POSITION) e.position += offset;
+    return e;
+  }
+  return p;
+}
+
+nlohmann::json points_json(const std::vector<Point>& points) {
+  nlohmann::json list = nlohmann::json::array();
+  for (Point p : points) list.push_back(p + 1);
+  return list;
+}
+
+std::string points_text(const std::vector<Point>& points, const char* open, const char* close) {
+  std::string s = open;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    s += (i ? "," : "") + std::to_string(points[i] + 1);
+  return s + close;
+}
+
+void register_perm(Registry& r) {
+  r.add_family("perm", "Permutations in GAP cycle notation: products, orders, signs, conjugates");
+
+  r.add({"perm",
+         "product",
+         "Product p1*p2*...: apply p1 first, then p2, ... (GAP order)",
+         {positional("perms", ParamType::Strings, "Permutations, e.g. \"(1,2,3)\" \"(3,4)\"")},
+         [](const Request& q, Session&) -> Result<Output> {
+           Perm acc;
+           auto perms = q.strings("perms");
+           for (std::size_t i = 0; i < perms.size(); ++i) {
+             auto p = parse_perm_param(perms[i], "permutation " + std::to_string(i + 1));
+             if (!p) return p.error();
+             acc *= *p;
+           }
+           return perm_result("product", acc);
+         }});
+
+  r.add({"perm",
+         "inverse",
+         "Inverse permutation",
+         {perm_param()},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto p = parse_perm_param(q.string("perm"), "permutation");
+           if (!p) return p.error();
+           return perm_result("inverse", p->inverse());
+         }});
+
+  r.add({"perm",
+         "power",
+         "p^k for an integer k of any size (negative allowed)",
+         {perm_param(), positional("k", ParamType::BigInteger, "Exponent")},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto p = parse_perm_param(q.string("perm"), "permutation");
+           if (!p) return p.error();
+           return perm_result("power", p->pow(mpz_class(q.big_integer("k"))));
+         }});
+
+  r.add({"perm",
+         "order",
+         "Order: the least k >= 1 with p^k = ()",
+         {perm_param()},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto p = parse_perm_param(q.string("perm"), "permutation");
+           if (!p) return p.error();
+           Output out;
+           out.text = p->order().get_str() + "\n";
+           out.json = {{"order", p->order().get_str()}, {"perm", p->to_cycle_string()}};
+           return out;
+         }});
+
+  r.add(
+      {"perm",
+       "sign",
+       "Sign: +1 even, -1 odd",
+       {perm_param()},
+       [](const Request& q, Session&) -> Result<Output> {
+         auto p = parse_perm_param(q.string("perm"), "permutation");
+         if (!p) return p.error();
+         Output out;
+         out.text = std::string(p->sign() > 0 ? "+1 (even)" : "-1 (odd)") + "\n";
+         out.json = {{"sign", p->sign()}, {"even", p->sign() > 0}, {"perm", p->to_cycle_string()}};
+         return out;
+       }});
+
+  r.add({"perm",
+         "cycles",
+         "Cycles, list form, order, sign, cycle type",
+         {perm_param("perm", "Permutation (cycle or list notation)")},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto p = parse_perm_param(q.string("perm"), "permutation");
+           if (!p) return p.error();
+           return describe_perm(*p);
+         }});
+
+  auto two = [](const char* key, Perm (*op)(const Perm&, const Perm&)) {
+    return [key, op](const Request& q, Session&) -> Result<Output> {
+      auto p = parse_perm_param(q.string("p"), "permutation p");
+      if (!p) return p.error();
+      auto x = parse_perm_param(q.string("q"), "permutation q");
+      if (!x) return x.error();
+      return perm_result(key, op(*p, *x));
+    };
+  };
+  r.add({"perm",
+         "conjugate",
+         "p^q = q^-1 * p * q",
+         {perm_param("p", "Permutation p"), perm_param("q", "Permutation q")},
+         two("conjugate", [](const Perm& p, const Perm& q) { return p.conjugate(q); })});
+  r.add({"perm",
+         "commutator",
+         "Comm(p,q) = p^-1 * q^-1 * p * q",
+         {perm_param("p", "Permutation p"), perm_param("q", "Permutation q")},
+         two("commutator", [](const Perm& p, const Perm& q) { return commutator(p, q); })});
+}
+
+}  // namespace permuzzle::api
