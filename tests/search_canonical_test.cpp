@@ -149,7 +149,7 @@ TEST(CanonicalAutomaton, PocketCube) {
 }
 
 // Loopover 3x3: the 3 rows commute with each other, as do the 3 columns; a state is a set of
-// rows or a set of columns (1 + 7 + 7 = 15). Every position within 6 moves keeps a canonical
+// rows or a set of columns (1 + 7 + 7 = 15). Every position within 5 moves keeps a canonical
 // sequence, and each length has at least as many sequences as positions.
 TEST(CanonicalAutomaton, Loopover3x3) {
   const std::vector<Perm> moves = loopover_moves(loopover::BoardSize{3, 3});
