@@ -9,6 +9,7 @@
 #include <set>
 
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
+#include "permuzzle/search/ida.hpp"
 
 namespace permuzzle::loopover {
 
@@ -131,51 +132,40 @@ class Search {
     kids_.resize((MAX_DEPTH + 1) * impl.moves.size());
   }
 
-  Result<OptimalSolveResult> run(const Position& start) {
-    auto t0 = std::chrono::steady_clock::now();
+  // The IDA* kernel (search/ida.hpp): the driver runs the bound loop, limits and replay.
+  using Move = loopover::Move;
+
+  // Loads the root; its bound, rounded up to the solution's parity when every move is odd.
+  int start(const Position& start) {
     for (int i = 0; i < cells_; ++i) p_[i] = start[static_cast<std::size_t>(i)];
     for (int i = 0; i < cells_; ++i) q_[p_[i] - 1] = static_cast<std::uint8_t>(i + 1);
-    Dist d = evaluate_all();
-    int h0 = heuristic(d);
+    d0_ = evaluate_all();
+    int h0 = heuristic(d0_);
     if (impl_.has_pdb) {
       h0 = std::max(
           h0, impl_.pattern_bound(p_.data(), q_.data(), INT_MAX, probes_.data(), probe_count_));
     }
-    // Step 1. Parity: with every move odd, the length has the parity of the position.
-    const bool fixed_parity =
-        impl_.metric == Metric::Stm && impl_.size.rows % 2 == 0 && impl_.size.cols % 2 == 0;
-    Position pos(start);
-    const int parity = position_sign(pos) < 0 ? 1 : 0;
     int bound = h0;
-    if (fixed_parity && bound % 2 != parity) ++bound;
-    OptimalSolveResult result;
-    result.initial_bound = bound;
-    // Step 2. Iterative deepening on the bound.
-    while (true) {
-      if (options_.on_iteration) options_.on_iteration(bound, nodes_);
-      next_bound_ = INT_MAX;
-      depth_ = 0;
-      if (impl_.metric == Metric::Stm ? dfs<Metric::Stm>(0, bound, d, Last{})
-                                      : dfs<Metric::Mtm>(0, bound, d, Last{})) {
-        break;
-      }
-      if (aborted_) {
-        return make_error(fmt::format("node limit of {} reached before a solution was found "
-                                      "(bound {})",
-                                      options_.max_nodes, bound),
-                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-      }
-      if (next_bound_ == INT_MAX || next_bound_ > MAX_DEPTH) {
-        return make_error("search exhausted without a solution (internal error)", {},
-                          Error::NO_POSITION, ErrorKind::Internal);
-      }
-      bound = fixed_parity ? bound + 2 : next_bound_;
-    }
-    result.seconds = seconds_since(t0);
-    result.nodes = nodes_;
-    for (int i = 0; i < depth_; ++i) result.moves.push_back(path_[i]);
-    result.length = sequence_length(impl_.size, result.moves, impl_.metric);
-    return result;
+    if (fixed_parity() && bound % 2 != (position_sign(start) < 0 ? 1 : 0)) ++bound;
+    return bound;
+  }
+
+  search::IdaIteration iterate(int bound, search::IdaControl& control) {
+    control_ = &control;
+    next_bound_ = INT_MAX;
+    depth_ = 0;
+    const bool found = impl_.metric == Metric::Stm ? dfs<Metric::Stm>(0, bound, d0_, Last{})
+                                                   : dfs<Metric::Mtm>(0, bound, d0_, Last{});
+    return {found, next_bound_};
+  }
+
+  std::uint64_t nodes() const { return nodes_; }
+  MoveSequence solution() const { return MoveSequence(path_.begin(), path_.begin() + depth_); }
+
+  // With every move odd (STM on even x even boards) a solution's length has the position's
+  // parity: bounds go up by 2.
+  bool fixed_parity() const {
+    return impl_.metric == Metric::Stm && impl_.size.rows % 2 == 0 && impl_.size.cols % 2 == 0;
   }
 
  private:
@@ -250,10 +240,7 @@ class Search {
         return false;
       }
     }
-    if (options_.max_nodes && nodes_ >= options_.max_nodes) {
-      aborted_ = true;
-      return false;
-    }
+    if (!control_->keep_going(nodes_)) return false;
     // Step 1. The children in canonical order: their walking-distance indices, prefetched, so
     // that the table misses of all children overlap.
     Kid* kids = &kids_[static_cast<std::size_t>(g) * impl_.moves.size()];
@@ -351,7 +338,7 @@ class Search {
       const bool found = dfs<M>(g1, bound, kid.nd, kid.next);
       apply(sm, -sm.move.amount);
       if (found) return true;
-      if (aborted_) return false;
+      if (control_->stopped()) return false;
     }
     return false;
   }
@@ -378,7 +365,8 @@ class Search {
   int depth_ = 0;
   int next_bound_ = INT_MAX;
   std::uint64_t nodes_ = 0;
-  bool aborted_ = false;
+  Dist d0_;  // the root's walking distances
+  search::IdaControl* control_ = nullptr;
 };
 
 }  // namespace
@@ -552,6 +540,12 @@ int OptimalSolver::probes() const {
 
 Result<OptimalSolveResult> OptimalSolver::solve(const Position& start,
                                                 const OptimalSolveOptions& options) const {
+  return solve(start, options, RunContext());
+}
+
+Result<OptimalSolveResult> OptimalSolver::solve(const Position& start,
+                                                const OptimalSolveOptions& options,
+                                                const RunContext& run) const {
   if (auto ok = validate_position(impl_->size, start); !ok) return ok.error();
   if (!is_solvable(impl_->size, start)) {
     return make_error(fmt::format("this position cannot be solved: on an odd x odd board ({}) "
@@ -563,16 +557,26 @@ Result<OptimalSolveResult> OptimalSolver::solve(const Position& start,
     return make_error("solver tables were built for another metric", {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   }
-  Search search(*impl_, options);
-  auto result = search.run(start);
-  if (!result) return result;
-  // Verify by replay before returning.
-  Position check = start;
-  apply_moves(impl_->size, check, result->moves);
-  if (!is_goal(check)) {
-    return make_error("solution failed verification by replay (internal error)", {},
-                      Error::NO_POSITION, ErrorKind::Internal);
-  }
+  Search kernel(*impl_, options);
+  search::IdaOptions ida;
+  ida.max_bound = MAX_DEPTH;  // path_ holds MAX_DEPTH moves
+  ida.bound_step = kernel.fixed_parity() ? 2 : 0;
+  ida.node_limit = options.max_nodes;
+  ida.on_iteration = options.on_iteration;
+  const BoardSize size = impl_->size;
+  auto found = search::ida_star(kernel, start, run, ida,
+                                [size](const Position& root, const MoveSequence& moves) {
+                                  Position check = root;
+                                  apply_moves(size, check, moves);
+                                  return is_goal(check);
+                                });
+  if (!found) return found.error();
+  OptimalSolveResult result;
+  result.moves = std::move(found->moves);
+  result.length = sequence_length(size, result.moves, impl_->metric);
+  result.initial_bound = found->initial_bound;
+  result.nodes = found->nodes;
+  result.seconds = found->seconds;
   return result;
 }
 

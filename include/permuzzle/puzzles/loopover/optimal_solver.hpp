@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 #include "permuzzle/puzzles/loopover/piece_pdb.hpp"
 #include "permuzzle/puzzles/loopover/walking_distance.hpp"
@@ -101,6 +102,10 @@ class OptimalSolver {
   // Validates `start` and checks solvability (Unsolvable error otherwise).
   Result<OptimalSolveResult> solve(const Position& start,
                                    const OptimalSolveOptions& options = {}) const;
+  // The same under a run context: its stop token, deadline and node limit stop the search
+  // (Cancelled / LimitExceeded), its progress sink hears "bound B" per iteration.
+  Result<OptimalSolveResult> solve(const Position& start, const OptimalSolveOptions& options,
+                                   const RunContext& run) const;
 
   struct Impl;
 

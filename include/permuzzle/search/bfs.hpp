@@ -1,0 +1,237 @@
+// Whole-graph breadth-first search over a ranked state space (states 0..N-1).
+//
+// The puzzle supplies N, the ranks of the start states and, per thread, an expander: an object
+// with `template <class Visit> void for_each_neighbour(std::uint64_t rank, Visit&& visit)` that
+// calls visit(neighbour_rank) for each neighbour and returns as soon as visit returns true. Ranks
+// reach an expander in ascending order within a range, so it may keep an incremental unranking.
+//
+// Storage (BfsTable), one entry per rank in 64-bit words, every concurrent access a 64-bit atomic:
+// - 2 bits: 3 = not reached, 1 and 2 = the frontier of the current and of the next level (their
+//   roles swap every level), 0 = expanded. Before level d expands, one sweep turns the level d-1
+//   entries (which carry the value the new level is about to write) into 0. Exact per-distance
+//   counts; the last level keeps its value, so the antipodes can be listed at the end.
+// - 4 bits: 15 = not reached, otherwise the distance mod 15, kept for good: distance(rank) is
+//   exact when the maximum distance is below 15. Levels d and d-15 share a value, so from
+//   depth 15 on a top-down level also re-expands level d-15 (harmless: all its neighbours are
+//   reached; the claims fail) and the antipodes cannot be told apart from level d-15.
+// Any rank's exact distance in either mode: list it in BfsOptions::watch.
+//
+// A level is a scan of the rank ranges: top-down (each frontier entry claims its unreached
+// neighbours with an atomic AND) while the frontier is small, bottom-up (each unreached entry
+// looks for a neighbour in the frontier and claims itself) once it is large, which needs an
+// undirected graph (BfsOptions::undirected). The ranges are independent work items: the threads
+// take them in turn here, and a distributed backend can hand them out with the same primitives
+// (bfs_level, sweep_range, expand_range). Cancellation, the deadline and the node limit (positions
+// reached) are checked between ranges and after every level.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+
+namespace permuzzle::search {
+
+enum class BfsBits : std::uint8_t { Two = 2, Four = 4 };
+
+struct BfsOptions {
+  BfsBits bits = BfsBits::Two;
+  int max_depth = -1;       // expand no level past this distance (-1: until the graph is done)
+  bool undirected = false;  // every neighbour relation is symmetric: allows bottom-up levels
+  std::size_t antipodes_limit = 10;  // how many ranks of the last level to list
+  std::vector<std::uint64_t> watch;  // ranks whose exact distance to report
+  std::uint64_t chunk = 1u << 16;    // ranks per work item (rounded up to whole words)
+  std::string phase = "bfs";         // Progress::phase
+};
+
+struct BfsResult {
+  std::uint64_t states = 0;              // N, the size of the rank space
+  std::uint64_t reached = 0;             // ranks reached from the starts
+  std::vector<std::uint64_t> histogram;  // ranks per distance 0..max_distance
+  bool complete = false;                 // every reachable rank was reached (no max_depth cut)
+  int max_distance = 0;                  // the last level with positions
+  std::uint64_t last_level = 0;          // positions at max_distance (antipodes when complete)
+  // The first antipodes_limit ranks at max_distance, ascending (empty with 4 bits and
+  // max_distance >= 15, where levels share values).
+  std::vector<std::uint64_t> antipodes;
+  std::vector<int> watch_distances;  // per BfsOptions::watch entry; -1 = not reached
+  double seconds = 0;
+  std::uint64_t table_bytes = 0;
+};
+
+// One level's entry values, as every range of it needs them.
+struct BfsLevel {
+  int depth = 0;
+  unsigned cur = 0;    // value of the frontier (the positions at `depth`)
+  unsigned nxt = 0;    // value written for depth + 1
+  unsigned stale = 0;  // 2 bits: value of depth - 1 entries that sweep_range clears
+  bool bottom_up = false;
+};
+
+class BfsTable {
+ public:
+  // Every entry "not reached". LimitExceeded when N entries do not fit in memory's address range.
+  static Result<BfsTable> create(std::uint64_t states, BfsBits bits);
+
+  std::uint64_t states() const { return states_; }
+  BfsBits bits() const { return bits_; }
+  unsigned unseen() const { return bits_ == BfsBits::Two ? 3u : 15u; }
+  std::uint64_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+  std::uint64_t* words() { return words_.data(); }
+  const std::uint64_t* words() const { return words_.data(); }
+  // The raw entry of a rank (not for use while a level runs on other threads).
+  unsigned entry(std::uint64_t rank) const;
+  // 4 bits after a complete search with max_distance < 15: the distance, -1 if not reached.
+  Result<int> distance(std::uint64_t rank, const BfsResult& result) const;
+
+ private:
+  std::uint64_t states_ = 0;
+  BfsBits bits_ = BfsBits::Two;
+  std::vector<std::uint64_t> words_;
+};
+
+BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up);
+// Marks a start rank at depth 0; true when it was not marked before.
+bool claim_start(BfsTable& table, std::uint64_t rank);
+// 2 bits: clears the level d-1 entries of [begin, end) (begin a multiple of 32) to "expanded".
+// Call on every range before any range of the level expands. 4 bits: nothing to do.
+void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end);
+
+namespace bfs_detail {
+
+// Bit 0 of each BITS-wide field of `w` that equals `value`.
+template <unsigned BITS>
+inline std::uint64_t fields_equal(std::uint64_t w, unsigned value) {
+  if constexpr (BITS == 2) {
+    constexpr std::uint64_t LOW = 0x5555555555555555ULL;
+    const std::uint64_t x = w ^ (LOW * value);
+    return ~(x | (x >> 1)) & LOW;
+  } else {
+    constexpr std::uint64_t LOW = 0x1111111111111111ULL;
+    const std::uint64_t x = w ^ (LOW * value);
+    std::uint64_t t = x | (x >> 1);
+    t |= t >> 2;
+    return ~t & LOW;
+  }
+}
+
+template <unsigned BITS>
+inline unsigned load_entry(std::uint64_t* words, std::uint64_t rank) {
+  constexpr unsigned PER_WORD = 64 / BITS;
+  const std::uint64_t w =
+      std::atomic_ref<std::uint64_t>(words[rank / PER_WORD]).load(std::memory_order_relaxed);
+  return static_cast<unsigned>(w >> ((rank % PER_WORD) * BITS)) & ((1u << BITS) - 1);
+}
+
+// Turns a "not reached" entry (all ones) into `value`; true when this call changed it. An AND
+// with the same mask is idempotent and leaves the word's other entries alone, so concurrent
+// claims of any entries of the word are safe.
+template <unsigned BITS>
+inline bool claim(std::uint64_t* words, std::uint64_t rank, unsigned value) {
+  constexpr unsigned PER_WORD = 64 / BITS;
+  constexpr std::uint64_t FIELD = (std::uint64_t{1} << BITS) - 1;
+  const unsigned shift = static_cast<unsigned>(rank % PER_WORD) * BITS;
+  const std::uint64_t mask = ~(FIELD << shift) | (static_cast<std::uint64_t>(value) << shift);
+  const std::uint64_t old = std::atomic_ref<std::uint64_t>(words[rank / PER_WORD])
+                                .fetch_and(mask, std::memory_order_relaxed);
+  return ((old >> shift) & FIELD) == FIELD;
+}
+
+// The scan of one range. A word is read once and its matching entries processed from that
+// snapshot: no thread changes an entry this scan wants during the level (top-down wants `cur`
+// entries, claims only turn "not reached" ones into `nxt`; bottom-up wants the "not reached"
+// entries of its own range, which only their owner claims).
+template <unsigned BITS, class Expander>
+std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
+                                std::uint64_t end, Expander& expander) {
+  constexpr unsigned PER_WORD = 64 / BITS;
+  constexpr unsigned UNSEEN = (1u << BITS) - 1;
+  std::uint64_t* words = table.words();
+  const unsigned cur = level.cur, nxt = level.nxt;
+  const unsigned wanted = level.bottom_up ? UNSEEN : cur;
+  std::uint64_t found = 0;
+  for (std::uint64_t wi = begin / PER_WORD; wi * PER_WORD < end; ++wi) {
+    const std::uint64_t w =
+        std::atomic_ref<std::uint64_t>(words[wi]).load(std::memory_order_relaxed);
+    std::uint64_t match = fields_equal<BITS>(w, wanted);
+    const std::uint64_t base = wi * PER_WORD;
+    if (base < begin) match &= ~std::uint64_t{0} << ((begin - base) * BITS);
+    if (end - base < PER_WORD) match &= (std::uint64_t{1} << ((end - base) * BITS)) - 1;
+    while (match != 0) {
+      const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
+      match &= match - 1;
+      if (level.bottom_up) {
+        expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
+          if (load_entry<BITS>(words, neighbour) != cur) return false;
+          claim<BITS>(words, rank, nxt);
+          ++found;
+          return true;
+        });
+      } else {
+        expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
+          if (load_entry<BITS>(words, neighbour) == UNSEEN && claim<BITS>(words, neighbour, nxt)) {
+            ++found;
+          }
+          return false;
+        });
+      }
+    }
+  }
+  return found;
+}
+
+// The level loop shared by every puzzle: `expand(worker, level, begin, end)` scans one range
+// with that worker's expander and returns the positions it claimed.
+using ExpandFn = std::function<std::uint64_t(unsigned worker, const BfsLevel& level,
+                                             std::uint64_t begin, std::uint64_t end)>;
+Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,
+                          const ExpandFn& expand, const RunContext& run, const BfsOptions& options);
+
+}  // namespace bfs_detail
+
+// Scans [begin, end) for one level (begin a multiple of 32); returns the positions claimed.
+template <class Expander>
+std::uint64_t expand_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
+                           std::uint64_t end, Expander& expander) {
+  if (table.bits() == BfsBits::Two) {
+    return bfs_detail::expand_range_bits<2>(table, level, begin, end, expander);
+  }
+  return bfs_detail::expand_range_bits<4>(table, level, begin, end, expander);
+}
+
+// The whole search into a table the caller keeps (for BfsTable::distance afterwards).
+// `make_expander()` is called once per thread.
+template <class MakeExpander>
+Result<BfsResult> bfs(BfsTable& table, std::span<const std::uint64_t> starts,
+                      MakeExpander&& make_expander, const RunContext& run,
+                      const BfsOptions& options = {}) {
+  const unsigned workers = std::max(1u, run.threads());
+  using Expander = decltype(make_expander());
+  std::vector<Expander> expanders;
+  expanders.reserve(workers);
+  for (unsigned i = 0; i < workers; ++i) expanders.push_back(make_expander());
+  const bfs_detail::ExpandFn expand = [&](unsigned worker, const BfsLevel& level,
+                                          std::uint64_t begin, std::uint64_t end) {
+    return expand_range(table, level, begin, end, expanders[worker]);
+  };
+  return bfs_detail::run_bfs(table, starts, workers, expand, run, options);
+}
+
+// The same with a table of its own, dropped at the end.
+template <class MakeExpander>
+Result<BfsResult> bfs(std::uint64_t states, std::span<const std::uint64_t> starts,
+                      MakeExpander&& make_expander, const RunContext& run,
+                      const BfsOptions& options = {}) {
+  auto table = BfsTable::create(states, options.bits);
+  if (!table) return table.error();
+  return bfs(*table, starts, std::forward<MakeExpander>(make_expander), run, options);
+}
+
+}  // namespace permuzzle::search

@@ -1,0 +1,225 @@
+#include "permuzzle/search/bfs.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <thread>
+
+namespace permuzzle::search {
+
+namespace {
+
+unsigned bits_of(BfsBits bits) {
+  return static_cast<unsigned>(bits);
+}
+
+// Runs fn(worker, begin, end) over [0, states) in chunks taken in turn by `workers` threads.
+// Returns false when the run was stopped between two chunks (some chunks then never ran).
+template <class Fn>
+bool for_each_range(unsigned workers, std::uint64_t states, std::uint64_t chunk,
+                    const RunContext& run, Fn&& fn) {
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> stopped{false};
+  auto worker = [&](unsigned index) {
+    while (!stopped.load(std::memory_order_relaxed)) {
+      if (run.should_stop()) {
+        stopped.store(true, std::memory_order_relaxed);
+        break;
+      }
+      const std::uint64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+      if (begin >= states) break;
+      fn(index, begin, std::min(states, begin + chunk));
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  pool.clear();  // joins
+  return !stopped.load();
+}
+
+}  // namespace
+
+Result<BfsTable> BfsTable::create(std::uint64_t states, BfsBits bits) {
+  if (bits != BfsBits::Two && bits != BfsBits::Four) {
+    return make_error("BFS entries are 2 or 4 bits wide");
+  }
+  if (states == 0) return make_error("the BFS state space is empty");
+  const std::uint64_t per_word = 64 / bits_of(bits);
+  const std::uint64_t words = states / per_word + (states % per_word != 0 ? 1 : 0);
+  if (words > std::numeric_limits<std::size_t>::max() / sizeof(std::uint64_t) / 2) {
+    return make_error(fmt::format("a BFS over {} states does not fit in memory", states), {},
+                      Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  BfsTable table;
+  table.states_ = states;
+  table.bits_ = bits;
+  table.words_.assign(static_cast<std::size_t>(words), ~std::uint64_t{0});
+  return table;
+}
+
+unsigned BfsTable::entry(std::uint64_t rank) const {
+  const unsigned b = bits_of(bits_);
+  const unsigned per_word = 64 / b;
+  return static_cast<unsigned>(words_[rank / per_word] >> ((rank % per_word) * b)) &
+         ((1u << b) - 1);
+}
+
+Result<int> BfsTable::distance(std::uint64_t rank, const BfsResult& result) const {
+  if (bits_ != BfsBits::Four || !result.complete || result.max_distance >= 15) {
+    return make_error(
+        "distances are stored only by a complete 4-bit search with a maximum "
+        "distance below 15 (list the rank in BfsOptions::watch instead)");
+  }
+  if (rank >= states_) return make_error(fmt::format("rank {} is not below {}", rank, states_));
+  const unsigned e = entry(rank);
+  return e == unseen() ? -1 : static_cast<int>(e);
+}
+
+BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up) {
+  BfsLevel level;
+  level.depth = depth;
+  level.bottom_up = bottom_up;
+  if (bits == BfsBits::Two) {
+    level.cur = 1u + static_cast<unsigned>(depth & 1);
+    level.nxt = 1u + static_cast<unsigned>((depth + 1) & 1);
+    level.stale = level.nxt;  // depth - 1 has the parity of depth + 1
+  } else {
+    level.cur = static_cast<unsigned>(depth % 15);
+    level.nxt = static_cast<unsigned>((depth + 1) % 15);
+    level.stale = 15;  // nothing to clear
+  }
+  return level;
+}
+
+bool claim_start(BfsTable& table, std::uint64_t rank) {
+  const BfsLevel level0 = bfs_level(table.bits(), 0, false);
+  if (table.bits() == BfsBits::Two) return bfs_detail::claim<2>(table.words(), rank, level0.cur);
+  return bfs_detail::claim<4>(table.words(), rank, level0.cur);
+}
+
+void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end) {
+  if (table.bits() != BfsBits::Two || level.depth == 0) return;
+  assert(begin % 32 == 0);
+  std::uint64_t* words = table.words();
+  for (std::uint64_t wi = begin / 32; wi * 32 < end; ++wi) {
+    // The range owns its words during the sweep phase (no claims run then).
+    const std::uint64_t match = bfs_detail::fields_equal<2>(words[wi], level.stale);
+    words[wi] &= ~(match | (match << 1));
+  }
+}
+
+namespace bfs_detail {
+
+Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,
+                          const ExpandFn& expand, const RunContext& run,
+                          const BfsOptions& options) {
+  // Step 1. Arguments.
+  const std::uint64_t states = table.states();
+  if (starts.empty()) return make_error("a BFS needs at least one start state");
+  for (std::uint64_t s : starts) {
+    if (s >= states) return make_error(fmt::format("start rank {} is not below {}", s, states));
+  }
+  for (std::uint64_t w : options.watch) {
+    if (w >= states) return make_error(fmt::format("watched rank {} is not below {}", w, states));
+  }
+  Stopwatch clock;
+  const std::uint64_t chunk = std::max<std::uint64_t>(32, (options.chunk + 31) / 32 * 32);
+
+  // Step 2. Level 0: the starts (a rank listed twice counts once).
+  BfsResult result;
+  result.states = states;
+  result.table_bytes = table.bytes();
+  std::uint64_t level_size = 0;
+  for (std::uint64_t s : starts) level_size += claim_start(table, s) ? 1 : 0;
+  result.histogram.push_back(level_size);
+  std::uint64_t reached = level_size;
+  result.watch_distances.assign(options.watch.size(), -1);
+  auto note_watched = [&](int depth) {
+    for (std::size_t i = 0; i < options.watch.size(); ++i) {
+      if (result.watch_distances[i] < 0 && table.entry(options.watch[i]) != table.unseen()) {
+        result.watch_distances[i] = depth;
+      }
+    }
+  };
+  note_watched(0);
+  auto report = [&](int depth, std::uint64_t count) {
+    if (!run.wants_progress()) return;
+    run.report(Progress{options.phase, reached, states,
+                        fmt::format("depth {}: {} positions, {} reached in {:.2f} s", depth, count,
+                                    reached, clock.seconds())});
+  };
+  report(0, level_size);
+  if (auto ok = run.check(reached); !ok) return ok.error();
+
+  // Step 3. One level at a time until one adds nothing (or max_depth).
+  int depth = 0;
+  bool complete = false;
+  while (true) {
+    if (options.max_depth >= 0 && depth >= options.max_depth) break;
+    const std::uint64_t unseen = states - reached;
+    const bool bottom_up = options.undirected && level_size > unseen / 8;
+    const BfsLevel level = bfs_level(table.bits(), depth, bottom_up);
+    if (table.bits() == BfsBits::Two && depth > 0) {
+      const bool done = for_each_range(workers, states, chunk, run,
+                                       [&](unsigned, std::uint64_t begin, std::uint64_t end) {
+                                         sweep_range(table, level, begin, end);
+                                       });
+      if (!done) return run.stop_error();
+    }
+    std::atomic<std::uint64_t> found{0};
+    const bool done = for_each_range(
+        workers, states, chunk, run, [&](unsigned worker, std::uint64_t begin, std::uint64_t end) {
+          found.fetch_add(expand(worker, level, begin, end), std::memory_order_relaxed);
+        });
+    if (!done) return run.stop_error();
+    const std::uint64_t count = found.load();
+    if (count == 0) {
+      complete = true;
+      break;
+    }
+    ++depth;
+    level_size = count;
+    reached += count;
+    result.histogram.push_back(count);
+    note_watched(depth);
+    report(depth, count);
+    if (auto ok = run.check(reached); !ok) return ok.error();
+  }
+
+  // Step 4. Summary; the last level's first ranks (their entries still carry its value).
+  result.reached = reached;
+  result.complete = complete;
+  result.max_distance = depth;
+  result.last_level = result.histogram.back();
+  const bool distinct = table.bits() == BfsBits::Two || depth < 15;
+  if (distinct && options.antipodes_limit > 0) {
+    const unsigned last = bfs_level(table.bits(), depth, false).cur;
+    auto scan = [&]<unsigned BITS>() {
+      constexpr unsigned PER_WORD = 64 / BITS;
+      const std::uint64_t* words = table.words();
+      for (std::uint64_t wi = 0; wi * PER_WORD < states; ++wi) {
+        std::uint64_t match = fields_equal<BITS>(words[wi], last);
+        while (match != 0) {
+          const std::uint64_t r =
+              wi * PER_WORD + static_cast<unsigned>(std::countr_zero(match)) / BITS;
+          match &= match - 1;
+          if (r >= states) return;
+          result.antipodes.push_back(r);
+          if (result.antipodes.size() == options.antipodes_limit) return;
+        }
+      }
+    };
+    if (table.bits() == BfsBits::Two) {
+      scan.template operator()<2>();
+    } else {
+      scan.template operator()<4>();
+    }
+  }
+  result.seconds = clock.seconds();
+  return result;
+}
+
+}  // namespace bfs_detail
+
+}  // namespace permuzzle::search
