@@ -12,7 +12,7 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libcla
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz
 
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 4
 
 .PHONY: all deps configure build build-cli run test unit-tests fuzz bench format clean
 
@@ -50,11 +50,32 @@ run: build-cli
 unit-tests: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
+# Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its committed
+# seeds (fuzz/corpus/<name>/, read only) plus what earlier runs found (build/fuzz/run/<name>/).
+# A crash, a leak, a sanitizer report or a broken invariant (abort) fails the target; the input
+# is kept in build/fuzz/artifacts/ and the last lines of the log are shown.
+# name:max_len (bytes, including the selector bytes some harnesses read first)
+FUZZ_HARNESSES := perm:256 sliding:256 korf:1024 loopover:256 triangular:256 cube:256 \
+  hanoi:256 binary:512 fifteen:128 table:256
+
 fuzz: deps
 	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build build/fuzz -j $(JOBS)
-	@mkdir -p build/fuzz/corpus
-	./build/fuzz/fuzz_perm_parser -max_total_time=$(FUZZ_SECONDS) -max_len=256 build/fuzz/corpus fuzz/corpus
+	@mkdir -p build/fuzz/artifacts build/fuzz/tmp
+	@tmp=$$PWD/build/fuzz/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm; \
+	for h in $(FUZZ_HARNESSES); do \
+	  name=$${h%%:*}; len=$${h##*:}; log=build/fuzz/$$name.log; \
+	  mkdir -p build/fuzz/run/$$name; \
+	  if TMPDIR=$$tmp ./build/fuzz/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) \
+	      -max_len=$$len -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	      -artifact_prefix=build/fuzz/artifacts/$$name- \
+	      build/fuzz/run/$$name fuzz/corpus/$$name >$$log 2>&1; then \
+	    echo "fuzz_$$name: $$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$log | \
+	      grep -o '[0-9]*$$') inputs in $(FUZZ_SECONDS) s, no failure"; \
+	  else \
+	    tail -n 40 $$log; echo "fuzz_$$name FAILED (log: $$log)" >&2; exit 1; \
+	  fi; \
+	done
 
 test: unit-tests fuzz
 

@@ -191,6 +191,28 @@ TEST(SlidingInstances, BadLinesAreNamed) {
   EXPECT_EQ((*ok)[0].published, 6);
 }
 
+// Found by fuzz/fuzz_korf.cpp: iostreams read "31-" as 31 (and a lone "-" as nothing), and a
+// length past INT_MAX was narrowed to another number (4294967297 became 1).
+TEST(SlidingInstances, TrailingJunkAndHugeLengthsAreRefused) {
+  const BoardSize s{2, 2};
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  for (const Case& c :
+       {Case{"1 2 3 0 31-", "'31-' is not a number"}, Case{"1 2 3 0 31 -", "'-' is not a number"},
+        Case{"1 2 3 0 4294967297", "too large"}, Case{"1 2 3 0 2147483648", "too large"},
+        Case{"1 2 3 0 99999999999999999999", "too large"}}) {
+    auto parsed = parse_benchmark_instances(c.text, s, "mine.txt");
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_NE(parsed.error().message.find(c.expected), std::string::npos) << parsed.error().message;
+  }
+  auto largest = parse_benchmark_instances("1 2 3 0\t2147483647\r\n", s, "mine.txt");
+  ASSERT_TRUE(largest.ok()) << largest.error().message;
+  ASSERT_EQ(largest->size(), 1u);
+  EXPECT_EQ((*largest)[0].published, 2147483647);
+}
+
 TEST(SlidingPdb, ShortestKorfInstancesHavePublishedLengths) {
   const auto all = korf100_by_length();
   ASSERT_EQ(all.size(), 100u);

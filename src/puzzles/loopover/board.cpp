@@ -415,8 +415,9 @@ class MoveParser {
         inner = inverse(inner);
         times = -times;
       }
-      if (!inner.empty() &&
-          static_cast<unsigned long long>(times) * inner.size() + out.size() > MAX_PARSED_MOVES) {
+      // An empty group adds nothing however often it repeats: `()^999999999` must not loop.
+      if (inner.empty()) return Ok{};
+      if (static_cast<unsigned long long>(times) * inner.size() + out.size() > MAX_PARSED_MOVES) {
         return fail(fmt::format("sequence longer than {} moves", MAX_PARSED_MOVES), start);
       }
       for (long long t = 0; t < times; ++t) out.insert(out.end(), inner.begin(), inner.end());

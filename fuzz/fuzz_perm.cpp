@@ -1,32 +1,20 @@
 // libFuzzer harness: Perm::parse on arbitrary bytes must never crash, hang or leak, and every
 // permutation it accepts must satisfy the invariants below (ASan/UBSan check memory and UB).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_common.hpp"
 #include "permuzzle/core/perm.hpp"
-
-namespace {
-
-void check(bool condition) {
-  if (!condition) std::abort();  // libFuzzer records the input that got here
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using permuzzle::Perm;
+  using permuzzle::fuzz::check;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto parsed = Perm::parse(text);
-  if (!parsed.ok()) {
-    // Errors carry a message and a position inside the input (or none).
-    const auto& e = parsed.error();
-    check(!e.message.empty());
-    check(e.position == permuzzle::Error::NO_POSITION || e.position <= e.input.size());
-    (void)e.describe();
-    return 0;
-  }
+  if (!permuzzle::fuzz::accepted(parsed)) return 0;
   const Perm& p = *parsed;
   // 1. Printing and re-parsing round-trips, in both notations.
   auto again = Perm::parse(p.to_cycle_string());
