@@ -30,7 +30,16 @@ inline std::string shell_quote(const std::string& arg) {
 
 // `args` is a shell fragment appended to the executable path (quote arguments with
 // shell_quote when they contain spaces or parentheses). `input` is fed to stdin.
+inline CliRun run_cli_env(const std::string& env, const std::string& args,
+                          const std::string& input = {});
+
 inline CliRun run_cli(const std::string& args, const std::string& input = {}) {
+  return run_cli_env("", args, input);
+}
+
+// The same with environment assignments ("NAME=value ...") before the command.
+inline CliRun run_cli_env(const std::string& env, const std::string& args,
+                          const std::string& input) {
   char err_path[] = "/tmp/permuzzle-test-err-XXXXXX";
   int err_fd = mkstemp(err_path);
   close(err_fd);
@@ -40,8 +49,9 @@ inline CliRun run_cli(const std::string& args, const std::string& input = {}) {
     [[maybe_unused]] auto n = write(in_fd, input.data(), input.size());
   }
   close(in_fd);
-  std::string command =
-      std::string(PERMUZZLE_CLI_PATH) + " " + args + " <" + in_path + " 2>" + err_path;
+  std::string command = (env.empty() ? std::string() : env + " ") +
+                        std::string(PERMUZZLE_CLI_PATH) + " " + args + " <" + in_path + " 2>" +
+                        err_path;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer{};

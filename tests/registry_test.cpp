@@ -1,0 +1,165 @@
+// The API registry: parameter validation (exact integers, unknown names, required values) and
+// the command list the front ends build on; plus the CLI hardening it provides.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "permuzzle/api/registry.hpp"
+
+namespace permuzzle {
+namespace {
+
+using test::run_cli;
+using test::shell_quote;
+
+struct Fixture {
+  api::Registry registry = api::make_registry();
+  TableStore store;  // no directory: nothing here builds tables
+  api::Session session{store, RunContext{}, api::default_data_dir()};
+  Result<api::Output> call(const std::string& family, const std::string& verb,
+                           const nlohmann::json& params) {
+    return registry.call(family, verb, params, session);
+  }
+};
+
+TEST(Registry, EveryCommandHasHelpAndDistinctParameters) {
+  api::Registry r = api::make_registry();
+  nlohmann::json list = r.describe();
+  ASSERT_GE(list.size(), 17u);  // perm (8) and group (9) at least
+  for (const auto& c : list) {
+    EXPECT_FALSE(c["help"].get<std::string>().empty()) << c["family"] << " " << c["verb"];
+    std::set<std::string> names;
+    for (const auto& p : c["params"]) {
+      EXPECT_TRUE(names.insert(p["name"].get<std::string>()).second)
+          << c["family"] << " " << c["verb"] << " " << p["name"];
+    }
+  }
+}
+
+TEST(Registry, CallsGiveTheSameJsonAsTheCli) {
+  Fixture f;
+  auto out = f.call("group", "order", {{"generators", {"(1,2,3)", "(1,2)"}}});
+  ASSERT_TRUE(out.ok()) << out.error().describe();
+  auto cli = run_cli("--json group order '(1,2,3)' '(1,2)'");
+  EXPECT_EQ(out->json, cli.json());
+  EXPECT_EQ(out->json["order"], "6");
+}
+
+TEST(Registry, ParametersAreCheckedExactly) {
+  Fixture f;
+  // A negative count is an error, not 2^64-1.
+  auto negative = f.call("group", "random", {{"generators", {"(1,2)"}}, {"count", -1}});
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.error().message.find("count"), std::string::npos);
+  // Unknown parameters are named with a suggestion.
+  auto unknown = f.call("group", "contains", {{"generators", {"(1,2)"}}, {"elemnt", "(1,2)"}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("did you mean 'element'"), std::string::npos);
+  // Wrong types and missing required parameters.
+  EXPECT_FALSE(f.call("group", "contains", {{"generators", {"(1,2)"}}, {"element", 3}}).ok());
+  EXPECT_FALSE(f.call("group", "contains", {{"generators", {"(1,2)"}}}).ok());
+  EXPECT_FALSE(f.call("group", "order", nlohmann::json::array()).ok());
+  // Unknown commands.
+  auto verb = f.call("perm", "produc", {});
+  ASSERT_FALSE(verb.ok());
+  EXPECT_NE(verb.error().message.find("did you mean 'product'"), std::string::npos);
+  EXPECT_FALSE(f.call("nosuch", "thing", {}).ok());
+}
+
+TEST(Registry, BigExponentsAreExact) {
+  Fixture f;
+  // 10^20 - 1 is divisible by 3: the power of a 3-cycle is the identity (not a clamped value).
+  auto out = f.call("perm", "power", {{"perm", "(1,2,3)"}, {"k", "99999999999999999999"}});
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->json["power"], "()");
+  // 10^20 = 1 mod 3 and mod 7's order 6 ... check against a small exponent with the same residue.
+  auto big =
+      f.call("perm", "power", {{"perm", "(1,2,3,4,5,6,7)(8,9)"}, {"k", "100000000000000000000"}});
+  auto small = f.call("perm", "power",
+                      {{"perm", "(1,2,3,4,5,6,7)(8,9)"}, {"k", "2"}});  // 10^20 = 2 mod 7, 0 mod 2
+  ASSERT_TRUE(big.ok() && small.ok());
+  EXPECT_EQ(big->json["power"], "(1,3,5,7,2,4,6)");
+  EXPECT_EQ(big->json["power"], small->json["power"]);
+  auto negative = f.call("perm", "power", {{"perm", "(1,2,3)"}, {"k", "-99999999999999999998"}});
+  ASSERT_TRUE(negative.ok());
+  EXPECT_EQ(negative->json["power"], "(1,2,3)");  // -(10^20 - 2) = 1 mod 3
+}
+
+TEST(CliHardening, PowerWithAHugeExponent) {
+  auto run = run_cli("perm power '(1,2,3)' 99999999999999999999");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "()\n");
+}
+
+TEST(CliHardening, UnknownCommandsAreNamedWithASuggestion) {
+  auto run = run_cli("perm produc '(1,2)'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("unknown command 'produc'; did you mean 'product'?"), std::string::npos)
+      << run.err;
+  auto family = run_cli("gruop order '(1,2)'");
+  EXPECT_EQ(family.exit_code, 2);
+  EXPECT_NE(family.err.find("did you mean 'group'?"), std::string::npos) << family.err;
+}
+
+TEST(CliHardening, BareCommandPrintsHelp) {
+  auto run = run_cli("");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("Usage"), std::string::npos);
+  EXPECT_NE(run.out.find("group"), std::string::npos);
+}
+
+TEST(CliHardening, NegativeCountsAndSeedsAreErrors) {
+  for (const std::string args :
+       {"group random -n -1 '(1,2,3)'", "group random --seed -5 '(1,2,3)'",
+        "group elements --limit -1 '(1,2,3)'", "group random -n 18446744073709551616 '(1,2,3)'"}) {
+    auto run = run_cli(args);
+    EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+}
+
+TEST(CliHardening, HugeRandomCountIsRefusedNotPrinted) {
+  auto run = run_cli("group random -n 1000000000000 '(1,2,3)' '(1,2)'");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_NE(run.err.find("at most"), std::string::npos) << run.err;
+}
+
+TEST(CliHardening, SvgGoesToStdoutWithDashAndBigGraphsAreRefused) {
+  if (std::system("command -v dot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no GraphViz";
+  auto dash = run_cli("group cayley-graph '(1,2,3)' --svg -");
+  EXPECT_EQ(dash.exit_code, 0) << dash.err;
+  EXPECT_NE(dash.out.find("<svg"), std::string::npos);
+  auto json = run_cli("--json group cayley-graph '(1,2,3)' --svg -");
+  EXPECT_NE(json.json()["svg"].get<std::string>().find("<svg"), std::string::npos);
+  // S6 has 720 elements: too many to lay out; refused before GraphViz runs (exit 3).
+  auto big = run_cli("group cayley-graph '(1,2,3,4,5,6)' '(1,2)' --svg");
+  EXPECT_EQ(big.exit_code, 3) << big.err;
+  EXPECT_TRUE(big.out.empty());
+}
+
+TEST(CliHardening, SvgTempFilesLiveInTmpdirAndAreRemoved) {
+  if (std::system("command -v dot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no GraphViz";
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "permuzzle-tmpdir-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto run = run_cli(
+      "group cayley-graph '(1,2,3)' '(1,2)' --svg " + shell_quote((dir / "g.svg").string()), {});
+  (void)run;
+  // TMPDIR pointed elsewhere: the temp file must appear there and be gone afterwards.
+  auto with_tmpdir = test::run_cli_env("TMPDIR=" + shell_quote(dir.string()),
+                                       "group cayley-graph '(1,2,3)' '(1,2)' --svg -");
+  EXPECT_EQ(with_tmpdir.exit_code, 0) << with_tmpdir.err;
+  std::size_t left = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().rfind("permuzzle-cayley-", 0) == 0) ++left;
+  }
+  EXPECT_EQ(left, 0u);
+  EXPECT_TRUE(std::filesystem::exists(dir / "g.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace permuzzle
