@@ -80,7 +80,7 @@ TEST(Cube, MovesEqualKociembaCubieTables) {
 }
 
 TEST(Cube, SemidirectProductEqualsStickerProduct) {
-  std::mt19937_64 rng(3);
+  Rng rng(3);
   const char* names[] = {"U", "D", "L", "R", "F", "B"};
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<CubeMove> seq;
@@ -126,7 +126,7 @@ TEST(Cube, NotationAndSlices) {
 }
 
 TEST(Cube, FundamentalTheorem) {
-  std::mt19937_64 rng(9);
+  Rng rng(9);
   for (int i = 0; i < 100; ++i) {
     CubieState c = random_state(rng);
     EXPECT_TRUE(check_theorem(c).solvable());

@@ -29,7 +29,7 @@ TEST(Fifteen, GroupoidSpecExample) {
 }
 
 TEST(Fifteen, CodesRoundTripAndSolvability) {
-  std::mt19937_64 rng(4);
+  Rng rng(4);
   for (int i = 0; i < 1000; ++i) {
     Board16 b = random_solvable(rng);
     EXPECT_TRUE(is_solvable(b));
@@ -46,7 +46,7 @@ TEST(Fifteen, CodesRoundTripAndSolvability) {
 TEST(Fifteen, ToroidalMovesAreRightMultiplication) {
   const auto& gens = toroidal_generators();
   EXPECT_TRUE(to_toroidal(goal_board()).is_identity());
-  std::mt19937_64 rng(8);
+  Rng rng(8);
   for (int i = 0; i < 2000; ++i) {
     Board16 b = random_solvable(rng);
     for (int m = 0; m < 4; ++m) {
@@ -64,7 +64,7 @@ TEST(Fifteen, ToroidalGroupOrderAndBijection) {
   mpz_class half = 1;
   for (int i = 2; i <= 16; ++i) half *= i;
   EXPECT_EQ(group->order(), half / 2);  // 10461394944000 solvable positions
-  std::mt19937_64 rng(12);
+  Rng rng(12);
   for (int i = 0; i < 300; ++i) {
     Board16 b = random_solvable(rng);
     Perm e = to_toroidal(b);

@@ -80,7 +80,7 @@ TEST(Hanoi, AnyToAnyMatchesBfs) {
       }
     }
   }
-  std::mt19937_64 rng(7);
+  permuzzle::Rng rng(7);
   const int d = 7;
   for (int trial = 0; trial < 4; ++trial) {
     Position goal = decode(rng() % state_count(d, 3), d, 3);

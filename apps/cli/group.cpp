@@ -262,7 +262,7 @@ void add_group_command(CLI::App& app, Context& ctx) {
     auto g = build_group(*a);
     if (!g) return g.error();
     std::uint64_t seed = a->seed_given ? a->seed : std::random_device{}();
-    std::mt19937_64 rng(seed);
+    Rng rng(seed);
     CommandOutput out;
     nlohmann::json list = nlohmann::json::array();
     for (std::size_t i = 0; i < a->count; ++i) {

@@ -8,6 +8,7 @@
 #include <climits>
 #include <set>
 
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
@@ -28,10 +29,6 @@ struct SearchMove {
   int len = 0;
   std::array<std::uint8_t, MAX_SIDE> cells{};
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
@@ -132,7 +129,7 @@ class Search {
   }
 
   Result<OptimalSolveResult> run(const Position& start) {
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     for (int i = 0; i < cells_; ++i) p_[i] = start[static_cast<std::size_t>(i)];
     for (int i = 0; i < cells_; ++i) q_[p_[i] - 1] = static_cast<std::uint8_t>(i + 1);
     Dist d = evaluate_all();
@@ -171,7 +168,7 @@ class Search {
       }
       bound = fixed_parity ? bound + 2 : next_bound_;
     }
-    result.seconds = seconds_since(t0);
+    result.seconds = t0.seconds();
     result.nodes = nodes_;
     for (int i = 0; i < depth_; ++i) result.moves.push_back(path_[i]);
     result.length = sequence_length(impl_.size, result.moves, impl_.metric);
@@ -457,7 +454,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
                                   format_size(size), MAX_OPTIMAL_CELLS),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  auto t0 = std::chrono::steady_clock::now();
+  Stopwatch t0;
   auto impl = std::make_unique<Impl>();
   impl->size = size;
   impl->metric = metric;
@@ -504,7 +501,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     }
     // Auto: a pattern that cannot be built (memory) only leaves the walking distance.
   }
-  impl->build_seconds = seconds_since(t0);
+  impl->build_seconds = t0.seconds();
   return OptimalSolver(std::move(impl));
 }
 
