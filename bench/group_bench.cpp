@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include <numeric>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 #include "permuzzle/group/perm_group.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace {

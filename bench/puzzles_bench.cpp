@@ -1,8 +1,7 @@
 // Google Benchmark: binary swap puzzle solve (flow + sequence + replay) and Hanoi BFS.
 #include <benchmark/benchmark.h>
 
-#include <random>
-
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/puzzles/binary/solver.hpp"
 #include "permuzzle/puzzles/hanoi/graph.hpp"

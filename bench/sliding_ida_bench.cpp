@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench_counters.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/solver.hpp"
 

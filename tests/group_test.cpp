@@ -1,5 +1,6 @@
 // PermGroup checked against facts from outside the code: |S_n| = n!, |A_n| = n!/2, the
 // published order of the Rubik's cube group, the Loopover groups, and brute-force closure.
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
 #include "permuzzle/group/cayley.hpp"
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <random>
 #include <set>
 
 namespace permuzzle {

@@ -2,9 +2,8 @@
 // and BFS, the state graph against 3^d and 2^d - 1.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/hanoi/graph.hpp"
 #include "permuzzle/puzzles/hanoi/position.hpp"
 #include "permuzzle/puzzles/hanoi/solver.hpp"

@@ -1,9 +1,9 @@
 // Whole-graph BFS against published counts, and the optimal solver against BFS distances.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <unordered_set>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"

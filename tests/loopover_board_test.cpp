@@ -1,6 +1,7 @@
 // Loopover board model and notation, checked against the spec's examples (section 4).
 #include <gtest/gtest.h>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <queue>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::loopover {
@@ -51,8 +51,7 @@ Position random_position(BoardSize size, Rng& rng) {
 }
 
 // Replays solutions of `trials` random positions and checks the reported length.
-void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int trials,
-                Rng& rng) {
+void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int trials, Rng& rng) {
   FastSolveOptions options;
   options.metric = metric;
   options.beam_width = 8;

@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <random>
 #include <set>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/piece_pdb.hpp"

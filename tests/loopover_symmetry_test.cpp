@@ -1,8 +1,7 @@
 // Board symmetries: the spec's generators, and conjugate positions have equal distances.
 #include <gtest/gtest.h>
 
-#include <random>
-
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"

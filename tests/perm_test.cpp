@@ -1,11 +1,11 @@
 // Facts about permutations that come from outside the code: GAP's conventions and definitions.
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/perm.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
-#include <random>
 
 #include "cli_runner.hpp"
 

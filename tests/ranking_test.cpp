@@ -91,8 +91,8 @@ TEST(Ranking, ArrangementsOnThirtyTwoValues) {
   const std::uint8_t a[] = {31, 0, 17, 30, 5};
   std::uint8_t back[5];
   const std::uint64_t r = rank_arrangement(a, 5, 32);
-  // Digits 31, 0, 16, 27, 4 of radices 32, 31, 30, 29, 28.
-  EXPECT_EQ(r, (((31ULL * 31 + 0) * 30 + 16) * 29 + 27) * 28 + 4);
+  // Digits 31, 0, 16, 28, 4 of radices 32, 31, 30, 29, 28 (unused values below each).
+  EXPECT_EQ(r, (((31ULL * 31 + 0) * 30 + 16) * 29 + 28) * 28 + 4);
   unrank_arrangement(r, 5, 32, back);
   EXPECT_TRUE(std::equal(a, a + 5, back));
   const std::uint8_t last[] = {31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19};

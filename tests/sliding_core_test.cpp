@@ -8,6 +8,8 @@
 #include <queue>
 #include <unordered_map>
 
+#include "permuzzle/core/ranking.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/sliding/bfs.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/bounds.hpp"

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <random>
 #include <set>
 
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/triangular.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
