@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include <numeric>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
@@ -34,13 +34,13 @@ BENCHMARK(BM_CubeOrderFromScratch)->Unit(benchmark::kMillisecond);
 // permutations of the 48 facelets (almost all outside the group).
 void BM_CubeMembership10k(benchmark::State& state) {
   auto g = *PermGroup::from_generators(cube_generators());
-  std::mt19937_64 rng(42);
+  permuzzle::Rng rng(42);
   std::vector<Perm> tests;
   std::vector<permuzzle::Point> images(48);
   for (int i = 0; i < 5000; ++i) {
     tests.push_back(g.random_element(rng).extended(48));
     std::iota(images.begin(), images.end(), 0u);
-    std::shuffle(images.begin(), images.end(), rng);
+    rng.shuffle(images.begin(), images.end());
     tests.push_back(*Perm::from_images(images));
   }
   for (auto _ : state) {
@@ -56,7 +56,7 @@ BENCHMARK(BM_CubeMembership10k)->Unit(benchmark::kMillisecond);
 // One word-problem call on a fresh group (includes building the short-word chain) ...
 void BM_CubeWordFirstCall(benchmark::State& state) {
   auto gens = cube_generators();
-  std::mt19937_64 rng(7);
+  permuzzle::Rng rng(7);
   for (auto _ : state) {
     state.PauseTiming();
     auto g = *PermGroup::from_generators(gens);
@@ -72,7 +72,7 @@ BENCHMARK(BM_CubeWordFirstCall)->Unit(benchmark::kMillisecond);
 // ... and one call once the word chain exists.
 void BM_CubeWord(benchmark::State& state) {
   auto g = *PermGroup::from_generators(cube_generators());
-  std::mt19937_64 rng(7);
+  permuzzle::Rng rng(7);
   (void)g.word(g.random_element(rng));
   double total = 0;
   for (auto _ : state) {

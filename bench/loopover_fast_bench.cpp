@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace {
@@ -22,12 +22,12 @@ void solve_random(benchmark::State& state, BoardSize size) {
     solver = std::make_unique<FastSolver>(std::move(created.value()));
     built = size;
   }
-  std::mt19937_64 rng(1);
+  permuzzle::Rng rng(1);
   long long moves = 0, solves = 0;
   for (auto _ : state) {
     Position p(size.cells());
     for (int i = 0; i < size.cells(); ++i) p[i] = static_cast<std::uint8_t>(i + 1);
-    std::shuffle(p.begin(), p.end(), rng);
+    rng.shuffle(p.begin(), p.end());
     if (size.rows % 2 == 1 && size.cols % 2 == 1) {
       int inv = 0;
       for (int i = 0; i < size.cells(); ++i)

@@ -1,8 +1,7 @@
 // Google Benchmark: binary swap puzzle solve (flow + sequence + replay) and Hanoi BFS.
 #include <benchmark/benchmark.h>
 
-#include <random>
-
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/puzzles/binary/solver.hpp"
 #include "permuzzle/puzzles/hanoi/graph.hpp"
@@ -12,7 +11,7 @@ using namespace permuzzle;
 
 static void BM_BinarySolve(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  std::mt19937_64 rng(1);
+  Rng rng(1);
   binary::Board start = binary::random_board(n, n, static_cast<std::size_t>(n) * n / 2, rng);
   binary::Board goal = binary::default_goal(start);
   for (auto _ : state) {
@@ -30,7 +29,7 @@ BENCHMARK(BM_BinarySolve)
 
 static void BM_BinaryNetworkSimplex(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  std::mt19937_64 rng(2);
+  Rng rng(2);
   binary::Board start = binary::random_board(n, n, static_cast<std::size_t>(n) * n / 2, rng);
   binary::Board goal = binary::random_board(n, n, static_cast<std::size_t>(n) * n / 2, rng);
   for (auto _ : state) benchmark::DoNotOptimize(binary::min_swaps_flow(start, goal));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench_counters.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/solver.hpp"
 
@@ -16,7 +17,7 @@ using namespace permuzzle::sliding;
 const std::vector<Position>& random_3x3() {
   static const std::vector<Position> all = [] {
     std::vector<Position> out;
-    Rng rng(2026);
+    permuzzle::SplitMixRng rng(2026);
     for (int i = 0; i < 1000; ++i)
       out.push_back(random_position({3, 3}, standard_goal({3, 3}), rng));
     return out;

@@ -2,9 +2,8 @@
 // every position of small boards, the separable shortcut vs network simplex, sequences replayed.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/puzzles/binary/graph.hpp"
 #include "permuzzle/puzzles/binary/solver.hpp"
@@ -43,7 +42,7 @@ TEST(Binary, ParseErrors) {
 // Random start and goal boards (generally not separable): network simplex on the grid graph
 // equals the assignment formulation, and the built sequence has exactly that length.
 TEST(Binary, FlowMatchesAssignmentOnRandomBoards) {
-  std::mt19937_64 rng(11);
+  permuzzle::Rng rng(11);
   for (int trial = 0; trial < 60; ++trial) {
     int rows = 1 + static_cast<int>(rng() % 9), cols = 1 + static_cast<int>(rng() % 9);
     std::size_t ones = rng() % (rows * cols + 1);
@@ -66,7 +65,7 @@ TEST(Binary, FlowMatchesAssignmentOnRandomBoards) {
 
 // The separable shortcut agrees with the network simplex on default goals.
 TEST(Binary, SeparableMatchesNetworkSimplex) {
-  std::mt19937_64 rng(5);
+  permuzzle::Rng rng(5);
   for (int trial = 0; trial < 20; ++trial) {
     int rows = 2 + static_cast<int>(rng() % 30), cols = 2 + static_cast<int>(rng() % 30);
     Board start = random_board(rows, cols, rng() % (rows * cols + 1), rng);

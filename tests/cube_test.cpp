@@ -2,9 +2,8 @@
 // the semidirect product against the sticker permutation product, the fundamental theorem.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/cube/cubie.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 
@@ -80,7 +79,7 @@ TEST(Cube, MovesEqualKociembaCubieTables) {
 }
 
 TEST(Cube, SemidirectProductEqualsStickerProduct) {
-  std::mt19937_64 rng(3);
+  permuzzle::Rng rng(3);
   const char* names[] = {"U", "D", "L", "R", "F", "B"};
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<CubeMove> seq;
@@ -126,7 +125,7 @@ TEST(Cube, NotationAndSlices) {
 }
 
 TEST(Cube, FundamentalTheorem) {
-  std::mt19937_64 rng(9);
+  permuzzle::Rng rng(9);
   for (int i = 0; i < 100; ++i) {
     CubieState c = random_state(rng);
     EXPECT_TRUE(check_theorem(c).solvable());

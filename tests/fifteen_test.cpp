@@ -2,9 +2,8 @@
 // toroidal model's move compatibility, bijection and group order (16!/2).
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/fifteen/groupoid.hpp"
 #include "permuzzle/puzzles/fifteen/toroidal.hpp"
 #include "permuzzle/group/perm_group.hpp"
@@ -29,7 +28,7 @@ TEST(Fifteen, GroupoidSpecExample) {
 }
 
 TEST(Fifteen, CodesRoundTripAndSolvability) {
-  std::mt19937_64 rng(4);
+  permuzzle::Rng rng(4);
   for (int i = 0; i < 1000; ++i) {
     Board16 b = random_solvable(rng);
     EXPECT_TRUE(is_solvable(b));
@@ -46,7 +45,7 @@ TEST(Fifteen, CodesRoundTripAndSolvability) {
 TEST(Fifteen, ToroidalMovesAreRightMultiplication) {
   const auto& gens = toroidal_generators();
   EXPECT_TRUE(to_toroidal(goal_board()).is_identity());
-  std::mt19937_64 rng(8);
+  permuzzle::Rng rng(8);
   for (int i = 0; i < 2000; ++i) {
     Board16 b = random_solvable(rng);
     for (int m = 0; m < 4; ++m) {
@@ -64,7 +63,7 @@ TEST(Fifteen, ToroidalGroupOrderAndBijection) {
   mpz_class half = 1;
   for (int i = 2; i <= 16; ++i) half *= i;
   EXPECT_EQ(group->order(), half / 2);  // 10461394944000 solvable positions
-  std::mt19937_64 rng(12);
+  permuzzle::Rng rng(12);
   for (int i = 0; i < 300; ++i) {
     Board16 b = random_solvable(rng);
     Perm e = to_toroidal(b);

@@ -1,5 +1,6 @@
 // PermGroup checked against facts from outside the code: |S_n| = n!, |A_n| = n!/2, the
 // published order of the Rubik's cube group, the Loopover groups, and brute-force closure.
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
 #include "permuzzle/group/cayley.hpp"
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <random>
 #include <set>
 
 namespace permuzzle {
@@ -153,7 +153,7 @@ TEST(PermGroup, DefaultConstructedIsTheTrivialGroup) {
   EXPECT_TRUE(trivial.contains(Perm()));
   EXPECT_FALSE(trivial.contains(P("(1,2)")));
   EXPECT_EQ(trivial.describe().structure, "1");
-  std::mt19937_64 rng(1);
+  Rng rng(1);
   EXPECT_TRUE(trivial.random_element(rng).is_identity());
   ASSERT_TRUE(trivial.word(Perm()).ok());
   EXPECT_TRUE(trivial.word(Perm())->empty());
@@ -182,20 +182,20 @@ std::set<Perm> closure(const std::vector<Perm>& gens, std::size_t n) {
   return seen;
 }
 
-Perm random_perm(std::size_t n, std::mt19937_64& rng, std::size_t moved) {
+Perm random_perm(std::size_t n, Rng& rng, std::size_t moved) {
   // A random permutation of a random subset of `moved` points of 0..n-1.
   std::vector<Point> pts(n), images(n);
   std::iota(pts.begin(), pts.end(), 0);
   std::iota(images.begin(), images.end(), 0);
-  std::shuffle(pts.begin(), pts.end(), rng);
+  rng.shuffle(pts.begin(), pts.end());
   std::vector<Point> sub(pts.begin(), pts.begin() + moved), perm = sub;
-  std::shuffle(perm.begin(), perm.end(), rng);
+  rng.shuffle(perm.begin(), perm.end());
   for (std::size_t i = 0; i < moved; ++i) images[sub[i]] = perm[i];
   return *Perm::from_images(images);
 }
 
 TEST(PermGroup, MembershipAgreesWithBruteForceClosure) {
-  std::mt19937_64 rng(2024);
+  Rng rng(2024);
   const std::size_t n = 6;
   std::vector<Point> all(n);
   std::iota(all.begin(), all.end(), 0);
@@ -232,7 +232,7 @@ TEST(PermGroup, MembershipAgreesWithBruteForceClosure) {
 
 TEST(PermGroup, RandomElementsAreUniform) {
   PermGroup s4 = G({"(1,2)", "(1,2,3,4)"});
-  std::mt19937_64 rng(99);
+  Rng rng(99);
   std::map<Perm, int> counts;
   const int samples = 48000;
   for (int i = 0; i < samples; ++i) {
@@ -258,7 +258,7 @@ TEST(PermGroup, StabilizersAndBase) {
   PermGroup cube = G(CUBE);
   auto base = cube.base();
   EXPECT_FALSE(base.empty());
-  std::mt19937_64 rng(5);
+  Rng rng(5);
   for (int i = 0; i < 100; ++i) {
     Perm x = cube.random_element(rng);
     bool fixes_base = std::all_of(base.begin(), base.end(), [&](Point b) { return x(b) == b; });
@@ -315,7 +315,7 @@ TEST(PermGroup, WordsMultiplyBackToTheElement) {
         return g;
       }(),
       {"U", "L", "F", "R", "B", "D"});
-  std::mt19937_64 rng(11);
+  Rng rng(11);
   for (int i = 0; i < 20; ++i) {
     Perm x = cube.random_element(rng);
     auto w = cube.word(x);

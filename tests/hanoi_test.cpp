@@ -2,9 +2,8 @@
 // and BFS, the state graph against 3^d and 2^d - 1.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/hanoi/graph.hpp"
 #include "permuzzle/puzzles/hanoi/position.hpp"
 #include "permuzzle/puzzles/hanoi/solver.hpp"
@@ -80,7 +79,7 @@ TEST(Hanoi, AnyToAnyMatchesBfs) {
       }
     }
   }
-  std::mt19937_64 rng(7);
+  permuzzle::Rng rng(7);
   const int d = 7;
   for (int trial = 0; trial < 4; ++trial) {
     Position goal = decode(rng() % state_count(d, 3), d, 3);

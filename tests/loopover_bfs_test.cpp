@@ -1,9 +1,9 @@
 // Whole-graph BFS against published counts, and the optimal solver against BFS distances.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <unordered_set>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
@@ -13,9 +13,9 @@ namespace {
 
 TEST(LoopoverBfs, RankingIsPerfect) {
   for (int n : {2, 5, 8}) {
-    std::vector<char> hit(factorial(n), 0);
+    std::vector<char> hit(*factorial(n), 0);
     std::uint8_t tiles[MAX_BFS_CELLS];
-    for (std::uint32_t r = 0; r < factorial(n); ++r) {
+    for (std::uint32_t r = 0; r < *factorial(n); ++r) {
       unrank_position(r, n, tiles);
       std::uint32_t back = rank_position(tiles, n);
       ASSERT_EQ(back, r);
@@ -25,7 +25,7 @@ TEST(LoopoverBfs, RankingIsPerfect) {
   std::uint8_t id[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   EXPECT_EQ(rank_position(id, 12), 0u);
   std::uint8_t rev[12] = {12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-  EXPECT_EQ(rank_position(rev, 12), factorial(12) - 1);
+  EXPECT_EQ(rank_position(rev, 12), *factorial(12) - 1);
 }
 
 // Published facts (issue 4): 2x2 has 24 positions and God's number 4; 2x3 has 720 and 7;
@@ -79,7 +79,7 @@ TEST_P(LoopoverOptimalVsBfs, BoundsAdmissibleOnAll3x3) {
   ASSERT_TRUE(solver.ok());
   std::uint8_t tiles[9];
   std::uint64_t checked = 0;
-  for (std::uint32_t r = 0; r < factorial(9); ++r) {
+  for (std::uint32_t r = 0; r < *factorial(9); ++r) {
     if (table->entry(r) == 0xF) continue;
     unrank_position(r, 9, tiles);
     Position p(tiles, tiles + 9);
@@ -93,7 +93,7 @@ TEST_P(LoopoverOptimalVsBfs, BoundsAdmissibleOnAll3x3) {
 
 TEST_P(LoopoverOptimalVsBfs, IdaStarMatchesBfs) {
   const Metric metric = GetParam();
-  std::mt19937_64 rng(2024);
+  Rng rng(2024);
   std::vector<BoardSize> sizes{BoardSize{3, 3}, BoardSize{2, 4}, BoardSize{4, 2}};
   if (metric == Metric::Stm) sizes.push_back(BoardSize{2, 5});
   for (BoardSize size : sizes) {
@@ -199,7 +199,7 @@ TEST(LoopoverMeetInTheMiddle, MatchesWholeGraphBfsOn2x4) {
     bo.metric = metric;
     auto table = DistanceTable::build(BoardSize{2, 4}, bo);
     ASSERT_TRUE(table.ok());
-    std::mt19937_64 rng(99);
+    Rng rng(99);
     for (int i = 0; i < 30; ++i) {
       Position p = random_position(BoardSize{2, 4}, rng);
       EXPECT_EQ(meet_in_the_middle_distance(BoardSize{2, 4}, p, metric), table->distance(p));
@@ -219,7 +219,7 @@ TEST_P(LoopoverOptimalVsBfs, IdaStarMatchesMeetInTheMiddleOn3x4) {
   ASSERT_TRUE(solver.ok());
   OptimalSolveOptions so;
   so.metric = metric;
-  std::mt19937_64 rng(metric == Metric::Stm ? 34 : 43);
+  Rng rng(metric == Metric::Stm ? 34 : 43);
   for (int i = 0; i < 20; ++i) {
     Position p = random_position(size, rng);
     const int d = meet_in_the_middle_distance(size, p, metric);

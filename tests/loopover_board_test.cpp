@@ -1,6 +1,7 @@
 // Loopover board model and notation, checked against the spec's examples (section 4).
 #include <gtest/gtest.h>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
@@ -144,7 +145,7 @@ TEST(LoopoverBoard, SolvabilityAndRandomPositions) {
   std::swap(swapped[0], swapped[1]);
   EXPECT_FALSE(is_solvable(odd, swapped));
   EXPECT_TRUE(is_solvable(BoardSize{3, 4}, goal_position(BoardSize{3, 4})));
-  std::mt19937_64 rng(42);
+  Rng rng(42);
   int odd_count = 0;
   for (int i = 0; i < 200; ++i) {
     Position p = random_position(odd, rng);
@@ -157,7 +158,7 @@ TEST(LoopoverBoard, SolvabilityAndRandomPositions) {
   // Both parities occur on 3x4 (a fair coin gives 200 of one kind with probability 2^-199).
   EXPECT_GT(odd_count, 50);
   EXPECT_LT(odd_count, 150);
-  std::mt19937_64 a(7), b(7);
+  Rng a(7), b(7);
   EXPECT_EQ(random_position(BoardSize{5, 5}, a), random_position(BoardSize{5, 5}, b));
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <queue>
-#include <random>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::loopover {
@@ -43,16 +43,15 @@ bool even(const Position& p) {
 }
 
 // Uniform over the solvable positions (even permutations on odd x odd boards).
-Position random_position(BoardSize size, std::mt19937_64& rng) {
+Position random_position(BoardSize size, Rng& rng) {
   Position p = goal(size);
-  std::shuffle(p.begin(), p.end(), rng);
+  rng.shuffle(p.begin(), p.end());
   if (size.rows % 2 == 1 && size.cols % 2 == 1 && !even(p)) std::swap(p[0], p[1]);
   return p;
 }
 
 // Replays solutions of `trials` random positions and checks the reported length.
-void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int trials,
-                std::mt19937_64& rng) {
+void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int trials, Rng& rng) {
   FastSolveOptions options;
   options.metric = metric;
   options.beam_width = 8;
@@ -75,12 +74,12 @@ void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int tr
 }
 
 TEST(LoopoverFast, SolvesSquareBoards2To9) {
-  std::mt19937_64 rng(20261122);
+  Rng rng(20261122);
   for (int n = 2; n <= 9; ++n) check_size({n, n}, Metric::Stm, 300'000, 2, rng);
 }
 
 TEST(LoopoverFast, SolvesRectangularBoardsAndMtm) {
-  std::mt19937_64 rng(7);
+  Rng rng(7);
   for (auto [r, c] : {std::pair{2, 9}, {9, 2}, {3, 7}, {4, 6}, {2, 3}, {8, 5}})
     check_size({r, c}, Metric::Stm, 300'000, 2, rng);
   for (auto [r, c] : {std::pair{3, 3}, {4, 5}, {6, 6}})

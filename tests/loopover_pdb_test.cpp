@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <random>
 #include <set>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/piece_pdb.hpp"
@@ -35,7 +35,7 @@ Result<OptimalSolver> auto_pattern_solver(BoardSize size, Metric metric) {
 }
 
 // A position `length` random moves (metric moves) from the goal.
-Position scramble(BoardSize size, int length, std::mt19937_64& rng) {
+Position scramble(BoardSize size, int length, Rng& rng) {
   Position p = goal_position(size);
   for (int i = 0; i < length; ++i) {
     const Axis axis = rng() % 2 ? Axis::Row : Axis::Column;
@@ -104,7 +104,7 @@ TEST_P(LoopoverPdbMetric, WholeBoardPatternEqualsBfs) {
     ASSERT_TRUE(bfs.ok());
     EXPECT_EQ(pdb->max_distance(), bfs->stats().max_distance);
     std::uint8_t tiles[MAX_BFS_CELLS];
-    for (std::uint64_t r = 0; r < factorial(size.cells()); ++r) {
+    for (std::uint64_t r = 0; r < *factorial(size.cells()); ++r) {
       unrank_position(static_cast<std::uint32_t>(r), size.cells(), tiles);
       Position p(tiles, tiles + size.cells());
       ASSERT_EQ(pdb->distance(pattern_cells(p, all).data()), bfs->distance(p))
@@ -129,7 +129,7 @@ TEST_P(LoopoverPdbMetric, BoundAdmissibleOnAll3x3) {
   ASSERT_TRUE(plain.ok());
   std::uint8_t tiles[MAX_BFS_CELLS];
   std::uint64_t stronger = 0;
-  for (std::uint32_t r = 0; r < factorial(9); ++r) {
+  for (std::uint32_t r = 0; r < *factorial(9); ++r) {
     unrank_position(r, 9, tiles);
     Position p(tiles, tiles + 9);
     const int d = bfs->distance(p);
@@ -145,7 +145,7 @@ TEST_P(LoopoverPdbMetric, BoundAdmissibleOnAll3x3) {
 // Optimal lengths with the pattern equal BFS distances on random positions.
 TEST_P(LoopoverPdbMetric, SolverMatchesBfs) {
   const Metric metric = GetParam();
-  std::mt19937_64 rng(77);
+  Rng rng(77);
   for (BoardSize size : {BoardSize{3, 3}, BoardSize{2, 4}, BoardSize{4, 2}}) {
     auto bfs = bfs_distances(size, metric);
     ASSERT_TRUE(bfs.ok());
@@ -193,7 +193,7 @@ TEST_P(LoopoverPdbMetric, FourByFourMatchesWalkingDistanceSolver) {
   EXPECT_TRUE(plain->vertical().loaded_from_cache());
   OptimalSolveOptions so;
   so.metric = metric;
-  std::mt19937_64 rng(5);
+  Rng rng(5);
   const auto group = symmetry_group(size);
   // Scrambles short enough for the walking-distance-only solver to stay quick.
   for (int i = 0; i < 3; ++i) {

@@ -19,7 +19,7 @@ struct EightPuzzleExpander {
   template <class Visit>
   void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
     std::array<std::uint8_t, 9> p{};
-    sliding::unrank_permutation(rank, 9, p.data());
+    permuzzle::unrank_permutation(rank, 9, p.data());
     int blank = 0;
     while (p[blank] != 0) ++blank;
     const int r = blank / 3, c = blank % 3;
@@ -28,7 +28,7 @@ struct EightPuzzleExpander {
     for (int t : targets) {
       if (t < 0) continue;
       std::swap(p[blank], p[t]);
-      const std::uint64_t q = sliding::rank_permutation(p.data(), 9);
+      const std::uint64_t q = permuzzle::rank_permutation(p.data(), 9);
       std::swap(p[blank], p[t]);
       if (visit(q)) return;
     }
@@ -54,7 +54,7 @@ struct LoopoverExpander {
 
 std::uint64_t eight_goal_rank() {
   const sliding::Position goal = sliding::standard_goal(sliding::BoardSize{3, 3});
-  return sliding::rank_permutation(goal.data(), 9);
+  return permuzzle::rank_permutation(goal.data(), 9);
 }
 
 Result<BfsResult> eight_puzzle(const RunContext& run, BfsOptions options) {
@@ -88,7 +88,7 @@ TEST(SearchBfs, EightPuzzleMatchesSlidingBfs) {
         ASSERT_EQ(result->antipodes.size(), 2u);
         for (std::size_t i = 0; i < 2; ++i) {
           std::array<std::uint8_t, 9> p{};
-          sliding::unrank_permutation(result->antipodes[i], 9, p.data());
+          permuzzle::unrank_permutation(result->antipodes[i], 9, p.data());
           EXPECT_EQ(sliding::Position(p.begin(), p.end()), reference->antipodes[i]);
         }
       } else {
@@ -103,7 +103,7 @@ TEST(SearchBfs, OneAndTwoThreadsAgree) {
   options.undirected = true;
   options.chunk = 1000;  // many ranges, partial words at their ends
   const sliding::Position far = {8, 6, 7, 2, 5, 4, 3, 0, 1};  // a published 31-move position
-  options.watch = {eight_goal_rank(), sliding::rank_permutation(far.data(), 9), 1};
+  options.watch = {eight_goal_rank(), permuzzle::rank_permutation(far.data(), 9), 1};
   auto one = eight_puzzle(RunContext().with_threads(1), options);
   auto two = eight_puzzle(RunContext().with_threads(2), options);
   ASSERT_TRUE(one.ok() && two.ok());

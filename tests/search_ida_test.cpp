@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stop_token>
 
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/sliding/bfs.hpp"
 #include "permuzzle/search/bfs.hpp"
@@ -105,19 +106,19 @@ bool replay(const Board& root, const std::vector<int>& moves) {
   return b == Board{1, 2, 3, 4, 5, 6, 7, 8, 0};
 }
 
-// The same puzzle for the generic BFS (ranks: sliding::rank_permutation).
+// The same puzzle for the generic BFS (ranks: permuzzle::rank_permutation).
 struct EightExpander {
   template <class Visit>
   void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
     Board p{};
-    sliding::unrank_permutation(rank, 9, p.data());
+    permuzzle::unrank_permutation(rank, 9, p.data());
     int blank = 0;
     while (p[blank] != 0) ++blank;
     for (int t :
          {blank - 3, blank + 3, blank % 3 > 0 ? blank - 1 : -1, blank % 3 < 2 ? blank + 1 : -1}) {
       if (t < 0 || t >= 9) continue;
       std::swap(p[blank], p[t]);
-      const std::uint64_t q = sliding::rank_permutation(p.data(), 9);
+      const std::uint64_t q = permuzzle::rank_permutation(p.data(), 9);
       std::swap(p[blank], p[t]);
       if (visit(q)) return;
     }
@@ -134,9 +135,9 @@ TEST(IdaStar, EightPuzzleLengthsMatchBfs) {
                                      {8, 1, 3, 4, 0, 2, 7, 6, 5}};
   BfsOptions bo;
   bo.undirected = true;
-  for (const Board& b : boards) bo.watch.push_back(sliding::rank_permutation(b.data(), 9));
+  for (const Board& b : boards) bo.watch.push_back(permuzzle::rank_permutation(b.data(), 9));
   const Board goal{1, 2, 3, 4, 5, 6, 7, 8, 0};
-  const std::array<std::uint64_t, 1> starts{sliding::rank_permutation(goal.data(), 9)};
+  const std::array<std::uint64_t, 1> starts{permuzzle::rank_permutation(goal.data(), 9)};
   auto distances = bfs(
       362880, starts, [] { return EightExpander{}; }, RunContext(), bo);
   ASSERT_TRUE(distances.ok());

@@ -8,6 +8,8 @@
 #include <queue>
 #include <unordered_map>
 
+#include "permuzzle/core/ranking.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/sliding/bfs.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/bounds.hpp"
@@ -161,7 +163,7 @@ TEST(SlidingBounds, AdmissibleAndParityOnAll2x5) {
 // IDA* (each heuristic) and bidirectional search against BFS distances on random positions.
 void check_solver(BoardSize size, const Position& goal, int count, std::uint64_t seed) {
   auto dist = reference_distances(size, goal);
-  Rng rng(seed);
+  SplitMixRng rng(seed);
   for (int i = 0; i < count; ++i) {
     Position p = random_position(size, goal, rng);
     int expected = dist.at(std::string(p.begin(), p.end()));
@@ -268,7 +270,7 @@ TEST(SlidingSolver, ThinBoardsUpTo16InARowMatchBfs) {
        {BoardSize{2, 16}, BoardSize{3, 16}, BoardSize{16, 2}, BoardSize{2, 13}, BoardSize{3, 11}}) {
     ASSERT_TRUE(check_board_size(size).ok()) << to_string(size);
     const Position goal = standard_goal(size);
-    Rng rng(size.cells());
+    SplitMixRng rng(size.cells());
     for (int i = 0; i < 3; ++i) {
       Position p = goal;
       for (int step = 0; step < 14; ++step) {
@@ -320,7 +322,7 @@ TEST(SlidingSolver, NodeLimit) {
 TEST(SlidingRandom, UniformOverSolvable2x2AndSeeded) {
   BoardSize s{2, 2};
   Position goal = standard_goal(s);
-  Rng rng(7);
+  SplitMixRng rng(7);
   std::map<std::string, int> counts;
   const int n = 24000;
   for (int i = 0; i < n; ++i) {
@@ -332,7 +334,7 @@ TEST(SlidingRandom, UniformOverSolvable2x2AndSeeded) {
   for (auto& [p, c] : counts) {
     EXPECT_NEAR(c, n / 12, 200) << p;  // ~6 sigma
   }
-  Rng a(42), b(42);
+  SplitMixRng a(42), b(42);
   EXPECT_EQ(random_position({4, 4}, standard_goal({4, 4}), a),
             random_position({4, 4}, standard_goal({4, 4}), b));
 }

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <random>
 #include <set>
 
 #include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/triangular.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
@@ -77,7 +77,7 @@ TEST(Triloop, OptimalEqualsBfsForTwoAndThreeRows) {
       ASSERT_NE(d, 0xFF);  // the whole S_up x S_down is reached
       ++hist[d];
     }
-    std::mt19937_64 rng(f);
+    Rng rng(f);
     for (int t = 0; t < (f == 2 ? 12 : 150); ++t) {
       auto p = b.random_position(rng);
       auto res = solve_triangular(b, p);
@@ -104,7 +104,7 @@ TEST(Triloop, OptimalFourRowsMatchesBoundedBfs) {
       }
     frontier.swap(next);
   }
-  std::mt19937_64 rng(4);
+  Rng rng(4);
   for (int t = 0; t < 25; ++t) {
     TriPosition p = b.solved();
     for (int s = 0; s < 4; ++s) p = b.apply(p, {b.moves()[rng() % b.moves().size()]});
@@ -118,7 +118,7 @@ TEST(Triloop, OptimalFourRowsMatchesBoundedBfs) {
 TEST(Triloop, StageWiseSolvesLargeTriangles) {
   for (int f = 5; f <= 8; ++f) {
     auto b = TriBoard::create(f).value();
-    std::mt19937_64 rng(f);
+    Rng rng(f);
     auto p = b.random_position(rng);
     auto res = solve_triangular(b, p);
     ASSERT_TRUE(res.ok()) << res.error().message;

@@ -156,7 +156,7 @@ void add_binary_command(CLI::App& app, Context& ctx) {
     if (a->ones > static_cast<long long>(cells))
       return make_error("--ones exceeds the number of cells");
     std::size_t ones = a->ones < 0 ? cells / 2 : static_cast<std::size_t>(a->ones);
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     Board start = random_board(a->rows, a->cols, ones, rng);
     auto out = solve_board(ctx, start, default_goal(start), *a);
     if (out && cells > 10000) {
@@ -252,7 +252,7 @@ std::string demo_binary() {
         fmt::format("  {} -> {}: {} swaps (minimal), sequence replayed: {}\n", format_board(*start),
                     format_board(goal), sol->swaps, sol->verified ? "ok" : "no");
   }
-  std::mt19937_64 rng(2026);
+  Rng rng(2026);
   Board big = random_board(200, 200, 20000, rng);
   auto bs = solve(big, default_goal(big));
   if (bs) {

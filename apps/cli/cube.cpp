@@ -144,7 +144,7 @@ void add_cube_command(CLI::App& app, Context& ctx) {
   auto* random_cmd = cube->add_subcommand("random", "A uniformly random cube position");
   random_cmd->add_option("--seed", a->seed, "Random seed (default 1)");
   set_action(ctx, random_cmd, [a]() -> Result<CommandOutput> {
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     CubieState c = random_state(rng);
     CommandOutput out;
     out.json = {{"facelets", to_facelets(c)}, {"cubies", state_json(c)}, {"seed", a->seed}};

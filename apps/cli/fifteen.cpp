@@ -160,7 +160,7 @@ void add_fifteen_command(CLI::App& app, Context& ctx) {
                             group->order() == half_factorial ? "equal" : "DIFFERENT");
       }
       if (a->samples > 0) {
-        std::mt19937_64 rng(a->seed);
+        Rng rng(a->seed);
         int ok = 0;
         for (int i = 0; i < a->samples; ++i) {
           Board16 b = random_solvable(rng);

@@ -58,7 +58,7 @@ void add_bench_groups(CLI::App& bench, Context& ctx) {
 
     // Step 2. 10,000 membership tests: 5,000 random elements, 5,000 random permutations.
     progress(ctx, "bench groups: 10,000 membership tests", true);
-    std::mt19937_64 rng(2026);
+    Rng rng(2026);
     std::vector<Perm> tests;
     std::vector<Point> images(48);
     for (int i = 0; i < 5000; ++i) {

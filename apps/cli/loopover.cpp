@@ -272,7 +272,7 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
   set_action(ctx, random, [a]() -> Result<CommandOutput> {
     auto c = common(*a);
     if (!c) return c.error();
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     CommandOutput out;
     nlohmann::json list = nlohmann::json::array();
     for (int i = 0; i < a->count; ++i) {
@@ -451,7 +451,7 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
       }
       p = *from;
     } else {
-      std::mt19937_64 rng(a->seed);
+      Rng rng(a->seed);
       p = random_position(c->size, rng);  // always solvable (odd x odd: even permutations)
     }
     std::cout << fmt::format(
@@ -601,7 +601,7 @@ std::string demo_loopover() {
   BoardSize s34{3, 4};
   auto solver = OptimalSolver::create(s34, Metric::Stm);
   if (solver) {
-    std::mt19937_64 rng(4);
+    Rng rng(4);
     Position p = random_position(s34, rng);
     auto r = solver->solve(p);
     if (r) {

@@ -66,7 +66,7 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
       reference = std::move(*r);
     }
     int cross_checked = 0, cross_mismatches = 0;
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     double total_seconds = 0, max_seconds = 0;
     std::uint64_t total_length = 0, total_nodes = 0;
     bool all_verified = true;

@@ -30,7 +30,7 @@ void add_bench_puzzles(CLI::App& bench, Context& ctx) {
   binary->add_option("--target", a->target, "Time target in seconds (default 10)");
   set_action(ctx, binary, [&ctx, a]() -> Result<CommandOutput> {
     if (a->size < 1 || a->size > 4096) return make_error("--size must be 1..4096");
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     binary::Board start = binary::random_board(
         a->size, a->size, static_cast<std::size_t>(a->size) * a->size / 2, rng);
     binary::Board goal = binary::default_goal(start);

@@ -390,7 +390,7 @@ Result<CommandOutput> run_random(const Args& a) {
   auto s = setup(a, false);
   if (!s) return s.error();
   if (a.count < 1 || a.count > 1000000) return make_error("--count must be in 1..1000000");
-  Rng rng(a.seed);
+  SplitMixRng rng(a.seed);
   CommandOutput out;
   nlohmann::json list = nlohmann::json::array();
   for (int i = 0; i < a.count; ++i) {
@@ -409,7 +409,7 @@ Result<CommandOutput> run_play(const Context& ctx, const Args& a) {
   if (!s) return s.error();
   Position p = s->position;
   if (p.empty()) {
-    Rng rng(a.seed_given ? a.seed : static_cast<std::uint64_t>(std::random_device{}()));
+    SplitMixRng rng(a.seed_given ? a.seed : static_cast<std::uint64_t>(std::random_device{}()));
     do p = random_position(s->size, s->goal, rng);
     while (p == s->goal);
   } else if (!solvability(s->size, p, s->goal).solvable) {
@@ -637,7 +637,7 @@ std::string demo_sliding() {
         "linear conflict {}\n",
         b.manhattan, b.linear_conflict_bound());
   }
-  Rng rng(2026);
+  SplitMixRng rng(2026);
   Position q = standard_goal(s44);
   // A 15-puzzle scrambled by 40 random moves (never undoing the previous one), solved optimally.
   int last = -1;

@@ -77,7 +77,7 @@ Result<CommandOutput> group_command(int rows) {
 }
 
 Result<CommandOutput> play_command(const TriBoard& board, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
+  Rng rng(seed);
   TriPosition p = board.random_position(rng);
   std::cout << fmt::format(
                    "Triangular Loopover, {} rows. Moves: D1, -L2, R3 ... (several per line "
@@ -134,7 +134,7 @@ void add_triloop_command(CLI::App& app, Context& ctx) {
   set_action(ctx, random, [a]() -> Result<CommandOutput> {
     auto board = TriBoard::create(a->rows);
     if (!board) return board.error();
-    std::mt19937_64 rng(a->seed);
+    Rng rng(a->seed);
     auto p = board->random_position(rng);
     CommandOutput out;
     out.text = position_text(p) + "\n" + board->render(p);
@@ -226,7 +226,7 @@ std::string demo_triloop() {
                      board->move_perm(TriMove{'L', 3, 1}).to_cycle_string(),
                      board->move_perm(TriMove{'R', 1, -1}).to_cycle_string());
   auto b3 = TriBoard::create(3);
-  std::mt19937_64 rng(4);
+  Rng rng(4);
   auto p = b3->random_position(rng);
   auto res = loopover::solve_triangular(*b3, p);
   if (res) {

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "common.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
@@ -368,7 +369,7 @@ void register_group(Registry& r) {
               {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
         }
         std::uint64_t seed = q.has("seed") ? q.unsigned_integer("seed") : std::random_device{}();
-        std::mt19937_64 rng(seed);
+        Rng rng(seed);
         Output out;
         nlohmann::json list = nlohmann::json::array();
         for (std::uint64_t i = 0; i < count; ++i) {

@@ -20,6 +20,8 @@
 // recursion depth is bounded by the base length.
 #include "permuzzle/group/perm_group.hpp"
 
+#include "permuzzle/core/ranking.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -321,7 +323,9 @@ class ProductReplacer {
  private:
   void step() {
     std::size_t m = slots_.size();
-    std::size_t i = rng_() % m, j = rng_() % m;
+    // Plain remainders (bias below m / 2^64, immaterial to a random walk; kept so that seeded
+    // runs stay as they were).
+    std::size_t i = rng_.next() % m, j = rng_.next() % m;
     if (i == j) j = (j + 1) % m;
     // slots[i] = slots[i] * slots[j]; acc = acc * slots[i]
     for (std::size_t p = 0; p < n_; ++p) tmp_[p] = slots_[j][slots_[i][p]];
@@ -331,7 +335,7 @@ class ProductReplacer {
   }
 
   std::size_t n_;
-  std::mt19937_64 rng_;
+  Rng rng_;
   std::vector<std::vector<T>> gens_, slots_;
   std::vector<T> acc_, tmp_;
 };
@@ -584,7 +588,7 @@ PermGroup PermGroup::stabilizer(Point point) const {
   return *from_generators(std::move(gens), std::move(names));
 }
 
-Perm PermGroup::random_element(std::mt19937_64& rng) const {
+Perm PermGroup::random_element(Rng& rng) const {
   // Every element factors uniquely as u_{m-1} * ... * u_1 * u_0 with u_k a transversal
   // element of level k, so independent uniform choices give a uniform element.
   return chain_->visit([&](const auto& c) {
@@ -593,8 +597,7 @@ Perm PermGroup::random_element(std::mt19937_64& rng) const {
     std::vector<T> x(c.identity(), c.identity() + n), y(n);
     for (std::size_t k = c.length(); k-- > 0;) {
       const auto& lv = c.level(k);
-      std::uniform_int_distribution<std::size_t> pick(0, lv.orbit.size() - 1);
-      std::size_t i = pick(rng);
+      const std::size_t i = rng.uniform<std::size_t>(0, lv.orbit.size() - 1);
       c.compose(x.data(), lv.trans.data() + i * n, y.data());
       x.swap(y);
     }
@@ -639,16 +642,10 @@ Result<std::vector<Perm>> PermGroup::elements(std::size_t limit) const {
 
 namespace {
 
-mpz_class factorial(std::size_t k) {
-  mpz_class f;
-  mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(k));
-  return f;
-}
-
 // "S5", "A5", "C4" when the group of that order acting on `points` points is one of them.
 std::string name_if_known(const mpz_class& order, std::size_t points, bool cyclic) {
-  if (points >= 2 && order == factorial(points)) return "S" + std::to_string(points);
-  if (points >= 3 && order * 2 == factorial(points)) return "A" + std::to_string(points);
+  if (points >= 2 && order == factorial_mpz(points)) return "S" + std::to_string(points);
+  if (points >= 3 && order * 2 == factorial_mpz(points)) return "A" + std::to_string(points);
   if (cyclic) return "C" + order.get_str();
   return {};
 }
@@ -659,7 +656,7 @@ bool looks_cyclic(const PermGroup& g) {
   for (const Perm& p : g.generators()) {
     if (p.order() == order) return true;
   }
-  std::mt19937_64 rng(12345);
+  Rng rng(12345);
   for (int i = 0; i < 64; ++i) {
     if (g.random_element(rng).order() == order) return true;
   }

@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle {
 
@@ -66,7 +66,7 @@ class PermGroup {
   std::vector<Point> base() const;
   std::vector<Perm> strong_generators() const;
   PermGroup stabilizer(Point point) const;
-  Perm random_element(std::mt19937_64& rng) const;  // uniform
+  Perm random_element(Rng& rng) const;  // uniform
   // All elements, sorted; an error if the group has more than `limit` elements.
   Result<std::vector<Perm>> elements(std::size_t limit = 100000) const;
   GroupStructure describe() const;

@@ -65,14 +65,14 @@ Board default_goal(const Board& start) {
   return g;
 }
 
-Board random_board(int rows, int cols, std::size_t ones, std::mt19937_64& rng) {
+Board random_board(int rows, int cols, std::size_t ones, Rng& rng) {
   Board b;
   b.rows = rows;
   b.cols = cols;
   b.cells.assign(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0);
   ones = std::min(ones, b.cells.size());
   std::fill(b.cells.begin(), b.cells.begin() + static_cast<std::ptrdiff_t>(ones), 1);
-  std::shuffle(b.cells.begin(), b.cells.end(), rng);
+  rng.shuffle(b.cells.begin(), b.cells.end());
   return b;
 }
 

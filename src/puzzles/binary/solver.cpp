@@ -7,14 +7,11 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "permuzzle/core/run_context.hpp"
+
 namespace permuzzle::binary {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 using Graph = lemon::SmartDigraph;
 using Simplex = lemon::NetworkSimplex<Graph, int, long long>;
@@ -293,7 +290,7 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
   };
   Solution sol;
   // Step 1. Minimal number of swaps: min-cost flow on the grid graph.
-  auto t0 = Clock::now();
+  Stopwatch t0;
   Result<GridFlow> f = GridFlow{};
   if (options.method != Method::NetworkSimplex && separable_flow(start, goal, *f)) {
     sol.method = "separable transport (exact: constant vertical part + sorted 1-D matching)";
@@ -309,21 +306,21 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
     sol.method = "min-cost flow on the grid graph (LEMON network simplex)";
   }
   sol.swaps = static_cast<std::uint64_t>(f->cost);
-  sol.stats.flow_seconds = seconds_since(t0);
+  sol.stats.flow_seconds = t0.seconds();
   if (!options.build_sequence) return sol;
   // Step 2. A sequence of exactly that length.
-  auto t1 = Clock::now();
+  Stopwatch t1;
   say(fmt::format("building {} swaps...", sol.swaps));
   sol.moves.reserve(sol.swaps);
   if (auto s = build_sequence(start, *f, sol.moves); !s) return s.error();
-  sol.stats.sequence_seconds = seconds_since(t1);
+  sol.stats.sequence_seconds = t1.seconds();
   if (sol.moves.size() != sol.swaps) {
     return make_error("internal: sequence length differs from the flow cost", {},
                       Error::NO_POSITION, ErrorKind::Internal);
   }
   // Step 3. Replay from the start.
   if (options.replay) {
-    auto t2 = Clock::now();
+    Stopwatch t2;
     say("replaying...");
     auto end = replay(start, sol.moves);
     if (!end) return end.error();
@@ -332,7 +329,7 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
                         Error::NO_POSITION, ErrorKind::Internal);
     }
     sol.verified = true;
-    sol.stats.replay_seconds = seconds_since(t2);
+    sol.stats.replay_seconds = t2.seconds();
   }
   return sol;
 }

@@ -276,16 +276,17 @@ Result<FaceletReading> read_facelets(std::string_view text) {
   return out;
 }
 
-CubieState random_state(std::mt19937_64& rng) {
+CubieState random_state(Rng& rng) {
   CubieState c;
-  std::shuffle(c.r.begin(), c.r.end(), rng);
-  std::shuffle(c.s.begin(), c.s.end(), rng);
+  rng.shuffle(c.r.begin(), c.r.end());
+  rng.shuffle(c.s.begin(), c.s.end());
   // Uniform over the parity-matched pairs: fix a mismatch by a transposition of two edges
   // (a bijection between the odd/even halves, so the result stays uniform).
   if (perm_sign(c.r) != perm_sign(c.s)) std::swap(c.s[0], c.s[1]);
   int tw = 0, fl = 0;
-  for (int i = 0; i < 7; ++i) tw += c.v[i] = static_cast<std::uint8_t>(rng() % 3);
-  for (int i = 0; i < 11; ++i) fl += c.w[i] = static_cast<std::uint8_t>(rng() % 2);
+  // Plain remainders of raw draws (bias below 3 / 2^64), as seeded cubes have always been drawn.
+  for (int i = 0; i < 7; ++i) tw += c.v[i] = static_cast<std::uint8_t>(rng.next() % 3);
+  for (int i = 0; i < 11; ++i) fl += c.w[i] = static_cast<std::uint8_t>(rng.next() % 2);
   c.v[7] = static_cast<std::uint8_t>((3 - tw % 3) % 3);
   c.w[11] = static_cast<std::uint8_t>(fl % 2);
   return c;

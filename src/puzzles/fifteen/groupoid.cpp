@@ -100,9 +100,9 @@ bool is_solvable(const Board16& b) {
   return inversions % 2 == distance % 2;
 }
 
-Board16 random_solvable(std::mt19937_64& rng) {
+Board16 random_solvable(Rng& rng) {
   Board16 b = goal_board();
-  std::shuffle(b.begin(), b.end(), rng);
+  rng.shuffle(b.begin(), b.end());
   if (!is_solvable(b)) {
     // Exchanging two tiles (not the blank) flips solvability: a bijection, so still uniform.
     int x = b[0] == BLANK ? 1 : 0, y = (b[x + 1] == BLANK) ? x + 2 : x + 1;

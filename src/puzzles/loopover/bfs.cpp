@@ -10,42 +10,6 @@
 
 namespace permuzzle::loopover {
 
-std::uint64_t factorial(int n) {
-  std::uint64_t f = 1;
-  for (int i = 2; i <= n; ++i) f *= static_cast<std::uint64_t>(i);
-  return f;
-}
-
-std::uint32_t rank_position(const std::uint8_t* tiles, int n) {
-  std::uint32_t rank = 0;
-  std::uint32_t used = 0;
-  for (int i = 0; i < n; ++i) {
-    const std::uint32_t t = tiles[i] - 1u;
-    const std::uint32_t smaller_unused =
-        t - static_cast<std::uint32_t>(std::popcount(used & ((1u << t) - 1u)));
-    used |= 1u << t;
-    rank = rank * static_cast<std::uint32_t>(n - i) + smaller_unused;
-  }
-  return rank;
-}
-
-void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles) {
-  std::uint8_t digits[MAX_BFS_CELLS];
-  for (int i = n - 1; i >= 0; --i) {
-    const std::uint32_t base = static_cast<std::uint32_t>(n - i);
-    digits[i] = static_cast<std::uint8_t>(rank % base);
-    rank /= base;
-  }
-  std::uint32_t unused = (1u << n) - 1u;
-  for (int i = 0; i < n; ++i) {
-    std::uint32_t m = unused;
-    for (int k = 0; k < digits[i]; ++k) m &= m - 1;  // drop the lowest digits[i] set bits
-    const int t = std::countr_zero(m);
-    unused &= ~(1u << t);
-    tiles[i] = static_cast<std::uint8_t>(t + 1);
-  }
-}
-
 namespace {
 
 constexpr std::uint8_t UNSEEN = 0xF;
@@ -161,7 +125,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   auto t0 = std::chrono::steady_clock::now();
-  const std::uint64_t total = factorial(n);
+  const std::uint64_t total = *factorial(n);  // n <= 12
   DistanceTable table;
   table.words_.assign(static_cast<std::size_t>((total + 15) / 16), ~std::uint64_t{0});
   std::uint64_t* nib = table.words_.data();
@@ -187,7 +151,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     }
   }
   std::uint64_t weight[MAX_BFS_CELLS];
-  for (int i = 0; i < n; ++i) weight[i] = factorial(n - 1 - i);
+  for (int i = 0; i < n; ++i) weight[i] = *factorial(n - 1 - i);
 
   // Step 2. Level 0: the goal.
   Position goal = goal_position(size);

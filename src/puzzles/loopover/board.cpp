@@ -523,12 +523,12 @@ bool is_solvable(BoardSize size, const Position& position) {
   return !all_moves_even(size) || position_sign(position) == 1;
 }
 
-Position random_position(BoardSize size, std::mt19937_64& rng) {
+Position random_position(BoardSize size, Rng& rng) {
   Position p = goal_position(size);
-  // Fisher-Yates with an explicit uniform draw (std::shuffle's algorithm is unspecified, so
-  // seeds would not reproduce across standard libraries).
+  // Fisher-Yates from the last cell down with plain remainders of the raw draws (bias below
+  // cells / 2^64), as seeded Loopover positions have always been drawn.
   for (std::size_t i = p.size() - 1; i > 0; --i) {
-    std::size_t j = static_cast<std::size_t>(rng() % (i + 1));
+    std::size_t j = static_cast<std::size_t>(rng.next() % (i + 1));
     std::swap(p[i], p[j]);
   }
   // Swapping two fixed cells is a bijection between odd and even permutations, so the result

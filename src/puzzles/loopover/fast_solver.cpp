@@ -25,6 +25,8 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "permuzzle/core/run_context.hpp"
+
 namespace permuzzle::loopover {
 
 namespace {
@@ -34,12 +36,6 @@ constexpr int MAX_CELLS = 81;
 using detail::bfs_table;
 using detail::Ranker;
 using detail::UNSEEN;
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 struct Board {
   std::array<std::uint8_t, MAX_CELLS> at{};
@@ -698,7 +694,7 @@ Result<FastSolver> FastSolver::create(BoardSize size, const FastSolveOptions& op
   if (options.max_table_entries < 1000 || options.max_table_entries > 2'000'000'000ULL) {
     return make_error("max_table_entries must be between 1000 and 2000000000");
   }
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   auto impl = std::make_unique<Impl>();
   impl->size = size;
   impl->metric = options.metric;
@@ -708,7 +704,7 @@ Result<FastSolver> FastSolver::create(BoardSize size, const FastSolveOptions& op
   impl->plan_stages();
   for (auto& s : impl->stages) impl->build_stage(s, options.tables_dir);
   if (impl->finisher.enabled) impl->build_finisher();
-  impl->build_seconds = seconds_since(t0);
+  impl->build_seconds = t0.seconds();
   return FastSolver(std::move(impl));
 }
 
@@ -724,7 +720,7 @@ std::string FastSolver::plan_for(BoardSize size, const FastSolveOptions& options
 Result<FastSolveResult> FastSolver::solve(const Position& start,
                                           const FastSolveOptions& options) const {
   const Impl& im = *impl_;
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   const int n = im.cells();
   // Step 1: validate.
   if (options.metric != im.metric) {
@@ -858,7 +854,7 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
   best.length = best_len;
   best.method = "multi-stage " + im.plan + ", beam " + std::to_string(width) + ", stage slack " +
                 std::to_string(std::max(0, options.slack)) + " (not proven optimal)";
-  best.seconds = seconds_since(t0);
+  best.seconds = t0.seconds();
   return best;
 }
 

@@ -8,6 +8,7 @@
 #include <climits>
 #include <set>
 
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 #include "permuzzle/search/ida.hpp"
 
@@ -29,10 +30,6 @@ struct SearchMove {
   int len = 0;
   std::array<std::uint8_t, MAX_SIDE> cells{};
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
@@ -445,7 +442,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
                                   format_size(size), MAX_OPTIMAL_CELLS),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  auto t0 = std::chrono::steady_clock::now();
+  Stopwatch t0;
   auto impl = std::make_unique<Impl>();
   impl->size = size;
   impl->metric = metric;
@@ -492,7 +489,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     }
     // Auto: a pattern that cannot be built (memory) only leaves the walking distance.
   }
-  impl->build_seconds = seconds_since(t0);
+  impl->build_seconds = t0.seconds();
   return OptimalSolver(std::move(impl));
 }
 

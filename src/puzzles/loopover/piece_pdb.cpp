@@ -10,8 +10,9 @@
 #include <thread>
 
 #include "core/huge_pages.hpp"
-#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
 
@@ -20,10 +21,6 @@ namespace {
 constexpr std::uint32_t TABLE_FORMAT_VERSION = 1;
 constexpr std::size_t HUGE_PAGE = 2u << 20;
 constexpr std::uint8_t UNSEEN = 0xF;
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::uint64_t falling(int n, int k) {  // n!/(n-k)!
   std::uint64_t r = 1;
@@ -200,7 +197,7 @@ struct PdbBuilder {
   }
 
   Status run() {
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     // Step 1. Goal: every tracked piece at home.
     std::uint8_t goal[MAX_PDB_PIECES];
     for (int i = 0; i < t.k_; ++i) goal[i] = static_cast<std::uint8_t>(t.pattern_[i]);
@@ -212,7 +209,7 @@ struct PdbBuilder {
     std::uint64_t frontier = 1;
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {
-      if (options.on_level) options.on_level(depth, reached, t.entries_, seconds_since(t0));
+      if (options.on_level) options.on_level(depth, reached, t.entries_, t0.seconds());
       if (depth == options.cap) {
         // Entries still unseen need more moves than the cap (or cannot be reached at all):
         // they get the cap, still a lower bound.
@@ -259,7 +256,7 @@ struct PdbBuilder {
 
 Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern,
                                  const PiecePdbOptions& options) {
-  auto t0 = std::chrono::steady_clock::now();
+  Stopwatch t0;
   // Step 1. Check the board and the pattern.
   if (auto ok = validate_size(size); !ok) return ok.error();
   const int n = size.cells();
@@ -331,7 +328,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
       t.histogram_.resize(static_cast<std::size_t>(t.max_distance_) + 1);
       t.capped_ = t.max_distance_ == options.cap;  // a cached table does not say; assume so
       t.loaded_from_cache_ = true;
-      t.seconds_ = seconds_since(t0);
+      t.seconds_ = t0.seconds();
       return t;
     }
   }
@@ -353,7 +350,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
     t.cache_detail_ = saved ? "saved to " + table_path(options.tables_dir, key)
                             : "not saved: " + saved.error().message;
   }
-  t.seconds_ = seconds_since(t0);
+  t.seconds_ = t0.seconds();
   return t;
 }
 

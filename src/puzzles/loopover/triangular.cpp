@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "arrangement_table.hpp"
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/core/table_cache.hpp"
 
 namespace permuzzle::loopover {
@@ -33,12 +34,6 @@ using detail::UNSEEN;
 int cell_of(int row, int pos) {
   return (row - 1) * (row - 1) + pos - 1;
 }  // 1-based row/pos
-
-std::uint64_t factorial(int n) {
-  std::uint64_t v = 1;
-  for (int i = 2; i <= n; ++i) v *= static_cast<std::uint64_t>(i);
-  return v;
-}
 
 }  // namespace
 
@@ -275,12 +270,12 @@ TriPosition TriBoard::apply(TriPosition position, const std::vector<TriMove>& mo
   return position;
 }
 
-TriPosition TriBoard::random_position(std::mt19937_64& rng) const {
+TriPosition TriBoard::random_position(Rng& rng) const {
   TriPosition p = solved();
   for (const auto& orbit : {up_cells(), down_cells()}) {
     std::vector<std::uint8_t> labels;
     for (int c : orbit) labels.push_back(static_cast<std::uint8_t>(c + 1));
-    std::shuffle(labels.begin(), labels.end(), rng);
+    rng.shuffle(labels.begin(), labels.end());
     for (std::size_t j = 0; j < orbit.size(); ++j) p[orbit[j]] = labels[j];
   }
   return p;
@@ -640,8 +635,8 @@ Result<std::vector<std::uint8_t>> triangular_bfs(const TriBoard& board) {
   }
   // Independent of the solver's tables: BFS over whole positions, stepping with TriBoard::apply.
   const TriPosition goal = board.solved();
-  std::vector<std::uint8_t> dist(factorial(static_cast<int>(board.up_cells().size())) *
-                                     factorial(static_cast<int>(board.down_cells().size())),
+  std::vector<std::uint8_t> dist(*factorial(static_cast<int>(board.up_cells().size())) *
+                                     *factorial(static_cast<int>(board.down_cells().size())),
                                  UNSEEN);
   std::vector<TriPosition> frontier = {goal}, following;
   dist[tri_state_index(board, goal)] = 0;

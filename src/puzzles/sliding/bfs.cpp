@@ -6,6 +6,7 @@
 #include <bit>
 #include <chrono>
 
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 
 namespace permuzzle::sliding {
@@ -13,12 +14,6 @@ namespace permuzzle::sliding {
 namespace {
 
 constexpr std::uint8_t DONE = 0, UNSEEN = 3;
-
-std::uint64_t factorial(int n) {
-  std::uint64_t f = 1;
-  for (int i = 2; i <= n; ++i) f *= static_cast<std::uint64_t>(i);
-  return f;
-}
 
 // 2-bit entries, 4 per byte; entry i in bits 2*(i%4).
 class TwoBitArray {
@@ -100,38 +95,6 @@ Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint6
 
 }  // namespace
 
-std::uint64_t rank_permutation(const std::uint8_t* p, int n) {
-  std::uint64_t r = 0;
-  std::uint32_t used = 0;
-  for (int i = 0; i < n; ++i) {
-    std::uint32_t v = p[i];
-    std::uint32_t smaller_unused =
-        v - static_cast<std::uint32_t>(std::popcount(used & ((1u << v) - 1)));
-    r = r * static_cast<std::uint64_t>(n - i) + smaller_unused;
-    used |= 1u << v;
-  }
-  return r;
-}
-
-void unrank_permutation(std::uint64_t rank, int n, std::uint8_t* out) {
-  // Mixed-radix digits: digit i has radix n-i, most significant first.
-  std::uint32_t digits[32];
-  for (int i = n - 1; i >= 0; --i) {
-    std::uint64_t radix = static_cast<std::uint64_t>(n - i);
-    digits[i] = static_cast<std::uint32_t>(rank % radix);
-    rank /= radix;
-  }
-  std::uint32_t unused = (n == 32) ? ~0u : ((1u << n) - 1);
-  for (int i = 0; i < n; ++i) {
-    // The digits[i]-th set bit of `unused`.
-    std::uint32_t m = unused;
-    for (std::uint32_t k = 0; k < digits[i]; ++k) m &= m - 1;
-    int v = std::countr_zero(m);
-    out[i] = static_cast<std::uint8_t>(v);
-    unused &= ~(1u << v);
-  }
-}
-
 Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   if (auto s = check_board_size(size); !s) return s.error();
@@ -144,7 +107,7 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   if (auto s = check_position(size, goal, "goal"); !s) return s.error();
   const int n = size.cells();
   BfsResult res;
-  res.arrangements = factorial(n);
+  res.arrangements = *factorial(n);  // n <= BFS_MAX_CELLS
   TwoBitArray a(res.arrangements);
   res.memory_bytes = a.bytes();
 

@@ -432,22 +432,7 @@ Solvability solvability(BoardSize size, const Position& p, const Position& goal)
   return s;
 }
 
-std::uint64_t Rng::next() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t Rng::below(std::uint64_t n) {
-  std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
-  std::uint64_t x;
-  do x = next();
-  while (x >= limit);
-  return x % n;
-}
-
-Position random_position(BoardSize size, const Position& goal, Rng& rng) {
+Position random_position(BoardSize size, const Position& goal, SplitMixRng& rng) {
   Position p = goal;
   for (std::size_t i = p.size() - 1; i > 0; --i) std::swap(p[i], p[rng.below(i + 1)]);
   if (!solvability(size, p, goal).solvable) {

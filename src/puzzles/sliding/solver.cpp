@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/bounds.hpp"
 
@@ -19,11 +20,6 @@ namespace {
 
 constexpr int MAX_DEPTH = 1024;
 constexpr std::uint64_t PROGRESS_MASK = (std::uint64_t{1} << 24) - 1;
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // A position packed by tile: 6 bits per tile cell, ten tiles per word (tile t in word
 // (t-1)/10, bits 6*((t-1)%10)...); the blank's cell follows from the others. Updated
@@ -129,8 +125,7 @@ struct PerimeterResult {
 };
 
 PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int max_depth,
-                                Perimeter& table, const SolveOptions& options,
-                                Clock::time_point t0) {
+                                Perimeter& table, const SolveOptions& options, Stopwatch t0) {
   using State = std::array<std::uint8_t, MAX_CELLS>;
   PerimeterResult res;
   State g{};
@@ -159,7 +154,7 @@ PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int m
     if (!complete) break;  // layer d+1 is partial: its stored entries are still exact
     res.depth = d + 1;
     if (options.on_progress) {
-      options.on_progress({res.depth, res.expanded, seconds_since(t0),
+      options.on_progress({res.depth, res.expanded, t0.seconds(),
                            fmt::format("backward: all {} positions within {} moves of the goal "
                                        "stored",
                                        table.size(), res.depth)});
@@ -175,7 +170,7 @@ template <int R, int C, bool LC, bool LM, bool PERIM>
 class Search {
  public:
   Search(const Geometry& geo, const Position& start, const Position& goal,
-         const SolveOptions& options, const Perimeter* perim, int perim_depth, Clock::time_point t0)
+         const SolveOptions& options, const Perimeter* perim, int perim_depth, Stopwatch t0)
       : geo_(geo), options_(options), perim_(perim), perim_depth_(perim_depth), t0_(t0) {
     const int n = cells();
     std::array<int, MAX_CELLS> goal_cell{};
@@ -284,7 +279,7 @@ class Search {
  private:
   void report(int bound, std::string note) {
     if (options_.on_progress) {
-      options_.on_progress({bound, nodes_, seconds_since(t0_), std::move(note)});
+      options_.on_progress({bound, nodes_, t0_.seconds(), std::move(note)});
     }
   }
 
@@ -444,7 +439,7 @@ class Search {
   const SolveOptions& options_;
   const Perimeter* perim_;
   int perim_depth_;
-  Clock::time_point t0_;
+  Stopwatch t0_;
 
   std::array<std::uint8_t, MAX_CELLS> board_{};  // cell -> tile
   std::array<std::uint8_t, MAX_CELLS> cell_{};   // tile -> cell
@@ -499,7 +494,7 @@ std::string heuristic_name(const SolveOptions& o) {
 
 template <int R, int C, bool LC, bool LM, bool PERIM>
 Result<SolveResult> run_search(const Geometry& geo, const Position& start, const Position& goal,
-                               const SolveOptions& options, Clock::time_point t0) {
+                               const SolveOptions& options, Stopwatch t0) {
   SolveResult result;
   result.heuristic = heuristic_name(options);
   std::unique_ptr<Perimeter> table;
@@ -533,7 +528,7 @@ Result<SolveResult> run_search(const Geometry& geo, const Position& start, const
 
 template <int R, int C>
 Result<SolveResult> dispatch(const Geometry& geo, const Position& start, const Position& goal,
-                             const SolveOptions& o, Clock::time_point t0) {
+                             const SolveOptions& o, Stopwatch t0) {
   const bool lc = o.heuristic == Heuristic::LinearConflict;
   const int mode = (lc ? 4 : 0) | (o.last_move ? 2 : 0) | (o.bidirectional ? 1 : 0);
   switch (mode) {
@@ -573,7 +568,7 @@ Status verify_solution(BoardSize size, const Position& start, const Position& go
 
 Result<SolveResult> solve(BoardSize size, const Position& start, const Position& goal,
                           const SolveOptions& options) {
-  auto t0 = Clock::now();
+  Stopwatch t0;
   if (auto s = check_board_size(size); !s) return s.error();
   if (auto s = check_position(size, start, "start position"); !s) return s.error();
   if (auto s = check_position(size, goal, "goal"); !s) return s.error();
@@ -591,7 +586,7 @@ Result<SolveResult> solve(BoardSize size, const Position& start, const Position&
   }();
   if (!r) return r;
   if (auto s = verify_solution(size, start, goal, *r); !s) return s.error();
-  r->seconds = seconds_since(t0);
+  r->seconds = t0.seconds();
   return r;
 }
 

@@ -8,12 +8,12 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle::binary {
 
@@ -45,7 +45,7 @@ std::string format_board(const Board& b);  // "1101 0110 ..."
 // The default target: the same number of 1s filling the rows from the top, left to right.
 Board default_goal(const Board& start);
 // A uniformly random board with exactly `ones` 1s.
-Board random_board(int rows, int cols, std::size_t ones, std::mt19937_64& rng);
+Board random_board(int rows, int cols, std::size_t ones, Rng& rng);
 
 // Checks that start and goal have the same shape and number of 1s (errors name the counts).
 Status check_compatible(const Board& start, const Board& goal);

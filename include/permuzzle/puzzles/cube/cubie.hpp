@@ -13,13 +13,13 @@
 
 #include <array>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle::cube {
 
@@ -67,6 +67,6 @@ struct FaceletReading {
 Result<FaceletReading> read_facelets(std::string_view text);
 
 // A uniformly random element of the cube group (all states satisfying the theorem).
-CubieState random_state(std::mt19937_64& rng);
+CubieState random_state(Rng& rng);
 
 }  // namespace permuzzle::cube

@@ -9,13 +9,13 @@
 
 #include <array>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle::fifteen {
 
@@ -32,7 +32,7 @@ bool adjacent(int cell_a, int cell_b);          // 0-based cells of the 4x4 boar
 // Solvable (reachable from the goal): permutation parity equals the parity of the blank's
 // taxicab distance from cell 16.
 bool is_solvable(const Board16& b);
-Board16 random_solvable(std::mt19937_64& rng);
+Board16 random_solvable(Rng& rng);
 
 Perm code_of(const Board16& b);
 Result<Board16> position_of(const Perm& code);

@@ -14,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
@@ -40,10 +41,13 @@ struct BfsStats {
   std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
 };
 
-// Perfect rank of a permutation of 1..n (Lehmer code); n <= 12.
-std::uint32_t rank_position(const std::uint8_t* tiles, int n);
-void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles);
-std::uint64_t factorial(int n);
+// Perfect rank of a permutation of the tiles 1..n (Lehmer code); n <= 12, so ranks fit 32 bits.
+inline std::uint32_t rank_position(const std::uint8_t* tiles, int n) {
+  return static_cast<std::uint32_t>(rank_permutation(tiles, n, 1));
+}
+inline void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles) {
+  unrank_permutation(rank, n, tiles, 1);
+}
 
 class DistanceTable {
  public:

@@ -22,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +29,7 @@
 #include "permuzzle/puzzles/loopover/types.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle::loopover {
 
@@ -100,6 +100,6 @@ bool all_moves_even(BoardSize size);
 int position_sign(const Position& position);  // +1 even, -1 odd permutation of the tiles
 bool is_solvable(BoardSize size, const Position& position);
 // Uniformly random solvable position (uniform over the reachable positions).
-Position random_position(BoardSize size, std::mt19937_64& rng);
+Position random_position(BoardSize size, Rng& rng);
 
 }  // namespace permuzzle::loopover

@@ -13,13 +13,13 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle::loopover {
 
@@ -69,7 +69,7 @@ class TriBoard {
   TriPosition solved() const;
   TriPosition apply(TriPosition position, const std::vector<TriMove>& moves) const;
   // Uniform over the group S_up x S_down (independent uniform arrangements of both orbits).
-  TriPosition random_position(std::mt19937_64& rng) const;
+  TriPosition random_position(Rng& rng) const;
   std::string render(const TriPosition& position) const;  // the triangle, one row per line
 
  private:

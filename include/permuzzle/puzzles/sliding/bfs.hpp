@@ -46,8 +46,4 @@ struct BfsResult {
 
 Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& options = {});
 
-// Lexicographic rank of a permutation of 0..n-1 (n <= 20) and its inverse.
-std::uint64_t rank_permutation(const std::uint8_t* p, int n);
-void unrank_permutation(std::uint64_t rank, int n, std::uint8_t* out);
-
 }  // namespace permuzzle::sliding

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
 
 namespace permuzzle::sliding {
@@ -92,19 +93,10 @@ struct Solvability {
 };
 Solvability solvability(BoardSize size, const Position& p, const Position& goal);
 
-// Splitmix64-based generator: deterministic across platforms for a given seed.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next();
-  std::uint64_t below(std::uint64_t n);  // uniform in [0, n), unbiased
- private:
-  std::uint64_t state_;
-};
-
 // Uniformly random among the positions that can reach `goal` (a uniformly random arrangement;
 // if it is on the wrong side of the parity rule, two fixed tiles are swapped — a bijection
-// between the halves, so the result stays uniform).
-Position random_position(BoardSize size, const Position& goal, Rng& rng);
+// between the halves, so the result stays uniform). Drawn with SplitMixRng, the generator
+// sliding positions have always been drawn with.
+Position random_position(BoardSize size, const Position& goal, SplitMixRng& rng);
 
 }  // namespace permuzzle::sliding
