@@ -1,5 +1,7 @@
 #include <cstdlib>
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include "cli.hpp"
 
@@ -41,6 +43,15 @@ std::string default_tables_dir() {
     return std::string(home) + "/.cache/permuzzle";
   }
   return ".permuzzle-tables";
+}
+
+TableStore& table_store(const std::string& dir) {
+  // CLI-layer state: one store per directory for the whole process.
+  static std::map<std::string, std::unique_ptr<TableStore>> stores;
+  const std::string path = dir.empty() ? default_tables_dir() : dir;
+  auto& store = stores[path];
+  if (!store) store = std::make_unique<TableStore>(path);
+  return *store;
 }
 
 }  // namespace permuzzle::cli
