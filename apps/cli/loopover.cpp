@@ -60,7 +60,7 @@ Result<CommandOutput> fast_solve_output(BoardSize size, Metric metric, const Pos
                                         const std::string& tables, bool automatic) {
   FastSolveOptions o;
   o.metric = metric;
-  o.tables_dir = tables;
+  o.tables = &table_store(tables);
   auto r = solve_fast(size, start, o);
   if (!r) return r.error();
   Position check = start;
