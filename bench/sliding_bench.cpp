@@ -44,10 +44,11 @@ const std::vector<Position>& korf100() {
 
 const PdbSolver* solver(const std::string& partition) {
   static std::map<std::string, std::unique_ptr<PdbSolver>> cache;
+  static permuzzle::TableStore store(tables_dir());
   auto& slot = cache[partition];
   if (!slot) {
     PdbOptions o;
-    o.tables_dir = tables_dir();
+    o.tables = &store;
     o.partition = partition;
     o.search_threads =
         1;  // per-instance cost on one core (the CLI bench shows the parallel figures)

@@ -180,14 +180,15 @@ TEST_P(LoopoverPdbMetric, FourByFourMatchesWalkingDistanceSolver) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("permuzzle-pdb4-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
+  TableStore store(dir.string()), fresh(dir.string());
   OptimalSolverConfig config;
-  config.tables_dir = dir.string();
+  config.tables = &store;
   config.pattern = PatternChoice::Cells;
   config.pattern_cells = {0, 1, 2, 3, 4};
   auto solver = OptimalSolver::create(size, metric, config);
   ASSERT_TRUE(solver.ok()) << solver.error().describe();
   EXPECT_GT(solver->probes(), 16);  // 5 pieces are less symmetric than a pair of rows
-  auto plain = OptimalSolver::create(size, metric, dir.string());
+  auto plain = OptimalSolver::create(size, metric, &fresh);  // from the disk, not memory
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(plain->vertical().loaded_from_cache());
@@ -284,15 +285,24 @@ TEST(LoopoverPdb, CacheRoundTrip) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("permuzzle-pdb-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
+  TableStore store(dir.string()), fresh(dir.string());
   PiecePdbOptions po;
-  po.tables_dir = dir.string();
+  po.tables = &store;
   const BoardSize size{3, 3};
   auto built = PiecePdb::build(size, {0, 1, 2, 3}, po);
   ASSERT_TRUE(built.ok());
   EXPECT_FALSE(built->loaded_from_cache());
+  EXPECT_EQ(built->cache_detail().rfind("saved to ", 0), 0u) << built->cache_detail();
+  auto shared = PiecePdb::build(size, {0, 1, 2, 3}, po);
+  ASSERT_TRUE(shared.ok());
+  EXPECT_EQ(shared->cache_detail(), "shared in memory");
+  po.tables = &fresh;  // a second store reads the file
   auto loaded = PiecePdb::build(size, {0, 1, 2, 3}, po);
   ASSERT_TRUE(loaded.ok());
   EXPECT_TRUE(loaded->loaded_from_cache());
+  EXPECT_EQ(loaded->cache_detail().rfind("loaded ", 0), 0u) << loaded->cache_detail();
+  EXPECT_EQ(loaded->max_distance(), built->max_distance());
+  EXPECT_EQ(loaded->capped(), built->capped());
   EXPECT_EQ(loaded->histogram(), built->histogram());
   for (std::uint64_t i = 0; i < built->entries(); ++i) ASSERT_EQ(loaded->value(i), built->value(i));
   auto other = PiecePdb::build(size, {0, 1, 2, 4}, po);

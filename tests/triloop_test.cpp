@@ -104,11 +104,15 @@ TEST(Triloop, OptimalFourRowsMatchesBoundedBfs) {
       }
     frontier.swap(next);
   }
+  // One in-memory store: the orbit tables are built once for the 25 solves.
+  TableStore tables;
+  TriSolveOptions options;
+  options.tables = &tables;
   Rng rng(4);
   for (int t = 0; t < 25; ++t) {
     TriPosition p = b.solved();
     for (int s = 0; s < 4; ++s) p = b.apply(p, {b.moves()[rng() % b.moves().size()]});
-    auto res = solve_triangular(b, p);
+    auto res = solve_triangular(b, p, options);
     ASSERT_TRUE(res.ok());
     EXPECT_EQ(b.apply(p, res->moves), b.solved());
     EXPECT_EQ(static_cast<int>(res->moves.size()), dist.at(p));

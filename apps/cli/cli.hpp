@@ -14,6 +14,7 @@
 
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 namespace permuzzle::cli {
 
@@ -84,5 +85,8 @@ std::string data_dir();
 // Default directory for cached tables: $PERMUZZLE_TABLES, else $XDG_CACHE_HOME/permuzzle,
 // else $HOME/.cache/permuzzle.
 std::string default_tables_dir();
+// The process's table store for `dir` ("" = default_tables_dir()), shared by every command
+// of this process so that solvers share their tables in memory.
+TableStore& table_store(const std::string& dir);
 
 }  // namespace permuzzle::cli

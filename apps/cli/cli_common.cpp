@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include "cli.hpp"
 
@@ -63,6 +65,15 @@ std::string data_dir() {
 
 std::string default_tables_dir() {
   return api::default_tables_dir();
+}
+
+TableStore& table_store(const std::string& dir) {
+  // CLI-layer state: one store per directory for the whole process.
+  static std::map<std::string, std::unique_ptr<TableStore>> stores;
+  const std::string path = dir.empty() ? default_tables_dir() : dir;
+  auto& store = stores[path];
+  if (!store) store = std::make_unique<TableStore>(path);
+  return *store;
 }
 
 }  // namespace permuzzle::cli

@@ -60,7 +60,7 @@ Result<CommandOutput> fast_solve_output(BoardSize size, Metric metric, const Pos
                                         const std::string& tables, bool automatic) {
   FastSolveOptions o;
   o.metric = metric;
-  o.tables_dir = tables;
+  o.tables = &table_store(tables);
   auto r = solve_fast(size, start, o);
   if (!r) return r.error();
   Position check = start;
@@ -168,7 +168,7 @@ Status write_file_atomically(const std::string& path, const std::string& content
 Result<OptimalSolver> make_loopover_solver(const Context& ctx, BoardSize size, Metric metric,
                                            const std::string& tables, const std::string& pattern) {
   OptimalSolverConfig config;
-  config.tables_dir = tables;
+  config.tables = &table_store(tables);
   if (pattern == "auto") {
     config.pattern = PatternChoice::Auto;
   } else if (pattern != "none") {
@@ -349,10 +349,11 @@ void add_loopover_command(CLI::App& app, Context& ctx) {
                   {"parity_fix", sb.parity_fix}}}};
     int best = sb.total;
     std::string tables = a->tables_dir.empty() ? default_tables_dir() : a->tables_dir;
+    TableStore* store = &table_store(tables);
     auto v = WalkingDistanceTable::build(c->size, Axis::Column, c->metric,
-                                         WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
+                                         WalkingDistanceTable::DEFAULT_MAX_STATES, store);
     auto h = WalkingDistanceTable::build(c->size, Axis::Row, c->metric,
-                                         WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
+                                         WalkingDistanceTable::DEFAULT_MAX_STATES, store);
     if (v && h) {
       Position q = inverse_position(*p);
       int vp = v->distance(p->data()), hp = h->distance(p->data());

@@ -60,8 +60,7 @@ void add_bench_loopover(CLI::App& bench_app, Context& ctx) {
     // An independent check of optimality: the walking-distance-only solver (no pattern).
     std::optional<OptimalSolver> reference;
     if (a->cross_check > 0) {
-      auto r = OptimalSolver::create(*size, metric,
-                                     a->tables.empty() ? default_tables_dir() : a->tables);
+      auto r = OptimalSolver::create(*size, metric, &table_store(a->tables));
       if (!r) return r.error();
       reference = std::move(*r);
     }

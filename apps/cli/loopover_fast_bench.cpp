@@ -88,7 +88,7 @@ void add_bench_loopover_fast(CLI::App& bench, Context& ctx) {
     options.slack = a->slack;
     options.examine = a->examine;
     options.max_table_entries = a->table;
-    options.tables_dir = a->tables;
+    options.tables = &table_store(a->tables);
     progress(ctx, fmt::format("building stage tables for {}x{} ...", size->rows, size->cols));
     auto solver = loopover::FastSolver::create(*size, options);
     if (!solver) return solver.error();

@@ -52,7 +52,7 @@ bool has_pdb(BoardSize size) {
 
 PdbOptions pdb_options(const Context& ctx, const Args& a) {
   PdbOptions po;
-  po.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
+  po.tables = &table_store(a.tables);
   po.partition = a.partition;
   po.threads = a.threads;
   po.search_threads = a.threads;

@@ -80,7 +80,7 @@ Result<CommandOutput> run_bench(const Context& ctx, const BenchArgs& a, int widt
 
   // Step 1. Tables (loaded or built once).
   sliding::PdbOptions options;
-  options.tables_dir = a.tables.empty() ? default_tables_dir() : a.tables;
+  options.tables = &table_store(a.tables);
   options.partition = a.partition;
   // Default: on 4x4 many short solves run side by side, one thread each; on 5x5 one long solve
   // at a time uses every thread (search_threads 0 = the solver's default).

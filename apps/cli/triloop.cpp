@@ -154,7 +154,7 @@ void add_triloop_command(CLI::App& app, Context& ctx) {
     auto p = board->parse_position(a->position);
     if (!p) return p.error();
     loopover::TriSolveOptions options;
-    options.tables_dir = a->tables;
+    options.tables = &table_store(a->tables);
     auto res = loopover::solve_triangular(*board, *p, options);
     if (!res) return res.error();
     CommandOutput out;

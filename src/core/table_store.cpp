@@ -116,7 +116,8 @@ Result<std::shared_ptr<void>> TableStore::obtain_bytes(
     const TableKey& key, std::uint64_t bytes,
     const std::function<std::shared_ptr<void>()>& allocate,
     const std::function<Result<std::shared_ptr<void>>(const RunContext&)>& build,
-    const std::function<std::span<std::uint8_t>(void*)>& payload, const RunContext& run) {
+    const std::function<std::span<std::uint8_t>(void*)>& payload,
+    const std::function<Status(void*)>& loaded, const RunContext& run, TableReport* out) {
   Slot& s =
       slot("table:" + key.puzzle + "\n" + key.pattern + "\n" + std::to_string(key.format_version));
   std::lock_guard build_lock(s.build);
@@ -124,56 +125,73 @@ Result<std::shared_ptr<void>> TableStore::obtain_bytes(
   report.puzzle = key.puzzle;
   report.pattern = key.pattern;
   report.bytes = bytes;
+  if (persistent()) report.path = table_path(dir_, key);
+  auto finish = [&](std::shared_ptr<void> value) -> Result<std::shared_ptr<void>> {
+    if (out) *out = report;
+    add_report(std::move(report));
+    s.value = std::move(value);
+    return s.value;
+  };
   if (s.value) {
     report.source = TableReport::Source::Memory;
-    add_report(report);
-    return s.value;
+    return finish(s.value);
   }
+  const std::string name = key.puzzle + " " + key.pattern;
   Stopwatch watch;
   // Step 1. Without a directory: build in memory, never save.
-  if (dir_.empty()) {
+  if (!persistent()) {
     report.reason = "no table cache";
-    run.report({"building " + key.puzzle + " " + key.pattern, 0, 0, "no table cache"});
+    run.report({"building " + name, 0, 0, report.reason});
     auto built = build(run);
     if (!built) return built.error();
     report.seconds = watch.seconds();
-    add_report(report);
-    s.value = *built;
-    return s.value;
+    return finish(*built);
   }
-  // Step 2. Take the cross-process lock, then load and verify.
+  // Step 2. Take the cross-process lock (best effort: an unwritable cache has no lock), then
+  // load and verify. A second process waits here and then finds the first one's file.
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  report.path = table_path(dir_, key);
   clean_stale_temporaries();
-  FileLock lock(report.path + ".lock");  // best effort: an unwritable cache has no lock
+  FileLock lock(report.path + ".lock");
   {
     std::shared_ptr<void> table = allocate();
+    if (!table) {
+      return make_error(
+          "out of memory for the table " + name + " (" + std::to_string(bytes) + " bytes)", {},
+          Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
     std::span<std::uint8_t> data = payload(table.get());
     TableLoadOutcome outcome = load_table(dir_, key, data.data(), data.size());
-    if (outcome.status == TableLoadStatus::Loaded) {
+    report.reason = status_reason(outcome);
+    if (outcome.status == TableLoadStatus::Loaded && loaded) {
+      if (Status derived = loaded(table.get()); !derived) {
+        report.reason = "corrupt: " + derived.error().message;
+      }
+    }
+    if (report.reason.empty()) {
       report.source = TableReport::Source::Loaded;
       report.seconds = watch.seconds();
-      run.report({"loaded " + key.puzzle + " " + key.pattern, 1, 1, report.path});
-      add_report(report);
-      s.value = table;
-      return s.value;
+      run.report({"loaded " + name, 1, 1, report.path});
+      return finish(std::move(table));
     }
-    report.reason = status_reason(outcome);
   }  // the load buffer is released before the build allocates its own
-  // Step 3. Build, saying why.
-  run.report({"building " + key.puzzle + " " + key.pattern, 0, 0, report.reason});
+  // Step 3. Build, saying why ("rebuilding" when a file was there but not usable).
+  run.report(
+      {(report.reason == "missing" ? "building " : "rebuilding ") + name, 0, 0, report.reason});
   auto built = build(run);
   if (!built) return built.error();
   report.seconds = watch.seconds();
-  // Step 4. Save, best effort.
+  // Step 4. Save, best effort: the caller gets the table either way.
   std::span<std::uint8_t> data = payload(built->get());
   Status saved = save_table(dir_, key, data.data(), data.size());
   report.saved = saved.ok();
-  if (!saved) report.warning = "could not save the table: " + saved.error().message;
-  add_report(report);
-  s.value = *built;
-  return s.value;
+  if (saved) {
+    run.report({"saved " + name, 1, 1, report.path});
+  } else {
+    report.warning = "could not save the table: " + saved.error().message;
+    run.report({"not saved " + name, 1, 1, report.warning});
+  }
+  return finish(*built);
 }
 
 }  // namespace permuzzle

@@ -48,13 +48,18 @@ std::string describe(const TableReport& report);
 
 // How to make one table of type T. The payload that is loaded and saved is the span returned by
 // `payload` (the table's own storage, so that tables of hundreds of MB need no second copy).
+// The key and the payload bytes are the file format: a recipe must keep them byte-identical
+// across versions unless it bumps key.format_version. One key names one type T.
 template <class T>
 struct TableRecipe {
   TableKey key;
   std::uint64_t bytes = 0;                       // expected payload size
-  std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size
+  std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size (null: no memory)
   std::function<Result<std::shared_ptr<T>>(const RunContext&)> build;
   std::function<std::span<std::uint8_t>(T&)> payload;
+  // Optional: after a verified load, derives what is not in the payload (a histogram, the
+  // largest value). An error makes the file count as corrupt: the table is rebuilt.
+  std::function<Status(T&)> loaded;
 };
 
 class TableStore {
@@ -68,9 +73,12 @@ class TableStore {
   bool persistent() const { return !dir_.empty(); }
 
   // Load, verify, build and save one table as described above. Errors only when building fails
-  // (or is cancelled); cache problems become warnings in the report.
+  // (or is cancelled); cache problems become warnings in the report. Progress goes to
+  // run.report: "loaded ...", "building ..." (message: why), then "saved ..." or "not saved ...".
+  // `report` (optional) receives what happened to this table for this caller.
   template <class T>
-  Result<std::shared_ptr<const T>> obtain(const TableRecipe<T>& recipe, const RunContext& run);
+  Result<std::shared_ptr<const T>> obtain(const TableRecipe<T>& recipe, const RunContext& run,
+                                          TableReport* report = nullptr);
 
   // An object shared in memory only (solver instances with their small tables): built once per
   // process by `make`, under a per-key lock so that concurrent callers wait for one build.
@@ -96,7 +104,8 @@ class TableStore {
       const TableKey& key, std::uint64_t bytes,
       const std::function<std::shared_ptr<void>()>& allocate,
       const std::function<Result<std::shared_ptr<void>>(const RunContext&)>& build,
-      const std::function<std::span<std::uint8_t>(void*)>& payload, const RunContext& run);
+      const std::function<std::span<std::uint8_t>(void*)>& payload,
+      const std::function<Status(void*)>& loaded, const RunContext& run, TableReport* out);
 
   std::string dir_;
   mutable std::mutex mutex_;  // guards slots_ and reports_
@@ -106,7 +115,9 @@ class TableStore {
 
 template <class T>
 Result<std::shared_ptr<const T>> TableStore::obtain(const TableRecipe<T>& recipe,
-                                                    const RunContext& run) {
+                                                    const RunContext& run, TableReport* report) {
+  std::function<Status(void*)> loaded;
+  if (recipe.loaded) loaded = [&](void* table) { return recipe.loaded(*static_cast<T*>(table)); };
   auto result = obtain_bytes(
       recipe.key, recipe.bytes, [&] { return std::static_pointer_cast<void>(recipe.allocate()); },
       [&](const RunContext& r) -> Result<std::shared_ptr<void>> {
@@ -114,7 +125,7 @@ Result<std::shared_ptr<const T>> TableStore::obtain(const TableRecipe<T>& recipe
         if (!built) return built.error();
         return std::static_pointer_cast<void>(*built);
       },
-      [&](void* table) { return recipe.payload(*static_cast<T*>(table)); }, run);
+      [&](void* table) { return recipe.payload(*static_cast<T*>(table)); }, loaded, run, report);
   if (!result) return result.error();
   return std::shared_ptr<const T>(std::static_pointer_cast<const T>(*result));
 }

@@ -11,7 +11,7 @@
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 #include "arrangement_table.hpp"
-#include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 #include <algorithm>
 #include <array>
@@ -72,7 +72,8 @@ struct Stage {
   std::vector<int> moves;             // global move indices allowed in this stage
   std::vector<std::uint8_t> next;     // next[local move * f + free index]
   Ranker ranker;
-  std::vector<std::uint8_t> dist;
+  std::shared_ptr<const std::vector<std::uint8_t>> dist_table;  // from the table store
+  const std::uint8_t* dist = nullptr;                           // dist_table's bytes
   std::vector<std::uint8_t> goal;  // free index of each target's home cell
 
   std::uint64_t rank_of(const Board& b, std::uint8_t* scratch) const {
@@ -138,7 +139,7 @@ struct FastSolver::Impl {
   void build_moves();
   void build_symmetries();
   void plan_stages();
-  void build_stage(Stage& s, const std::string& tables_dir);
+  Status build_stage(Stage& s, TableStore& tables);
   void build_finisher();
 
   void expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
@@ -285,7 +286,7 @@ void FastSolver::Impl::plan_stages() {
   plan += ">3-cycles";
 }
 
-void FastSolver::Impl::build_stage(Stage& s, const std::string& tables_dir) {
+Status FastSolver::Impl::build_stage(Stage& s, TableStore& tables) {
   const int c = size.cols;
   s.free_index.assign(cells(), -1);
   for (int cell = 0; cell < cells(); ++cell) {
@@ -316,20 +317,27 @@ void FastSolver::Impl::build_stage(Stage& s, const std::string& tables_dir) {
   s.goal.resize(k);
   for (int i = 0; i < k; ++i) s.goal[i] = static_cast<std::uint8_t>(s.free_index[s.targets[i]]);
   const std::vector<std::uint8_t>& goal = s.goal;
-  // Cached tables are verified (header, size, checksum) by load_table; otherwise rebuilt.
+  // Through the table store: cached tables are verified (header, size, checksum), else rebuilt.
   const TableKey key{
       "loopover-" + std::to_string(size.rows) + "x" + std::to_string(size.cols),
       std::string(metric == Metric::Stm ? "fast-stm-" : "fast-mtm-") + std::to_string(s.a0) + "x" +
           std::to_string(s.b0) + "-" +
           (s.final ? std::string("all") : std::to_string(s.a1) + "x" + std::to_string(s.b1)),
       1};
-  if (!tables_dir.empty()) {
-    auto outcome = load_table(tables_dir, key, s.dist, s.ranker.size());
-    if (outcome.status == TableLoadStatus::Loaded) return;
-  }
-  s.dist = bfs_table(s.ranker, s.f, static_cast<int>(s.moves.size()), s.next,
-                     {s.ranker.rank(goal.data())});
-  if (!tables_dir.empty()) (void)save_table(tables_dir, key, s.dist);  // cache is best effort
+  TableRecipe<std::vector<std::uint8_t>> recipe;
+  recipe.key = key;
+  recipe.bytes = s.ranker.size();
+  recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(s.ranker.size()); };
+  recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
+  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    return std::make_shared<std::vector<std::uint8_t>>(bfs_table(
+        s.ranker, s.f, static_cast<int>(s.moves.size()), s.next, {s.ranker.rank(goal.data())}));
+  };
+  auto table = tables.obtain(recipe, RunContext{});
+  if (!table) return table.error();
+  s.dist_table = *table;
+  s.dist = s.dist_table->data();
+  return Ok{};
 }
 
 void FastSolver::Impl::build_finisher() {
@@ -671,10 +679,10 @@ std::vector<FastStageInfo> FastSolver::stages() const {
       line[(mv.axis == Axis::Row ? 0 : impl_->size.rows) + mv.index] = true;
     }
     info.lines = static_cast<int>(std::count(line.begin(), line.end(), true));
-    info.entries = s.dist.size();
+    info.entries = s.dist_table->size();
     double sum = 0;
     std::uint64_t reached = 0;
-    for (auto d : s.dist) {
+    for (auto d : *s.dist_table) {
       if (d == UNSEEN) continue;
       sum += d;
       ++reached;
@@ -702,7 +710,12 @@ Result<FastSolver> FastSolver::create(BoardSize size, const FastSolveOptions& op
   impl->build_moves();
   impl->build_symmetries();
   impl->plan_stages();
-  for (auto& s : impl->stages) impl->build_stage(s, options.tables_dir);
+  std::unique_ptr<TableStore> own_tables;
+  if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
+  for (auto& s : impl->stages) {
+    if (auto ok = impl->build_stage(s, options.tables ? *options.tables : *own_tables); !ok)
+      return ok.error();
+  }
   if (impl->finisher.enabled) impl->build_finisher();
   impl->build_seconds = t0.seconds();
   return FastSolver(std::move(impl));
@@ -860,19 +873,25 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
 
 Result<FastSolveResult> solve_fast(BoardSize size, const Position& start,
                                    const FastSolveOptions& options) {
-  // The tables are immutable after construction; the cache only avoids rebuilding them.
-  static std::mutex mutex;
-  static std::unique_ptr<FastSolver> cached;
-  static std::tuple<int, int, Metric, std::uint64_t> key;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto want = std::make_tuple(size.rows, size.cols, options.metric, options.max_table_entries);
-  if (!cached || key != want) {
-    auto s = FastSolver::create(size, options);
-    if (!s) return s.error();
-    cached = std::make_unique<FastSolver>(std::move(*s));
-    key = want;
+  if (options.tables == nullptr) {
+    auto solver = FastSolver::create(size, options);
+    if (!solver) return solver.error();
+    return solver->solve(start, options);
   }
-  return cached->solve(start, options);
+  // The solver is immutable after construction and solve() is const: one object per board,
+  // metric and table limit is shared by every caller of the store, concurrently.
+  const std::string key = "loopover-fast " + std::to_string(size.rows) + "x" +
+                          std::to_string(size.cols) +
+                          (options.metric == Metric::Stm ? " stm " : " mtm ") +
+                          std::to_string(options.max_table_entries);
+  auto solver =
+      options.tables->shared<FastSolver>(key, [&]() -> Result<std::shared_ptr<FastSolver>> {
+        auto created = FastSolver::create(size, options);
+        if (!created) return created.error();
+        return std::make_shared<FastSolver>(std::move(*created));
+      });
+  if (!solver) return solver.error();
+  return (*solver)->solve(start, options);
 }
 
 }  // namespace permuzzle::loopover

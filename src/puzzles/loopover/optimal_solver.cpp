@@ -389,10 +389,9 @@ std::vector<int> default_pattern(BoardSize size) {
   return cells;
 }
 
-Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
-                                            const std::string& tables_dir) {
+Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric, TableStore* tables) {
   OptimalSolverConfig config;
-  config.tables_dir = tables_dir;
+  config.tables = tables;
   return create(size, metric, config);
 }
 
@@ -434,7 +433,7 @@ std::vector<Probe> make_probes(BoardSize size, const std::vector<int>& pattern) 
 
 Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
                                             const OptimalSolverConfig& config) {
-  const std::string& tables_dir = config.tables_dir;
+  TableStore* tables = config.tables;
   if (auto ok = validate_size(size); !ok) return ok.error();
   if (size.cells() > MAX_OPTIMAL_CELLS) {
     return make_error(fmt::format("optimal solving of {} is out of reach (more than {} cells); "
@@ -447,10 +446,10 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
   impl->size = size;
   impl->metric = metric;
   auto v = WalkingDistanceTable::build(size, Axis::Column, metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables_dir);
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
   if (!v) return v.error();
   auto h = WalkingDistanceTable::build(size, Axis::Row, metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables_dir);
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
   if (!h) return h.error();
   impl->vertical = std::move(*v);
   impl->horizontal = std::move(*h);
@@ -477,7 +476,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     PiecePdbOptions po;
     po.metric = metric;
     po.threads = config.threads;
-    po.tables_dir = tables_dir;
+    po.tables = tables;
     po.on_level = config.on_pdb_level;
     auto pdb = PiecePdb::build(size, pattern, po);
     if (pdb) {

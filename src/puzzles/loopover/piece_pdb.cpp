@@ -11,7 +11,7 @@
 
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/run_context.hpp"
-#include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
@@ -69,6 +69,15 @@ std::string pattern_key(Metric metric, const std::vector<int>& pattern) {
 void PiecePdb::Free::operator()(std::uint8_t* p) const {
   std::free(p);
 }
+
+// What the table store keeps (and shares between PiecePdb objects of one process): the entries
+// and what follows from them.
+struct PiecePdb::Entries {
+  std::unique_ptr<std::uint8_t, Free> owner;
+  std::vector<std::uint64_t> histogram;
+  int max_distance = 0;
+  bool capped = false;
+};
 
 PiecePdb::PiecePdb() = default;
 PiecePdb::~PiecePdb() = default;
@@ -294,61 +303,91 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   t.entries_ = t.head_size_ * t.tail_size_;
   rank_tuples(n, t.head_len_, t.head_rank_, t.head_word_);
   rank_tuples(n - t.head_len_, k - t.head_len_, t.tail_rank_, t.tail_word_);
-  t.owner_.reset(allocate_entries(t.bytes()));
-  if (!t.owner_) {
-    return make_error(
-        fmt::format("out of memory for a piece pattern database of {} bytes", t.bytes()), {},
-        Error::NO_POSITION, ErrorKind::LimitExceeded);
-  }
-  t.data_ = t.owner_.get();
 
-  // Step 2. The on-disk cache.
+  // Step 2. The entries through the table store: shared in memory, or loaded from the cache
+  // (verified), or built by breadth-first search and saved.
   std::string pattern_name = pattern_key(options.metric, pattern);
   if (options.cap != PDB_MAX_VALUE) pattern_name += fmt::format("-cap{}", options.cap);
-  const TableKey key{"loopover-" + format_size(size), pattern_name, TABLE_FORMAT_VERSION};
-  if (!options.tables_dir.empty()) {
-    auto outcome = load_table(options.tables_dir, key, t.owner_.get(), t.bytes());
-    t.cache_detail_ = outcome.detail;
-    if (outcome.status == TableLoadStatus::Loaded) {
-      // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
-      // entry count leaves the last byte's high nibble unused.
-      std::vector<std::uint64_t> byte_count(256, 0);
-      const std::uint64_t full = t.entries_ / 2;
-      for (std::uint64_t i = 0; i < full; ++i) ++byte_count[t.data_[i]];
-      t.histogram_.assign(16, 0);
-      for (int b = 0; b < 256; ++b) {
-        t.histogram_[static_cast<std::size_t>(b & 0xF)] += byte_count[static_cast<std::size_t>(b)];
-        t.histogram_[static_cast<std::size_t>(b >> 4)] += byte_count[static_cast<std::size_t>(b)];
-      }
-      if (t.entries_ % 2) ++t.histogram_[static_cast<std::size_t>(t.value(t.entries_ - 1))];
-      t.max_distance_ = 0;
-      for (int d = 0; d <= PDB_MAX_VALUE; ++d) {
-        if (t.histogram_[static_cast<std::size_t>(d)]) t.max_distance_ = d;
-      }
-      t.histogram_.resize(static_cast<std::size_t>(t.max_distance_) + 1);
-      t.capped_ = t.max_distance_ == options.cap;  // a cached table does not say; assume so
-      t.loaded_from_cache_ = true;
-      t.seconds_ = t0.seconds();
-      return t;
+  TableRecipe<Entries> recipe;
+  recipe.key = TableKey{"loopover-" + format_size(size), pattern_name, TABLE_FORMAT_VERSION};
+  recipe.bytes = t.bytes();
+  recipe.allocate = [&]() -> std::shared_ptr<Entries> {
+    auto e = std::make_shared<Entries>();
+    e->owner.reset(allocate_entries(t.bytes()));
+    if (!e->owner) return nullptr;
+    return e;
+  };
+  recipe.payload = [&](Entries& e) { return std::span<std::uint8_t>(e.owner.get(), t.bytes()); };
+  recipe.loaded = [&](Entries& e) -> Status {
+    // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
+    // entry count leaves the last byte's high nibble unused.
+    std::vector<std::uint64_t> byte_count(256, 0);
+    const std::uint64_t full = t.entries_ / 2;
+    const std::uint8_t* data = e.owner.get();
+    for (std::uint64_t i = 0; i < full; ++i) ++byte_count[data[i]];
+    e.histogram.assign(16, 0);
+    for (int b = 0; b < 256; ++b) {
+      e.histogram[static_cast<std::size_t>(b & 0xF)] += byte_count[static_cast<std::size_t>(b)];
+      e.histogram[static_cast<std::size_t>(b >> 4)] += byte_count[static_cast<std::size_t>(b)];
     }
-  }
-
+    if (t.entries_ % 2) {
+      const std::uint64_t last = t.entries_ - 1;
+      ++e.histogram[static_cast<std::size_t>((data[last >> 1] >> ((last & 1) << 2)) & 0xF)];
+    }
+    e.max_distance = 0;
+    for (int d = 0; d <= PDB_MAX_VALUE; ++d) {
+      if (e.histogram[static_cast<std::size_t>(d)]) e.max_distance = d;
+    }
+    e.histogram.resize(static_cast<std::size_t>(e.max_distance) + 1);
+    e.capped = e.max_distance == options.cap;  // a cached table does not say; assume so
+    return Ok{};
+  };
   // Step 3. Breadth-first search from the goal over the tracked pieces' cells.
-  std::memset(t.owner_.get(), 0xFF, t.bytes());
-  PdbBuilder builder{t, options, nullptr, {}};
-  builder.data = t.owner_.get();
-  for (const Move& move : metric_moves(size, options.metric)) {
-    Perm perm = move_perm(size, move);
-    std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
-    for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));
-    builder.moves.push_back(std::move(mv));
-  }
-  if (auto ok = builder.run(); !ok) return ok.error();
-  if (!options.tables_dir.empty()) {
-    // A cache that cannot be written only costs a rebuild next time; the caller is told.
-    auto saved = save_table(options.tables_dir, key, t.owner_.get(), t.bytes());
-    t.cache_detail_ = saved ? "saved to " + table_path(options.tables_dir, key)
-                            : "not saved: " + saved.error().message;
+  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<Entries>> {
+    auto e = recipe.allocate();
+    if (!e) {
+      return make_error(
+          fmt::format("out of memory for a piece pattern database of {} bytes", t.bytes()), {},
+          Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    std::memset(e->owner.get(), 0xFF, t.bytes());
+    PdbBuilder builder{t, options, nullptr, {}};
+    builder.data = e->owner.get();
+    for (const Move& move : metric_moves(size, options.metric)) {
+      Perm perm = move_perm(size, move);
+      std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
+      for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));
+      builder.moves.push_back(std::move(mv));
+    }
+    if (auto ok = builder.run(); !ok) return ok.error();
+    e->histogram = t.histogram_;
+    e->max_distance = t.max_distance_;
+    e->capped = t.capped_;
+    return e;
+  };
+  std::unique_ptr<TableStore> own_tables;
+  if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
+  TableStore& store = options.tables ? *options.tables : *own_tables;
+  TableReport report;
+  auto entries = store.obtain(recipe, RunContext{}, &report);
+  if (!entries) return entries.error();
+  t.entries_table_ = *entries;
+  t.data_ = (*entries)->owner.get();
+  t.histogram_ = (*entries)->histogram;
+  t.max_distance_ = (*entries)->max_distance;
+  t.capped_ = (*entries)->capped;
+  t.loaded_from_cache_ = report.source != TableReport::Source::Built;
+  switch (report.source) {
+    case TableReport::Source::Memory:
+      t.cache_detail_ = "shared in memory";
+      break;
+    case TableReport::Source::Loaded:
+      t.cache_detail_ = "loaded " + report.path;
+      break;
+    case TableReport::Source::Built:
+      if (report.saved) t.cache_detail_ = "saved to " + report.path;
+      if (!report.warning.empty()) t.cache_detail_ = "not saved: " + report.warning;
+      break;
   }
   t.seconds_ = t0.seconds();
   return t;

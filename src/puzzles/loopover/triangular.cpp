@@ -21,7 +21,7 @@
 
 #include "arrangement_table.hpp"
 #include "permuzzle/core/ranking.hpp"
-#include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 namespace permuzzle::loopover {
 
@@ -388,30 +388,35 @@ std::vector<TriMove> simplify(const TriBoard& board, std::vector<TriMove> seq) {
 // Optimal: IDA* with h = max(exact up-orbit distance, exact down-orbit distance).
 struct OrbitTables {
   Ranker up_rank, down_rank;
-  std::vector<std::uint8_t> up_dist, down_dist;
+  std::shared_ptr<const std::vector<std::uint8_t>> up_table;  // from the table store (on disk)
+  const std::uint8_t* up_dist = nullptr;                      // up_table's bytes
+  std::vector<std::uint8_t> down_dist;
 };
 
-OrbitTables build_orbit_tables(const Puzzle& pz, const std::string& tables_dir) {
-  OrbitTables t;
+Result<std::shared_ptr<OrbitTables>> build_orbit_tables(const Puzzle& pz, TableStore& tables) {
+  auto made = std::make_shared<OrbitTables>();
+  OrbitTables& t = *made;
   const int fu = static_cast<int>(pz.up.size()), fd = static_cast<int>(pz.down.size());
   t.up_rank = Ranker(fu, fu);
   t.down_rank = Ranker(fd, fd);
   std::vector<std::uint8_t> id(64);
   std::iota(id.begin(), id.end(), 0);
-  const TableKey key{"triloop-" + std::to_string(pz.board->rows()), "up-orbit", 1};
-  bool loaded = false;
-  if (!tables_dir.empty()) {
-    loaded =
-        load_table(tables_dir, key, t.up_dist, t.up_rank.size()).status == TableLoadStatus::Loaded;
-  }
-  if (!loaded) {
-    t.up_dist =
-        bfs_table(t.up_rank, fu, pz.num_moves(), pz.orbit_next(pz.up), {t.up_rank.rank(id.data())});
-    if (!tables_dir.empty()) (void)save_table(tables_dir, key, t.up_dist);
-  }
+  TableRecipe<std::vector<std::uint8_t>> recipe;
+  recipe.key = TableKey{"triloop-" + std::to_string(pz.board->rows()), "up-orbit", 1};
+  recipe.bytes = t.up_rank.size();
+  recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(t.up_rank.size()); };
+  recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
+  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    return std::make_shared<std::vector<std::uint8_t>>(bfs_table(
+        t.up_rank, fu, pz.num_moves(), pz.orbit_next(pz.up), {t.up_rank.rank(id.data())}));
+  };
+  auto up = tables.obtain(recipe, RunContext{});
+  if (!up) return up.error();
+  t.up_table = *up;
+  t.up_dist = t.up_table->data();
   t.down_dist = bfs_table(t.down_rank, fd, pz.num_moves(), pz.orbit_next(pz.down),
                           {t.down_rank.rank(id.data())});
-  return t;
+  return made;
 }
 
 struct Ida {
@@ -682,20 +687,16 @@ Result<TriSolveResult> solve_triangular(const TriBoard& board, const TriPosition
   std::vector<int> path;
   // Step 2: solve.
   if (board.rows() <= std::min(options.optimal_max_rows, 4)) {
-    // The tables are immutable once built; a process-wide memo keeps the last ones.
-    static std::mutex mutex;
-    static std::shared_ptr<const OrbitTables> memo;
-    static int memo_rows = 0;
-    std::shared_ptr<const OrbitTables> tables;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!memo || memo_rows != board.rows()) {
-        memo = std::make_shared<const OrbitTables>(build_orbit_tables(pz, options.tables_dir));
-        memo_rows = board.rows();
-      }
-      tables = memo;
-    }
-    Ida ida{pz, *tables, {}, {}};
+    // The tables are immutable once built: shared through the caller's store (else built for
+    // this call only).
+    std::unique_ptr<TableStore> own_tables;
+    if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
+    TableStore& store = options.tables ? *options.tables : *own_tables;
+    auto tables =
+        store.shared<OrbitTables>("triloop-" + std::to_string(board.rows()) + " orbit tables",
+                                  [&] { return build_orbit_tables(pz, store); });
+    if (!tables) return tables.error();
+    Ida ida{pz, **tables, {}, {}};
     const int h0 = ida.h(at);
     int bound = h0;
     while (true) {

@@ -7,14 +7,22 @@
 #include <unordered_map>
 
 #include "core/huge_pages.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
-#include "permuzzle/core/table_cache.hpp"
 
 namespace permuzzle::loopover {
 
+// What the table store keeps (and shares between tables of one process): the direct table and
+// what follows from it.
+struct WalkingDistanceTable::Direct {
+  std::vector<std::uint8_t> bytes;
+  std::uint64_t states = 0;
+  int max_distance = 0;
+};
+
 Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis moving, Metric metric,
                                                          std::uint64_t max_states,
-                                                         const std::string& tables_dir) {
+                                                         TableStore* tables) {
   if (auto ok = validate_size(size); !ok) return ok.error();
   WalkingDistanceTable t;
   t.size_ = size;
@@ -104,94 +112,121 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
                      fmt::format("walking-distance-{}-{}", vertical ? "vertical" : "horizontal",
                                  metric == Metric::Stm ? "stm" : "mtm"),
                      1};
-  if (direct && !tables_dir.empty()) {
-    std::vector<std::uint8_t> payload;
-    auto outcome = load_table(tables_dir, key, payload, static_cast<std::uint64_t>(total_index));
-    if (outcome.status == TableLoadStatus::Loaded) {
-      t.direct_ = std::move(payload);
-      for (std::uint8_t d : t.direct_) {
-        if (d == 0xFF) continue;
-        ++t.states_;
-        t.max_distance_ = std::max<int>(t.max_distance_, d);
-      }
-      t.loaded_from_cache_ = true;
-      return t;
-    }
-  }
+  // Breadth-first search from the goal into `direct_bytes` (total_index bytes of 0xFF) or, when
+  // null, into the hash map `dist`; sets states_ and max_distance_.
   std::unordered_map<std::uint64_t, std::uint8_t> dist;
-  if (direct) {
-    t.direct_.assign(static_cast<std::size_t>(total_index), 0xFF);
-  } else {
-    dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
-  }
-  std::uint64_t reached = 0;
-  auto visit = [&](std::uint64_t idx, int d) {
-    if (direct) {
-      if (t.direct_[idx] != 0xFF) return false;
-      t.direct_[idx] = static_cast<std::uint8_t>(d);
+  auto search = [&](std::uint8_t* direct_bytes) -> Status {
+    if (!direct) {
+      dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
+    }
+    std::uint64_t reached = 0;
+    auto visit = [&](std::uint64_t idx, int d) {
+      if (direct) {
+        if (direct_bytes[idx] != 0xFF) return false;
+        direct_bytes[idx] = static_cast<std::uint8_t>(d);
+        ++reached;
+        return true;
+      }
+      if (!dist.emplace(idx, static_cast<std::uint8_t>(d)).second) return false;
       ++reached;
       return true;
-    }
-    if (!dist.emplace(idx, static_cast<std::uint8_t>(d)).second) return false;
-    ++reached;
-    return true;
-  };
-  visit(goal, 0);
-  std::vector<std::uint64_t> frontier{goal}, next;
-  std::vector<std::uint32_t> rep(static_cast<std::size_t>(L));
-  std::vector<int> p(static_cast<std::size_t>(L));
-  std::vector<std::uint32_t> label(static_cast<std::size_t>(L * W)), removed(label.size());
-  int depth = 0;
-  while (!frontier.empty()) {
-    next.clear();
-    for (std::uint64_t s : frontier) {
-      std::uint64_t rest = s;
-      for (int i = 0; i < L; ++i) {
-        rep[i] = class_rep[rest % nc];
-        rest /= nc;
-      }
-      // Per line and position: the word without that digit, and the digit itself.
-      for (int i = 0; i < L; ++i) {
-        for (int j = 0; j < W; ++j) {
-          const std::uint32_t dg = digit(rep[i], j);
-          label[i * W + j] = dg;
-          removed[i * W + j] = rep[i] - dg * pow_k[j];
+    };
+    visit(goal, 0);
+    std::vector<std::uint64_t> frontier{goal}, next;
+    std::vector<std::uint32_t> rep(static_cast<std::size_t>(L));
+    std::vector<int> p(static_cast<std::size_t>(L));
+    std::vector<std::uint32_t> label(static_cast<std::size_t>(L * W)), removed(label.size());
+    int depth = 0;
+    while (!frontier.empty()) {
+      next.clear();
+      for (std::uint64_t s : frontier) {
+        std::uint64_t rest = s;
+        for (int i = 0; i < L; ++i) {
+          rep[i] = class_rep[rest % nc];
+          rest /= nc;
         }
-      }
-      std::fill(p.begin(), p.end(), 0);
-      while (true) {
-        for (int k : amounts) {
-          std::uint64_t idx = 0;
-          for (int i = 0; i < L; ++i) {
-            const int from = i >= k ? i - k : i - k + L;
-            const std::uint32_t w = removed[i * W + p[i]] + label[from * W + p[from]] * pow_k[p[i]];
-            idx += t.word_class_[w] * t.radix_[i];
+        // Per line and position: the word without that digit, and the digit itself.
+        for (int i = 0; i < L; ++i) {
+          for (int j = 0; j < W; ++j) {
+            const std::uint32_t dg = digit(rep[i], j);
+            label[i * W + j] = dg;
+            removed[i * W + j] = rep[i] - dg * pow_k[j];
           }
-          if (visit(idx, depth + 1)) next.push_back(idx);
         }
-        int i = 0;
-        while (i < L && ++p[i] == W) p[i++] = 0;
-        if (i == L) break;
+        std::fill(p.begin(), p.end(), 0);
+        while (true) {
+          for (int k : amounts) {
+            std::uint64_t idx = 0;
+            for (int i = 0; i < L; ++i) {
+              const int from = i >= k ? i - k : i - k + L;
+              const std::uint32_t w =
+                  removed[i * W + p[i]] + label[from * W + p[from]] * pow_k[p[i]];
+              idx += t.word_class_[w] * t.radix_[i];
+            }
+            if (visit(idx, depth + 1)) next.push_back(idx);
+          }
+          int i = 0;
+          while (i < L && ++p[i] == W) p[i++] = 0;
+          if (i == L) break;
+        }
+        if (reached > max_states) {
+          return make_error(fmt::format("the walking-distance relaxation of {} has more than {} "
+                                        "states",
+                                        format_size(size), max_states),
+                            {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+        }
       }
-      if (reached > max_states) {
-        return make_error(fmt::format("the walking-distance relaxation of {} has more than {} "
-                                      "states",
-                                      format_size(size), max_states),
-                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-      }
+      if (!next.empty()) ++depth;
+      frontier.swap(next);
     }
-    if (!next.empty()) ++depth;
-    frontier.swap(next);
-  }
-  t.states_ = reached;
-  t.max_distance_ = depth;
+    t.states_ = reached;
+    t.max_distance_ = depth;
+    return Ok{};
+  };
 
-  if (direct && !tables_dir.empty()) {
-    auto saved = save_table(tables_dir, key, t.direct_);
-    (void)saved;  // a cache that cannot be written only costs a rebuild next time
+  if (direct) {
+    // Through the table store: shared in memory, loaded (verified) or searched and saved.
+    TableRecipe<Direct> recipe;
+    recipe.key = key;
+    recipe.bytes = static_cast<std::uint64_t>(total_index);
+    recipe.allocate = [&] {
+      auto d = std::make_shared<Direct>();
+      d->bytes.resize(static_cast<std::size_t>(total_index));
+      return d;
+    };
+    recipe.payload = [](Direct& d) { return std::span<std::uint8_t>(d.bytes); };
+    recipe.loaded = [](Direct& d) -> Status {
+      for (std::uint8_t v : d.bytes) {
+        if (v == 0xFF) continue;
+        ++d.states;
+        d.max_distance = std::max<int>(d.max_distance, v);
+      }
+      return Ok{};
+    };
+    recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<Direct>> {
+      auto d = std::make_shared<Direct>();
+      d->bytes.assign(static_cast<std::size_t>(total_index), 0xFF);
+      if (auto ok = search(d->bytes.data()); !ok) return ok.error();
+      d->states = t.states_;
+      d->max_distance = t.max_distance_;
+      return d;
+    };
+    std::unique_ptr<TableStore> own_tables;
+    if (tables == nullptr) own_tables = std::make_unique<TableStore>();
+    TableReport report;
+    auto got = (tables ? *tables : *own_tables).obtain(recipe, RunContext{}, &report);
+    if (!got) return got.error();
+    t.direct_table_ = *got;
+    t.direct_ = (*got)->bytes.data();
+    t.direct_size_ = (*got)->bytes.size();
+    t.states_ = (*got)->states;
+    t.max_distance_ = (*got)->max_distance;
+    t.loaded_from_cache_ = report.source != TableReport::Source::Built;
+    return t;
   }
+  if (auto ok = search(nullptr); !ok) return ok.error();
   // Step 5. Large tables: sorted (state, distance) pairs for binary search.
-  if (!direct) {
+  {
     std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs(dist.begin(), dist.end());
     std::sort(pairs.begin(), pairs.end());
     t.sparse_keys_.reserve(pairs.size());
@@ -206,7 +241,7 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
 
 void WalkingDistanceTable::advise_huge_pages() const {
   // The table is already filled: collapse it now.
-  detail::collapse_huge_pages(direct_.data(), direct_.size());
+  if (direct_) detail::collapse_huge_pages(direct_, direct_size_);
 }
 
 int WalkingDistanceTable::sparse_distance(std::uint64_t idx) const {

@@ -74,7 +74,7 @@ struct Config {
   std::vector<View> views;                                        // views[o * groups + g]
   std::array<std::array<std::uint8_t, MAX_CELLS>, 2> view_of{};   // [o][label]
   std::array<std::array<std::uint8_t, MAX_CELLS>, 2> index_of{};  // [o][label] tile index
-  std::vector<std::shared_ptr<PatternTable>> tables;
+  std::vector<std::shared_ptr<const PatternTable>> tables;
 };
 
 Error internal(const std::string& what) {
@@ -93,6 +93,8 @@ struct PdbSolver::Impl {
   std::map<int, std::unique_ptr<PermTables>> perms;
   mutable std::mutex mutex;
   mutable std::map<int, std::shared_ptr<const Config>> configs;  // by canonical goal blank
+  std::unique_ptr<TableStore> own_tables;  // without options.tables: memory only, this solver
+  TableStore* tables = nullptr;            // options.tables or own_tables
 
   explicit Impl(BoardSize s) : size(s), geo(s.cols) {}
 
@@ -133,13 +135,12 @@ Result<std::shared_ptr<const Config>> PdbSolver::Impl::config_for(int blank_goal
       std::sort(image.begin(), image.end());
       if (s == 0 || image < canon[g]) canon[g] = image, tau[g] = s;
     }
-    std::shared_ptr<PatternTable> table;
+    std::shared_ptr<const PatternTable> table;
     for (auto& t : cfg->tables)
       if (t->cells == canon[g]) table = t;
     if (!table) {
-      auto got =
-          obtain_pattern_table(geo, ranker, *perms.at(static_cast<int>(canon[g].size())), canon[g],
-                               options.tables_dir, threads(), options.on_table_progress);
+      auto got = obtain_pattern_table(geo, ranker, *perms.at(static_cast<int>(canon[g].size())),
+                                      canon[g], *tables, threads(), options.on_table_progress);
       if (!got) return got.error();
       table = *got;
       cfg->tables.push_back(table);
@@ -671,6 +672,8 @@ Result<PdbSolver> PdbSolver::create(BoardSize size, const PdbOptions& options) {
   }
   auto impl = std::make_unique<Impl>(size);
   impl->options = options;
+  if (options.tables == nullptr) impl->own_tables = std::make_unique<TableStore>();
+  impl->tables = options.tables ? options.tables : impl->own_tables.get();
   auto names = pdb_partitions(size);
   impl->partition = options.partition.empty() ? names.front() : options.partition;
   const NamedPartition* chosen = nullptr;

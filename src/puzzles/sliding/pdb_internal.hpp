@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
 
@@ -135,13 +136,11 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
     const Geometry& geometry, const CombRanker& ranker, const PermTables& perms,
     const std::vector<std::uint8_t>& cells, int threads, const TableProgress& progress);
 
-// Loads the table from `dir` (verified) or builds it and saves it there; `dir` empty = no cache.
-Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geometry,
-                                                           const CombRanker& ranker,
-                                                           const PermTables& perms,
-                                                           const std::vector<std::uint8_t>& cells,
-                                                           const std::string& dir, int threads,
-                                                           const TableProgress& progress);
+// The table through `store` (shared in memory, loaded and verified, or built and saved).
+Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
+    const Geometry& geometry, const CombRanker& ranker, const PermTables& perms,
+    const std::vector<std::uint8_t>& cells, TableStore& store, int threads,
+    const TableProgress& progress);
 
 // 2: perm-major index over the locality frame (1 was comb-major in row-major cell order).
 constexpr std::uint32_t TABLE_FORMAT_VERSION = 2;

@@ -8,7 +8,7 @@
 
 #include "core/huge_pages.hpp"
 #include "pdb_internal.hpp"
-#include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
 
@@ -469,43 +469,35 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
   return table;
 }
 
-Result<std::shared_ptr<PatternTable>> obtain_pattern_table(const Geometry& geo,
-                                                           const CombRanker& ranker,
-                                                           const PermTables& perms,
-                                                           const std::vector<std::uint8_t>& cells,
-                                                           const std::string& dir, int threads,
-                                                           const TableProgress& progress) {
-  auto table = std::make_shared<PatternTable>();
-  describe_table(*table, geo.width, cells, perms.count);
-  const std::string name = table->name();
-  const std::string puzzle = fmt::format("sliding-{0}x{0}", geo.width);
-  TableKey key{puzzle, "pdb-additive " + name, TABLE_FORMAT_VERSION};
-  if (!dir.empty()) {
-    // Read straight into the table's own (huge-page) storage: no second copy of 260 MB.
+Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
+    const Geometry& geo, const CombRanker& ranker, const PermTables& perms,
+    const std::vector<std::uint8_t>& cells, TableStore& store, int threads,
+    const TableProgress& progress) {
+  PatternTable shape;
+  describe_table(shape, geo.width, cells, perms.count);
+  TableRecipe<PatternTable> recipe;
+  recipe.key = TableKey{fmt::format("sliding-{0}x{0}", geo.width), "pdb-additive " + shape.name(),
+                        TABLE_FORMAT_VERSION};
+  recipe.bytes = shape.entries / 2;
+  recipe.allocate = [&] {
+    // Loaded straight into the table's own (huge-page) storage: no second copy of 260 MB.
+    auto table = std::make_shared<PatternTable>(shape);
     table->nibbles = table_storage(table->entries / 2);
-    TableLoadOutcome outcome = load_table(dir, key, table->nibbles.data(), table->nibbles.size());
-    if (outcome.status == TableLoadStatus::Loaded) {
-      if (progress) progress(fmt::format("loaded {} {} from {}", puzzle, name, outcome.path), 1.0);
-      return table;
-    }
-    std::vector<std::uint8_t>().swap(table->nibbles);  // the builder allocates its own
-    if (progress && outcome.status != TableLoadStatus::Missing) {
-      progress(fmt::format("rebuilding {} {} because {} ({})", puzzle, name,
-                           outcome.status == TableLoadStatus::Stale ? "the file is stale"
-                                                                    : "the file is corrupt",
-                           outcome.detail),
-               0.0);
-    }
+    return table;
+  };
+  recipe.build = [&](const RunContext&) {
+    return build_pattern_table(geo, ranker, perms, cells, threads, progress);
+  };
+  recipe.payload = [](PatternTable& t) { return std::span<std::uint8_t>(t.nibbles); };
+  // The store's progress in this module's (what, fraction) shape.
+  RunContext run;
+  if (progress) {
+    run.with_progress([&](const Progress& p) {
+      progress(p.message.empty() ? p.phase : fmt::format("{} ({})", p.phase, p.message),
+               p.total ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0.0);
+    });
   }
-  auto built = build_pattern_table(geo, ranker, perms, cells, threads, progress);
-  if (!built) return built;
-  if (!dir.empty()) {
-    Status saved = save_table(dir, key, (*built)->nibbles);
-    if (!saved) return saved.error();
-    if (progress)
-      progress(fmt::format("saved {} {} to {}", puzzle, name, table_path(dir, key)), 1.0);
-  }
-  return built;
+  return store.obtain(recipe, run);
 }
 
 }  // namespace permuzzle::sliding::pdb_detail

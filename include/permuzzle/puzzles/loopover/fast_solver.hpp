@@ -18,8 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/loopover/types.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/loopover/types.hpp"
 
 namespace permuzzle::loopover {
 
@@ -42,8 +43,9 @@ struct FastSolveOptions {
   int examine = 16;
   // Largest stage table (entries, one byte each) the stage planner may use.
   std::uint64_t max_table_entries = 12'000'000;
-  // Directory for the on-disk table cache (table_cache.hpp); empty: build in memory only.
-  std::string tables_dir;
+  // The table store (on-disk cache, sharing in memory; it must outlive create()); null: tables
+  // built in memory for this solver only.
+  TableStore* tables = nullptr;
 };
 
 struct FastSolveResult {
@@ -91,8 +93,9 @@ class FastSolver {
   std::unique_ptr<Impl> impl_;
 };
 
-// One-shot convenience: keeps the solver of the most recent (size, metric, table limit) in a
-// process-wide cache, so repeated calls do not rebuild the tables.
+// One-shot convenience: the solver of (size, metric, table limit) is shared through
+// options.tables (TableStore::shared), so repeated and concurrent calls build it once; without a
+// store every call builds its own.
 Result<FastSolveResult> solve_fast(BoardSize size, const Position& start,
                                    const FastSolveOptions& options);
 

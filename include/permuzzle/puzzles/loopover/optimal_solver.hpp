@@ -59,7 +59,8 @@ enum class PatternChoice : std::uint8_t {
 };
 
 struct OptimalSolverConfig {
-  std::string tables_dir;  // may be empty: no caching
+  // The table store (on-disk cache, tables shared in memory); null: this solver's tables only.
+  TableStore* tables = nullptr;
   PatternChoice pattern = PatternChoice::None;
   std::vector<int> pattern_cells;  // home cells of the tracked pieces, for PatternChoice::Cells
   int threads = 2;                 // pattern database build
@@ -76,9 +77,8 @@ std::vector<int> default_pattern(BoardSize size);
 // The tables for one board and metric; build once, solve many.
 class OptimalSolver {
  public:
-  // `tables_dir` (may be empty: no caching) keeps the walking-distance tables on disk.
-  static Result<OptimalSolver> create(BoardSize size, Metric metric,
-                                      const std::string& tables_dir = {});
+  // `tables` (null: no caching) keeps the walking-distance tables on disk and in memory.
+  static Result<OptimalSolver> create(BoardSize size, Metric metric, TableStore* tables = nullptr);
   static Result<OptimalSolver> create(BoardSize size, Metric metric,
                                       const OptimalSolverConfig& config);
   ~OptimalSolver();

@@ -19,8 +19,8 @@
 // pieces), which is still a lower bound. 4x4 with 8 pieces:
 // 16!/8! = 518,918,400 entries = 259.5 MB. The entry array is allocated on 2 MB boundaries and
 // offered to the kernel for transparent huge pages (fewer TLB misses on random probes).
-// Cached on disk through table_cache.hpp (key "loopover-RxC", pattern "piece-pdb-<metric>-
-// cells-<list>", with "-cap<N>" appended for a cap other than 14).
+// Kept through core/table_store.hpp (shared in memory, cached on disk) (key "loopover-RxC", pattern
+// "piece-pdb-<metric>- cells-<list>", with "-cap<N>" appended for a cap other than 14).
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/loopover/types.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/loopover/types.hpp"
 
 namespace permuzzle::loopover {
 
@@ -41,7 +42,8 @@ inline constexpr int PDB_MAX_VALUE = 14;  // largest distance a 4-bit entry hold
 struct PiecePdbOptions {
   Metric metric = Metric::Stm;
   int threads = 2;
-  std::string tables_dir;  // empty: build in memory, no caching
+  // The table store (cache, sharing in memory); null: built for this object alone, not saved.
+  TableStore* tables = nullptr;
   // Largest value stored (1..PDB_MAX_VALUE); arrangements farther away get it (a lower bound).
   int cap = PDB_MAX_VALUE;
   // After each breadth-first level: depth, entries reached so far, all entries, seconds.
@@ -69,8 +71,8 @@ class PiecePdb {
   bool capped() const { return capped_; }  // entries equal to the cap mean "the cap or more"
   const std::vector<std::uint64_t>& histogram() const { return histogram_; }  // per distance
   bool loaded_from_cache() const { return loaded_from_cache_; }
-  // What the cache said: "loaded ..." when loaded; after a build "saved to ..." or "not saved:
-  // <why>"; empty without a tables directory.
+  // What the cache said: "loaded ..." when loaded, "shared in memory" when another object of
+  // the store had it; after a build "saved to ..." or "not saved: <why>"; empty without a cache.
   const std::string& cache_detail() const { return cache_detail_; }
   double seconds() const { return seconds_; }  // build or load time
 
@@ -111,7 +113,8 @@ class PiecePdb {
   std::vector<std::uint16_t> tail_rank_;  // packed tail tuple -> rank (65536 entries)
   std::vector<std::uint16_t> head_word_;  // head rank -> packed tuple
   std::vector<std::uint16_t> tail_word_;  // tail rank -> packed tuple
-  std::unique_ptr<std::uint8_t, Free> owner_;
+  struct Entries;                         // what the table store keeps (piece_pdb.cpp)
+  std::shared_ptr<const Entries> entries_table_;
   const std::uint8_t* data_ = nullptr;
   int max_distance_ = 0;
   std::vector<std::uint64_t> histogram_;

@@ -20,6 +20,7 @@
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/table_store.hpp"
 
 namespace permuzzle::loopover {
 
@@ -85,7 +86,9 @@ struct TriSolveOptions {
   // f <= optimal_max_rows: IDA* with exact per-orbit distance tables (f = 2, 3: whole-graph
   // BFS), proven optimal. Larger f: stage-wise (not proven optimal).
   int optimal_max_rows = 4;
-  std::string tables_dir;  // on-disk cache of the f = 4 orbit table; empty: memory only
+  // The table store (on-disk cache of the f = 4 orbit table; the orbit tables are shared in
+  // memory between calls); null: built for this call only.
+  TableStore* tables = nullptr;
 };
 
 struct TriSolveResult {

@@ -14,7 +14,7 @@
 // digit j = label at position j). word_class maps a word to its necklace class (minimal
 // rotation), class ids dense from 0. A state is the mixed-radix index sum(class_i * nc^i) over
 // the lines i. Tables with nc^lines <= MAX_DIRECT_ENTRIES are a direct byte array indexed by the
-// state (cached on disk through table_cache.hpp when a directory is given); larger ones keep the
+// state (kept through core/table_store.hpp: shared in memory, cached on disk); larger ones keep the
 // sorted reachable states and their distances (binary search).
 #pragma once
 
@@ -23,8 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/loopover/types.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/loopover/types.hpp"
 
 namespace permuzzle::loopover {
 
@@ -38,8 +39,8 @@ class WalkingDistanceTable {
   // relaxation has more than `max_states` states (large boards).
   static Result<WalkingDistanceTable> build(BoardSize size, Axis moving, Metric metric,
                                             std::uint64_t max_states = DEFAULT_MAX_STATES,
-                                            const std::string& tables_dir = {});
-  // True when build() found the table in the on-disk cache (tables_dir) instead of searching.
+                                            TableStore* tables = nullptr);
+  // True when build() found the table in the store (on disk or in memory) instead of searching.
   bool loaded_from_cache() const { return loaded_from_cache_; }
 
   // Distance of the relaxation for `position` (tile per cell, as in board.hpp).
@@ -58,10 +59,10 @@ class WalkingDistanceTable {
     return idx;
   }
   void prefetch(std::uint64_t idx) const {
-    if (!direct_.empty()) __builtin_prefetch(&direct_[idx]);
+    if (direct_) __builtin_prefetch(&direct_[idx]);
   }
   int distance_of_index(std::uint64_t idx) const {
-    if (!direct_.empty()) return direct_[idx];
+    if (direct_) return direct_[idx];
     return sparse_distance(idx);
   }
 
@@ -80,13 +81,16 @@ class WalkingDistanceTable {
   BoardSize size_;
   Axis moving_ = Axis::Column;
   Metric metric_ = Metric::Stm;
-  int lines_ = 0;                           // lines rotated for free (rows for the vertical table)
-  int width_ = 0;                           // cells per line
-  std::vector<int> line_cells_;             // [line * width + j] -> cell
-  std::vector<std::uint32_t> contrib_;      // [(line * width + j) * 256 + tile] -> digit value
-  std::vector<std::uint32_t> word_class_;   // line word -> necklace class id
-  std::vector<std::uint64_t> radix_;        // nc^line
-  std::vector<std::uint8_t> direct_;        // direct table (0xFF = unreachable)
+  int lines_ = 0;                          // lines rotated for free (rows for the vertical table)
+  int width_ = 0;                          // cells per line
+  std::vector<int> line_cells_;            // [line * width + j] -> cell
+  std::vector<std::uint32_t> contrib_;     // [(line * width + j) * 256 + tile] -> digit value
+  std::vector<std::uint32_t> word_class_;  // line word -> necklace class id
+  std::vector<std::uint64_t> radix_;       // nc^line
+  struct Direct;                           // what the table store keeps (walking_distance.cpp)
+  std::shared_ptr<const Direct> direct_table_;
+  const std::uint8_t* direct_ = nullptr;  // direct table (0xFF = unreachable), or null
+  std::uint64_t direct_size_ = 0;
   std::vector<std::uint64_t> sparse_keys_;  // sorted reachable states (when not direct)
   std::vector<std::uint8_t> sparse_dist_;
   std::uint64_t states_ = 0;

@@ -17,7 +17,7 @@
 // (same tables, transposed cells), and the larger sum is used.
 //
 // Tables are built on demand (breadth-first search over pattern placements and the blank's
-// region), cached through permuzzle/table_cache.hpp, verified on load and rebuilt when stale or
+// region), kept through permuzzle/core/table_store.hpp, verified on load and rebuilt when stale or
 // corrupt; on_table_progress tells the caller what happens ("rebuilding ... because ...").
 #pragma once
 
@@ -27,12 +27,15 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
 
 namespace permuzzle::sliding {
 
 struct PdbOptions {
-  std::string tables_dir;        // where tables are cached; "" = build in memory, never save
+  // The table store (cache directory, tables shared in memory between solvers); it must outlive
+  // the solver. Null: a store of this solver alone, in memory only (nothing saved).
+  TableStore* tables = nullptr;
   std::string partition;         // "" = best for the board: "7-8" on 4x4, "6-6-6-6" on 5x5;
                                  // also "5-5-5", "6-6-3" on 4x4
   ProgressCallback on_progress;  // IDA*: growing bound, nodes
