@@ -76,10 +76,7 @@ int run(int argc, char** argv) {
   add_sliding_command(app, ctx);
   add_loopover_command(app, ctx);
   add_triloop_command(app, ctx);
-  add_hanoi_command(app, ctx);
-  add_binary_command(app, ctx);
-  add_fifteen_command(app, ctx);
-  add_cube_command(app, ctx);
+  add_hanoi_play(*app.get_subcommand("hanoi"), ctx);
   // Benchmarks not yet in the API layer join the registry's "bench" family.
   add_bench_command(*app.get_subcommand("bench"), ctx);
 

@@ -355,7 +355,12 @@ Registry make_registry() {
   Registry r;
   register_perm(r);
   register_group(r);
+  register_hanoi(r);
+  register_binary(r);
+  register_fifteen(r);
+  register_cube(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
+  register_bench(r);
   // Families still in apps/cli/ are added here as they move to the API layer.
   return r;
 }

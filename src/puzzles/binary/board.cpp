@@ -92,21 +92,19 @@ Status check_compatible(const Board& start, const Board& goal) {
   return Ok{};
 }
 
+Status Replayer::status() const {
+  if (!failed_) return Ok{};
+  return make_error(
+      fmt::format("swap {} {}", count_ + 1,
+                  bad_equal_ ? "exchanges two equal cells (wasted move)" : "leaves the board"));
+}
+
 Result<Board> replay(const Board& start, const std::vector<SwapCode>& swaps) {
-  Board b = start;
-  const std::uint32_t n = static_cast<std::uint32_t>(b.size());
-  for (std::size_t i = 0; i < swaps.size(); ++i) {
-    std::uint32_t a = swap_first(swaps[i]), c = swap_second(swaps[i], b.cols);
-    bool vertical = swaps[i] & 1;
-    if (a >= n || c >= n || (!vertical && static_cast<int>(a % b.cols) == b.cols - 1)) {
-      return make_error(fmt::format("swap {} leaves the board", i + 1));
-    }
-    if (b.cells[a] == b.cells[c]) {
-      return make_error(fmt::format("swap {} exchanges two equal cells (wasted move)", i + 1));
-    }
-    std::swap(b.cells[a], b.cells[c]);
+  Replayer r(start);
+  for (SwapCode s : swaps) {
+    if (!r.apply(s)) return r.status().error();
   }
-  return b;
+  return r.board();
 }
 
 }  // namespace permuzzle::binary

@@ -6,6 +6,7 @@
 #include <lemon/smart_graph.h>
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "permuzzle/core/run_context.hpp"
 
@@ -165,8 +166,10 @@ bool separable_flow(const Board& start, const Board& goal, GridFlow& f) {
   return true;
 }
 
-// Step-by-step construction of the swap sequence from the flow (see solver.hpp).
-Status build_sequence(const Board& start, GridFlow& f, std::vector<SwapCode>& out) {
+// Step-by-step construction of the swap sequence from the flow (see solver.hpp); every swap goes
+// to `emit` as it is made, so nothing here grows with the length of the sequence.
+template <class Emit>
+Status build_sequence(const Board& start, GridFlow& f, Emit&& emit) {
   const int cols = start.cols;
   const std::uint32_t n = static_cast<std::uint32_t>(start.size());
   std::vector<std::uint8_t> cur = start.cells;
@@ -191,7 +194,7 @@ Status build_sequence(const Board& start, GridFlow& f, std::vector<SwapCode>& ou
       right[lo] += u < v ? -1 : 1;
     }
     std::swap(cur[u], cur[v]);
-    out.push_back(swap_code(lo, vertical));
+    emit(swap_code(lo, vertical));
   };
   // Step 1. Every 1 with outgoing flow starts walks; a walk's end cell may start new ones.
   std::vector<std::uint32_t> work, path;
@@ -307,29 +310,42 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
   }
   sol.swaps = static_cast<std::uint64_t>(f->cost);
   sol.stats.flow_seconds = t0.seconds();
+  if (options.check_length) {
+    if (auto s = options.check_length(sol.swaps); !s) return s.error();
+  }
   if (!options.build_sequence) return sol;
-  // Step 2. A sequence of exactly that length.
+  // Step 2. A sequence of exactly that length, each swap replayed on a separate board as it is
+  // built (one verification, in O(cells) memory however long the sequence is), and kept only
+  // when it is short enough.
   Stopwatch t1;
-  say(fmt::format("building {} swaps...", sol.swaps));
-  sol.moves.reserve(sol.swaps);
-  if (auto s = build_sequence(start, *f, sol.moves); !s) return s.error();
+  say(fmt::format("building and replaying {} swaps...", sol.swaps));
+  sol.moves_kept = sol.swaps <= options.keep_moves;
+  if (sol.moves_kept) sol.moves.reserve(sol.swaps);
+  std::optional<Replayer> replayer;
+  if (options.replay) replayer.emplace(start);
+  auto emit = [&](SwapCode s) {
+    ++sol.built;
+    if (replayer) replayer->apply(s);
+    if (sol.moves_kept) sol.moves.push_back(s);
+    if (options.on_swap) options.on_swap(s);
+  };
+  if (auto s = build_sequence(start, *f, emit); !s) return s.error();
   sol.stats.sequence_seconds = t1.seconds();
-  if (sol.moves.size() != sol.swaps) {
+  if (sol.built != sol.swaps) {
     return make_error("internal: sequence length differs from the flow cost", {},
                       Error::NO_POSITION, ErrorKind::Internal);
   }
-  // Step 3. Replay from the start.
-  if (options.replay) {
-    Stopwatch t2;
-    say("replaying...");
-    auto end = replay(start, sol.moves);
-    if (!end) return end.error();
-    if (!(*end == goal)) {
+  // Step 3. The replay's verdict.
+  if (replayer) {
+    if (auto s = replayer->status(); !s) {
+      return make_error("internal: replaying the built sequence failed: " + s.error().message, {},
+                        Error::NO_POSITION, ErrorKind::Internal);
+    }
+    if (!(replayer->board() == goal)) {
       return make_error("internal: replayed sequence does not reach the goal", {},
                         Error::NO_POSITION, ErrorKind::Internal);
     }
     sol.verified = true;
-    sol.stats.replay_seconds = t2.seconds();
   }
   return sol;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "permuzzle/puzzles/hanoi/graph.hpp"
+
 namespace permuzzle::hanoi {
 
 std::string to_string(Count n) {
@@ -253,6 +255,74 @@ Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int
                       ErrorKind::Internal);
   }
   return moves;
+}
+
+Result<Solution> solve(const Position& from, const Position& to, const SolveOptions& options) {
+  if (from.pegs != to.pegs || from.disks() != to.disks()) {
+    return make_error("start and goal must have the same number of pegs and disks");
+  }
+  const int disks = from.disks(), pegs = from.pegs;
+  Solution sol;
+  const bool towers = is_tower(from, from.peg_of[0]) && is_tower(to, to.peg_of[0]);
+  if (pegs == 3) {
+    // Step 1a. Three pegs: the exact recursion; the generator checks every move it emits.
+    sol.length = optimal_distance3(from, to);
+    sol.optimal = true;
+    sol.method = "3-peg recursion (largest differing disk moves once or twice)";
+    sol.proof = "exact recursion; cross-checked against BFS in the tests";
+    if (options.build_moves) {
+      auto m = optimal_moves3(from, to, options.move_limit);
+      if (!m) return m.error();
+      sol.moves = std::move(*m);
+      sol.have_moves = sol.verified = true;
+    }
+  } else if (towers && from.peg_of[0] != to.peg_of[0]) {
+    // Step 1b. Tower to tower on 4+ pegs: Frame–Stewart, optimal where BFS says so.
+    sol.length = frame_stewart(disks, pegs);
+    sol.method = "Frame-Stewart";
+    sol.proof = "Frame-Stewart number (not proven optimal here: state graph too large for BFS)";
+    if (state_count(disks, pegs) <= options.proof_states) {
+      auto d = bfs_distances(from);
+      if (!d) return d.error();
+      auto bfs_len = static_cast<Count>((*d)[encode(to)]);
+      sol.optimal = bfs_len == sol.length;
+      sol.proof = sol.optimal
+                      ? fmt::format("BFS over all {} positions gives the same distance",
+                                    state_count(disks, pegs))
+                      : fmt::format("BFS finds a shorter solution ({} moves)", to_string(bfs_len));
+    }
+    if (options.build_moves) {
+      auto m = frame_stewart_moves(disks, pegs, from.peg_of[0], to.peg_of[0], options.move_limit);
+      if (!m) return m.error();
+      sol.moves = std::move(*m);
+      sol.have_moves = sol.verified = true;
+    }
+  } else {
+    // Step 1c. Anything else on 4+ pegs: BFS, its path replayed once.
+    if (state_count(disks, pegs) > options.proof_states) {
+      return make_error(
+          fmt::format("with {} pegs, positions other than perfect towers are solved by "
+                      "BFS, limited to {} positions ({}^{} is larger)",
+                      pegs, options.proof_states, pegs, disks),
+          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    auto m = bfs_path(from, to);
+    if (!m) return m.error();
+    auto end = replay(from, *m);
+    if (!end || !(*end == to)) {
+      return make_error("internal: the BFS path does not reach the goal", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+    }
+    sol.length = m->size();
+    sol.optimal = true;
+    sol.method = "BFS";
+    sol.proof = fmt::format("BFS over all {} positions", state_count(disks, pegs));
+    if (options.build_moves) {
+      sol.moves = std::move(*m);
+      sol.have_moves = sol.verified = true;
+    }
+  }
+  return sol;
 }
 
 }  // namespace permuzzle::hanoi

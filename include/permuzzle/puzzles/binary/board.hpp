@@ -50,8 +50,41 @@ Board random_board(int rows, int cols, std::size_t ones, Rng& rng);
 // Checks that start and goal have the same shape and number of 1s (errors name the counts).
 Status check_compatible(const Board& start, const Board& goal);
 
-// Replays swaps from `start`: every swap must exchange a 0 and a 1 (a swap of equal cells is
-// wasted and rejected) and stay on the board. Returns the final board.
+// Replays swaps one at a time from a start board, checking each: it must stay on the board and
+// exchange a 0 and a 1 (a swap of equal cells is wasted and rejected). The streaming form of
+// replay(), for sequences too long to keep (a 3000 x 3000 board needs ~3.4e9 swaps): memory is
+// one board whatever the length.
+class Replayer {
+ public:
+  explicit Replayer(Board start) : board_(std::move(start)) {}
+  // Applies one swap; false (and the board unchanged) when it is invalid. After a failure every
+  // further swap is refused, and status() names the first bad swap.
+  bool apply(SwapCode s) {
+    if (failed_) return false;
+    const std::uint32_t n = static_cast<std::uint32_t>(board_.cells.size());
+    const std::uint32_t a = swap_first(s), c = swap_second(s, board_.cols);
+    const bool vertical = s & 1;
+    if (a >= n || c >= n || (!vertical && static_cast<int>(a % board_.cols) == board_.cols - 1) ||
+        board_.cells[a] == board_.cells[c]) {
+      failed_ = true;
+      bad_equal_ = a < n && c < n && board_.cells[a] == board_.cells[c];
+      return false;
+    }
+    std::swap(board_.cells[a], board_.cells[c]);
+    ++count_;
+    return true;
+  }
+  const Board& board() const { return board_; }
+  std::uint64_t count() const { return count_; }  // swaps applied successfully
+  Status status() const;
+
+ private:
+  Board board_;
+  std::uint64_t count_ = 0;
+  bool failed_ = false, bad_equal_ = false;
+};
+
+// Replays swaps from `start` (see Replayer). Returns the final board.
 Result<Board> replay(const Board& start, const std::vector<SwapCode>& swaps);
 
 }  // namespace permuzzle::binary

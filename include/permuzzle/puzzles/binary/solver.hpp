@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/puzzles/binary/board.hpp"
 
 namespace permuzzle::binary {
 
@@ -39,21 +39,37 @@ enum class Method {
   Separable,       // only the separable shortcut (error when it does not apply)
 };
 
+// Sequences up to this many swaps are kept in Solution::moves by default (64 MB); longer ones
+// are built, counted and replayed one swap at a time without being stored.
+inline constexpr std::uint64_t DEFAULT_KEEP_MOVES = std::uint64_t(1) << 24;
+
 struct SolveOptions {
   Method method = Method::Auto;
   bool build_sequence = true;
-  bool replay = true;  // re-play the sequence and check it reaches the goal
+  // Replay every swap as it is built, on a separate board, and check the end is the goal (the
+  // one verification of a solve; it streams, so it costs no memory per swap).
+  bool replay = true;
+  // Solution::moves holds the sequence only when it has at most this many swaps.
+  std::uint64_t keep_moves = DEFAULT_KEEP_MOVES;
+  // Called once with the minimal number of swaps before the sequence is built; an error stops
+  // the solve there (e.g. a front end refusing to print a sequence that would not fit).
+  std::function<Status(std::uint64_t swaps)> check_length;
+  // Receives every swap in order as it is built (write it out, hash it, ...).
+  std::function<void(SwapCode)> on_swap;
   std::function<void(const std::string&)> on_progress;
 };
 
 struct SolveStats {
-  double flow_seconds = 0, sequence_seconds = 0, replay_seconds = 0;
+  double flow_seconds = 0;
+  double sequence_seconds = 0;  // building the sequence, replayed on the fly
 };
 
 struct Solution {
   std::uint64_t swaps = 0;      // minimal number (min-cost flow)
   std::string method;           // which exact method computed it
-  std::vector<SwapCode> moves;  // exactly `swaps` moves when build_sequence
+  std::uint64_t built = 0;      // swaps built (and replayed): = swaps when build_sequence
+  bool moves_kept = false;      // moves holds the whole sequence (swaps <= keep_moves)
+  std::vector<SwapCode> moves;  // the sequence when moves_kept, else empty
   bool verified = false;        // replayed and reached the goal
   SolveStats stats;
 };

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/hanoi/position.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/puzzles/hanoi/position.hpp"
 
 namespace permuzzle::hanoi {
 
@@ -36,5 +36,30 @@ int frame_stewart_split(int disks, int pegs);
 // Frame–Stewart moves taking a perfect tower from peg `from` to peg `to`.
 Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int to,
                                               Count limit = Count(1) << 24);
+
+// A shortest (or, for 4+ pegs between towers, Frame–Stewart) solution with the argument for its
+// length: the method choice every front end shares.
+struct SolveOptions {
+  bool build_moves = true;                              // also the move sequence
+  Count move_limit = Count(1) << 26;                    // LimitExceeded above this many moves
+  std::uint64_t proof_states = std::uint64_t(1) << 20;  // BFS proves optimality up to this size
+};
+
+struct Solution {
+  Count length = 0;
+  bool optimal = false;
+  std::string method;  // "3-peg recursion (...)", "Frame-Stewart" or "BFS"
+  std::string proof;   // why the length is optimal, or why that is not claimed
+  bool have_moves = false;
+  std::vector<Move> moves;  // when have_moves
+  // The moves were played legally from the start and reached the goal: checked once, by the
+  // generator as it emits them (3 pegs, Frame–Stewart) or by a replay of the BFS path.
+  bool verified = false;
+};
+
+// 3 pegs: the exact recursion. 4+ pegs between two different perfect towers: Frame–Stewart,
+// proven optimal by BFS when the state graph has at most proof_states positions. 4+ pegs
+// otherwise: BFS (LimitExceeded above proof_states positions).
+Result<Solution> solve(const Position& from, const Position& to, const SolveOptions& options = {});
 
 }  // namespace permuzzle::hanoi
