@@ -355,6 +355,7 @@ Registry make_registry() {
   Registry r;
   register_perm(r);
   register_group(r);
+  register_sliding(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
   // Families still in apps/cli/ are added here as they move to the API layer.
   return r;
