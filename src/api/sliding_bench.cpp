@@ -76,7 +76,7 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   std::vector<sliding::BenchmarkInstance> instances = std::move(*loaded);
   const std::uint64_t total = instances.size();
   if (total == 0) {
-    return make_error("the instance file " + path + " holds no instances", path, Error::NO_POSITION,
+    return make_error("the instance file " + path + " holds no instances", {}, Error::NO_POSITION,
                       ErrorKind::InvalidInput);
   }
   const std::uint64_t first = q.unsigned_integer("first");
