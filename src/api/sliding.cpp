@@ -301,10 +301,10 @@ Result<Output> run_check(const Request& q, Session&) {
 Result<Output> run_bound(const Request& q, Session& session) {
   auto s = setup(q, true);
   if (!s) return s.error();
-  Solvability v = solvability(s->size, s->position, s->goal);
-  if (!v.solvable) {
-    return make_error("the position cannot reach the goal: " + v.reason, s->position_text,
-                      Error::NO_POSITION, ErrorKind::Unsolvable);
+  // One solvability check: pdb_bound's (before any table is built), else this one.
+  const bool use_pdb = has_pdb(s->size) && !q.flag("no-pdb");
+  if (!use_pdb) {
+    if (auto ok = check_solvable(s->size, s->position, s->goal); !ok) return ok.error();
   }
   BoundReport b = compute_bounds(s->size, s->position, s->goal);
   std::string per_tile;
@@ -330,7 +330,7 @@ Result<Output> run_bound(const Request& q, Session& session) {
   out.text += fmt::format("best (lc + lm):   {:>3}   = linear conflict {} + last move {}\n",
                           b.best(), b.linear_conflict_bound(), b.last_move_with_lc);
   nlohmann::json pdb_json = nullptr;
-  if (has_pdb(s->size) && !q.flag("no-pdb")) {
+  if (use_pdb) {
     auto pb = pdb_bound(
         s->size, s->position, s->goal,
         sliding_pdb_options(session, q.string("partition"), session.run.threads(), s->size));
