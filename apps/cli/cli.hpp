@@ -53,23 +53,23 @@ void end_progress(const Context& ctx);  // finishes a transient line
 void add_registry_commands(CLI::App& app, Context& ctx);
 
 // One subcommand (or group of subcommands) per file.
-void add_sliding_command(CLI::App& app, Context& ctx);   // sliding.cpp
 void add_loopover_command(CLI::App& app, Context& ctx);  // loopover.cpp
 void add_triloop_command(CLI::App& app, Context& ctx);   // triloop.cpp
 void add_bench_command(CLI::App& bench, Context& ctx);   // bench.cpp: legacy benches
+
+// Interactive `play` subcommands added to the registry-made family subcommand.
+void add_sliding_play(CLI::App& sliding, Context& ctx);  // play_sliding.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 
 // Interactive games, added to the registry-made family subcommand (they need a terminal).
 void add_hanoi_play(CLI::App& hanoi, Context& ctx);  // play_hanoi.cpp
 
 // `permuzzle bench` has one subcommand per benchmark, registered by the puzzle's file.
-void add_bench_sliding(CLI::App& bench, Context& ctx);        // sliding_bench.cpp
 void add_bench_loopover(CLI::App& bench, Context& ctx);       // loopover_bench.cpp
 void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // loopover_fast_bench.cpp
 
 // `permuzzle demo` prints these sections in order; each returns real computed results as
 // text (a section that has nothing yet returns an empty string and is skipped).
-std::string demo_sliding();   // sliding.cpp
 std::string demo_loopover();  // loopover.cpp
 std::string demo_triloop();   // triloop.cpp
 

@@ -73,7 +73,7 @@ int run(int argc, char** argv) {
   ctx.registry = &registry;
   add_demo_command(app, ctx);
   add_registry_commands(app, ctx);
-  add_sliding_command(app, ctx);
+  add_sliding_play(*app.get_subcommand("sliding"), ctx);
   add_loopover_command(app, ctx);
   add_triloop_command(app, ctx);
   add_hanoi_play(*app.get_subcommand("hanoi"), ctx);

@@ -355,6 +355,7 @@ Registry make_registry() {
   Registry r;
   register_perm(r);
   register_group(r);
+  register_sliding(r);
   register_hanoi(r);
   register_binary(r);
   register_fifteen(r);

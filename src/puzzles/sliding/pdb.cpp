@@ -19,13 +19,16 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <climits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "pdb_internal.hpp"
+#include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle::sliding {
 
@@ -100,7 +103,8 @@ struct PdbSolver::Impl {
 
   int threads() const {
     if (options.threads > 0) return options.threads;
-    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+    // Every hardware thread (the caller decides whether to use fewer).
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
   int search_threads() const {
     return options.search_threads > 0 ? options.search_threads : threads();
@@ -215,26 +219,8 @@ Result<Prepared> prepare(const Geometry& geo, BoardSize size, const Position& st
   if (auto s = check(goal, "goal position"); !s) return s.error();
   std::array<int, MAX_CELLS> goal_cell{};
   for (int x = 0; x < n; ++x) goal_cell[goal[x]] = x;
-  // Parity: every move swaps the blank with a neighbour, flipping both the permutation parity
-  // and the parity of the blank's taxicab distance to its goal cell.
-  {
-    std::vector<bool> done(n, false);
-    int parity = 0;
-    for (int x = 0; x < n; ++x) {
-      if (done[x]) continue;
-      int len = 0;
-      for (int y = x; !done[y]; y = goal_cell[start[y]]) done[y] = true, ++len;
-      parity ^= (len - 1) & 1;
-    }
-    int blank_distance =
-        geo.manhattan[goal_cell[0]][std::find(start.begin(), start.end(), 0) - start.begin()];
-    if (parity != (blank_distance & 1)) {
-      return make_error(
-          "the start position cannot reach the goal (permutation parity and blank "
-          "distance parity differ)",
-          {}, Error::NO_POSITION, ErrorKind::Unsolvable);
-    }
-  }
+  // The one solvability check of a solve or a bound (with the parity rule's reason).
+  if (auto s = check_solvable(size, start, goal); !s) return s.error();
   // The symmetry that brings the goal blank to the smallest cell of its orbit.
   int best = 0;
   for (int s = 1; s < 8; ++s)
@@ -663,6 +649,74 @@ std::vector<std::string> pdb_partitions(BoardSize size) {
   return out;
 }
 
+Result<PdbTableCost> pdb_table_cost(BoardSize size, const std::string& partition) {
+  const auto names = pdb_partitions(size);
+  if (names.empty()) {
+    return make_error(
+        fmt::format("pattern databases exist for the 4x4 and 5x5 boards only, not "
+                    "{}x{}",
+                    size.rows, size.cols));
+  }
+  PdbTableCost cost;
+  cost.partition = partition.empty() ? names.front() : partition;
+  const NamedPartition* chosen = nullptr;
+  for (const auto& p : named_partitions())
+    if (p.width == size.rows && cost.partition == p.name) chosen = &p;
+  if (!chosen) return make_error("unknown partition for the board", partition, 0);
+  const Geometry geo(size.cols);
+  const int n = geo.cells;
+  // Step 1. The distinct tables: groups equal up to a board symmetry share one (as in
+  // config_for).
+  std::vector<std::vector<std::uint8_t>> tables;
+  for (const auto& g : chosen->groups) {
+    std::vector<std::uint8_t> canon;
+    for (int s = 0; s < 8; ++s) {
+      std::vector<std::uint8_t> image;
+      for (auto c : g) image.push_back(geo.symmetry[s][c]);
+      std::sort(image.begin(), image.end());
+      if (s == 0 || image < canon) canon = image;
+    }
+    if (std::find(tables.begin(), tables.end(), canon) == tables.end()) tables.push_back(canon);
+  }
+  // Step 2. Bytes of each table (4-bit entries, see pdb_internal.hpp) and the builder's search
+  // array: one byte per (placement, region of the empty cells) of k tiles.
+  std::uint64_t largest_search = 0;
+  for (const auto& t : tables) {
+    const int k = static_cast<int>(t.size());
+    std::uint64_t perms = 1;
+    for (int i = 2; i <= k; ++i) perms *= static_cast<std::uint64_t>(i);
+    const std::uint64_t combs = binomial(n, k);
+    cost.pattern_sizes.push_back(k);
+    cost.table_bytes += (combs + (combs & 1)) * perms / 2;
+    std::uint64_t blocks = 0;
+    for (std::uint32_t m = (1u << k) - 1; m < (1u << n);) {
+      std::uint32_t seen = m;  // occupied or already in a region
+      for (int c = 0; c < n; ++c) {
+        if (seen >> c & 1) continue;
+        ++blocks;
+        std::array<std::uint8_t, MAX_CELLS> stack{};
+        int top = 0;
+        stack[top++] = static_cast<std::uint8_t>(c);
+        seen |= 1u << c;
+        while (top) {
+          const int x = stack[--top];
+          for (int d = 0; d < 4; ++d) {
+            const int y = geo.neighbor[x][d];
+            if (y == NO_CELL || (seen >> y & 1)) continue;
+            seen |= 1u << y;
+            stack[top++] = static_cast<std::uint8_t>(y);
+          }
+        }
+      }
+      const std::uint32_t t = m | (m - 1);  // next mask with the same popcount (Gosper)
+      m = (t + 1) | (((~t & -~t) - 1) >> (std::countr_zero(m) + 1));
+    }
+    largest_search = std::max(largest_search, blocks * perms);
+  }
+  cost.build_peak_bytes = cost.table_bytes + largest_search;
+  return cost;
+}
+
 Result<PdbSolver> PdbSolver::create(BoardSize size, const PdbOptions& options) {
   if (!(size.rows == size.cols && (size.rows == 4 || size.rows == 5))) {
     return make_error(
@@ -711,46 +765,48 @@ int PdbSolver::search_threads() const {
   return impl_->search_threads();
 }
 
-Result<PdbBound> PdbSolver::bound(const Position& start, const Position& goal) const {
-  auto prepared = prepare(impl_->geo, impl_->size, start, goal);
-  if (!prepared) return prepared.error();
-  auto cfg = impl_->config_for(prepared->blank_goal);
+namespace {
+
+// A bound and a solve of an already prepared (validated, solvable) pair: solve_with_pdb and
+// pdb_bound prepare once, before any table is built, and do not check again.
+Result<PdbBound> bound_prepared(const PdbSolver::Impl& impl, const Prepared& prepared) {
+  auto cfg = impl.config_for(prepared.blank_goal);
   if (!cfg) return cfg.error();
-  return with_search(impl_->size.cells(), **cfg, impl_->geo, impl_->ranker, *prepared,
+  return with_search(impl.size.cells(), **cfg, impl.geo, impl.ranker, prepared,
                      [&](auto& search) -> Result<PdbBound> {
                        PdbBound b;
                        b.total = search.heuristic();
                        b.parts = search.parts();
-                       b.partition = impl_->partition;
+                       b.partition = impl.partition;
                        return b;
                      });
 }
 
-Result<SolveResult> PdbSolver::solve(const Position& start, const Position& goal,
-                                     const ProgressCallback& on_progress) const {
-  auto prepared = prepare(impl_->geo, impl_->size, start, goal);
-  if (!prepared) return prepared.error();
-  auto cfg = impl_->config_for(prepared->blank_goal);
+Result<SolveResult> solve_prepared(const PdbSolver::Impl& impl, const Prepared& prepared,
+                                   const Position& start, const Position& goal,
+                                   const ProgressCallback& on_progress) {
+  auto cfg = impl.config_for(prepared.blank_goal);
   if (!cfg) return cfg.error();
-  const ProgressCallback& progress = on_progress ? on_progress : impl_->options.on_progress;
-  const std::string note = "pdb " + impl_->partition;
+  const ProgressCallback& progress = on_progress ? on_progress : impl.options.on_progress;
+  const std::string note = "pdb " + impl.partition;
   const auto t0 = std::chrono::steady_clock::now();
   SolveResult result;
   std::vector<std::uint8_t> path;  // canonical blank cells
-  int length = with_search(impl_->size.cells(), **cfg, impl_->geo, impl_->ranker, *prepared,
-                           [&](auto& search) {
-                             int len = search.run(progress, note, impl_->search_threads());
-                             result.nodes = search.nodes();
-                             for (int i = 0; i < len; ++i) path.push_back(search.path()[i]);
-                             return len;
-                           });
+  int length =
+      with_search(impl.size.cells(), **cfg, impl.geo, impl.ranker, prepared, [&](auto& search) {
+        int len = search.run(progress, note, impl.search_threads());
+        result.nodes = search.nodes();
+        for (int i = 0; i < len; ++i) path.push_back(search.path()[i]);
+        return len;
+      });
   if (length < 0) return internal("no solution within 255 moves");
-  // Replay from the caller's start, in the caller's frame, before returning anything.
-  const int w = impl_->size.cols;
+  // Replay from the caller's start, in the caller's frame, before returning anything: the one
+  // check of the solution (callers do not replay again).
+  const int w = impl.size.cols;
   Position board = start;
   int blank = static_cast<int>(std::find(board.begin(), board.end(), 0) - board.begin());
   for (auto canonical : path) {
-    int to = prepared->to_original[canonical];
+    int to = prepared.to_original[canonical];
     Direction d;
     if (to == blank - w)
       d = Direction::Up;
@@ -771,38 +827,57 @@ Result<SolveResult> PdbSolver::solve(const Position& start, const Position& goal
   result.optimal = true;
   result.nodes_forward = result.nodes;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.method = "ida*+pdb " + impl_->partition;
+  result.method = "ida*+pdb " + impl.partition;
   result.heuristic =
-      fmt::format("pdb {}{}", impl_->partition, (*cfg)->orientations == 2 ? " + reflection" : "");
+      fmt::format("pdb {}{}", impl.partition, (*cfg)->orientations == 2 ? " + reflection" : "");
   return result;
 }
 
+}  // namespace
+
+Result<PdbBound> PdbSolver::bound(const Position& start, const Position& goal) const {
+  auto prepared = prepare(impl_->geo, impl_->size, start, goal);
+  if (!prepared) return prepared.error();
+  return bound_prepared(*impl_, *prepared);
+}
+
+Result<SolveResult> PdbSolver::solve(const Position& start, const Position& goal,
+                                     const ProgressCallback& on_progress) const {
+  auto prepared = prepare(impl_->geo, impl_->size, start, goal);
+  if (!prepared) return prepared.error();
+  return solve_prepared(*impl_, *prepared, start, goal, on_progress);
+}
+
 namespace {
-// Rejects bad input before any table is built or loaded.
-Status precheck(BoardSize size, const Position& start, const Position& goal) {
-  if (!(size.rows == size.cols && (size.rows == 4 || size.rows == 5)))
-    return Ok{};  // create() says why
-  Geometry geo(size.cols);
-  auto p = prepare(geo, size, start, goal);
+// Validates the pair (and its solvability) before any table is built or loaded; boards without
+// pattern databases are left to create(), which says why.
+Result<std::optional<Prepared>> precheck(BoardSize size, const Position& start,
+                                         const Position& goal) {
+  if (!(size.rows == size.cols && (size.rows == 4 || size.rows == 5))) {
+    return std::optional<Prepared>();
+  }
+  auto p = prepare(Geometry(size.cols), size, start, goal);
   if (!p) return p.error();
-  return Ok{};
+  return std::optional<Prepared>(*p);
 }
 }  // namespace
 
 Result<SolveResult> solve_with_pdb(BoardSize size, const Position& start, const Position& goal,
                                    const PdbOptions& options) {
-  if (auto s = precheck(size, start, goal); !s) return s.error();
+  auto prepared = precheck(size, start, goal);
+  if (!prepared) return prepared.error();
   auto solver = PdbSolver::create(size, options);
   if (!solver) return solver.error();
-  return solver->solve(start, goal);
+  return solve_prepared(*solver->impl_, **prepared, start, goal, {});
 }
 
 Result<PdbBound> pdb_bound(BoardSize size, const Position& start, const Position& goal,
                            const PdbOptions& options) {
-  if (auto s = precheck(size, start, goal); !s) return s.error();
+  auto prepared = precheck(size, start, goal);
+  if (!prepared) return prepared.error();
   auto solver = PdbSolver::create(size, options);
   if (!solver) return solver.error();
-  return solver->bound(start, goal);
+  return bound_prepared(*solver->impl_, **prepared);
 }
 
 }  // namespace permuzzle::sliding

@@ -266,6 +266,8 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
   const std::uint64_t stride = table->stride;
   const std::vector<std::uint16_t> perm_moves = perm_move_table(perms);
   const std::string what = fmt::format("sliding-{0}x{0} pattern {1}", geo.width, table->name());
+  // Said before anything is allocated: the 8-tile search array alone is 1.4 GB.
+  if (progress) progress(fmt::format("building {}", what), 0.0);
 
   // Step 1. Enumerate the masks (Gosper's hack yields them in colex rank order) and split the
   // empty cells of each into connected regions; block = (mask, region).

@@ -566,17 +566,22 @@ Status verify_solution(BoardSize size, const Position& start, const Position& go
   return Ok{};
 }
 
+Status check_solvable(BoardSize size, const Position& start, const Position& goal) {
+  Solvability sv = solvability(size, start, goal);
+  if (!sv.solvable) {
+    return make_error("the position cannot reach the goal: " + sv.reason, format_flat(start),
+                      Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  return Ok{};
+}
+
 Result<SolveResult> solve(BoardSize size, const Position& start, const Position& goal,
                           const SolveOptions& options) {
   Stopwatch t0;
   if (auto s = check_board_size(size); !s) return s.error();
   if (auto s = check_position(size, start, "start position"); !s) return s.error();
   if (auto s = check_position(size, goal, "goal"); !s) return s.error();
-  Solvability sv = solvability(size, start, goal);
-  if (!sv.solvable) {
-    return make_error("the position cannot reach the goal: " + sv.reason, format_flat(start),
-                      Error::NO_POSITION, ErrorKind::Unsolvable);
-  }
+  if (auto s = check_solvable(size, start, goal); !s) return s.error();
   Geometry geo(size);
   Result<SolveResult> r = [&] {
     if (size.rows == 3 && size.cols == 3) return dispatch<3, 3>(geo, start, goal, options, t0);

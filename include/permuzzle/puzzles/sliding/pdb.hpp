@@ -21,6 +21,7 @@
 // corrupt; on_table_progress tells the caller what happens ("rebuilding ... because ...").
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -42,7 +43,7 @@ struct PdbOptions {
   // Table building/loading: `what` says which table and what happens (e.g. "building
   // sliding-4x4 7-8 group 2/2", "rebuilding ... because checksum mismatch"), fraction in [0,1].
   std::function<void(const std::string& what, double fraction)> on_table_progress;
-  // Table-building threads; 0 = hardware concurrency, at most 2.
+  // Table-building threads; 0 = every hardware thread.
   int threads = 0;
   // Threads for large IDA* iterations (same node counts and solutions as one thread); 0 = the
   // same as `threads`.
@@ -57,6 +58,17 @@ struct PdbBound {
 
 // Partition names accepted for a board ("" means the default), default first.
 std::vector<std::string> pdb_partitions(BoardSize size);
+
+// What the tables of a partition cost ("" = the board's default): the bytes of the tables
+// (on disk and in memory) and the peak memory while building them (the largest table's
+// breadth-first search array plus the tables). Errors: board or partition without tables.
+struct PdbTableCost {
+  std::string partition;
+  std::vector<int> pattern_sizes;  // tiles per table
+  std::uint64_t table_bytes = 0;
+  std::uint64_t build_peak_bytes = 0;
+};
+Result<PdbTableCost> pdb_table_cost(BoardSize size, const std::string& partition = {});
 
 // Optimal solution by IDA* with the additive PDB bound (builds or loads tables first).
 // Errors: board other than 4x4/5x5, malformed or unsolvable start/goal pair, unknown partition,
@@ -90,6 +102,10 @@ class PdbSolver {
   struct Impl;
 
  private:
+  // They validate the pair once, before the tables are loaded, and reuse that preparation.
+  friend Result<SolveResult> solve_with_pdb(BoardSize, const Position&, const Position&,
+                                            const PdbOptions&);
+  friend Result<PdbBound> pdb_bound(BoardSize, const Position&, const Position&, const PdbOptions&);
   explicit PdbSolver(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -43,6 +43,10 @@ struct SolveOptions {
 Result<SolveResult> solve(BoardSize size, const Position& start, const Position& goal,
                           const SolveOptions& options = {});
 
+// Ok when `start` (a valid position) can reach `goal`; otherwise an Unsolvable error with the
+// parity rule's reason ("the position cannot reach the goal: ...").
+Status check_solvable(BoardSize size, const Position& start, const Position& goal);
+
 // Replays `result.moves` from `start`, fills `result.tiles`, and checks that `goal` is reached
 // (an Internal error otherwise). Used by every solver before it returns.
 Status verify_solution(BoardSize size, const Position& start, const Position& goal,
