@@ -8,8 +8,6 @@ void add_bench_command(CLI::App& bench_family, Context& ctx) {
   auto* bench = &bench_family;
   add_bench_groups(*bench, ctx);
   add_bench_sliding(*bench, ctx);
-  add_bench_loopover(*bench, ctx);
-  add_bench_loopover_fast(*bench, ctx);
   add_bench_puzzles(*bench, ctx);
 }
 

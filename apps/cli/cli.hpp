@@ -52,32 +52,29 @@ void end_progress(const Context& ctx);  // finishes a transient line
 void add_registry_commands(CLI::App& app, Context& ctx);
 
 // One subcommand (or group of subcommands) per file.
-void add_sliding_command(CLI::App& app, Context& ctx);   // sliding.cpp
-void add_loopover_command(CLI::App& app, Context& ctx);  // loopover.cpp
-void add_triloop_command(CLI::App& app, Context& ctx);   // triloop.cpp
-void add_hanoi_command(CLI::App& app, Context& ctx);     // hanoi.cpp
-void add_binary_command(CLI::App& app, Context& ctx);    // binary.cpp
-void add_fifteen_command(CLI::App& app, Context& ctx);   // fifteen.cpp
-void add_cube_command(CLI::App& app, Context& ctx);      // cube.cpp
-void add_bench_command(CLI::App& bench, Context& ctx);   // bench.cpp: legacy benches
-void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
+void add_sliding_command(CLI::App& app, Context& ctx);  // sliding.cpp
+// The CLI-only parts of registry families (interactive play), added to the family's subcommand.
+void add_loopover_cli(CLI::App& app, Context& ctx);     // play_loopover.cpp (play, apply --moves)
+void add_triloop_play(CLI::App& app, Context& ctx);     // play_triloop.cpp
+void add_hanoi_command(CLI::App& app, Context& ctx);    // hanoi.cpp
+void add_binary_command(CLI::App& app, Context& ctx);   // binary.cpp
+void add_fifteen_command(CLI::App& app, Context& ctx);  // fifteen.cpp
+void add_cube_command(CLI::App& app, Context& ctx);     // cube.cpp
+void add_bench_command(CLI::App& bench, Context& ctx);  // bench.cpp: legacy benches
+void add_demo_command(CLI::App& app, Context& ctx);     // demo.cpp
 
 // `permuzzle bench` has one subcommand per benchmark, registered by the puzzle's file.
-void add_bench_sliding(CLI::App& bench, Context& ctx);        // sliding_bench.cpp
-void add_bench_loopover(CLI::App& bench, Context& ctx);       // loopover_bench.cpp
-void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // loopover_fast_bench.cpp
-void add_bench_groups(CLI::App& bench, Context& ctx);         // group_bench.cpp
+void add_bench_sliding(CLI::App& bench, Context& ctx);  // sliding_bench.cpp
+void add_bench_groups(CLI::App& bench, Context& ctx);   // group_bench.cpp
 void add_bench_puzzles(CLI::App& bench, Context& ctx);  // puzzles_bench.cpp (binary, hanoi, ...)
 
 // `permuzzle demo` prints these sections in order; each returns real computed results as
 // text (a section that has nothing yet returns an empty string and is skipped).
-std::string demo_sliding();   // sliding.cpp
-std::string demo_loopover();  // loopover.cpp
-std::string demo_triloop();   // triloop.cpp
-std::string demo_hanoi();     // hanoi.cpp
-std::string demo_binary();    // binary.cpp
-std::string demo_fifteen();   // fifteen.cpp
-std::string demo_cube();      // cube.cpp
+std::string demo_sliding();  // sliding.cpp
+std::string demo_hanoi();    // hanoi.cpp
+std::string demo_binary();   // binary.cpp
+std::string demo_fifteen();  // fifteen.cpp
+std::string demo_cube();     // cube.cpp
 
 // Default directory of the committed data files (Korf's instances).
 std::string data_dir();

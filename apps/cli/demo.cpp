@@ -13,8 +13,7 @@ void add_demo_command(CLI::App& app, Context& ctx) {
       if (!text.empty()) out.text += "\n" + text;
     }
     // Families not yet in the API layer.
-    for (auto section : {demo_sliding, demo_loopover, demo_triloop, demo_hanoi, demo_binary,
-                         demo_fifteen, demo_cube}) {
+    for (auto section : {demo_sliding, demo_hanoi, demo_binary, demo_fifteen, demo_cube}) {
       std::string text = section();
       if (!text.empty()) out.text += "\n" + text;
     }

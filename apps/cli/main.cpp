@@ -74,8 +74,8 @@ int run(int argc, char** argv) {
   add_demo_command(app, ctx);
   add_registry_commands(app, ctx);
   add_sliding_command(app, ctx);
-  add_loopover_command(app, ctx);
-  add_triloop_command(app, ctx);
+  add_loopover_cli(app, ctx);
+  add_triloop_play(app, ctx);
   add_hanoi_command(app, ctx);
   add_binary_command(app, ctx);
   add_fifteen_command(app, ctx);

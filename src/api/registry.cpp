@@ -356,6 +356,8 @@ Registry make_registry() {
   register_perm(r);
   register_group(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
+  register_loopover(r);
+  register_triloop(r);
   // Families still in apps/cli/ are added here as they move to the API layer.
   return r;
 }

@@ -183,15 +183,19 @@ Result<std::vector<TriMove>> TriBoard::parse_moves(std::string_view text) const 
     const char family = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
     ++i;
     const std::size_t digits = i;
+    // Every digit is read: a long number is out of range as a whole, never cut short.
     int index = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && index < 1000)
-      index = index * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (index <= rows_) index = index * 10 + (text[i] - '0');
+      ++i;
+    }
     if (i == digits) {
       return make_error("bad move: expected a line number after '" + std::string(1, family) + "'",
                         input, i);
     }
     if (index < 1 || index > rows_ - 1) {
-      return make_error("line number out of range: a triangle with " + std::to_string(rows_) +
+      return make_error("line number " + std::string(text.substr(digits, i - digits)) +
+                            " out of range: a triangle with " + std::to_string(rows_) +
                             " rows has lines 1.." + std::to_string(rows_ - 1) +
                             " in each direction",
                         input, digits);
@@ -220,13 +224,16 @@ Result<TriPosition> TriBoard::parse_position(std::string_view text) const {
                         input, i);
     }
     const std::size_t start = i;
+    // Every digit is read: a long number is out of range as a whole, never cut short.
     int v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && v < 100000)
-      v = v * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (v <= n) v = v * 10 + (text[i] - '0');
+      ++i;
+    }
     if (v < 1 || v > n) {
-      return make_error(
-          "label " + std::to_string(v) + " out of range: expected 1.." + std::to_string(n), input,
-          start);
+      return make_error("label " + std::string(text.substr(start, i - start)) +
+                            " out of range: expected 1.." + std::to_string(n),
+                        input, start);
     }
     pos.push_back(static_cast<std::uint8_t>(v));
     offsets.push_back(start);
