@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <numeric>
 #include <optional>
 #include <string_view>
-#include <numeric>
 
 namespace permuzzle::loopover {
 
