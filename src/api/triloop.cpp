@@ -15,9 +15,7 @@ using loopover::TriMove;
 using loopover::TriPosition;
 
 std::string position_text(const TriPosition& p) {
-  std::string out;
-  for (auto v : p) out += (out.empty() ? "" : " ") + std::to_string(v);
-  return out;
+  return fmt::format("{}", fmt::join(p, " "));
 }
 
 nlohmann::json moves_json(const std::vector<TriMove>& moves) {
