@@ -52,34 +52,12 @@ void end_progress(const Context& ctx);  // finishes a transient line
 // one per verb), each storing an action that validates the arguments and calls the registry.
 void add_registry_commands(CLI::App& app, Context& ctx);
 
-// One subcommand (or group of subcommands) per file.
-void add_loopover_command(CLI::App& app, Context& ctx);  // loopover.cpp
-void add_triloop_command(CLI::App& app, Context& ctx);   // triloop.cpp
-void add_bench_command(CLI::App& bench, Context& ctx);   // bench.cpp: legacy benches
-
-// Interactive `play` subcommands added to the registry-made family subcommand.
+// The CLI-only parts of registry families (interactive games need a terminal), added to the
+// registry-made family subcommands.
 void add_sliding_play(CLI::App& sliding, Context& ctx);  // play_sliding.cpp
+void add_loopover_cli(CLI::App& app, Context& ctx);      // play_loopover.cpp (play, apply --moves)
+void add_triloop_play(CLI::App& app, Context& ctx);      // play_triloop.cpp
+void add_hanoi_play(CLI::App& hanoi, Context& ctx);      // play_hanoi.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
-
-// Interactive games, added to the registry-made family subcommand (they need a terminal).
-void add_hanoi_play(CLI::App& hanoi, Context& ctx);  // play_hanoi.cpp
-
-// `permuzzle bench` has one subcommand per benchmark, registered by the puzzle's file.
-void add_bench_loopover(CLI::App& bench, Context& ctx);       // loopover_bench.cpp
-void add_bench_loopover_fast(CLI::App& bench, Context& ctx);  // loopover_fast_bench.cpp
-
-// `permuzzle demo` prints these sections in order; each returns real computed results as
-// text (a section that has nothing yet returns an empty string and is skipped).
-std::string demo_loopover();  // loopover.cpp
-std::string demo_triloop();   // triloop.cpp
-
-// Default directory of the committed data files (Korf's instances).
-std::string data_dir();
-// Default directory for cached tables: $PERMUZZLE_TABLES, else $XDG_CACHE_HOME/permuzzle,
-// else $HOME/.cache/permuzzle.
-std::string default_tables_dir();
-// The process's table store for `dir` ("" = default_tables_dir()), shared by every command
-// of this process so that solvers share their tables in memory.
-TableStore& table_store(const std::string& dir);
 
 }  // namespace permuzzle::cli

@@ -59,21 +59,4 @@ api::Session Context::session() const {
   return s;
 }
 
-std::string data_dir() {
-  return api::default_data_dir();
-}
-
-std::string default_tables_dir() {
-  return api::default_tables_dir();
-}
-
-TableStore& table_store(const std::string& dir) {
-  // CLI-layer state: one store per directory for the whole process.
-  static std::map<std::string, std::unique_ptr<TableStore>> stores;
-  const std::string path = dir.empty() ? default_tables_dir() : dir;
-  auto& store = stores[path];
-  if (!store) store = std::make_unique<TableStore>(path);
-  return *store;
-}
-
 }  // namespace permuzzle::cli

@@ -12,11 +12,6 @@ void add_demo_command(CLI::App& app, Context& ctx) {
       std::string text = section();
       if (!text.empty()) out.text += "\n" + text;
     }
-    // Families not yet in the API layer.
-    for (auto section : {demo_loopover, demo_triloop}) {
-      std::string text = section();
-      if (!text.empty()) out.text += "\n" + text;
-    }
     out.json = {{"demo", out.text}};
     return out;
   });

@@ -74,11 +74,9 @@ int run(int argc, char** argv) {
   add_demo_command(app, ctx);
   add_registry_commands(app, ctx);
   add_sliding_play(*app.get_subcommand("sliding"), ctx);
-  add_loopover_command(app, ctx);
-  add_triloop_command(app, ctx);
+  add_loopover_cli(app, ctx);
+  add_triloop_play(app, ctx);
   add_hanoi_play(*app.get_subcommand("hanoi"), ctx);
-  // Benchmarks not yet in the API layer join the registry's "bench" family.
-  add_bench_command(*app.get_subcommand("bench"), ctx);
 
   if (argc == 1) {
     std::cout << app.help();

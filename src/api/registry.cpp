@@ -356,13 +356,14 @@ Registry make_registry() {
   register_perm(r);
   register_group(r);
   register_sliding(r);
+  register_loopover(r);
+  register_triloop(r);
   register_hanoi(r);
   register_binary(r);
   register_fifteen(r);
   register_cube(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
   register_bench(r);
-  // Families still in apps/cli/ are added here as they move to the API layer.
   return r;
 }
 

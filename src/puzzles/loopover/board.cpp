@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <numeric>
+#include <optional>
+#include <string_view>
 
 namespace permuzzle::loopover {
 
@@ -137,15 +140,15 @@ Result<Position> parse_position(BoardSize size, std::string_view text) {
       value = ch - '0';
       ++i;
     } else {
+      // Every digit is read (a long number is out of range as a whole, named as written).
       while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        value = value * 10 + (text[i] - '0');
-        if (value > 1000) value = 1000;
+        if (value <= 1000) value = value * 10 + (text[i] - '0');
         ++i;
       }
     }
     if (value < 1 || static_cast<std::size_t>(value) > n) {
-      return make_error(fmt::format("tile {} is out of range: a {} board has tiles 1..{}", value,
-                                    format_size(size), n),
+      return make_error(fmt::format("tile {} is out of range: a {} board has tiles 1..{}",
+                                    text.substr(start, i - start), format_size(size), n),
                         input, start);
     }
     if (position.size() == n) {
@@ -364,31 +367,49 @@ class MoveParser {
     }
   }
 
-  // Optional `^[-]NUMBER`; returns 1 when absent.
-  Result<long long> exponent() {
+  // An exponent `^[-]NUMBER`, kept as its digits so that any size is exact: a single move
+  // reduces it modulo its line length, a group repeats (and refuses what it cannot expand).
+  struct Exponent {
+    bool negative = false;
+    std::string_view digits = "1";  // absent: 1
+    std::size_t at = 0;             // where the number starts (for errors)
+    // The value when it fits in 64 bits (after dropping leading zeros), else nullopt.
+    std::optional<std::uint64_t> value() const {
+      std::uint64_t v = 0;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+      if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+      return v;
+    }
+    // The value modulo m (m > 0), exactly, whatever the number of digits.
+    std::uint64_t modulo(std::uint64_t m) const {
+      std::uint64_t r = 0;
+      for (char d : digits) r = (r * 10 + static_cast<std::uint64_t>(d - '0')) % m;
+      return r;
+    }
+  };
+
+  Result<Exponent> exponent() {
+    Exponent e;
     std::size_t save = pos_;
     skip_blanks();
     if (pos_ >= text_.size() || text_[pos_] != '^') {
       pos_ = save;
-      return 1LL;
+      return e;
     }
     std::size_t caret = pos_;
     ++pos_;
     skip_blanks();
-    bool negative = false;
     if (pos_ < text_.size() && text_[pos_] == '-') {
-      negative = true;
+      e.negative = true;
       ++pos_;
     }
     if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       return fail("expected a number after '^'", pos_ < text_.size() ? pos_ : caret);
     }
-    long long value = 0;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      value = std::min<long long>(value * 10 + (text_[pos_] - '0'), 1'000'000'000LL);
-      ++pos_;
-    }
-    return negative ? -value : value;
+    e.at = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    e.digits = text_.substr(e.at, pos_ - e.at);
+    return e;
   }
 
   Status item(MoveSequence& out, int depth) {
@@ -409,18 +430,14 @@ class MoveParser {
       ++pos_;  // ')'
       auto e = exponent();
       if (!e) return e.error();
-      long long times = *e;
-      if (negative) times = -times;
-      if (times < 0) {
-        inner = inverse(inner);
-        times = -times;
-      }
-      // An empty group adds nothing however often it repeats: `()^999999999` must not loop.
+      if (negative != e->negative) inner = inverse(inner);
       if (inner.empty()) return Ok{};
-      if (static_cast<unsigned long long>(times) * inner.size() + out.size() > MAX_PARSED_MOVES) {
+      // The group is expanded move by move: a repetition that does not fit is refused.
+      const std::optional<std::uint64_t> times = e->value();
+      if (!times || *times > (MAX_PARSED_MOVES - out.size()) / inner.size()) {
         return fail(fmt::format("sequence longer than {} moves", MAX_PARSED_MOVES), start);
       }
-      for (long long t = 0; t < times; ++t) out.insert(out.end(), inner.begin(), inner.end());
+      for (std::uint64_t t = 0; t < *times; ++t) out.insert(out.end(), inner.begin(), inner.end());
       return Ok{};
     }
     Move move;
@@ -446,10 +463,11 @@ class MoveParser {
     ++pos_;
     auto e = exponent();
     if (!e) return e.error();
-    long long amount = *e;
-    if (negative) amount = -amount;
+    // Exactly modulo the line length, keeping the sign: `B^5` on a line of 4 is `B`, `-B^5` is
+    // `-B`, `B^1000000003` is `B^3`.
     const int len = line_length(size_, move.axis);
-    amount %= len;  // keeps the sign: `B^5` on a line of 4 is `B`, `-B^5` is `-B`
+    int amount = static_cast<int>(e->modulo(static_cast<std::uint64_t>(len)));
+    if (negative != e->negative) amount = -amount;
     if (amount == 0) return Ok{};
     if (out.size() + 1 > MAX_PARSED_MOVES) {
       return fail(fmt::format("sequence longer than {} moves", MAX_PARSED_MOVES), start);

@@ -9,6 +9,8 @@
 //   candidate cells, indexed by the partial-permutation rank, 0xFF = unreachable.
 #include "permuzzle/puzzles/loopover/triangular.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -138,17 +140,20 @@ std::vector<Perm> TriBoard::generators() const {
 std::vector<std::string> TriBoard::generator_names() const {
   std::vector<std::string> out;
   for (char family : {'D', 'L', 'R'})
-    for (int k = 1; k <= rows_ - 1; ++k) out.push_back(std::string(1, family) + std::to_string(k));
+    for (int k = 1; k <= rows_ - 1; ++k) out.push_back(fmt::format("{}{}", family, k));
   return out;
 }
 
 std::string TriBoard::format_move(const TriMove& move) {
-  return (move.dir < 0 ? "-" : "") + std::string(1, move.family) + std::to_string(move.index);
+  return fmt::format("{}{}{}", move.dir < 0 ? "-" : "", move.family, move.index);
 }
 
 std::string TriBoard::format_moves(const std::vector<TriMove>& moves) {
   std::string out;
-  for (const auto& m : moves) out += (out.empty() ? "" : " ") + format_move(m);
+  for (const auto& m : moves) {
+    if (!out.empty()) out += ' ';
+    out += format_move(m);
+  }
   return out;
 }
 
@@ -178,17 +183,20 @@ Result<std::vector<TriMove>> TriBoard::parse_moves(std::string_view text) const 
     const char family = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
     ++i;
     const std::size_t digits = i;
+    // Every digit is read: a long number is out of range as a whole, never cut short.
     int index = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && index < 1000)
-      index = index * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (index <= rows_) index = index * 10 + (text[i] - '0');
+      ++i;
+    }
     if (i == digits) {
       return make_error("bad move: expected a line number after '" + std::string(1, family) + "'",
                         input, i);
     }
     if (index < 1 || index > rows_ - 1) {
-      return make_error("line number out of range: a triangle with " + std::to_string(rows_) +
-                            " rows has lines 1.." + std::to_string(rows_ - 1) +
-                            " in each direction",
+      return make_error(fmt::format("line number {} out of range: a triangle with {} rows has "
+                                    "lines 1..{} in each direction",
+                                    text.substr(digits, i - digits), rows_, rows_ - 1),
                         input, digits);
     }
     (void)start;
@@ -215,13 +223,16 @@ Result<TriPosition> TriBoard::parse_position(std::string_view text) const {
                         input, i);
     }
     const std::size_t start = i;
+    // Every digit is read: a long number is out of range as a whole, never cut short.
     int v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && v < 100000)
-      v = v * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (v <= n) v = v * 10 + (text[i] - '0');
+      ++i;
+    }
     if (v < 1 || v > n) {
       return make_error(
-          "label " + std::to_string(v) + " out of range: expected 1.." + std::to_string(n), input,
-          start);
+          fmt::format("label {} out of range: expected 1..{}", text.substr(start, i - start), n),
+          input, start);
     }
     pos.push_back(static_cast<std::uint8_t>(v));
     offsets.push_back(start);

@@ -34,6 +34,13 @@ namespace permuzzle::loopover {
 
 // Largest board the optimal solver accepts (cells); larger boards need the fast solver.
 inline constexpr int MAX_OPTIMAL_CELLS = 25;
+// Largest board solved optimally when the caller does not choose a solver: above it (5x4 and
+// larger) an optimal solve takes minutes to hours, so the fast solver (fast_solver.hpp) is used.
+inline constexpr int AUTO_FAST_CELLS = 16;
+// Whether a solve that leaves the choice to the library uses the fast solver.
+inline bool prefers_fast_solver(BoardSize size) {
+  return size.cells() > AUTO_FAST_CELLS;
+}
 
 struct OptimalSolveOptions {
   Metric metric = Metric::Stm;
