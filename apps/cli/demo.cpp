@@ -17,4 +17,22 @@ void add_demo_command(CLI::App& app, Context& ctx) {
   });
 }
 
+void add_commands_command(CLI::App& app, Context& ctx) {
+  auto* list = app.add_subcommand(
+      "commands", "Every command with its parameters (the registry the web app and Python use)");
+  set_action(ctx, list, [&ctx]() -> Result<CommandOutput> {
+    CommandOutput out;
+    out.json = {{"commands", ctx.registry->describe()}};
+    for (const api::Command& c : ctx.registry->commands()) {
+      std::string usage = c.family + " " + c.verb;
+      for (const api::Param& p : c.params) {
+        std::string name = p.positional ? p.name : "--" + p.name;
+        usage += p.required ? " " + name : " [" + name + "]";
+      }
+      out.text += usage + "\n    " + c.help + "\n";
+    }
+    return out;
+  });
+}
+
 }  // namespace permuzzle::cli

@@ -72,6 +72,7 @@ int run(int argc, char** argv) {
   const api::Registry registry = api::make_registry();
   ctx.registry = &registry;
   add_demo_command(app, ctx);
+  add_commands_command(app, ctx);
   add_registry_commands(app, ctx);
   add_sliding_play(*app.get_subcommand("sliding"), ctx);
   add_loopover_cli(app, ctx);
