@@ -161,5 +161,33 @@ TEST(CliHardening, SvgTempFilesLiveInTmpdirAndAreRemoved) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliHardening, ProgressOffATerminalIsPlainRateLimitedLines) {
+  // stderr is a file here: no carriage returns, no ANSI codes, and the nine per-depth lines of
+  // the pattern database build (all within one second) collapse to the first and the last.
+  auto run = run_cli("--tables none loopover solve '9 8 7 6 5 4 3 2 1' --size 3x3");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find('\r'), std::string::npos);
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos);
+  std::size_t depth_lines = 0;
+  for (std::size_t at = run.err.find("pattern database: depth"); at != std::string::npos;
+       at = run.err.find("pattern database: depth", at + 1)) {
+    ++depth_lines;
+  }
+  EXPECT_GE(depth_lines, 1u);
+  EXPECT_LE(depth_lines, 3u) << run.err;
+}
+
+TEST(CliHardening, TablesNoneTouchesNoCache) {
+  std::filesystem::path home = std::filesystem::temp_directory_path() / "permuzzle-home-test";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  auto run =
+      test::run_cli_env("HOME=" + shell_quote(home.string()) + " XDG_CACHE_HOME= PERMUZZLE_TABLES=",
+                        "--tables none loopover solve '9 8 7 6 5 4 3 2 1' --size 3x3 -q");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(std::filesystem::is_empty(home));
+  std::filesystem::remove_all(home);
+}
+
 }  // namespace
 }  // namespace permuzzle

@@ -343,10 +343,8 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   if (!c) return c.error();
   BfsOptions o;
   o.metric = c->metric;
-  // An explicit --threads, else the caller's thread count, else 2 (the CLI's default).
-  const std::uint64_t threads = q.has("threads")            ? q.unsigned_integer("threads")
-                                : s.run.requested_threads() ? s.run.requested_threads()
-                                                            : 2;
+  // An explicit --threads, else the caller's thread count (every hardware thread by default).
+  const std::uint64_t threads = q.has("threads") ? q.unsigned_integer("threads") : s.run.threads();
   o.threads = static_cast<int>(threads);
   o.on_level = [&s](int depth, std::uint64_t count, double seconds) {
     s.note(fmt::format("depth {:2}: {:>12} positions ({:.1f} s)", depth, count, seconds));
@@ -530,7 +528,9 @@ void register_loopover(Registry& r) {
          "bfs",
          "Whole-graph BFS: positions per distance, God's number",
          {size_positional("Board ROWSxCOLS with at most 12 cells"), metric_option(),
-          with_range(option("threads", ParamType::Unsigned, "Worker threads (default 2)"), 1, 64),
+          with_range(option("threads", ParamType::Unsigned,
+                            "Worker threads (default: every hardware thread)"),
+                     1, 64),
           option("svg", ParamType::OutputPath, "Also write the histogram as an SVG bar chart")},
          bfs_command,
          true});

@@ -4,10 +4,13 @@
 
 namespace permuzzle {
 
-unsigned RunContext::threads() const {
-  if (threads_ != 0) return threads_;
+unsigned hardware_threads() {
   unsigned hardware = std::thread::hardware_concurrency();
   return hardware == 0 ? 1 : hardware;
+}
+
+unsigned RunContext::threads() const {
+  return threads_ != 0 ? threads_ : hardware_threads();
 }
 
 bool RunContext::should_stop() const {

@@ -86,6 +86,9 @@ class RunContext {
   ProgressSink progress_;
 };
 
+// Every hardware thread (at least 1): the default wherever a thread count of 0 is given.
+unsigned hardware_threads();
+
 // Wall-clock time since construction, for result fields such as "seconds".
 class Stopwatch {
  public:

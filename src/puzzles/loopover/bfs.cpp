@@ -1,3 +1,4 @@
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 
 #include <fmt/format.h>
@@ -162,7 +163,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   st.histogram.push_back(1);
   std::uint64_t seen = 1;
   if (options.on_level) options.on_level(0, 1, 0.0);
-  const int threads = std::max(1, options.threads);
+  const int threads = options.threads > 0 ? options.threads : static_cast<int>(hardware_threads());
 
   // Step 3. One level at a time until no new position appears.
   for (int depth = 0;; ++depth) {

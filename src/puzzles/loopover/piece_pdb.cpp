@@ -214,7 +214,7 @@ struct PdbBuilder {
     claim(g, 0);
     std::uint64_t reached = 1;
     t.histogram_.assign(1, 1);
-    const int threads = std::max(1, options.threads);
+    const int threads = options.threads > 0 ? options.threads : static_cast<int>(hardware_threads());
     std::uint64_t frontier = 1;
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {

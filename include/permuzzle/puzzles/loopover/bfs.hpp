@@ -23,7 +23,7 @@ inline constexpr int MAX_BFS_CELLS = 12;
 
 struct BfsOptions {
   Metric metric = Metric::Stm;
-  int threads = 2;
+  int threads = 0;  // 0 = every hardware thread
   // After each level: depth, positions at that depth, seconds so far.
   std::function<void(int depth, std::uint64_t count, double seconds)> on_level;
 };

@@ -70,7 +70,7 @@ struct OptimalSolverConfig {
   TableStore* tables = nullptr;
   PatternChoice pattern = PatternChoice::None;
   std::vector<int> pattern_cells;  // home cells of the tracked pieces, for PatternChoice::Cells
-  int threads = 2;                 // pattern database build
+  int threads = 0;  // 0 = every hardware thread (pattern database build)
   // Pattern database build progress (see PiecePdbOptions::on_level).
   std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
       on_pdb_level;

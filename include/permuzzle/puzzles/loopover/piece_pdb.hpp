@@ -41,7 +41,7 @@ inline constexpr int PDB_MAX_VALUE = 14;  // largest distance a 4-bit entry hold
 
 struct PiecePdbOptions {
   Metric metric = Metric::Stm;
-  int threads = 2;
+  int threads = 0;  // 0 = every hardware thread
   // The table store (cache, sharing in memory); null: built for this object alone, not saved.
   TableStore* tables = nullptr;
   // Largest value stored (1..PDB_MAX_VALUE); arrangements farther away get it (a lower bound).
