@@ -156,8 +156,8 @@ struct CallState {
   std::stop_source stop;
 };
 
-py::object call_registry(const std::string& family, const std::string& verb,
-                         nlohmann::json params, const py::object& progress) {
+py::object call_registry(const std::string& family, const std::string& verb, nlohmann::json params,
+                         const py::object& progress) {
   ModuleState& s = state();
   // Step 1. Parameters named like Python keywords (node_limit) map to the CLI's names
   // (node-limit) when the command has no parameter of the Python spelling.
@@ -293,7 +293,6 @@ Perm perm_from(const py::handle& h) {
   throw py::type_error("expected a Permutation or a string in GAP notation such as \"(1,2,3)\"");
 }
 
-
 std::vector<std::vector<Point>> orbits_of(const PermGroup& g) {
   return orbits(g.generators(), g.degree());
 }
@@ -377,9 +376,11 @@ PYBIND11_MODULE(permuzzle, m) {
             return unwrap(Perm::from_cycles(one_based, size));
           },
           py::arg("cycles"), py::arg("size") = 0, "From 0-based cycles like SymPy's cyclic_form.")
-      .def("__call__", [](const Perm& p, Point i) { return p.image(i); }, py::arg("i"),
-           "Image of the 0-based point i (like SymPy).")
-      .def("__mul__", [](const Perm& a, const Perm& b) { return a * b; }, py::is_operator())
+      .def(
+          "__call__", [](const Perm& p, Point i) { return p.image(i); }, py::arg("i"),
+          "Image of the 0-based point i (like SymPy).")
+      .def(
+          "__mul__", [](const Perm& a, const Perm& b) { return a * b; }, py::is_operator())
       .def("__invert__", &Perm::inverse)
       .def("inverse", &Perm::inverse)
       .def("__pow__",
@@ -411,8 +412,9 @@ PYBIND11_MODULE(permuzzle, m) {
            "GAP list notation, 1-based: \"[2,3,1]\".")
       .def("order", [](const Perm& p) { return to_int(p.order()); })
       .def("sign", &Perm::sign, "+1 for even, -1 for odd.")
-      .def("parity", [](const Perm& p) { return p.sign() == 1 ? 0 : 1; },
-           "0 for even, 1 for odd (like SymPy).")
+      .def(
+          "parity", [](const Perm& p) { return p.sign() == 1 ? 0 : 1; },
+          "0 for even, 1 for odd (like SymPy).")
       .def("is_identity", &Perm::is_identity)
       .def_property_readonly("is_Identity", &Perm::is_identity)
       .def_property_readonly("cyclic_form", &Perm::cycles, "Nontrivial cycles, 0-based.")
@@ -437,34 +439,39 @@ PYBIND11_MODULE(permuzzle, m) {
            })
       .def("contains", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
       .def("__contains__", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
-      .def("is_transitive",
-           [](const PyGroup& g) {
-             auto o = orbits_of(g.group);
-             return o.size() <= 1;
-           },
-           "Transitive on the points 0..degree-1.")
-      .def("orbits", [](const PyGroup& g) { return orbits_of(g.group); },
-           "Orbits on 0..degree-1, 0-based, each sorted, singletons included.")
-      .def("orbit",
-           [](const PyGroup& g, Point i) {
-             for (auto& o : orbits_of(g.group)) {
-               for (Point p : o) {
-                 if (p == i) return o;
-               }
-             }
-             return std::vector<Point>{i};
-           },
-           py::arg("point"))
-      .def("stabilizer",
-           [](const PyGroup& g, Point i) {
-             PermGroup s = [&] {
-               py::gil_scoped_release release;
-               return g.group.stabilizer(i);
-             }();
-             return PyGroup{std::move(s), std::make_shared<Rng>(std::random_device{}())};
-           },
-           py::arg("point"), "The stabilizer of a 0-based point.")
-      .def("schreier_sims", [](const PyGroup&) {}, "No-op: the chain is built on construction.")
+      .def(
+          "is_transitive",
+          [](const PyGroup& g) {
+            auto o = orbits_of(g.group);
+            return o.size() <= 1;
+          },
+          "Transitive on the points 0..degree-1.")
+      .def(
+          "orbits", [](const PyGroup& g) { return orbits_of(g.group); },
+          "Orbits on 0..degree-1, 0-based, each sorted, singletons included.")
+      .def(
+          "orbit",
+          [](const PyGroup& g, Point i) {
+            for (auto& o : orbits_of(g.group)) {
+              for (Point p : o) {
+                if (p == i) return o;
+              }
+            }
+            return std::vector<Point>{i};
+          },
+          py::arg("point"))
+      .def(
+          "stabilizer",
+          [](const PyGroup& g, Point i) {
+            PermGroup s = [&] {
+              py::gil_scoped_release release;
+              return g.group.stabilizer(i);
+            }();
+            return PyGroup{std::move(s), std::make_shared<Rng>(std::random_device{}())};
+          },
+          py::arg("point"), "The stabilizer of a 0-based point.")
+      .def(
+          "schreier_sims", [](const PyGroup&) {}, "No-op: the chain is built on construction.")
       .def_property_readonly("base", [](const PyGroup& g) { return g.group.base(); })
       .def_property_readonly("strong_gens",
                              [](const PyGroup& g) { return g.group.strong_generators(); })
@@ -497,8 +504,9 @@ PYBIND11_MODULE(permuzzle, m) {
           "generate",
           [](const PyGroup& g, std::size_t limit) { return unwrap(g.group.elements(limit)); },
           py::arg("limit") = 100000, "All elements, sorted (ValueError past limit).")
-      .def("structure", [](const PyGroup& g) { return g.group.describe().structure; },
-           "E.g. \"S10 x S6\", or \"order N\" when not recognised.")
+      .def(
+          "structure", [](const PyGroup& g) { return g.group.describe().structure; },
+          "E.g. \"S10 x S6\", or \"order N\" when not recognised.")
       .def(
           "word",
           [](const PyGroup& g, const Perm& x) {
