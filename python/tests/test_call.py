@@ -125,3 +125,30 @@ def test_ctrl_c_interrupts_a_long_call(family, verb, params):
     elapsed = time.monotonic() - sent
     assert proc.returncode == 42 and "interrupted" in out
     assert elapsed < 2.0
+
+
+def test_an_exception_in_progress_stops_the_call():
+    class Stop(Exception):
+        pass
+
+    def progress(p):
+        raise Stop(p["message"])
+
+    with pytest.raises(Stop):
+        permuzzle.sliding.solve("8 6 7 / 2 5 4 / 3 0 1", heuristic="manhattan",
+                                progress=progress)
+    # The module is still usable afterwards.
+    assert permuzzle.sliding.solve("8 6 7 / 2 5 4 / 3 0 1")["length"] == 31
+
+
+def test_big_integers_are_exact_or_refused():
+    with pytest.raises(ValueError, match="max-nodes"):
+        permuzzle.call("sliding", "solve", position="8 6 7 / 2 5 4 / 3 0 1", max_nodes=-1)
+    with pytest.raises(ValueError, match="max-nodes"):
+        permuzzle.call("sliding", "solve", position="8 6 7 / 2 5 4 / 3 0 1", max_nodes=2 ** 64)
+
+
+def test_artifacts_come_back_in_the_result():
+    r = permuzzle.call("loopover", "bfs", size="3x3", svg="-")
+    assert r["artifacts"]["svg"].startswith("<svg")
+    assert permuzzle.call("group", "order", generators=["(1,2,3)", "(1,2)"])["order"] == "6"
