@@ -56,7 +56,8 @@ unit-tests: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 # The module lands in $(PYTHON_DIR): PYTHONPATH=$(PYTHON_DIR) $(PYTHON) -c "import permuzzle"
-python: configure
+python: deps
+	@cmake --preset $(PRESET) -DPERMUZZLE_BUILD_PYTHON=ON >/dev/null
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle_python permuzzle
 
 python-tests: python

@@ -11,6 +11,7 @@
 // - Calls run in a worker thread with the GIL released; the caller's thread polls for signals
 //   every 50 ms and forwards progress to an optional Python callable.
 #include <Python.h>
+#include <fmt/format.h>
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -32,6 +33,7 @@
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
 
 namespace py = pybind11;
 using namespace permuzzle;
@@ -327,6 +329,39 @@ py::list word_pairs(const PermGroup& g, const Word& w) {
   return out;
 }
 
+// A sliding-puzzle position for notebooks: text forms and an SVG drawing (_repr_svg_).
+struct SlidingBoard {
+  sliding::BoardSize size;
+  sliding::Position cells;
+
+  static SlidingBoard parse(const std::string& text, const std::optional<std::string>& size) {
+    SlidingBoard b;
+    std::optional<sliding::BoardSize> given;
+    if (size) given = unwrap(sliding::parse_board_size(*size));
+    b.cells = unwrap(sliding::parse_position(text, given, &b.size));
+    if (given) b.size = *given;
+    return b;
+  }
+
+  std::string svg() const {
+    constexpr int CELL = 40;
+    std::string out = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+        "font-family=\"sans-serif\" font-size=\"18\" text-anchor=\"middle\">",
+        size.cols * CELL + 2, size.rows * CELL + 2);
+    for (int i = 0; i < size.cells(); ++i) {
+      int x = 1 + (i % size.cols) * CELL;
+      int y = 1 + (i / size.cols) * CELL;
+      if (cells[i] == 0) continue;  // the blank stays empty
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"#f3e2b3\" "
+          "stroke=\"#8a6d3b\"/><text x=\"{}\" y=\"{}\">{}</text>",
+          x + 1, y + 1, CELL - 2, CELL - 2, x + CELL / 2, y + CELL / 2 + 6, int{cells[i]});
+    }
+    return out + "</svg>";
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(permuzzle, m) {
@@ -560,6 +595,42 @@ PYBIND11_MODULE(permuzzle, m) {
       py::arg("position"), py::kw_only(), py::arg("progress") = py::none(),
       "permuzzle.sliding.solve(\"8 1 2 / 0 4 3 / 7 6 5\", heuristic=...): the CLI's "
       "`sliding solve` as a dict.");
+  py::class_<SlidingBoard>(sliding, "Board",
+                           "A sliding-puzzle position, e.g. Board(\"8 6 7 / 2 5 4 / 3 0 1\"); "
+                           "drawn as SVG in notebooks.")
+      .def(py::init(&SlidingBoard::parse), py::arg("position"), py::arg("size") = py::none())
+      .def_property_readonly("rows", [](const SlidingBoard& b) { return b.size.rows; })
+      .def_property_readonly("cols", [](const SlidingBoard& b) { return b.size.cols; })
+      .def_property_readonly(
+          "tiles",
+          [](const SlidingBoard& b) { return std::vector<int>(b.cells.begin(), b.cells.end()); })
+      .def("__str__",
+           [](const SlidingBoard& b) { return sliding::format_grid_line(b.size, b.cells); })
+      .def("__repr__",
+           [](const SlidingBoard& b) {
+             return "Board(\"" + sliding::format_grid_line(b.size, b.cells) + "\")";
+           })
+      .def("__eq__", [](const SlidingBoard& a,
+                        const SlidingBoard& b) { return a.size == b.size && a.cells == b.cells; })
+      .def("_repr_svg_", &SlidingBoard::svg)
+      .def(
+          "apply",
+          [](const SlidingBoard& b, const std::string& moves) {
+            SlidingBoard out = b;
+            unwrap(sliding::apply_moves(out.size, out.cells, moves));
+            return out;
+          },
+          py::arg("moves"), "The board after moves (tiles \"3 12 1\" or blank directions \"U L\").")
+      .def(
+          "solve",
+          [](const SlidingBoard& b, py::object progress, const py::kwargs& params) {
+            nlohmann::json j = to_json(params);
+            j["position"] = nlohmann::json::array({sliding::format_grid_line(b.size, b.cells)});
+            j["size"] = sliding::to_string(b.size);
+            return call_registry("sliding", "solve", std::move(j), progress);
+          },
+          py::kw_only(), py::arg("progress") = py::none(), "sliding.solve of this board.");
+
   py::module_ loopover = m.def_submodule("loopover", "Loopover puzzles.");
   loopover.def(
       "solve",

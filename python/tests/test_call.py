@@ -152,3 +152,16 @@ def test_artifacts_come_back_in_the_result():
     r = permuzzle.call("loopover", "bfs", size="3x3", svg="-")
     assert r["artifacts"]["svg"].startswith("<svg")
     assert permuzzle.call("group", "order", generators=["(1,2,3)", "(1,2)"])["order"] == "6"
+
+
+def test_sliding_board():
+    b = permuzzle.sliding.Board("8 6 7 / 2 5 4 / 3 0 1")
+    assert (b.rows, b.cols) == (3, 3) and str(b) == "8 6 7 / 2 5 4 / 3 0 1"
+    assert b._repr_svg_().startswith("<svg") and b._repr_svg_().count("<rect") == 8
+    r = b.solve()
+    assert r["length"] == 31
+    # Replaying the solution's tiles reaches the standard goal.
+    solved = b.apply(" ".join(map(str, r["moves"])))
+    assert solved == permuzzle.sliding.Board("1 2 3 / 4 5 6 / 7 8 0")
+    with pytest.raises(ValueError):
+        permuzzle.sliding.Board("1 2 3 / 4 5 6 / 7 8 8")
