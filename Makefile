@@ -10,11 +10,16 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the fuzz harness need.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev liblemon-dev graphviz
+  libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest
 
 FUZZ_SECONDS ?= 4
 
-.PHONY: all deps configure build build-cli run test unit-tests fuzz bench format clean
+# The Python module is built for Debian's interpreter (it has python3-pytest); see python/.
+PYTHON ?= /usr/bin/python3
+PYTHON_DIR := $(BUILD_DIR)/python
+
+.PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
+  clean
 
 all: build
 
@@ -50,6 +55,14 @@ run: build-cli
 unit-tests: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
+# The module lands in $(PYTHON_DIR): PYTHONPATH=$(PYTHON_DIR) $(PYTHON) -c "import permuzzle"
+python: deps
+	@cmake --preset $(PRESET) -DPERMUZZLE_BUILD_PYTHON=ON >/dev/null
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle_python permuzzle
+
+python-tests: python
+	PYTHONPATH=$(PYTHON_DIR) PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle $(PYTHON) -m pytest -q python/tests
+
 # Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its committed
 # seeds (fuzz/corpus/<name>/, read only) plus what earlier runs found (build/fuzz/run/<name>/).
 # A crash, a leak, a sanitizer report or a broken invariant (abort) fails the target; the input
@@ -77,7 +90,7 @@ fuzz: deps
 	  fi; \
 	done
 
-test: unit-tests fuzz
+test: unit-tests python-tests fuzz
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench

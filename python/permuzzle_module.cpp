@@ -1,0 +1,644 @@
+// The Python module `permuzzle`: permutations and permutation groups over the C++ classes, and
+// every registry command through permuzzle.call(family, verb, **params).
+//
+// Conventions (python/README section in the top README, tested in python/tests/):
+// - Permutation points are 0-based in Python (like SymPy: p(i), array_form, cyclic_form,
+//   support()); every text form (repr, from_cycles, strings) is 1-based GAP notation.
+// - p * q applies p first, then q (GAP and SymPy agree on this).
+// - Registry errors raise ValueError with Error::describe(), the CLI's message;
+//   ErrorKind::LimitExceeded raises permuzzle.LimitExceeded (a ValueError), Io raises OSError,
+//   Internal RuntimeError; a call stopped by Ctrl-C raises KeyboardInterrupt.
+// - Calls run in a worker thread with the GIL released; the caller's thread polls for signals
+//   every 50 ms and forwards progress to an optional Python callable.
+#include <Python.h>
+#include <fmt/format.h>
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "permuzzle/api/registry.hpp"
+#include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/cayley.hpp"
+#include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
+
+namespace py = pybind11;
+using namespace permuzzle;
+
+namespace {
+
+// Step 0. Module state: one registry and one table store for the process. Deliberately never
+// destroyed: a worker thread abandoned after Ctrl-C (a solver that does not check its stop
+// token) may still use them while the interpreter shuts down.
+struct ModuleState {
+  api::Registry registry = api::make_registry();
+  TableStore store{api::default_tables_dir()};
+  std::string data_dir = api::default_data_dir();
+  PyObject* limit_exceeded = nullptr;  // permuzzle.LimitExceeded
+};
+
+ModuleState& state() {
+  static ModuleState* s = new ModuleState();  // front-end state, leaked on purpose (see above)
+  return *s;
+}
+
+[[noreturn]] void raise(const Error& e) {
+  std::string message = e.describe();
+  switch (e.kind) {
+    case ErrorKind::LimitExceeded:
+      PyErr_SetString(state().limit_exceeded, message.c_str());
+      throw py::error_already_set();
+    case ErrorKind::Io:
+      PyErr_SetString(PyExc_OSError, message.c_str());
+      throw py::error_already_set();
+    case ErrorKind::Internal:
+      throw std::runtime_error(message);
+    case ErrorKind::Cancelled:
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    default:
+      throw py::value_error(message);
+  }
+}
+
+template <class T>
+T unwrap(Result<T> r) {
+  if (!r) raise(r.error());
+  return std::move(r).value();
+}
+
+// --- JSON <-> Python -----------------------------------------------------------------------
+
+py::object to_python(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null:
+      return py::none();
+    case nlohmann::json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case nlohmann::json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case nlohmann::json::value_t::array: {
+      py::list out;
+      for (const auto& x : j) out.append(to_python(x));
+      return out;
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_python(v);
+      return out;
+    }
+    default:
+      return py::none();
+  }
+}
+
+nlohmann::json to_json(const py::handle& h) {
+  if (h.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
+  if (py::isinstance<py::int_>(h)) {
+    // Exact: int64, else uint64, else the decimal text (what BigInteger parameters take; any
+    // other parameter type then reports the value as out of range).
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow == 0) return static_cast<std::int64_t>(v);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (!PyErr_Occurred()) return static_cast<std::uint64_t>(u);
+      PyErr_Clear();
+    }
+    return py::str(h).cast<std::string>();
+  }
+  if (py::isinstance<py::float_>(h)) return h.cast<double>();
+  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  if (py::isinstance<py::dict>(h)) {
+    nlohmann::json out = nlohmann::json::object();
+    for (auto [k, v] : h.cast<py::dict>()) out[py::str(k).cast<std::string>()] = to_json(v);
+    return out;
+  }
+  if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
+    nlohmann::json out = nlohmann::json::array();
+    for (auto x : h) out.push_back(to_json(x));
+    return out;
+  }
+  // Permutations and anything else with a text form (repr is GAP notation for Permutation).
+  if (py::hasattr(h, "_permuzzle_text")) return h.attr("_permuzzle_text")().cast<std::string>();
+  throw py::type_error("cannot pass a " + py::type::of(h).attr("__name__").cast<std::string>() +
+                       " to a permuzzle command");
+}
+
+// --- calls with the GIL released -----------------------------------------------------------
+
+// Shared between the caller's thread and the worker; the worker holds it too so that a worker
+// abandoned after an interrupt never touches freed memory.
+struct CallState {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  std::optional<Result<api::Output>> result;
+  std::deque<Progress> progress;  // reports not yet given to the Python callable
+  std::stop_source stop;
+};
+
+py::object call_registry(const std::string& family, const std::string& verb, nlohmann::json params,
+                         const py::object& progress) {
+  ModuleState& s = state();
+  // Step 1. Parameters named like Python keywords (node_limit) map to the CLI's names
+  // (node-limit) when the command has no parameter of the Python spelling.
+  if (const api::Command* c = s.registry.find(family, verb)) {
+    nlohmann::json renamed = nlohmann::json::object();
+    for (auto& [k, v] : params.items()) {
+      std::string name = k;
+      bool known = false;
+      for (const auto& p : c->params) known = known || p.name == name;
+      if (!known) {
+        std::string dashed = name;
+        for (char& ch : dashed) ch = ch == '_' ? '-' : ch;
+        for (const auto& p : c->params) {
+          if (p.name == dashed) name = dashed;
+        }
+      }
+      // A single string for a repeated parameter (sliding's position) is a list of one.
+      for (const auto& p : c->params) {
+        if (p.name == name && p.type == api::ParamType::Strings && v.is_string()) {
+          v = nlohmann::json::array({v});
+        }
+      }
+      renamed[name] = v;
+    }
+    params = std::move(renamed);
+  }
+
+  // Step 2. Start the worker.
+  auto st = std::make_shared<CallState>();
+  const bool wants_progress = !progress.is_none();
+  RunContext run;
+  run.with_stop_token(st->stop.get_token());
+  if (wants_progress) {
+    run.with_progress([st](const Progress& p) {
+      std::lock_guard lock(st->mutex);
+      if (st->progress.size() >= 1000) st->progress.pop_front();  // a slow callable drops old
+      st->progress.push_back(p);
+      st->cv.notify_all();
+    });
+  }
+  std::thread worker([st, family, verb, params = std::move(params), run]() mutable {
+    api::Session session{state().store, std::move(run), state().data_dir};
+    auto r = state().registry.call(family, verb, params, session);
+    std::lock_guard lock(st->mutex);
+    st->result = std::move(r);
+    st->done = true;
+    st->cv.notify_all();
+  });
+
+  // Step 3. Wait in 50 ms slices with the GIL released; between slices hand progress to the
+  // callable and check for signals (Ctrl-C).
+  auto forward_progress = [&] {
+    std::deque<Progress> batch;
+    {
+      std::lock_guard lock(st->mutex);
+      batch.swap(st->progress);
+    }
+    for (const Progress& p : batch) {
+      py::dict d;
+      d["phase"] = p.phase;
+      d["done"] = p.done;
+      d["total"] = p.total;
+      d["message"] = p.message;
+      progress(d);
+    }
+  };
+  auto wait_done = [&](std::chrono::milliseconds slice) {
+    py::gil_scoped_release release;
+    std::unique_lock lock(st->mutex);
+    return st->cv.wait_for(lock, slice, [&] { return st->done || !st->progress.empty(); }) &&
+           st->done;
+  };
+  // Stops the worker after an exception in Python: waits up to a second for it to notice,
+  // then leaves it to finish alone (it only holds shared state).
+  auto abandon = [&] {
+    st->stop.request_stop();
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (std::chrono::steady_clock::now() < until && !wait_done(std::chrono::milliseconds(50))) {
+    }
+    bool finished;
+    {
+      std::lock_guard lock(st->mutex);
+      finished = st->done;
+    }
+    if (finished) {
+      worker.join();
+    } else {
+      worker.detach();
+    }
+  };
+  while (true) {
+    bool finished = wait_done(std::chrono::milliseconds(50));
+    try {
+      if (wants_progress) forward_progress();
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    } catch (...) {
+      abandon();
+      throw;
+    }
+    if (finished) break;
+  }
+  worker.join();
+
+  // Step 4. The result: the CLI's --json object, plus the artifacts (SVG, DOT) by parameter.
+  api::Output out = unwrap(std::move(*st->result));
+  if (!out.artifacts.empty()) {
+    nlohmann::json artifacts = nlohmann::json::object();
+    for (const auto& a : out.artifacts) artifacts[a.param] = a.content;
+    out.json["artifacts"] = std::move(artifacts);
+  }
+  return to_python(out.json);
+}
+
+py::object call_py(const std::string& family, const std::string& verb, py::object progress,
+                   const py::kwargs& params) {
+  return call_registry(family, verb, to_json(params), progress);
+}
+
+// --- permutations --------------------------------------------------------------------------
+
+mpz_class to_mpz(const py::handle& h) {
+  return mpz_class(py::str(h).cast<std::string>(), 10);
+}
+
+py::int_ to_int(const mpz_class& z) {
+  if (z.fits_slong_p()) return py::int_(z.get_si());
+  return py::reinterpret_steal<py::int_>(PyLong_FromString(z.get_str().c_str(), nullptr, 10));
+}
+
+Perm perm_from(const py::handle& h) {
+  if (py::isinstance<Perm>(h)) return h.cast<Perm>();
+  if (py::isinstance<py::str>(h)) return unwrap(Perm::parse(h.cast<std::string>()));
+  throw py::type_error("expected a Permutation or a string in GAP notation such as \"(1,2,3)\"");
+}
+
+std::vector<std::vector<Point>> orbits_of(const PermGroup& g) {
+  return orbits(g.generators(), g.degree());
+}
+
+// A group as Python sees it: the C++ group and a random generator for random().
+struct PyGroup {
+  PermGroup group;
+  std::shared_ptr<Rng> rng;
+};
+
+PyGroup make_group(const py::iterable& gens, std::optional<std::vector<std::string>> names) {
+  std::vector<Perm> perms;
+  for (auto g : gens) perms.push_back(perm_from(g));
+  std::vector<std::string> n = names.value_or(std::vector<std::string>{});
+  Result<PermGroup> r = [&] {
+    py::gil_scoped_release release;  // Schreier–Sims on a large group takes a while
+    return PermGroup::from_generators(std::move(perms), std::move(n));
+  }();
+  return PyGroup{unwrap(std::move(r)), std::make_shared<Rng>(std::random_device{}())};
+}
+
+py::list word_pairs(const PermGroup& g, const Word& w) {
+  // Runs of the same generator merge into one (name, exponent) pair.
+  py::list out;
+  std::size_t i = 0;
+  while (i < w.size()) {
+    std::size_t gen = w[i].generator;
+    long exponent = 0;
+    while (i < w.size() && w[i].generator == gen) exponent += w[i++].exponent;
+    if (exponent != 0) out.append(py::make_tuple(g.generator_names()[gen], exponent));
+  }
+  return out;
+}
+
+// A sliding-puzzle position for notebooks: text forms and an SVG drawing (_repr_svg_).
+struct SlidingBoard {
+  sliding::BoardSize size;
+  sliding::Position cells;
+
+  static SlidingBoard parse(const std::string& text, const std::optional<std::string>& size) {
+    SlidingBoard b;
+    std::optional<sliding::BoardSize> given;
+    if (size) given = unwrap(sliding::parse_board_size(*size));
+    b.cells = unwrap(sliding::parse_position(text, given, &b.size));
+    if (given) b.size = *given;
+    return b;
+  }
+
+  std::string svg() const {
+    constexpr int CELL = 40;
+    std::string out = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+        "font-family=\"sans-serif\" font-size=\"18\" text-anchor=\"middle\">",
+        size.cols * CELL + 2, size.rows * CELL + 2);
+    for (int i = 0; i < size.cells(); ++i) {
+      int x = 1 + (i % size.cols) * CELL;
+      int y = 1 + (i / size.cols) * CELL;
+      if (cells[i] == 0) continue;  // the blank stays empty
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"#f3e2b3\" "
+          "stroke=\"#8a6d3b\"/><text x=\"{}\" y=\"{}\">{}</text>",
+          x + 1, y + 1, CELL - 2, CELL - 2, x + CELL / 2, y + CELL / 2 + 6, int{cells[i]});
+    }
+    return out + "</svg>";
+  }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(permuzzle, m) {
+  m.doc() =
+      "permuzzle: permutation puzzles and permutation groups (C++ engine).\n\n"
+      "Points are 0-based in Python (like SymPy), 1-based in GAP text such as \"(1,2,3)\".\n"
+      "p * q applies p first. call(family, verb, **params) runs any CLI command and returns its "
+      "--json result.";
+
+  // Step 1. Exceptions.
+  state().limit_exceeded = PyErr_NewExceptionWithDoc(
+      "permuzzle.LimitExceeded",
+      "A request too large for the chosen method, or past its time or node limit "
+      "(the CLI's exit code 3).",
+      PyExc_ValueError, nullptr);
+  m.attr("LimitExceeded") = py::handle(state().limit_exceeded);
+
+  // Step 2. Permutation.
+  py::class_<Perm>(m, "Permutation",
+                   "A permutation. Permutation([2, 0, 1]) takes 0-based images (SymPy's array "
+                   "form); Permutation(\"(1,2,3)\") or Permutation.from_cycles(...) take GAP "
+                   "notation (1-based).")
+      .def(py::init<>())
+      .def(py::init([](const std::vector<long long>& images) {
+             std::vector<Point> v;
+             for (long long x : images) {
+               if (x < 0 || x >= static_cast<long long>(MAX_PARSE_DEGREE)) {
+                 throw py::value_error("image " + std::to_string(x) + " is out of range");
+               }
+               v.push_back(static_cast<Point>(x));
+             }
+             return unwrap(Perm::from_images(std::move(v)));
+           }),
+           py::arg("array_form"))
+      .def(py::init([](const std::string& text) { return unwrap(Perm::parse(text)); }),
+           py::arg("text"))
+      .def_static(
+          "from_cycles", [](const std::string& text) { return unwrap(Perm::parse_cycles(text)); },
+          py::arg("text"), "From GAP cycle notation, 1-based: \"(1,2,3)(4,5)\".")
+      .def_static(
+          "from_cyclic_form",
+          [](const std::vector<std::vector<Point>>& cycles, std::size_t size) {
+            std::vector<std::vector<Point>> one_based = cycles;
+            for (auto& c : one_based) {
+              for (auto& p : c) ++p;
+            }
+            return unwrap(Perm::from_cycles(one_based, size));
+          },
+          py::arg("cycles"), py::arg("size") = 0, "From 0-based cycles like SymPy's cyclic_form.")
+      .def(
+          "__call__", [](const Perm& p, Point i) { return p.image(i); }, py::arg("i"),
+          "Image of the 0-based point i (like SymPy).")
+      .def(
+          "__mul__", [](const Perm& a, const Perm& b) { return a * b; }, py::is_operator())
+      .def("__invert__", &Perm::inverse)
+      .def("inverse", &Perm::inverse)
+      .def("__pow__",
+           [](const Perm& p, const py::int_& k) {
+             int overflow = 0;
+             long long e = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
+             return overflow == 0 ? p.pow(e) : p.pow(to_mpz(k));
+           })
+      .def("__xor__", &Perm::conjugate, "p ^ q = q**-1 * p * q (GAP's p^q).")
+      .def("commutator", [](const Perm& a, const Perm& b) { return commutator(a, b); })
+      .def("__eq__", [](const Perm& a, const Perm& b) { return a == b; })
+      .def("__eq__", [](const Perm&, const py::object&) { return false; })
+      .def("__ne__", [](const Perm& a, const Perm& b) { return a != b; })
+      .def("__ne__", [](const Perm&, const py::object&) { return true; })
+      .def("__lt__", [](const Perm& a, const Perm& b) { return a < b; })
+      .def("__hash__",
+           [](const Perm& p) {
+             // Equal permutations of different degree must hash alike: hash the moved part.
+             std::size_t n = p.largest_moved_point();
+             std::size_t h = 1469598103934665603ull;
+             for (std::size_t i = 0; i < n; ++i) h = (h ^ p.images()[i]) * 1099511628211ull;
+             return h;
+           })
+      .def("__repr__", &Perm::to_cycle_string)
+      .def("__str__", &Perm::to_cycle_string)
+      .def("_permuzzle_text", &Perm::to_cycle_string)
+      .def("cycle_string", &Perm::to_cycle_string, "GAP cycle notation, \"()\" for the identity.")
+      .def("list_string", &Perm::to_list_string, py::arg("degree") = 0,
+           "GAP list notation, 1-based: \"[2,3,1]\".")
+      .def("order", [](const Perm& p) { return to_int(p.order()); })
+      .def("sign", &Perm::sign, "+1 for even, -1 for odd.")
+      .def(
+          "parity", [](const Perm& p) { return p.sign() == 1 ? 0 : 1; },
+          "0 for even, 1 for odd (like SymPy).")
+      .def("is_identity", &Perm::is_identity)
+      .def_property_readonly("is_Identity", &Perm::is_identity)
+      .def_property_readonly("cyclic_form", &Perm::cycles, "Nontrivial cycles, 0-based.")
+      .def_property_readonly("array_form", &Perm::images, "0-based images of 0..size-1.")
+      .def_property_readonly("size", &Perm::degree)
+      .def("cycle_type", &Perm::cycle_type)
+      .def("support", &Perm::support, "Moved points, 0-based, ascending.");
+  py::implicitly_convertible<py::str, Perm>();
+
+  // Step 3. PermutationGroup.
+  py::class_<PyGroup>(m, "PermutationGroup",
+                      "A group generated by Permutations or GAP strings; a base and strong "
+                      "generating set (Schreier–Sims) is computed on construction.")
+      .def(py::init(&make_group), py::arg("generators"), py::arg("names") = py::none())
+      .def("order", [](const PyGroup& g) { return to_int(g.group.order()); })
+      .def("cardinality", [](const PyGroup& g) { return to_int(g.group.order()); })
+      .def("__len__",
+           [](const PyGroup& g) -> std::size_t {
+             mpz_class o = g.group.order();
+             if (!o.fits_slong_p()) throw std::overflow_error("order does not fit; use order()");
+             return o.get_si();
+           })
+      .def("contains", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
+      .def("__contains__", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
+      .def(
+          "is_transitive",
+          [](const PyGroup& g) {
+            auto o = orbits_of(g.group);
+            return o.size() <= 1;
+          },
+          "Transitive on the points 0..degree-1.")
+      .def(
+          "orbits", [](const PyGroup& g) { return orbits_of(g.group); },
+          "Orbits on 0..degree-1, 0-based, each sorted, singletons included.")
+      .def(
+          "orbit",
+          [](const PyGroup& g, Point i) {
+            for (auto& o : orbits_of(g.group)) {
+              for (Point p : o) {
+                if (p == i) return o;
+              }
+            }
+            return std::vector<Point>{i};
+          },
+          py::arg("point"))
+      .def(
+          "stabilizer",
+          [](const PyGroup& g, Point i) {
+            PermGroup s = [&] {
+              py::gil_scoped_release release;
+              return g.group.stabilizer(i);
+            }();
+            return PyGroup{std::move(s), std::make_shared<Rng>(std::random_device{}())};
+          },
+          py::arg("point"), "The stabilizer of a 0-based point.")
+      .def(
+          "schreier_sims", [](const PyGroup&) {}, "No-op: the chain is built on construction.")
+      .def_property_readonly("base", [](const PyGroup& g) { return g.group.base(); })
+      .def_property_readonly("strong_gens",
+                             [](const PyGroup& g) { return g.group.strong_generators(); })
+      .def_property_readonly("degree", [](const PyGroup& g) { return g.group.degree(); })
+      .def_property_readonly("generators", [](const PyGroup& g) { return g.group.generators(); })
+      .def("gens", [](const PyGroup& g) { return g.group.generators(); })
+      .def_property_readonly("generator_names",
+                             [](const PyGroup& g) { return g.group.generator_names(); })
+      .def(
+          "random",
+          [](const PyGroup& g, std::optional<std::uint64_t> seed) {
+            if (seed) {
+              Rng rng(*seed);
+              return g.group.random_element(rng);
+            }
+            return g.group.random_element(*g.rng);
+          },
+          py::arg("seed") = py::none(), "A uniformly random element (reproducible with seed).")
+      .def(
+          "random_element",
+          [](const PyGroup& g, std::optional<std::uint64_t> seed) {
+            if (seed) {
+              Rng rng(*seed);
+              return g.group.random_element(rng);
+            }
+            return g.group.random_element(*g.rng);
+          },
+          py::arg("seed") = py::none())
+      .def(
+          "generate",
+          [](const PyGroup& g, std::size_t limit) { return unwrap(g.group.elements(limit)); },
+          py::arg("limit") = 100000, "All elements, sorted (ValueError past limit).")
+      .def(
+          "structure", [](const PyGroup& g) { return g.group.describe().structure; },
+          "E.g. \"S10 x S6\", or \"order N\" when not recognised.")
+      .def(
+          "word",
+          [](const PyGroup& g, const Perm& x) {
+            Word w = unwrap(g.group.word(x));
+            return word_pairs(g.group, w);
+          },
+          py::arg("element"), "[(generator_name, exponent), ...], verified by multiplying back.")
+      .def(
+          "word_string",
+          [](const PyGroup& g, const Perm& x) {
+            Word w = unwrap(g.group.word(x));
+            return w.empty() ? std::string("()") : g.group.word_to_string(w);
+          },
+          py::arg("element"))
+      .def(
+          "cayley_graph",
+          [](const PyGroup& g, bool directed, std::size_t limit) {
+            return to_dot(unwrap(cayley_graph(g.group, {}, {}, directed, limit)));
+          },
+          py::arg("directed") = true, py::arg("limit") = 2000, "GraphViz DOT text.")
+      .def("__repr__", [](const PyGroup& g) {
+        std::string s = "PermutationGroup([";
+        for (std::size_t i = 0; i < g.group.generators().size(); ++i) {
+          s += (i ? ", " : "") + g.group.generators()[i].to_cycle_string();
+        }
+        return s + "])";
+      });
+
+  // Step 4. The registry.
+  m.def("call", &call_py, py::arg("family"), py::arg("verb"), py::kw_only(),
+        py::arg("progress") = py::none(),
+        "Runs a registry command (the CLI's `permuzzle FAMILY VERB ...`) and returns its --json "
+        "result as dicts and lists. Parameters are the CLI's names (node_limit for "
+        "--node-limit). progress: optional callable given dicts {phase, done, total, message}.");
+  m.def(
+      "commands", [] { return to_python(state().registry.describe()); },
+      "Every command with its parameters (the CLI's `--json commands`).");
+  m.def(
+      "tables_dir", [] { return state().store.dir(); },
+      "The table cache shared by all calls ($PERMUZZLE_TABLES, else ~/.cache/permuzzle).");
+
+  // Step 5. Puzzle helpers.
+  py::module_ sliding = m.def_submodule("sliding", "Sliding-tile puzzles (8-, 15-, 24-puzzle).");
+  sliding.def(
+      "solve",
+      [](const std::string& position, py::object progress, const py::kwargs& params) {
+        nlohmann::json j = to_json(params);
+        j["position"] = position;
+        return call_registry("sliding", "solve", std::move(j), progress);
+      },
+      py::arg("position"), py::kw_only(), py::arg("progress") = py::none(),
+      "permuzzle.sliding.solve(\"8 1 2 / 0 4 3 / 7 6 5\", heuristic=...): the CLI's "
+      "`sliding solve` as a dict.");
+  py::class_<SlidingBoard>(sliding, "Board",
+                           "A sliding-puzzle position, e.g. Board(\"8 6 7 / 2 5 4 / 3 0 1\"); "
+                           "drawn as SVG in notebooks.")
+      .def(py::init(&SlidingBoard::parse), py::arg("position"), py::arg("size") = py::none())
+      .def_property_readonly("rows", [](const SlidingBoard& b) { return b.size.rows; })
+      .def_property_readonly("cols", [](const SlidingBoard& b) { return b.size.cols; })
+      .def_property_readonly(
+          "tiles",
+          [](const SlidingBoard& b) { return std::vector<int>(b.cells.begin(), b.cells.end()); })
+      .def("__str__",
+           [](const SlidingBoard& b) { return sliding::format_grid_line(b.size, b.cells); })
+      .def("__repr__",
+           [](const SlidingBoard& b) {
+             return "Board(\"" + sliding::format_grid_line(b.size, b.cells) + "\")";
+           })
+      .def("__eq__", [](const SlidingBoard& a,
+                        const SlidingBoard& b) { return a.size == b.size && a.cells == b.cells; })
+      .def("_repr_svg_", &SlidingBoard::svg)
+      .def(
+          "apply",
+          [](const SlidingBoard& b, const std::string& moves) {
+            SlidingBoard out = b;
+            unwrap(sliding::apply_moves(out.size, out.cells, moves));
+            return out;
+          },
+          py::arg("moves"), "The board after moves (tiles \"3 12 1\" or blank directions \"U L\").")
+      .def(
+          "solve",
+          [](const SlidingBoard& b, py::object progress, const py::kwargs& params) {
+            nlohmann::json j = to_json(params);
+            j["position"] = nlohmann::json::array({sliding::format_grid_line(b.size, b.cells)});
+            j["size"] = sliding::to_string(b.size);
+            return call_registry("sliding", "solve", std::move(j), progress);
+          },
+          py::kw_only(), py::arg("progress") = py::none(), "sliding.solve of this board.");
+
+  py::module_ loopover = m.def_submodule("loopover", "Loopover puzzles.");
+  loopover.def(
+      "solve",
+      [](const std::string& position, py::object progress, const py::kwargs& params) {
+        nlohmann::json j = to_json(params);
+        j["position"] = position;
+        return call_registry("loopover", "solve", std::move(j), progress);
+      },
+      py::arg("position"), py::kw_only(), py::arg("progress") = py::none(),
+      "The CLI's `loopover solve` as a dict.");
+}
