@@ -253,7 +253,8 @@ Perm Perm::inverse() const {
   return result;
 }
 
-Perm Perm::pow(long long exponent) const {
+template <class ShiftOf>
+Perm Perm::shift_cycles(ShiftOf shift_of) const {
   // Reduce the exponent by the cycle length per cycle: exact and O(n) for any exponent.
   Perm result(images_.size());
   std::vector<bool> seen(images_.size(), false);
@@ -265,32 +266,27 @@ Perm Perm::pow(long long exponent) const {
       seen[p] = true;
       cycle.push_back(p);
     }
-    long long len = static_cast<long long>(cycle.size());
-    long long shift = ((exponent % len) + len) % len;
-    for (long long i = 0; i < len; ++i) result.images_[cycle[i]] = cycle[(i + shift) % len];
+    const std::size_t len = cycle.size();
+    const std::size_t shift = shift_of(len);
+    for (std::size_t i = 0; i < len; ++i) result.images_[cycle[i]] = cycle[(i + shift) % len];
   }
   return result;
 }
 
+Perm Perm::pow(long long exponent) const {
+  return shift_cycles([exponent](std::size_t len) {
+    const long long n = static_cast<long long>(len);
+    return static_cast<std::size_t>(((exponent % n) + n) % n);
+  });
+}
+
 Perm Perm::pow(const mpz_class& exponent) const {
   if (exponent.fits_slong_p()) return pow(static_cast<long long>(exponent.get_si()));
-  Perm result(images_.size());
-  std::vector<bool> seen(images_.size(), false);
-  std::vector<Point> cycle;
-  for (std::size_t start = 0; start < images_.size(); ++start) {
-    if (seen[start]) continue;
-    cycle.clear();
-    for (Point p = static_cast<Point>(start); !seen[p]; p = images_[p]) {
-      seen[p] = true;
-      cycle.push_back(p);
-    }
-    const std::size_t len = cycle.size();
+  return shift_cycles([&exponent](std::size_t len) {
     mpz_class reduced = exponent % static_cast<unsigned long>(len);  // sign of the dividend
     if (reduced < 0) reduced += static_cast<unsigned long>(len);
-    const std::size_t shift = reduced.get_ui();
-    for (std::size_t i = 0; i < len; ++i) result.images_[cycle[i]] = cycle[(i + shift) % len];
-  }
-  return result;
+    return static_cast<std::size_t>(reduced.get_ui());
+  });
 }
 
 Perm Perm::conjugate(const Perm& by) const {

@@ -78,6 +78,9 @@ class Perm {
 
  private:
   explicit Perm(std::vector<Point> images) : images_(std::move(images)) {}
+  // Moves every point `shift_of(cycle length)` steps along its cycle (the powers' one loop).
+  template <class ShiftOf>
+  Perm shift_cycles(ShiftOf shift_of) const;
   std::vector<Point> images_;
 };
 

@@ -156,7 +156,10 @@ class BasicRng {
       // past `span` and wrapped sums.
       U high, x;
       do {
-        const U engine_count = engine_span + 1;
+        // Never 0 here (engine_span < span); spelled so that no compiler sees a constant 0 divisor
+        // for engines whose span is the whole type (the branch is dead for them).
+        const U engine_count =
+            engine_span == std::numeric_limits<U>::max() ? U{1} : engine_span + 1;
         high = engine_count * draw<U>(span / engine_count);
         x = high + (static_cast<U>(engine_()) - engine_min);
       } while (x > span || x < high);

@@ -31,7 +31,7 @@ struct CellSet {
 class Ranker {
  public:
   Ranker() = default;
-  Ranker(int f, int k) : f_(f), k_(k), weight_(k) {
+  Ranker(int f, int k) : k_(k), weight_(k) {
     for (int i = 0; i < k; ++i) {
       std::uint64_t w = 1;
       for (int j = 0; j < k - i - 1; ++j) w *= static_cast<std::uint64_t>(f - i - 1 - j);
@@ -69,7 +69,7 @@ class Ranker {
   }
 
  private:
-  int f_ = 0, k_ = 0;
+  int k_ = 0;
   std::vector<std::uint64_t> weight_;
   std::uint64_t size_ = 1;
 };
