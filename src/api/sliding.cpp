@@ -236,6 +236,7 @@ Result<Output> run_solve(const Request& q, Session& session) {
     o.perimeter_states = q.unsigned_integer("perimeter-states");
     o.max_nodes = q.unsigned_integer("max-nodes");
     o.on_progress = on_progress;
+    o.run = &session.run;
     return solve(s->size, s->position, s->goal, o);
   }();
   if (!r) return r.error();

@@ -20,6 +20,8 @@ namespace {
 
 constexpr int MAX_DEPTH = 1024;
 constexpr std::uint64_t PROGRESS_MASK = (std::uint64_t{1} << 24) - 1;
+// Cancellation and the deadline are checked every 2^20 nodes (a few milliseconds).
+constexpr std::uint64_t STOP_CHECK_MASK = (std::uint64_t{1} << 20) - 1;
 
 // A position packed by tile: 6 bits per tile cell, ten tiles per word (tile t in word
 // (t-1)/10, bits 6*((t-1)%10)...); the blank's cell follows from the others. Updated
@@ -248,6 +250,7 @@ class Search {
     while (true) {
       next_bound_ = INT_MAX;
       if (dfs(0, -1)) return Ok{};
+      if (stopped_) return options_.run->stop_error();
       if (aborted_) {
         return make_error(fmt::format("gave up after {} nodes (--max-nodes): no solution shorter "
                                       "than {} moves",
@@ -344,8 +347,14 @@ class Search {
 
   // Depth-first iteration below the current state at depth g; `last` = previous direction.
   bool dfs(int g, int last) {
-    if ((nodes_ & PROGRESS_MASK) == 0 && nodes_ && options_.on_progress) {
-      report(bound_, "forward, searching");
+    if ((nodes_ & STOP_CHECK_MASK) == 0 && nodes_) {
+      if ((nodes_ & PROGRESS_MASK) == 0 && options_.on_progress) {
+        report(bound_, "forward, searching");
+      }
+      if (options_.run && options_.run->should_stop()) {
+        stopped_ = aborted_ = true;
+        return false;
+      }
     }
     if (nodes_ >= limit_) {
       aborted_ = true;
@@ -456,6 +465,7 @@ class Search {
   std::uint64_t nodes_ = 0, limit_ = 0;
   int bound_ = 0, next_bound_ = 0;
   bool aborted_ = false;
+  bool stopped_ = false;  // aborted because the run context said stop
   int found_depth_ = -1;
   int meet_dist_ = 0;
   std::array<std::uint8_t, MAX_CELLS> meet_board_{};

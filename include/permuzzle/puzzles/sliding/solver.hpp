@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
 
 namespace permuzzle::sliding {
@@ -35,6 +36,9 @@ struct SolveOptions {
   int perimeter_depth = -1;      // -1: as deep as the cap allows; otherwise exactly this depth
   std::uint64_t max_nodes = 0;   // 0 = unlimited; else give up (LimitExceeded) after this many
   ProgressCallback on_progress;  // after each IDA* iteration and every ~16M nodes
+  // Cancellation and time limit, checked every ~1M nodes (a few ms): the search then stops with
+  // the run's error (Cancelled or LimitExceeded). Null: no checks.
+  const RunContext* run = nullptr;
 };
 
 // Optimal solution from `start` to `goal` (both validated here; unsolvable -> ErrorKind::

@@ -1,0 +1,57 @@
+// The plain sliding IDA* stops on the run context's stop token and deadline, within a few
+// milliseconds of the request, with the run's error.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/puzzles/sliding/solver.hpp"
+
+namespace permuzzle::sliding {
+namespace {
+
+// Korf's 24-puzzle instance 1 (data/korf24.txt): far beyond Manhattan-distance IDA*'s reach.
+Position hard_start() {
+  auto p = parse_position(
+      "14 5 9 2 18 / 8 23 19 12 17 / 15 0 10 20 4 / 6 11 21 1 7 / 24 3 16 22 13", BoardSize{5, 5});
+  EXPECT_TRUE(p.ok());
+  return *p;
+}
+
+TEST(SlidingCancel, StopTokenEndsTheSearchQuickly) {
+  std::stop_source source;
+  RunContext run;
+  run.with_stop_token(source.get_token());
+  SolveOptions options;
+  options.heuristic = Heuristic::Manhattan;
+  options.run = &run;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    source.request_stop();
+  });
+  Stopwatch watch;
+  auto r = solve(BoardSize{5, 5}, hard_start(), blank_first_goal(BoardSize{5, 5}), options);
+  const double seconds = watch.seconds();
+  stopper.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::Cancelled);
+  EXPECT_LT(seconds, 1.2);
+}
+
+TEST(SlidingCancel, DeadlineGivesLimitExceeded) {
+  RunContext run;
+  run.with_time_limit(std::chrono::milliseconds(150));
+  SolveOptions options;
+  options.heuristic = Heuristic::LinearConflict;
+  options.run = &run;
+  Stopwatch watch;
+  auto r = solve(BoardSize{5, 5}, hard_start(), blank_first_goal(BoardSize{5, 5}), options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_LT(watch.seconds(), 1.2);
+}
+
+}  // namespace
+}  // namespace permuzzle::sliding
