@@ -2,6 +2,7 @@
 // the command list the front ends build on; plus the CLI hardening it provides.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -175,6 +176,19 @@ TEST(CliHardening, ProgressOffATerminalIsPlainRateLimitedLines) {
   }
   EXPECT_GE(depth_lines, 1u);
   EXPECT_LE(depth_lines, 3u) << run.err;
+}
+
+TEST(CliHardening, TimeLimitStopsALongComputation) {
+  // The whole 3x4 Loopover graph takes ~26 s; with --time-limit 0.3 it stops at once (exit 3).
+  auto start = std::chrono::steady_clock::now();
+  auto run = run_cli("--time-limit 0.3 loopover bfs 3x4 -q");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_NE(run.err.find("time limit"), std::string::npos) << run.err;
+  EXPECT_LT(seconds, 3.0);
+  auto negative = run_cli("--time-limit -1 perm order '(1,2)'");
+  EXPECT_EQ(negative.exit_code, 2);
 }
 
 TEST(CliHardening, TablesNoneTouchesNoCache) {

@@ -27,10 +27,11 @@ struct CommandOutput {
 using Handler = std::function<Result<CommandOutput>()>;
 
 struct Context {
-  bool json = false;   // --json: one JSON object on stdout
-  bool quiet = false;  // --quiet: no progress lines on stderr
-  std::string tables;  // --tables DIR|none ("" = the default directory)
-  Handler action;      // set by the parsed subcommand's callback
+  bool json = false;      // --json: one JSON object on stdout
+  bool quiet = false;     // --quiet: no progress lines on stderr
+  std::string tables;     // --tables DIR|none ("" = the default directory)
+  double time_limit = 0;  // --time-limit SECONDS (0 = none)
+  Handler action;         // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
   TableStore* store = nullptr;  // the process's table store (set before the action runs)
   // A session for one registry call: the store, progress on stderr, the data directory.

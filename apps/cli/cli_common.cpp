@@ -46,6 +46,7 @@ void end_progress(const Context& ctx) {
 
 api::Session Context::session() const {
   api::Session s{*store, RunContext{}, api::default_data_dir()};
+  if (time_limit > 0) s.run.with_time_limit(std::chrono::duration<double>(time_limit));
   const Context* self = this;
   s.run.with_progress([self](const Progress& p) {
     // Lines with a known total or an unfinished phase are transient (they overwrite themselves

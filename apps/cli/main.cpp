@@ -34,7 +34,7 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
     if (word == "--") return "";
     if (!word.empty() && word[0] == '-') {
       // Options of the top level that take a value: skip the value too.
-      if (word == "--tables" && i + 1 < argc) ++i;
+      if ((word == "--tables" || word == "--time-limit") && i + 1 < argc) ++i;
       continue;
     }
     auto subs = current->get_subcommands([](const CLI::App*) { return true; });
@@ -69,6 +69,10 @@ int run(int argc, char** argv) {
                  "Directory of cached tables, or 'none' for no cache at all (default: "
                  "$PERMUZZLE_TABLES, else $XDG_CACHE_HOME/permuzzle, else ~/.cache/permuzzle)");
 
+  app.add_option("--time-limit", ctx.time_limit,
+                 "Stop a long computation after this many seconds (exit 3); solvers, searches "
+                 "and whole-graph BFS check it")
+      ->check(CLI::NonNegativeNumber);
   const api::Registry registry = api::make_registry();
   ctx.registry = &registry;
   add_demo_command(app, ctx);

@@ -343,6 +343,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   if (!c) return c.error();
   BfsOptions o;
   o.metric = c->metric;
+  o.run = &s.run;
   // An explicit --threads, else the caller's thread count (every hardware thread by default).
   const std::uint64_t threads = q.has("threads") ? q.unsigned_integer("threads") : s.run.threads();
   o.threads = static_cast<int>(threads);

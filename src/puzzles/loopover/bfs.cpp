@@ -1,5 +1,5 @@
-#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/core/run_context.hpp"
 
 #include <fmt/format.h>
 
@@ -179,6 +179,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
       std::uint8_t tiles[MAX_BFS_CELLS];
       NeighbourRanker neighbours(n, weight);
       while (true) {
+        if (options.run && options.run->should_stop()) break;
         const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
         if (begin >= total) break;
         const std::uint64_t end = std::min(total, begin + CHUNK);
@@ -228,6 +229,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (options.run && options.run->should_stop()) return options.run->stop_error();
     const std::uint64_t count = found.load();
     if (count == 0) break;
     st.histogram.push_back(count);

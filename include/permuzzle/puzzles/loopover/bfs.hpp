@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "permuzzle/core/ranking.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
@@ -26,6 +27,8 @@ struct BfsOptions {
   int threads = 0;  // 0 = every hardware thread
   // After each level: depth, positions at that depth, seconds so far.
   std::function<void(int depth, std::uint64_t count, double seconds)> on_level;
+  // Cancellation and time limit, checked before every chunk of ranks; null: no checks.
+  const RunContext* run = nullptr;
 };
 
 struct BfsStats {

@@ -1,4 +1,4 @@
-// The plain sliding IDA* stops on the run context's stop token and deadline, within a few
+// Long computations stop on the run context's stop token and deadline, within a few
 // milliseconds of the request, with the run's error.
 #include <gtest/gtest.h>
 
@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/solver.hpp"
 
@@ -55,3 +56,21 @@ TEST(SlidingCancel, DeadlineGivesLimitExceeded) {
 
 }  // namespace
 }  // namespace permuzzle::sliding
+
+namespace permuzzle::loopover {
+namespace {
+
+TEST(LoopoverBfsCancel, TimeLimitStopsTheWholeGraphSearch) {
+  RunContext run;
+  run.with_time_limit(std::chrono::milliseconds(300));
+  BfsOptions options;
+  options.run = &run;
+  Stopwatch watch;
+  auto table = DistanceTable::build(BoardSize{3, 4}, options);  // 26 s to the end
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_LT(watch.seconds(), 2.0);
+}
+
+}  // namespace
+}  // namespace permuzzle::loopover
