@@ -1,7 +1,8 @@
 // Shared plumbing of the `permuzzle` command-line front end.
 //
-// Each subcommand lives in its own file and registers itself with an add_*_command function.
-// A subcommand does not compute while CLI11 parses: its callback stores a Handler in the
+// Every engine command comes from the API registry (registry_commands.cpp builds the CLI11
+// subcommands); only interactive play, demo and the command list are CLI-only. A subcommand
+// does not compute while CLI11 parses: its callback stores a Handler in the
 // Context, and main runs that handler after parsing succeeded. A handler returns the full
 // output (text and JSON) or an Error, so a failing command prints nothing on stdout; main maps
 // errors to exit codes and prints exactly one JSON object when --json is given.
