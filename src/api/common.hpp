@@ -67,4 +67,11 @@ Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
 nlohmann::json points_json(const std::vector<Point>& points);
 std::string points_text(const std::vector<Point>& points, const char* open, const char* close);
 
+// 1234567 -> "1,234,567".
+std::string with_commas(std::uint64_t v);
+
+// A bar chart of positions per distance (a self-contained SVG) for every whole-graph BFS.
+std::string distance_chart_svg(const std::string& title,
+                               const std::vector<std::uint64_t>& histogram);
+
 }  // namespace permuzzle::api

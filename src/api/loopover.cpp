@@ -96,33 +96,6 @@ nlohmann::json histogram_json(const std::vector<std::uint64_t>& h) {
   return out;
 }
 
-// A bar chart of the distance histogram (self-contained SVG).
-std::string histogram_svg(const BfsStats& st) {
-  const int bars = static_cast<int>(st.histogram.size());
-  const int width = 60 + bars * 36, height = 300;
-  std::uint64_t peak = 1;
-  for (auto v : st.histogram) peak = std::max(peak, v);
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"sans-serif\" font-size=\"11\">\n"
-      "<text x=\"10\" y=\"16\" font-size=\"13\">Loopover {} ({}): {} positions, God's number "
-      "{}, {} antipodes</text>\n",
-      width, height + 40, format_size(st.size), metric_name(st.metric), st.states, st.max_distance,
-      st.antipodes);
-  for (int d = 0; d < bars; ++d) {
-    const double frac = static_cast<double>(st.histogram[d]) / static_cast<double>(peak);
-    const int h = std::max(1, static_cast<int>(frac * (height - 60)));
-    const int x = 40 + d * 36;
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"30\" height=\"{}\" fill=\"#4a7ab8\"/>\n"
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"8\">{}</text>\n",
-        x, height - h, h, x + 15, height + 14, d, x + 15, height - h - 3, st.histogram[d]);
-  }
-  svg += "</svg>\n";
-  return svg;
-}
-
 // The fast multi-stage solver (not proven optimal). It checks solvability and verifies its
 // solution by replay itself.
 Result<Output> fast_solve(Session& s, BoardSize size, Metric metric, const Position& start,
@@ -378,7 +351,15 @@ Result<Output> bfs_command(const Request& q, Session& s) {
               {"metric", metric_name(c->metric)},
               {"size", format_size(c->size)},
               {"sample_antipodes", samples}};
-  if (q.has("svg")) out.artifacts.push_back({"svg", histogram_svg(st), "histogram"});
+  if (q.has("svg"))
+    out.artifacts.push_back(
+        {"svg",
+         distance_chart_svg(fmt::format("Loopover {} ({}): {} positions by distance from solved "
+                                        "(God's number {}, {} antipodes)",
+                                        format_size(st.size), metric_name(st.metric),
+                                        with_commas(st.states), st.max_distance, st.antipodes),
+                            st.histogram),
+         "histogram"});
   return out;
 }
 

@@ -51,32 +51,6 @@ Param perm_param(std::string name = "perm", std::string help = "Permutation") {
 
 }  // namespace
 
-Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
-                              std::size_t offset) {
-  auto p = Perm::parse(std::string_view(text).substr(offset));
-  if (!p) {
-    Error e = p.error();
-    e.message = what + ": " + e.message;
-    e.input = text;
-    if (e.position != Error::NO_POSITION) e.position += offset;
-    return e;
-  }
-  return p;
-}
-
-nlohmann::json points_json(const std::vector<Point>& points) {
-  nlohmann::json list = nlohmann::json::array();
-  for (Point p : points) list.push_back(p + 1);
-  return list;
-}
-
-std::string points_text(const std::vector<Point>& points, const char* open, const char* close) {
-  std::string s = open;
-  for (std::size_t i = 0; i < points.size(); ++i)
-    s += (i ? "," : "") + std::to_string(points[i] + 1);
-  return s + close;
-}
-
 void register_perm(Registry& r) {
   r.add_family("perm", "Permutations in GAP cycle notation: products, orders, signs, conjugates");
 

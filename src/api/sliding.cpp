@@ -23,15 +23,6 @@ using namespace permuzzle::sliding;
 
 namespace sliding_detail {
 
-std::string with_commas(std::uint64_t v) {
-  std::string s = std::to_string(v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i && (s.size() - i) % 3 == 0) out += ',';
-    out += s[i];
-  }
-  return out;
-}
-
 sliding::PdbOptions sliding_pdb_options(const Session& s, const std::string& partition,
                                         unsigned threads, BoardSize size) {
   PdbOptions po;
@@ -137,45 +128,6 @@ nlohmann::json directions_json(const std::vector<Direction>& moves) {
   nlohmann::json j = nlohmann::json::array();
   for (Direction d : moves) j.push_back(std::string(1, direction_letter(d)));
   return j;
-}
-
-std::string histogram_svg(BoardSize size, const BfsResult& r) {
-  const int w = 800, h = 420, left = 70, bottom = 50, top = 40, right = 20;
-  std::uint64_t peak = 1;
-  for (auto c : r.histogram) peak = std::max(peak, c);
-  const double bar_w =
-      static_cast<double>(w - left - right) / static_cast<double>(r.histogram.size());
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{}\" y=\"24\" font-size=\"16\">{} sliding puzzle: {} positions by distance from "
-      "the "
-      "goal (God's number {})</text>\n",
-      w, h, left, to_string(size), with_commas(r.states), r.max_distance);
-  const int plot_h = h - top - bottom;
-  for (std::size_t d = 0; d < r.histogram.size(); ++d) {
-    double bh = static_cast<double>(r.histogram[d]) / static_cast<double>(peak) * plot_h;
-    double x = left + d * bar_w;
-    s += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
-        "fill=\"#4477aa\"><title>"
-        "distance {}: {} positions</title></rect>\n",
-        x + 0.5, h - bottom - bh, std::max(bar_w - 1.0, 0.5), bh, d, with_commas(r.histogram[d]));
-    if (r.histogram.size() <= 40 || d % 5 == 0) {
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       x + bar_w / 2, h - bottom + 16, d);
-    }
-  }
-  s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n", left,
-                   h - bottom, w - right, h - bottom);
-  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">distance (moves)</text>\n",
-                   (left + w - right) / 2, h - 12);
-  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", left - 6, top + 4,
-                   with_commas(peak));
-  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">0</text>\n", left - 6, h - bottom);
-  s += "</svg>\n";
-  return s;
 }
 
 // Threads for table building and pattern-database search: --threads, else the run context's
@@ -456,7 +408,14 @@ Result<Output> run_bfs(const Request& q, Session& session) {
               {"component_sizes", r->component_sizes},
               {"components_method", r->components_method},
               {"seconds", r->seconds}};
-  if (q.has("svg")) out.artifacts.push_back({"svg", histogram_svg(*sz, *r), "histogram chart"});
+  if (q.has("svg"))
+    out.artifacts.push_back(
+        {"svg",
+         distance_chart_svg(fmt::format("{} sliding puzzle: {} positions by distance from the goal "
+                                        "(God's number {})",
+                                        to_string(*sz), with_commas(r->states), r->max_distance),
+                            r->histogram),
+         "histogram chart"});
   return out;
 }
 

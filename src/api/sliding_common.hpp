@@ -11,9 +11,6 @@ namespace permuzzle::api {
 
 namespace sliding_detail {
 
-// 1234567 -> "1,234,567".
-std::string with_commas(std::uint64_t v);
-
 // Pattern-database options of one call: the session's table directory, `threads` for building
 // and searching, and table progress through the session, announced (what is built, how big,
 // where it is cached) before the first table is built.

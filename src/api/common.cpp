@@ -1,0 +1,79 @@
+// Helpers shared by the command families of the API layer.
+#include "common.hpp"
+
+namespace permuzzle::api {
+
+Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
+                              std::size_t offset) {
+  auto p = Perm::parse(std::string_view(text).substr(offset));
+  if (!p) {
+    Error e = p.error();
+    e.message = what + ": " + e.message;
+    e.input = text;
+    if (e.position != Error::NO_POSITION) e.position += offset;
+    return e;
+  }
+  return p;
+}
+
+nlohmann::json points_json(const std::vector<Point>& points) {
+  nlohmann::json list = nlohmann::json::array();
+  for (Point p : points) list.push_back(p + 1);
+  return list;
+}
+
+std::string points_text(const std::vector<Point>& points, const char* open, const char* close) {
+  std::string s = open;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    s += (i ? "," : "") + std::to_string(points[i] + 1);
+  return s + close;
+}
+
+std::string with_commas(std::uint64_t v) {
+  std::string s = std::to_string(v), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string distance_chart_svg(const std::string& title,
+                               const std::vector<std::uint64_t>& histogram) {
+  const int w = 800, h = 420, left = 70, bottom = 50, top = 40, right = 20;
+  std::uint64_t peak = 1;
+  for (auto c : histogram) peak = std::max(peak, c);
+  const double bar_w =
+      static_cast<double>(w - left - right) / static_cast<double>(histogram.size());
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" "
+      "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{}\" y=\"24\" font-size=\"16\">{}</text>\n",
+      w, h, left, title);
+  const int plot_h = h - top - bottom;
+  for (std::size_t d = 0; d < histogram.size(); ++d) {
+    double bh = static_cast<double>(histogram[d]) / static_cast<double>(peak) * plot_h;
+    double x = left + d * bar_w;
+    s += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+        "fill=\"#4477aa\"><title>"
+        "distance {}: {} positions</title></rect>\n",
+        x + 0.5, h - bottom - bh, std::max(bar_w - 1.0, 0.5), bh, d, with_commas(histogram[d]));
+    if (histogram.size() <= 40 || d % 5 == 0) {
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                       x + bar_w / 2, h - bottom + 16, d);
+    }
+  }
+  s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n", left,
+                   h - bottom, w - right, h - bottom);
+  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">distance (moves)</text>\n",
+                   (left + w - right) / 2, h - 12);
+  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", left - 6, top + 4,
+                   with_commas(peak));
+  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">0</text>\n", left - 6, h - bottom);
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace permuzzle::api
