@@ -128,7 +128,9 @@ Result<std::shared_ptr<void>> TableStore::obtain_bytes(
   if (persistent()) report.path = table_path(dir_, key);
   auto finish = [&](std::shared_ptr<void> value) -> Result<std::shared_ptr<void>> {
     if (out) *out = report;
-    add_report(std::move(report));
+    // Only loads and builds are listed: a long-lived process (a server) shares its tables in
+    // memory thousands of times, and the list stays one entry per table.
+    if (report.source != TableReport::Source::Memory) add_report(std::move(report));
     s.value = std::move(value);
     return s.value;
   };

@@ -86,7 +86,8 @@ class TableStore {
   Result<std::shared_ptr<T>> shared(const std::string& key,
                                     const std::function<Result<std::shared_ptr<T>>()>& make);
 
-  // Every table obtained so far, in order (for "tables" result fields and warnings).
+  // Every table loaded or built so far, in order (for "tables" result fields and warnings);
+  // later shares of a table in memory are reported to their caller only.
   std::vector<TableReport> reports() const;
   void add_report(TableReport report);
 
