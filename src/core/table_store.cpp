@@ -52,6 +52,25 @@ std::string status_reason(const TableLoadOutcome& outcome) {
 
 }  // namespace
 
+std::string describe(const TableReport& r) {
+  std::string name = r.puzzle + " " + r.pattern;
+  std::string out;
+  switch (r.source) {
+    case TableReport::Source::Memory:
+      out = "shared " + name + " (already in memory)";
+      break;
+    case TableReport::Source::Loaded:
+      out = "loaded " + name + " from " + r.path;
+      break;
+    case TableReport::Source::Built:
+      out = "built " + name + " (" + r.reason + ")";
+      if (r.saved) out += ", saved to " + r.path;
+      break;
+  }
+  if (!r.warning.empty()) out += "; warning: " + r.warning;
+  return out;
+}
+
 TableStore::TableStore(std::string dir) : dir_(std::move(dir)) {}
 
 TableStore::Slot& TableStore::slot(const std::string& key) {

@@ -44,6 +44,8 @@ struct TableReport {
   std::uint64_t bytes = 0;
 };
 
+std::string describe(const TableReport& report);
+
 // How to make one table of type T. The payload that is loaded and saved is the span returned by
 // `payload` (the table's own storage, so that tables of hundreds of MB need no second copy).
 // The key and the payload bytes are the file format: a recipe must keep them byte-identical
