@@ -161,8 +161,8 @@ struct CallState {
 py::object call_registry(const std::string& family, const std::string& verb, nlohmann::json params,
                          const py::object& progress) {
   ModuleState& s = state();
-  // Step 1. Parameters named like Python keywords (node_limit) map to the CLI's names
-  // (node-limit) when the command has no parameter of the Python spelling.
+  // Step 1. Parameters named like Python keywords (max_nodes) map to the CLI's names
+  // (max-nodes) when the command has no parameter of the Python spelling.
   if (const api::Command* c = s.registry.find(family, verb)) {
     nlohmann::json renamed = nlohmann::json::object();
     for (auto& [k, v] : params.items()) {
@@ -574,8 +574,8 @@ PYBIND11_MODULE(permuzzle, m) {
   m.def("call", &call_py, py::arg("family"), py::arg("verb"), py::kw_only(),
         py::arg("progress") = py::none(),
         "Runs a registry command (the CLI's `permuzzle FAMILY VERB ...`) and returns its --json "
-        "result as dicts and lists. Parameters are the CLI's names (node_limit for "
-        "--node-limit). progress: optional callable given dicts {phase, done, total, message}.");
+        "result as dicts and lists. Parameters are the CLI's names (max_nodes for "
+        "--max-nodes). progress: optional callable given dicts {phase, done, total, message}.");
   m.def(
       "commands", [] { return to_python(state().registry.describe()); },
       "Every command with its parameters (the CLI's `--json commands`).");
