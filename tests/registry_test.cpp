@@ -39,6 +39,31 @@ TEST(Registry, EveryCommandHasHelpAndDistinctParameters) {
   }
 }
 
+TEST(Registry, InputFilesAreTextOrNameAndText) {
+  api::Command command;
+  command.family = "test";
+  command.verb = "read";
+  api::Param p;
+  p.name = "file";
+  p.type = api::ParamType::InputFile;
+  p.positional = true;
+  p.required = true;
+  command.params = {p};
+  api::Registry r;
+  auto plain = r.validate(command, {{"file", "Set A 2 1"}});
+  ASSERT_TRUE(plain.ok()) << plain.error().describe();
+  EXPECT_EQ(plain->input_file("file").name, "file");
+  EXPECT_EQ(plain->input_file("file").text, "Set A 2 1");
+  auto named = r.validate(command, {{"file", {{"name", "a.tws"}, {"text", "x"}}}});
+  ASSERT_TRUE(named.ok()) << named.error().describe();
+  EXPECT_EQ(named->input_file("file").name, "a.tws");
+  EXPECT_FALSE(r.validate(command, {{"file", 3}}).ok());
+  EXPECT_FALSE(r.validate(command, {{"file", {{"text", "x"}, {"path", "/etc/passwd"}}}}).ok());
+  auto big = r.validate(command, {{"file", std::string(api::MAX_INPUT_FILE_BYTES + 1, 'x')}});
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().kind, ErrorKind::LimitExceeded);
+}
+
 TEST(Registry, CallsGiveTheSameJsonAsTheCli) {
   Fixture f;
   auto out = f.call("group", "order", {{"generators", {"(1,2,3)", "(1,2)"}}});

@@ -6,6 +6,7 @@
 // an error naming the option instead of 2^64-1.
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 
@@ -47,6 +48,34 @@ Status write_atomically(const std::string& path, const std::string& content) {
   return Ok{};
 }
 
+// The contents of an InputFile parameter's file ("-" = stdin), at most MAX_INPUT_FILE_BYTES.
+Result<std::string> read_input_file(const std::string& path) {
+  auto io_error = [&](const std::string& what) {
+    return make_error("cannot read " + path + ": " + what, {}, Error::NO_POSITION, ErrorKind::Io);
+  };
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return io_error("it is a directory");
+    file.open(path, std::ios::binary);
+    if (!file) return io_error("no such file or no permission");
+    in = &file;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in->gcount()));
+    if (text.size() > api::MAX_INPUT_FILE_BYTES) {
+      return make_error(path + ": the file is larger than " +
+                            std::to_string(api::MAX_INPUT_FILE_BYTES >> 20) + " MiB",
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+  }
+  if (in->bad()) return io_error("read error");
+  return text;
+}
+
 // Turns the stored text into the JSON parameters of the call.
 Result<nlohmann::json> collect(const api::Command& command, const Values& values) {
   nlohmann::json params = nlohmann::json::object();
@@ -63,6 +92,12 @@ Result<nlohmann::json> collect(const api::Command& command, const Values& values
     }
     std::string text = values.single.at(p.name);
     if (p.type == api::ParamType::OutputPath && text.empty()) text = "-";
+    if (p.type == api::ParamType::InputFile) {
+      auto content = read_input_file(text);
+      if (!content) return content.error();
+      params[p.name] = {{"name", text}, {"text", std::move(*content)}};
+      continue;
+    }
     auto v = api::parse_cli_value(p, text);
     if (!v) return v.error();
     params[p.name] = std::move(*v);

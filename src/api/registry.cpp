@@ -89,6 +89,26 @@ Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
       if (v.is_boolean()) return v.get<bool>() ? nlohmann::json("-") : nlohmann::json(nullptr);
       if (!v.is_string()) return param_error(p.name, "expected a path or true");
       return v;
+    case ParamType::InputFile: {
+      // Normalised to {"name", "text"}.
+      nlohmann::json text, name = p.name;
+      if (v.is_string()) {
+        text = v;
+      } else if (v.is_object() && v.contains("text") && v.at("text").is_string() &&
+                 (!v.contains("name") || v.at("name").is_string()) &&
+                 v.size() == (v.contains("name") ? 2u : 1u)) {
+        text = v.at("text");
+        if (v.contains("name")) name = v.at("name");
+      } else {
+        return param_error(p.name, "expected the file's text as a string, or {\"name\", \"text\"}");
+      }
+      if (text.get_ref<const std::string&>().size() > MAX_INPUT_FILE_BYTES) {
+        return make_error("parameter '" + p.name + "': the file is larger than " +
+                              std::to_string(MAX_INPUT_FILE_BYTES >> 20) + " MiB",
+                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+      }
+      return nlohmann::json{{"name", name}, {"text", text}};
+    }
   }
   return v;
 }
@@ -113,6 +133,8 @@ std::string_view type_name(ParamType type) {
       return "flag";
     case ParamType::OutputPath:
       return "output";
+    case ParamType::InputFile:
+      return "input-file";
   }
   return "string";
 }
@@ -143,6 +165,11 @@ double Request::number(const std::string& name) const {
 }
 bool Request::flag(const std::string& name) const {
   return has(name) && params_.at(name).get<bool>();
+}
+InputText Request::input_file(const std::string& name) const {
+  if (!has(name)) return {};
+  const nlohmann::json& v = params_.at(name);
+  return {v.at("name").get<std::string>(), v.at("text").get<std::string>()};
 }
 
 // --- Registry ------------------------------------------------------------------------------
@@ -266,6 +293,7 @@ Result<nlohmann::json> parse_cli_value(const Param& p, const std::string& text) 
     case ParamType::String:
     case ParamType::Strings:
     case ParamType::OutputPath:
+    case ParamType::InputFile:
       return nlohmann::json(text);
     case ParamType::Integer: {
       std::int64_t x = 0;

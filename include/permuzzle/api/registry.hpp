@@ -38,6 +38,18 @@ enum class ParamType {
   OutputPath,  // asks for an artifact (an SVG, a DOT file): on the CLI a path, "-" = stdout (the
                // option may be given without a value, meaning "-"); other front ends pass any
                // string and get the artifact's content in the JSON result
+  InputFile,   // the contents of a file (a definition file, a scramble file): on the CLI a path
+               // that the CLI reads (at most MAX_INPUT_FILE_BYTES); other front ends pass the
+               // text itself, as a JSON string or as {"name": ..., "text": ...}
+};
+
+// Largest file an InputFile parameter reads (front ends refuse bigger ones).
+inline constexpr std::size_t MAX_INPUT_FILE_BYTES = std::size_t(64) << 20;
+
+// An InputFile parameter's value: the name to use in error messages and the text.
+struct InputText {
+  std::string name;
+  std::string text;
 };
 
 std::string_view type_name(ParamType type);
@@ -71,6 +83,7 @@ class Request {
   std::string big_integer(const std::string& name) const;  // decimal text, exact
   double number(const std::string& name) const;
   bool flag(const std::string& name) const;
+  InputText input_file(const std::string& name) const;  // {name, text}; name defaults to the param
 
  private:
   nlohmann::json params_;
