@@ -22,7 +22,9 @@ let browser;
 // Starts `permuzzle serve --port 0` and reads the one line with its URL.
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, ['--quiet', 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A generous time limit: on a fresh machine the first 4x4 Loopover solve builds its tables.
+    const child = spawn(CLI, ['--quiet', '--time-limit', '120', 'serve', '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no URL from the server: ${out}`)), 10000);
     child.stdout.on('data', (chunk) => {
