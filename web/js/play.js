@@ -22,6 +22,8 @@ const game = {
   token: 0,       // bumps on every new position load, so stale answers are ignored
 };
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 const current = () => (game.solution ? game.solution.states[game.solution.index] : game.history[game.index]);
 
 function showError(error) {
@@ -44,7 +46,10 @@ setInterval(() => { if (game.startedAt !== null && game.finishedAt === null) tic
 function render() {
   const s = current();
   const ui = { move: (m) => play(m), render };
-  game.adapter.render($('board'), s, ui);
+  const board = $('board');
+  // Only the puzzle that draws now may handle pointer drags (Loopover sets these).
+  board.onpointerdown = board.onpointermove = board.onpointerup = board.onpointercancel = null;
+  game.adapter.render(board, s, ui);
   $('moves').textContent = String(game.index);
   $('undo').disabled = game.index === 0 || !!game.solution;
   $('redo').disabled = game.index >= game.history.length - 1 || !!game.solution;
@@ -54,10 +59,10 @@ function render() {
   const shown = $('solved');
   if (game.solution) {
     shown.hidden = !solved;
-    shown.textContent = `Solved by the solver in ${game.solution.moves.length} moves`;
+    shown.textContent = `Solved by the solver in ${plural(game.solution.moves.length, 'move')}`;
   } else if (solved && game.index > 0) {
     shown.hidden = false;
-    shown.textContent = `Solved in ${game.index} moves (${$('timer').textContent} s)`;
+    shown.textContent = `Solved in ${plural(game.index, 'move')} (${$('timer').textContent} s)`;
   } else {
     shown.hidden = true;
   }
@@ -79,7 +84,7 @@ function renderSolution() {
     list.append(span, ' ');
   });
   const note = document.createElement('span');
-  note.textContent = ` (${sol.moves.length} moves${sol.optimal ? ', optimal' : ''}; move ${sol.index})`;
+  note.textContent = ` (${plural(sol.moves.length, 'move')}${sol.optimal ? ', optimal' : ''}; at move ${sol.index})`;
   list.append(note);
 }
 
@@ -196,8 +201,8 @@ async function hint() {
     if (token !== game.token || index !== game.index) return;
     const first = sol.moves[0];
     const d = game.adapter.describeMove(first, s);
-    const left = sol.optimal ? `${sol.moves.length} moves left (optimal)`
-      : `${sol.moves.length} moves left by this solution (not proven optimal)`;
+    const left = sol.optimal ? `${plural(sol.moves.length, 'move')} left (optimal)`
+      : `${plural(sol.moves.length, 'move')} left by this solution (not proven optimal)`;
     const hintBox = $('hint-text');
     hintBox.textContent = `Next: ${d.text}${d.key ? ` — press ${d.key}` : ''} · ${left}`;
     hintBox.dataset.move = first;

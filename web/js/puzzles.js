@@ -31,17 +31,18 @@ function movesList(result) {
 }
 
 // Pointer drags on a grid: calls onStep(dRow, dCol, row, col) once per cell dragged, along the
-// first axis the pointer moved on.
+// first axis the pointer moved on. The drag's state lives on the board element, so that it
+// survives the re-render after each step.
 function dragGrid(board, cellSize, onStep) {
-  let start = null;
   board.onpointerdown = (e) => {
     const cell = e.target.closest('[data-cell]');
     if (!cell) return;
     board.setPointerCapture(e.pointerId);
-    start = { x: e.clientX, y: e.clientY, row: Number(cell.dataset.row),
+    board.drag = { x: e.clientX, y: e.clientY, row: Number(cell.dataset.row),
       col: Number(cell.dataset.col), axis: null };
   };
   board.onpointermove = (e) => {
+    const start = board.drag;
     if (!start) return;
     const dx = e.clientX - start.x;
     const dy = e.clientY - start.y;
@@ -50,17 +51,17 @@ function dragGrid(board, cellSize, onStep) {
     }
     if (start.axis === 'x' && Math.abs(dx) > cellSize / 2) {
       const s = Math.sign(dx);
-      onStep(0, s, start.row, start.col);
       start.x += s * cellSize;
+      onStep(0, s, start.row, start.col);
       start.col += s;
     } else if (start.axis === 'y' && Math.abs(dy) > cellSize / 2) {
       const s = Math.sign(dy);
-      onStep(s, 0, start.row, start.col);
       start.y += s * cellSize;
+      onStep(s, 0, start.row, start.col);
       start.row += s;
     }
   };
-  board.onpointerup = board.onpointercancel = () => { start = null; };
+  board.onpointerup = board.onpointercancel = () => { board.drag = null; };
 }
 
 // --- Sliding puzzles (r x c, blank = 0, goal 1..n-1 then the blank) -------------------------
