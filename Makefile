@@ -99,7 +99,8 @@ WEB_TESTS := web/tests
 web-deps: deps
 	@command -v npm >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; \
 	  else echo "error: npm is missing (apt-get install nodejs npm)" >&2; exit 1; fi; }
 	@if [ ! -f $(WEB_TESTS)/node_modules/.package-lock.json ] || \
 	    [ $(WEB_TESTS)/package-lock.json -nt $(WEB_TESTS)/node_modules/.package-lock.json ]; then \

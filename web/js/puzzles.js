@@ -185,6 +185,7 @@ export const loopover = {
     const [r, c] = parseSize(opts.size);
     const tiles = text.split('.').map(Number);
     const out = await call('loopover', 'check', { size: `${r}x${c}`, position: tiles.join(' ') });
+    if (out.valid === false) throw new Error(`not a Loopover position: ${out.reason || tiles.join(' ')}`);
     if (out.solvable === false) throw new Error(`this position cannot be solved: ${out.reason || ''}`);
     return { r, c, tiles };
   },
@@ -427,7 +428,10 @@ export const cube = {
   },
   encode: (s) => s.facelets,
   async decode(opts, text) {
-    await call('cube', 'check', { facelets: text });
+    const out = await call('cube', 'check', { facelets: text });
+    if (out.solvable === false) {
+      throw new Error(`this cube cannot be solved: ${(out.failures || []).join('; ')}`);
+    }
     return { facelets: text };
   },
   buttons: () => [...'URFDLB'].flatMap((f) => [f, `${f}'`, `${f}2`]),
