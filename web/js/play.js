@@ -1,7 +1,7 @@
 // The play page: one puzzle at a time through its adapter (puzzles.js), with scramble (seeded),
 // timer from the first move, move counter, undo/redo, reset, hint, a steppable solution and a
 // link that encodes the position (#play/<puzzle>?<options>&seed=S&pos=P).
-import { describeError, commands } from './api.js';
+import { describeError, commands, job } from './api.js';
 import { PUZZLES } from './puzzles.js';
 import { defPuzzle } from './defpuzzle.js';
 
@@ -215,12 +215,27 @@ async function hint() {
   }
 }
 
+// The whole solution runs as a job (a long solve shows its progress and can be cancelled).
+let solving = null;
+
 async function solve() {
   const start = game.history[game.index];
   const token = game.token;
   $('hint-text').textContent = 'Solving…';
+  const runAsJob = async (family, verb, params) => {
+    solving = await job(family, verb, params, (p) => {
+      $('hint-text').textContent = `Solving… ${[p.phase, p.message].filter((x) => x).join(': ')}`;
+    });
+    $('solve-cancel').hidden = false;
+    try {
+      return await solving.result;
+    } finally {
+      solving = null;
+      $('solve-cancel').hidden = true;
+    }
+  };
   try {
-    const sol = await game.adapter.solve(start);
+    const sol = await game.adapter.solve(start, runAsJob);
     const states = [start];
     for (const m of sol.moves) {
       const next = await game.adapter.apply(states[states.length - 1], m);
@@ -234,8 +249,8 @@ async function solve() {
     showError(null);
     stepPlay();
   } catch (e) {
-    $('hint-text').textContent = '';
-    showError(e);
+    $('hint-text').textContent = e.kind === 'cancelled' ? 'Solve cancelled.' : '';
+    if (e.kind !== 'cancelled') showError(e);
   }
 }
 
@@ -350,6 +365,7 @@ export function initPlay() {
   $('reset').onclick = () => load(game.start, game.seed);
   $('hint').onclick = hint;
   $('solve').onclick = solve;
+  $('solve-cancel').onclick = () => solving && solving.cancel();
   $('step-start').onclick = () => step(0);
   $('step-back').onclick = () => step(game.solution ? game.solution.index - 1 : 0);
   $('step-next').onclick = () => step(game.solution ? game.solution.index + 1 : 0);

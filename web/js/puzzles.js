@@ -125,8 +125,8 @@ export const sliding = {
     return { ...s, tiles };
   },
   isSolved: (s) => s.tiles.every((t, i) => t === (i + 1) % s.tiles.length),
-  async solve(s) {
-    const out = await call('sliding', 'solve', { size: `${s.r}x${s.c}`, position: [s.tiles.join(' ')] });
+  async solve(s, run = call) {
+    const out = await run('sliding', 'solve', { size: `${s.r}x${s.c}`, position: [s.tiles.join(' ')] });
     return { moves: out.directions, optimal: out.optimal, length: out.length };
   },
   describeMove(dir, s) {
@@ -239,8 +239,8 @@ export const loopover = {
   },
   apply: loopoverApply,
   isSolved: (s) => s.tiles.every((t, i) => t === i + 1),
-  async solve(s) {
-    const out = await call('loopover', 'solve', { size: `${s.r}x${s.c}`, position: s.tiles.join(' ') });
+  async solve(s, run = call) {
+    const out = await run('loopover', 'solve', { size: `${s.r}x${s.c}`, position: s.tiles.join(' ') });
     return { moves: movesList(out), optimal: out.optimal, length: out.length };
   },
   describeMove(m) {
@@ -310,8 +310,8 @@ export const triloop = {
     return { ...s, pos: out.position };
   },
   isSolved: (s) => s.pos.split(/\s+/).every((t, i) => Number(t) === i + 1),
-  async solve(s) {
-    const out = await call('triloop', 'solve', { rows: s.f, POS: s.pos });
+  async solve(s, run = call) {
+    const out = await run('triloop', 'solve', { rows: s.f, POS: s.pos });
     return { moves: movesList(out), optimal: out.optimal, length: out.length, note: out.method };
   },
   describeMove: (m) => ({ text: m }),
@@ -403,8 +403,8 @@ export const hanoi = {
     return { ...s, towers };
   },
   isSolved: (s) => s.towers[s.k - 1].length === s.n,
-  async solve(s) {
-    const out = await call('hanoi', 'solve', { disks: s.n, pegs: s.k, from: this.text(s), all: true });
+  async solve(s, run = call) {
+    const out = await run('hanoi', 'solve', { disks: s.n, pegs: s.k, from: this.text(s), all: true });
     return { moves: movesList(out), optimal: out.optimal, length: out.length, note: out.proof };
   },
   describeMove: (m) => ({ text: `${m[0]} → ${m[1]}`, key: `${m.charCodeAt(0) - 64} ${m.charCodeAt(1) - 64}` }),
@@ -460,8 +460,8 @@ export const cube = {
     return { facelets: out.facelets };
   },
   isSolved: (s) => [...FACES].every((f, i) => new Set(s.facelets.slice(i * 9, i * 9 + 9)).size === 1),
-  async solve(s) {
-    const out = await call('cube', 'solve', { facelets: s.facelets });
+  async solve(s, run = call) {
+    const out = await run('cube', 'solve', { facelets: s.facelets });
     return { moves: movesList(out), optimal: out.optimal === true, length: out.length, note: out.note };
   },
   describeMove: (m) => ({ text: m, key: m.endsWith("'") ? `Shift+${m[0]}` : m.endsWith('2') ? `${m[0]} ${m[0]}` : m }),

@@ -173,7 +173,19 @@ test('a long job is cancelled from the analysis page', async () => {
   await page.waitForFunction(() => document.getElementById('bfs-status').textContent === 'Cancelled.');
   assert.ok(Date.now() - t0 < 2000, `cancelled after ${Date.now() - t0} ms`);
   assert.equal(await page.textContent('#bfs-error'), '');
-  // And a small one runs to the end, with its chart and antipodes.
+  // A long solve on the play page (a random 4x5 sliding puzzle: IDA* without pattern databases)
+  // runs as a job too, with its own Cancel button.
+  await page.goto(`${url}#play/sliding?size=4x5&seed=1`);
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 1');
+  await page.click('#solve');
+  await page.locator('#solve-cancel').waitFor({ state: 'visible' });
+  const t1 = Date.now();
+  await page.click('#solve-cancel');
+  await page.waitForFunction(() => document.getElementById('hint-text').textContent === 'Solve cancelled.');
+  assert.ok(Date.now() - t1 < 2000, `solve cancelled after ${Date.now() - t1} ms`);
+  assert.ok(await page.locator('#solve-cancel').isHidden());
+  // And a small BFS runs to the end, with its chart and antipodes.
+  await page.goto(`${url}#analysis`);
   await page.selectOption('#bfs-puzzle', 'sliding');
   await page.fill('#bfs-size', '2x3');
   await page.click('#bfs-run');
