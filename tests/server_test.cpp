@@ -79,7 +79,8 @@ std::string raw_get(int port, const std::string& target) {
     ::close(fd);
     return "";
   }
-  std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  std::string request =
+      "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
   [[maybe_unused]] auto sent = ::send(fd, request.data(), request.size(), 0);
   std::string reply;
   char buffer[4096];
@@ -404,6 +405,27 @@ TEST(Server, PathTraversalAndOddUrlsAre404) {
   auto r = s.client().Get("/api/v1/group/order");
   EXPECT_EQ(r->status, 404);
   error_of(r);
+}
+
+TEST(Server, OtherSitesAreRefused) {
+  Running s;
+  // DNS rebinding: a request naming another host reaches a loopback server.
+  httplib::Headers evil_host = {{"Host", "evil.example"}};
+  auto r = s.client().Get("/api/v1/commands", evil_host);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(error_of(r)["message"].get<std::string>().find("loopback"), std::string::npos);
+  // A cross-site POST (a form or fetch from another site's page).
+  httplib::Headers other_origin = {{"Origin", "http://evil.example"}};
+  r = s.client().Post("/api/v1/perm/order", other_origin, R"J({"perm": "(1,2)"})J", "text/plain");
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(error_of(r)["message"].get<std::string>().find("cross-site"), std::string::npos);
+  // The app's own pages (Origin = this server) and clients without an Origin are served.
+  httplib::Headers own = {{"Origin", "http://127.0.0.1:" + std::to_string(s.port())}};
+  r = s.client().Post("/api/v1/perm/order", own, R"J({"perm": "(1,2)"})J", "application/json");
+  EXPECT_EQ(r->status, 200) << r->body;
+  r = s.client().Get("/api/v1/commands", {{"Host", "localhost:" + std::to_string(s.port())}});
+  EXPECT_EQ(r->status, 200);
 }
 
 // Reads a job's event stream to its end.

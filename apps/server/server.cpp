@@ -158,6 +158,16 @@ std::string_view state_name(Job::State s) {
   return "failed";
 }
 
+// The host name of a Host header: "127.0.0.1:8080" -> "127.0.0.1", "[::1]:8080" -> "::1".
+std::string host_name(const std::string& host) {
+  if (!host.empty() && host.front() == '[') {
+    auto close = host.find(']');
+    return close == std::string::npos ? host : host.substr(1, close - 1);
+  }
+  auto colon = host.find(':');
+  return colon == std::string::npos ? host : host.substr(0, colon);
+}
+
 }  // namespace
 
 bool is_loopback(const std::string& host) {
@@ -504,6 +514,32 @@ struct Server::Impl {
           }
           send_error(res, 500, "internal error: " + what, ErrorKind::Internal);
         });
+
+    // Step 4a. Requests from other sites. A page on another site can make the browser POST here
+    // (a "simple" cross-origin request needs no preflight), and a DNS name rebound to 127.0.0.1
+    // makes this server "same origin" for that site: so a server on loopback answers only
+    // requests that name a loopback host, and a POST or DELETE that carries an Origin must come
+    // from this server's own pages.
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      const std::string host = req.get_header_value("Host");
+      if (is_loopback(options.host) && !is_loopback(host_name(host))) {
+        send_error(res, 403,
+                   "this server listens on loopback and answers only requests for a loopback host "
+                   "(Host: 127.0.0.1 or localhost), not '" +
+                       host + "'");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (req.method != "GET" && req.method != "HEAD" && req.has_header("Origin")) {
+        const std::string origin = req.get_header_value("Origin");
+        if (origin != "http://" + host) {
+          send_error(res, 403,
+                     "cross-site request refused: Origin '" + origin +
+                         "' is not this server (http://" + host + ")");
+          return httplib::Server::HandlerResponse::Handled;
+        }
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
 
     http.Get("/api/v1/commands", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(commands_json, "application/json");
