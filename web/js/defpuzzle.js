@@ -2,14 +2,21 @@
 // the engine's generic `def` commands (info, apply, random, solve), found in GET
 // /api/v1/commands: the page offers it only when they exist.
 //
-// A position is kept as the move sequence that reaches it from the solved state (what `def
-// apply --moves` and `def solve --moves` take); its pieces are shown as the engine reports them.
+// A position is kept as the engine prints it: a scramble-file entry ("Scramble NAME ... End"),
+// which `def apply --state` and `def solve --state` read back, with the state as JSON for the
+// picture. The solved pattern is the state null (no --state).
 import { call } from './api.js';
-import { rng } from './rng.js';
 
-function paramOf(command, pred) {
-  const p = command && command.params.find(pred);
-  return p ? p.name : null;
+// The file's parameter of a def command: its positional input-file parameter.
+function fileParam(command) {
+  const params = command ? command.params : [];
+  const p = params.find((x) => x.type === 'input-file' && x.positional)
+    || params.find((x) => x.type === 'input-file');
+  return p ? p.name : 'file';
+}
+
+function position(out) {
+  return { text: out.scramble || null, state: out.state || null, solved: out.solved === true };
 }
 
 export const defPuzzle = {
@@ -20,12 +27,9 @@ export const defPuzzle = {
   file: null, // {name, text}
   info: null,
   moveNames: [],
-  command(verb) { return this.commands.find((c) => c.verb === verb); },
-  // The parameters of a def call: the file under the command's input-file parameter.
   params(verb, extra) {
-    const c = this.command(verb);
-    const fileParam = paramOf(c, (p) => p.type === 'input-file') || 'file';
-    return { [fileParam]: this.file, ...extra };
+    const command = this.commands.find((c) => c.verb === verb);
+    return { [fileParam(command)]: this.file, ...extra };
   },
   async load(name, text) {
     this.file = { name, text };
@@ -33,28 +37,21 @@ export const defPuzzle = {
     this.moveNames = (this.info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
   },
   buttons() { return this.moveNames; },
-  solved() { return { moves: [], pieces: null }; },
+  solved() { return { text: null, state: null, solved: true }; },
   async scramble(opts, seed) {
     if (!this.file) throw new Error('upload a definition file first');
-    const out = await call('def', 'random', this.params('random', { seed }));
-    let moves = out.moves || out.scramble;
-    if (typeof moves === 'string') moves = moves.trim().split(/\s+/);
-    if (!Array.isArray(moves)) {
-      // The engine gave a state, not a sequence: scramble by seeded random moves instead.
-      const random = rng(seed);
-      moves = Array.from({ length: 40 }, () => this.moveNames[random(this.moveNames.length)]);
-    }
-    return this.apply({ moves: [], pieces: null }, moves);
+    return position(await call('def', 'random', this.params('random', { seed })));
   },
-  encode: (s) => s.moves.join('_'),
+  encode: (s) => s.text || '',
   async decode(opts, text) {
     if (!this.file) throw new Error('upload the definition file first, then open the link');
-    return this.apply({ moves: [], pieces: null }, text ? text.split('_') : []);
+    if (!text) return this.solved();
+    return position(await call('def', 'apply', this.params('apply', { moves: '', state: text })));
   },
   async apply(s, m) {
-    const moves = s.moves.concat(m);
-    const out = await call('def', 'apply', this.params('apply', { moves: moves.join(' ') }));
-    return { moves, pieces: out.state || out, solved: out.solved };
+    const extra = { moves: m };
+    if (s.text) extra.state = s.text;
+    return position(await call('def', 'apply', this.params('apply', extra)));
   },
   render(board, s) {
     board.replaceChildren();
@@ -63,22 +60,26 @@ export const defPuzzle = {
     if (!this.file) {
       pre.textContent = 'No definition file yet.';
     } else {
-      const lines = [`${this.info.name || this.file.name}: ${this.info.positions || '?'} positions`];
-      const pieces = s.pieces && (s.pieces.state || s.pieces);
-      if (pieces && typeof pieces === 'object') {
-        for (const [set, v] of Object.entries(pieces)) {
-          if (v && v.pieces) lines.push(`${set}: ${v.pieces.join(' ')}${v.orientation ? ` / ${v.orientation.map((o) => (o === null ? '?' : o)).join(' ')}` : ''}`);
+      const lines = [`${this.info.name || this.file.name}: ${this.info.positions || '?'} positions`
+        + `${this.info.structure ? `, group ${this.info.structure}` : ''}`];
+      if (s.state && typeof s.state === 'object') {
+        for (const [set, v] of Object.entries(s.state)) {
+          if (!v || !v.pieces) continue;
+          const o = v.orientation ? ` / ${v.orientation.map((x) => (x === null ? '?' : x)).join(' ')}` : '';
+          lines.push(`${set}: ${v.pieces.map((x) => x + 1).join(' ')}${o}`);
         }
+      } else {
+        lines.push('solved');
       }
-      lines.push(`moves from solved: ${s.moves.join(' ') || '(none)'}`);
       pre.textContent = lines.join('\n');
     }
     board.append(pre);
   },
   key: () => null,
-  isSolved: (s) => (s.solved !== undefined ? s.solved === true : s.moves.length === 0),
+  isSolved: (s) => s.solved === true,
   async solve(s, run = call) {
-    const out = await run('def', 'solve', this.params('solve', { moves: s.moves.join(' ') }));
+    const extra = s.text ? { state: s.text } : { moves: '' };
+    const out = await run('def', 'solve', this.params('solve', extra));
     const first = (out.solutions || [out])[0];
     let moves = first.moves || [];
     if (typeof moves === 'string') moves = moves.trim() ? moves.trim().split(/\s+/) : [];
