@@ -218,6 +218,10 @@ struct Server::Impl {
       return;
     }
     res.set_header("Cache-Control", "no-cache");
+    // The page builds its DOM from text only; a policy keeps any injected markup inert.
+    res.set_header("Content-Security-Policy",
+                   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'");
     res.set_content(it->second->content.data(), it->second->content.size(),
                     std::string(it->second->content_type));
   }
