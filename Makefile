@@ -93,7 +93,8 @@ fuzz: deps
 	done
 
 # Browser tests (web/tests/): playwright-core from npm drives Debian's chromium (no browser
-# download). Node.js and npm come from the machine, else from Debian.
+# download). Node.js (20 or newer: playwright-core's requirement) and npm come from the machine,
+# else from Debian (whose Node.js 18 is then reported as too old).
 WEB_TESTS := web/tests
 
 web-deps: deps
@@ -102,6 +103,9 @@ web-deps: deps
 	    export DEBIAN_FRONTEND=noninteractive; \
 	    apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; \
 	  else echo "error: npm is missing (apt-get install nodejs npm)" >&2; exit 1; fi; }
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { \
+	  echo "error: the browser tests need Node.js 20 or newer (playwright-core); found $$(node --version)" >&2; \
+	  exit 1; }
 	@if [ ! -f $(WEB_TESTS)/node_modules/.package-lock.json ] || \
 	    [ $(WEB_TESTS)/package-lock.json -nt $(WEB_TESTS)/node_modules/.package-lock.json ]; then \
 	  cd $(WEB_TESTS) && npm ci --no-audit --no-fund --loglevel=error; \
