@@ -206,7 +206,7 @@ Output describe_group(const PermGroup& g) {
       "transitive:   {}\nbase:         {} (length {})\nstrong gens:  {}\n",
       d.structure, d.recognised ? "" : " (not recognised as a named group)", g.order().get_str(),
       moved, g.degree(), orbit_text.empty() ? "none" : orbit_text, d.transitive ? "yes" : "no",
-      points_text(base, "[", "]"), base.size(), g.strong_generators().size());
+      points_text(base, "[", "]"), base.size(), g.strong_generator_count());
   out.json = {{"structure", d.structure},
               {"order", g.order().get_str()},
               {"recognised", d.recognised},
@@ -215,7 +215,7 @@ Output describe_group(const PermGroup& g) {
               {"moved_points", moved},
               {"degree", g.degree()},
               {"base", points_json(base)},
-              {"strong_generators", g.strong_generators().size()}};
+              {"strong_generators", g.strong_generator_count()}};
   return out;
 }
 
