@@ -35,7 +35,8 @@ constexpr std::size_t MAX_SVG_VERTICES = 400;
 constexpr int DOT_TIME_LIMIT_SECONDS = 30;
 // Subgroup results print at most this many generators.
 constexpr std::size_t MAX_PRINTED_GENERATORS = 50;
-// `describe` prints at most this many base points as text (JSON has them all).
+// `describe` prints at most this many base points (and points per orbit) as text (JSON has
+// them all).
 constexpr std::size_t MAX_PRINTED_BASE = 30;
 
 bool valid_name(const std::string& name) {
@@ -272,7 +273,12 @@ Output describe_group(const PermGroup& g) {
   std::string orbit_text;
   for (const auto& orbit : d.orbits) {
     orbits.push_back(points_json(orbit));
-    orbit_text += (orbit_text.empty() ? "" : " ") + points_text(orbit, "{", "}");
+    orbit_text +=
+        (orbit_text.empty() ? "" : " ") +
+        (orbit.size() <= MAX_PRINTED_BASE
+             ? points_text(orbit, "{", "}")
+             : points_text(std::vector<Point>(orbit.begin(), orbit.begin() + MAX_PRINTED_BASE), "{",
+                           ", ...}"));
   }
   std::size_t moved = 0;
   for (const auto& orbit : d.orbits) moved += orbit.size();
