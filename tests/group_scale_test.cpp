@@ -160,6 +160,10 @@ TEST(GroupScale, LongCycleAndLargeSymmetricGroup) {
   EXPECT_FALSE(c.contains(cycle(1, 19999)));
   Rng rng(3);
   EXPECT_TRUE(c.contains(c.random_element(rng)));
+  // Its word problem would need 20,000 stored permutations of 20,000 points: refused at once.
+  auto w = c.word(cycle(1, 20000));
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().kind, ErrorKind::LimitExceeded);
   // S_20001 from the long cycle and a transposition, recognised without a chain.
   PermGroup s = G({cycle(1, 20001), P("(1,2)")});
   EXPECT_EQ(s.order(), factorial(20001));

@@ -1533,6 +1533,20 @@ Result<Word> PermGroup::word(const Perm& element) const {
                           std::to_string(EXPLICIT_ALWAYS_DEGREE) + " points)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
+  // The word chain stores every transversal element's inverse as a Perm (4 bytes per point):
+  // refuse before allocating when that alone exceeds the budget (e.g. one 20,000-cycle).
+  const double word_bytes = chain_->visit([](const auto& c) {
+    double points = 0;
+    for (std::size_t k = 0; k < c.length(); ++k) points += static_cast<double>(c.orbit_size(k));
+    return points * static_cast<double>(c.degree()) * 2 * sizeof(Point);
+  });
+  if (word_bytes > static_cast<double>(WORD_TABLE_BYTES)) {
+    return make_error("the word problem for this group needs more than " +
+                          std::to_string(WORD_TABLE_BYTES >> 20) +
+                          " MiB of transversal elements (group too large for the "
+                          "stabilizer-chain method)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
   std::call_once(chain_->words_once, [&] {
     try {
       chain_->words = chain_->visit([&](const auto& c) -> std::shared_ptr<const WordChain> {
