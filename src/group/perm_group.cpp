@@ -852,6 +852,14 @@ bool is_prime(std::size_t p) {
 // recognised" and the chain is built as usual.
 std::optional<GiantChain> recognise_giant(const std::vector<Perm>& generators, std::size_t n,
                                           std::uint64_t seed) {
+  // S_m and A_m (m >= 9) are not abelian: commuting generators (e.g. one long cycle) are not.
+  bool commute = true;
+  for (std::size_t i = 0; i < generators.size() && commute; ++i) {
+    for (std::size_t j = i + 1; j < generators.size() && commute; ++j) {
+      commute = generators[i] * generators[j] == generators[j] * generators[i];
+    }
+  }
+  if (commute) return std::nullopt;
   std::vector<Point> points;
   for (auto& orbit : orbits(generators, n)) {
     if (orbit.size() < 2) continue;
