@@ -5,6 +5,7 @@
 // degree 64 unless `deterministic`), then answers from it.
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
+#include "permuzzle/group/operations.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::api {
@@ -31,6 +33,11 @@ constexpr std::uint64_t MAX_RANDOM_POINTS = 50'000'000;
 // GraphViz lays out a few hundred vertices in seconds; beyond this the SVG is refused.
 constexpr std::size_t MAX_SVG_VERTICES = 400;
 constexpr int DOT_TIME_LIMIT_SECONDS = 30;
+// Subgroup results print at most this many generators.
+constexpr std::size_t MAX_PRINTED_GENERATORS = 50;
+// `describe` prints at most this many base points (and points per orbit) as text (JSON has
+// them all).
+constexpr std::size_t MAX_PRINTED_BASE = 30;
 
 bool valid_name(const std::string& name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
@@ -189,6 +196,75 @@ void add_group(Registry& r, std::string verb, std::string help, std::vector<Para
          }});
 }
 
+// "1,5,7" -> 0-based points.
+Result<std::vector<Point>> parse_points(const std::string& text, const std::string& what) {
+  std::vector<Point> points;
+  std::size_t i = 0;
+  while (i <= text.size()) {
+    std::size_t end = text.find(',', i);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(i, end - i);
+    std::size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+    std::string digits = a == std::string::npos ? "" : item.substr(a, b - a + 1);
+    bool ok =
+        !digits.empty() && digits.size() <= 9 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    unsigned long v = ok ? std::stoul(digits) : 0;
+    if (!ok || v < 1 || v > MAX_PARSE_DEGREE) {
+      return make_error(what + ": expected points 1.." + std::to_string(MAX_PARSE_DEGREE) +
+                            " separated by commas, e.g. 1,5,7",
+                        text, i);
+    }
+    points.push_back(static_cast<Point>(v - 1));
+    i = end + 1;
+  }
+  return points;
+}
+
+Param subgroup_param() {
+  return required(with_short(
+      option("subgroup", ParamType::Strings,
+             "A generator of the subgroup H in cycle notation (repeatable), e.g. -s \"(1,2,3)\""),
+      's'));
+}
+
+Result<PermGroup> build_subgroup(const Request& q) {
+  std::vector<Perm> gens;
+  auto texts = q.strings("subgroup");
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    auto x = parse_perm_param(texts[i], "--subgroup element " + std::to_string(i + 1));
+    if (!x) return x.error();
+    gens.push_back(std::move(*x));
+  }
+  std::size_t degree = 0;
+  for (const Perm& p : gens) degree = std::max(degree, p.largest_moved_point());
+  SchreierSimsOptions options;
+  options.randomized = degree > RANDOMIZED_FROM_DEGREE;
+  return PermGroup::from_generators(gens, {}, options);
+}
+
+// A subgroup's order, structure and generators (at most MAX_PRINTED_GENERATORS printed).
+Output subgroup_output(const PermGroup& h, nlohmann::json extra) {
+  auto d = h.describe();
+  nlohmann::json gens = nlohmann::json::array();
+  std::string text;
+  for (std::size_t i = 0; i < h.generators().size() && i < MAX_PRINTED_GENERATORS; ++i) {
+    std::string g = h.generators()[i].to_cycle_string();
+    if (h.generators()[i].is_identity() && h.order() > 1) continue;
+    gens.push_back(g);
+    text += " " + g;
+  }
+  Output out;
+  out.text = fmt::format("order {}, {}\ngenerators:{}\n", h.order().get_str(), d.structure,
+                         h.order() == 1 ? " none" : text);
+  out.json = std::move(extra);
+  if (!out.json.is_object()) out.json = nlohmann::json::object();
+  out.json["order"] = h.order().get_str();
+  out.json["structure"] = d.structure;
+  out.json["generators"] = h.order() == 1 ? nlohmann::json::array() : gens;
+  return out;
+}
+
 Output describe_group(const PermGroup& g) {
   auto d = g.describe();
   auto base = g.base();
@@ -197,7 +273,12 @@ Output describe_group(const PermGroup& g) {
   std::string orbit_text;
   for (const auto& orbit : d.orbits) {
     orbits.push_back(points_json(orbit));
-    orbit_text += (orbit_text.empty() ? "" : " ") + points_text(orbit, "{", "}");
+    orbit_text +=
+        (orbit_text.empty() ? "" : " ") +
+        (orbit.size() <= MAX_PRINTED_BASE
+             ? points_text(orbit, "{", "}")
+             : points_text(std::vector<Point>(orbit.begin(), orbit.begin() + MAX_PRINTED_BASE), "{",
+                           ", ...}"));
   }
   std::size_t moved = 0;
   for (const auto& orbit : d.orbits) moved += orbit.size();
@@ -206,7 +287,11 @@ Output describe_group(const PermGroup& g) {
       "transitive:   {}\nbase:         {} (length {})\nstrong gens:  {}\n",
       d.structure, d.recognised ? "" : " (not recognised as a named group)", g.order().get_str(),
       moved, g.degree(), orbit_text.empty() ? "none" : orbit_text, d.transitive ? "yes" : "no",
-      points_text(base, "[", "]"), base.size(), g.strong_generators().size());
+      base.size() <= MAX_PRINTED_BASE
+          ? points_text(base, "[", "]")
+          : points_text(std::vector<Point>(base.begin(), base.begin() + MAX_PRINTED_BASE), "[",
+                        ", ...]"),
+      base.size(), g.strong_generator_count());
   out.json = {{"structure", d.structure},
               {"order", g.order().get_str()},
               {"recognised", d.recognised},
@@ -215,7 +300,7 @@ Output describe_group(const PermGroup& g) {
               {"moved_points", moved},
               {"degree", g.degree()},
               {"base", points_json(base)},
-              {"strong_generators", g.strong_generators().size()}};
+              {"strong_generators", g.strong_generator_count()}};
   return out;
 }
 
@@ -453,6 +538,157 @@ void register_group(Registry& r) {
                     {"element", x->to_cycle_string()}};
         return out;
       });
+
+  // Step: operations (operations.hpp), named as in GAP / SymPy.
+  add_group(r, "stabilizer",
+            "Pointwise stabilizer of points (GAP: Stabilizer(G, pts, OnTuples)): order, "
+            "structure and generators",
+            {required(option("points", ParamType::String,
+                             "Points to fix, comma-separated, e.g. 1 or 1,5,7"))},
+            [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto points = parse_points(q.string("points"), "--points");
+              if (!points) return points.error();
+              return subgroup_output(pointwise_stabilizer(g, *points),
+                                     {{"points", points_json(*points)}});
+            });
+
+  add_group(r, "is-subgroup",
+            "Is the group generated by the --subgroup elements a subgroup? (GAP: IsSubgroup) "
+            "With its index when it is",
+            {subgroup_param()}, [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto h = build_subgroup(q);
+              if (!h) return h.error();
+              bool sub = is_subgroup(*h, g);
+              Output out;
+              out.json = {{"is_subgroup", sub},
+                          {"order", g.order().get_str()},
+                          {"subgroup_order", h->order().get_str()}};
+              out.text = sub ? "yes" : "no";
+              if (sub) {
+                mpz_class index = g.order() / h->order();
+                out.json["index"] = index.get_str();
+                out.text += fmt::format(" (index {})", index.get_str());
+              }
+              out.text += "\n";
+              return out;
+            });
+
+  add_group(r, "index", "Index |G : H| of the subgroup H generated by the --subgroup elements",
+            {subgroup_param()}, [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto h = build_subgroup(q);
+              if (!h) return h.error();
+              auto index = subgroup_index(g, *h);
+              if (!index) return index.error();
+              Output out;
+              out.text = index->get_str() + "\n";
+              out.json = {{"index", index->get_str()}};
+              return out;
+            });
+
+  add_group(r, "cosets",
+            "Representatives of the right cosets H*x of the --subgroup H (GAP: "
+            "RightTransversal); quadratic in the index",
+            {subgroup_param(),
+             option("limit", ParamType::Unsigned, "Refuse indices larger than this", 2000)},
+            [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto h = build_subgroup(q);
+              if (!h) return h.error();
+              auto reps = right_coset_representatives(g, *h, q.unsigned_integer("limit"));
+              if (!reps) return reps.error();
+              Output out;
+              nlohmann::json list = nlohmann::json::array();
+              for (const Perm& x : *reps) {
+                out.text += x.to_cycle_string() + "\n";
+                list.push_back(x.to_cycle_string());
+              }
+              out.json = {{"index", std::to_string(reps->size())}, {"representatives", list}};
+              return out;
+            });
+
+  add_group(r, "orbit",
+            "Orbit of a set of points under the group acting on sets (GAP: Orbit(G, set, "
+            "OnSets))",
+            {required(option("set", ParamType::String, "Points, comma-separated, e.g. 1,2")),
+             option("limit", ParamType::Unsigned, "Refuse orbits longer than this", 100000)},
+            [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto set = parse_points(q.string("set"), "--set");
+              if (!set) return set.error();
+              auto orbit = set_orbit(g, *set, q.unsigned_integer("limit"));
+              if (!orbit) return orbit.error();
+              Output out;
+              nlohmann::json list = nlohmann::json::array();
+              for (const auto& s : *orbit) {
+                out.text += points_text(s, "{", "}") + "\n";
+                list.push_back(points_json(s));
+              }
+              out.json = {{"orbit", list}, {"length", orbit->size()}};
+              return out;
+            });
+
+  add_group(
+      r, "is-conjugate",
+      "Are two elements conjugate in the group? With a conjugating element c, "
+      "c^-1*x*c = y (GAP: RepresentativeAction). Small groups (class search)",
+      {element_param(),
+       required(option("to", ParamType::String, "The second element y, e.g. \"(2,3)\"")),
+       option("limit", ParamType::Unsigned, "Refuse conjugacy classes larger than this", 200000)},
+      [](const Request& q, const PermGroup& g) -> Result<Output> {
+        auto x = parse_perm_param(q.string("element"), "--element");
+        if (!x) return x.error();
+        auto y = parse_perm_param(q.string("to"), "--to");
+        if (!y) return y.error();
+        auto c = conjugating_element(g, *x, *y, q.unsigned_integer("limit"));
+        if (!c) return c.error();
+        Output out;
+        out.json = {{"conjugate", c->has_value()},
+                    {"element", x->to_cycle_string()},
+                    {"to", y->to_cycle_string()}};
+        if (*c) {
+          if (x->conjugate(**c) != *y) {
+            return make_error("internal error: the conjugating element does not conjugate", {},
+                              Error::NO_POSITION, ErrorKind::Internal);
+          }
+          out.json["conjugator"] = (*c)->to_cycle_string();
+          out.text =
+              fmt::format("yes: c = {} (c^-1 * x * c = y, verified)\n", (*c)->to_cycle_string());
+        } else {
+          out.text = "no\n";
+        }
+        return out;
+      });
+
+  add_group(r, "center", "Centre Z(G) (GAP: Centre; small groups: the elements are enumerated)",
+            {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 1000000)},
+            [](const Request& q, const PermGroup& g) -> Result<Output> {
+              auto z = centre(g, q.unsigned_integer("limit"));
+              if (!z) return z.error();
+              return subgroup_output(*z, {});
+            });
+
+  add_group(r, "derived-subgroup",
+            "Commutator subgroup [G,G] (GAP: DerivedSubgroup): normal closure of the "
+            "generators' commutators",
+            {}, [](const Request&, const PermGroup& g) -> Result<Output> {
+              return subgroup_output(derived_subgroup(g), {});
+            });
+
+  add_group(r, "is-abelian", "Do the generators commute? (GAP: IsAbelian)", {},
+            [](const Request&, const PermGroup& g) -> Result<Output> {
+              bool a = is_abelian(g);
+              Output out;
+              out.text = a ? "yes\n" : "no\n";
+              out.json = {{"is_abelian", a}};
+              return out;
+            });
+
+  add_group(r, "is-solvable", "Does the derived series reach 1? (GAP: IsSolvableGroup)", {},
+            [](const Request&, const PermGroup& g) -> Result<Output> {
+              bool s = is_solvable(g);
+              Output out;
+              out.text = s ? "yes\n" : "no\n";
+              out.json = {{"is_solvable", s}};
+              return out;
+            });
 
   r.add_demo("group", demo_groups);
 }

@@ -2,6 +2,8 @@
 // Targets (2-core machine): cube order from scratch <= 5 ms; membership <= 2 us per test.
 // A wrong order, a group element refused or a word that does not multiply back is an Internal
 // error (exit 1); a missed time target is reported in the output.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -19,6 +21,79 @@ namespace {
 constexpr double ORDER_TARGET_MS = 5.0;
 constexpr double MEMBERSHIP_TARGET_US = 2.0;
 constexpr int MEMBERSHIP_PAIRS = 5000;  // random elements and random permutations, each
+// Large groups (issue 14): order from scratch plus a few membership tests, each <= 2 s.
+constexpr double LARGE_TARGET_MS = 2000.0;
+constexpr int LARGE_MEMBERSHIP_TESTS = 10;
+
+Perm long_cycle(std::size_t n) {  // (1,2,...,n)
+  std::vector<Point> images(n);
+  for (std::size_t i = 0; i < n; ++i) images[i] = static_cast<Point>((i + 1) % n);
+  return *Perm::from_images(std::move(images));
+}
+
+Perm random_perm(Rng& rng, std::size_t n, int parity) {  // parity 0: any, 1: even
+  std::vector<Point> images(n);
+  std::iota(images.begin(), images.end(), Point{0});
+  rng.shuffle(images.begin(), images.end());
+  Perm p = *Perm::from_images(std::move(images));
+  if (parity == 1 && p.sign() == -1) p = p * *Perm::from_cycles({{1, 2}});
+  return p;
+}
+
+// PSL(2,p) on the projective line (points 1..p, infinity = p+1): x -> x+1, x -> -1/x.
+std::vector<Perm> psl2(std::uint64_t p) {
+  std::vector<Point> shift(p + 1), invert(p + 1);
+  for (std::uint64_t x = 0; x < p; ++x) {
+    shift[x] = static_cast<Point>((x + 1) % p);
+    std::uint64_t inv = 1, b = x, e = p - 2;
+    for (; e; e >>= 1, b = b * b % p) {
+      if (e & 1) inv = inv * b % p;
+    }
+    invert[x] = x == 0 ? static_cast<Point>(p) : static_cast<Point>((p - inv) % p);
+  }
+  shift[p] = static_cast<Point>(p);
+  invert[p] = 0;
+  return {*Perm::from_images(shift), *Perm::from_images(invert)};
+}
+
+struct LargeCase {
+  std::string name;
+  std::vector<Perm> generators;
+  mpz_class expected;
+};
+
+std::vector<LargeCase> large_cases() {
+  Rng rng(14);
+  auto fact = [](unsigned long n) {
+    mpz_class f;
+    mpz_fac_ui(f.get_mpz_t(), n);
+    return f;
+  };
+  std::vector<LargeCase> cases;
+  cases.push_back({"S1000 (2 random generators)",
+                   {random_perm(rng, 1000, 0), random_perm(rng, 1000, 0)},
+                   fact(1000)});
+  // Make sure the first pair is not all even (then it would be A1000).
+  if (cases[0].generators[0].sign() == 1 && cases[0].generators[1].sign() == 1) {
+    cases[0].generators[0] = cases[0].generators[0] * *Perm::from_cycles({{1, 2}});
+  }
+  cases.push_back({"A1000 (2 random even generators)",
+                   {random_perm(rng, 1000, 1), random_perm(rng, 1000, 1)},
+                   fact(1000) / 2});
+  cases.push_back({"C20000 (one 20000-cycle)", {long_cycle(20000)}, mpz_class(20000)});
+  cases.push_back({"S20001 ((1,...,20001), (1,2))",
+                   {long_cycle(20001), *Perm::from_cycles({{1, 2}})},
+                   fact(20001)});
+  cases.push_back(
+      {"PSL(2,1031) on 1032 points", psl2(1031), mpz_class(1031) * (1031 * 1031 - 1) / 2});
+  return cases;
+}
+
+long peak_rss_mb() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -36,7 +111,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   const mpz_class expected("43252003274489856000");
 
   // Step 1. Order from scratch (median over repetitions), checked against the known order.
-  s.run.report({"bench groups", 0, 3, "cube order from scratch"});
+  s.run.report({"bench groups", 0, 4, "cube order from scratch"});
   std::vector<double> order_ms;
   mpz_class order;
   for (std::uint64_t r = 0; r < repeats; ++r) {
@@ -52,7 +127,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   const PermGroup& cube = *built;
 
   // Step 2. 10,000 membership tests: 5,000 random elements, 5,000 random permutations.
-  s.run.report({"bench groups", 1, 3, "10,000 membership tests"});
+  s.run.report({"bench groups", 1, 4, "10,000 membership tests"});
   Rng rng(2026);
   std::vector<Perm> tests;
   std::vector<Point> images(48);
@@ -76,7 +151,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
 
   // Step 3. One word-problem call on a fresh group (builds the short-word chain), then
   // calls on the built chain.
-  s.run.report({"bench groups", 2, 3, "word problem"});
+  s.run.report({"bench groups", 2, 4, "word problem"});
   Perm target = cube.random_element(rng);
   Stopwatch first_clock;
   auto w = cube.word(target);
@@ -92,6 +167,48 @@ Result<Output> bench_groups(const Request& q, Session& s) {
     if (!wx || cube.evaluate(*wx) != x) return check_failed("word problem failed");
     total_length += wx->size();
   }
+
+  // Step 4. Large groups: order from scratch (median of up to 5 runs), checked against the
+  // formula, then membership of random elements and of one non-member.
+  s.run.report({"bench groups", 3, 4, "large groups"});
+  nlohmann::json large = nlohmann::json::array();
+  std::string large_text;
+  bool large_ok = true;
+  for (const LargeCase& c : large_cases()) {
+    std::vector<double> ms;
+    std::optional<PermGroup> g;
+    for (std::uint64_t r = 0; r < std::min<std::uint64_t>(repeats, 5); ++r) {
+      SchreierSimsOptions options;
+      options.randomized = true;
+      Stopwatch clock;
+      auto built = PermGroup::from_generators(c.generators, {}, options);
+      if (!built) return built.error();
+      ms.push_back(clock.seconds() * 1e3);
+      g = std::move(*built);
+    }
+    if (g->order() != c.expected) return check_failed(c.name + ": wrong order");
+    Rng member_rng(99);
+    Stopwatch member_clock;
+    for (int i = 0; i < LARGE_MEMBERSHIP_TESTS; ++i) {
+      if (!g->contains(g->random_element(member_rng))) {
+        return check_failed(c.name + ": a random element was refused");
+      }
+    }
+    const double member_ms = member_clock.seconds() * 1e3 / LARGE_MEMBERSHIP_TESTS;
+    const double med = median(ms);
+    large_ok = large_ok && med <= LARGE_TARGET_MS;
+    std::string digits = std::to_string(c.expected.get_str().size());
+    large_text += fmt::format(
+        "  {:34} {:9.3f} ms   order ({} digits) checked, random element "
+        "+ membership {:.3f} ms {}\n",
+        c.name, med, digits, member_ms, med <= LARGE_TARGET_MS ? "ok" : "MISSED");
+    large.push_back({{"name", c.name},
+                     {"order_ms", med},
+                     {"order_digits", c.expected.get_str().size()},
+                     {"random_and_membership_ms", member_ms},
+                     {"degree", g->degree()}});
+  }
+  const long rss = peak_rss_mb();
 
   const double order_med = median(order_ms), member_med = median(member_us);
   const double word_med = median(word_ms);
@@ -109,6 +226,8 @@ Result<Output> bench_groups(const Request& q, Session& s) {
       order.get_str(), member_med, MEMBERSHIP_TARGET_US,
       member_med <= MEMBERSHIP_TARGET_US ? "ok" : "MISSED", word_first_ms, w->size(), word_med,
       avg_len);
+  out.text += fmt::format("Large groups (target <= {} ms each, peak memory {} MB):\n{}",
+                          LARGE_TARGET_MS, rss, large_text);
   out.json = {{"cube_order", order.get_str()},
               {"order_ms", order_med},
               {"order_target_ms", ORDER_TARGET_MS},
@@ -120,7 +239,11 @@ Result<Output> bench_groups(const Request& q, Session& s) {
               {"word_ms", word_med},
               {"word_average_length", avg_len},
               {"repeats", repeats},
-              {"targets_met", ok}};
+              {"targets_met", ok},
+              {"large", large},
+              {"large_target_ms", LARGE_TARGET_MS},
+              {"large_targets_met", large_ok},
+              {"peak_rss_mb", rss}};
   return out;
 }
 
@@ -129,7 +252,8 @@ Result<Output> bench_groups(const Request& q, Session& s) {
 void register_group_bench(Registry& r) {
   Command c{"bench",
             "groups",
-            "Rubik's cube group: order from scratch, 10,000 membership tests, word problem",
+            "Rubik's cube group: order from scratch, 10,000 membership tests, word problem; large "
+            "groups (S1000, A1000, a 20000-cycle, S20001, PSL(2,1031)): order and membership",
             {with_range(option("repeats", ParamType::Unsigned,
                                "Timed repetitions per measurement (median)", 21),
                         1, 100000)},

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -41,6 +42,17 @@ struct TableLimitHit {};
 
 // Largest number of letters one level of the word chain may hold (see build_word_chain).
 constexpr std::size_t WORD_LETTER_LIMIT = 2000000;
+// Memory budget of the helper chains built for the word problem.
+constexpr std::size_t WORD_TABLE_BYTES = std::size_t{1} << 29;
+// Degrees up to which the explicit-transversal chain is tried first (fast membership); above,
+// Schreier vectors. Between 256 and 1024 the explicit chain gets EXPLICIT_TRY_BYTES at most
+// before the Schreier-vector chain takes over.
+constexpr std::size_t EXPLICIT_ALWAYS_DEGREE = 256;
+constexpr std::size_t EXPLICIT_TRY_DEGREE = 1024;
+constexpr std::size_t EXPLICIT_TRY_BYTES = std::size_t{1} << 28;
+// Jordan recognition of S_n / A_n (recognise_giant): tried above EXPLICIT_ALWAYS_DEGREE on at
+// most this many random elements.
+constexpr int GIANT_TRIES = 400;
 
 template <class T>
 struct Level {
@@ -66,6 +78,17 @@ class ChainT {
   std::size_t length() const { return levels_.size(); }
   const Level<T>& level(std::size_t k) const { return *levels_[k]; }
   const T* identity() const { return identity_.data(); }
+
+  // The accessors every chain representation offers (see SvChain and GiantChain below).
+  Point base_point(std::size_t k) const { return levels_[k]->base; }
+  std::size_t orbit_size(std::size_t k) const { return levels_[k]->orbit.size(); }
+  void transversal(std::size_t k, std::size_t i, T* out) const {
+    std::memcpy(out, levels_[k]->trans.data() + i * n_, n_ * sizeof(T));
+  }
+  std::size_t generator_count(std::size_t k) const { return levels_[k]->gen_count; }
+  void generator(std::size_t k, std::size_t s, T* out) const {
+    std::memcpy(out, levels_[k]->gens.data() + s * n_, n_ * sizeof(T));
+  }
 
   bool is_identity(const T* x) const {
     return n_ == 0 || std::memcmp(x, identity_.data(), n_ * sizeof(T)) == 0;
@@ -236,6 +259,346 @@ class ChainT {
   std::vector<std::unique_ptr<Level<T>>> levels_;
 };
 
+// Images of g^r (r >= 0) for a flat permutation g, by moving every point r steps along its
+// cycle: O(n) whatever r is (the shallow-tree labels are long powers of one generator).
+template <class T>
+void power_flat(const T* g, std::size_t n, std::uint64_t r, T* out, std::vector<T>& cycle,
+                std::vector<char>& seen) {
+  seen.assign(n, 0);
+  for (std::size_t p = 0; p < n; ++p) {
+    if (seen[p]) continue;
+    cycle.clear();
+    for (T q = static_cast<T>(p); !seen[q]; q = g[q]) {
+      seen[q] = 1;
+      cycle.push_back(q);
+    }
+    const std::size_t len = cycle.size(), shift = static_cast<std::size_t>(r % len);
+    for (std::size_t i = 0; i < len; ++i) out[cycle[i]] = cycle[(i + shift) % len];
+  }
+}
+
+// Stabilizer chain with Schreier vectors (shallow Schreier trees) instead of explicit
+// transversals, for large degrees: memory is about (base length) x n x 4 bytes plus the strong
+// generators, and sifting costs (tree depth) compositions per level instead of one.
+//
+// Data layout:
+// - pool_ / pool_inv_: every strong generator and every shallow-tree label as n flat images
+//   (and its inverse); an entry never changes once added, so levels refer to it by pool id.
+// - Level k: its base point; `tree` lists the pool ids that may label tree edges at this level
+//   (the strong generators of levels >= k, and this level's shallow labels); `label[j]` (size n)
+//   is 0 for the base, +(t+1) when j = parent^tree[t], -(t+1) when j = parent^(tree[t]^-1), and
+//   NOT_IN_ORBIT when j is outside the orbit; `orbit` is in breadth-first order, so the first
+//   point is the base; `gens` are the pool ids of the strong generators added at this level.
+// Shallow trees (Cooperman–Finkelstein–Sarawagi's idea): when the breadth-first tree is deeper
+// than DEPTH_LIMIT(orbit), the transversal element of the deepest point joins the labels and the
+// tree is rebuilt; for one long cycle this halves the depth each time.
+class SvChain {
+ public:
+  using T = std::uint32_t;
+  static constexpr std::int32_t NOT_IN_ORBIT = std::numeric_limits<std::int32_t>::min();
+  static constexpr std::size_t MAX_SHALLOW_LABELS = 40;
+
+  SvChain(std::size_t n, std::vector<Point> base_prefix, std::size_t max_bytes)
+      : n_(n), identity_(n), base_prefix_(std::move(base_prefix)), max_bytes_(max_bytes) {
+    std::iota(identity_.begin(), identity_.end(), T{0});
+  }
+
+  std::size_t degree() const { return n_; }
+  std::size_t length() const { return levels_.size(); }
+  const T* identity() const { return identity_.data(); }
+  bool is_identity(const T* x) const {
+    return n_ == 0 || std::memcmp(x, identity_.data(), n_ * sizeof(T)) == 0;
+  }
+  void compose(const T* x, const T* y, T* out) const {
+    for (std::size_t i = 0; i < n_; ++i) out[i] = y[x[i]];
+  }
+  Point base_point(std::size_t k) const { return levels_[k].base; }
+  std::size_t orbit_size(std::size_t k) const { return levels_[k].orbit.size(); }
+  std::size_t generator_count(std::size_t k) const { return levels_[k].gens.size(); }
+  void generator(std::size_t k, std::size_t s, T* out) const {
+    std::memcpy(out, pool_[levels_[k].gens[s]].data(), n_ * sizeof(T));
+  }
+  std::size_t table_bytes() const { return bytes_; }
+
+  // The transversal element mapping the base of level k to its i-th orbit point: the product of
+  // the edge labels from the base down the tree, runs of one label taken as one power.
+  void transversal(std::size_t k, std::size_t i, T* out) const {
+    const Level& lv = levels_[k];
+    std::vector<std::int32_t> edges;  // from the point up to the base
+    for (T j = lv.orbit[i]; lv.label[j] != 0;) {
+      std::int32_t l = lv.label[j];
+      edges.push_back(l);
+      std::size_t id = lv.tree[static_cast<std::size_t>(std::abs(l)) - 1];
+      j = l > 0 ? pool_inv_[id][j] : pool_[id][j];
+    }
+    std::memcpy(out, identity_.data(), n_ * sizeof(T));
+    std::vector<T> power(n_), tmp(n_), cycle;
+    std::vector<char> seen;
+    for (std::size_t e = edges.size(); e-- > 0;) {
+      std::size_t run = 1;
+      while (e > 0 && edges[e - 1] == edges[e]) {
+        --e;
+        ++run;
+      }
+      std::int32_t l = edges[e];
+      std::size_t id = lv.tree[static_cast<std::size_t>(std::abs(l)) - 1];
+      const T* g = l > 0 ? pool_[id].data() : pool_inv_[id].data();
+      if (run == 1) {
+        compose(out, g, tmp.data());
+      } else {
+        power_flat(g, n_, run, power.data(), cycle, seen);
+        compose(out, power.data(), tmp.data());
+      }
+      std::memcpy(out, tmp.data(), n_ * sizeof(T));
+    }
+  }
+
+  // Sifts x in place through levels k, k+1, ... (as ChainT::sift): at each level the tree path
+  // of the base's image is walked back to the base, multiplying x by each edge's inverse.
+  std::size_t sift(T* x, std::size_t k = 0) const {
+    const std::size_t n = n_;
+    for (; k < levels_.size(); ++k) {
+      const Level& lv = levels_[k];
+      T j = x[lv.base];
+      std::int32_t l = lv.label[j];
+      if (l == NOT_IN_ORBIT) return k;
+      while (l != 0) {
+        std::size_t id = lv.tree[static_cast<std::size_t>(std::abs(l)) - 1];
+        const T* back = l > 0 ? pool_inv_[id].data() : pool_[id].data();
+        for (std::size_t i = 0; i < n; ++i) x[i] = back[x[i]];
+        j = back[j];
+        l = lv.label[j];
+      }
+    }
+    return k;
+  }
+
+  bool contains(T* x) const { return sift(x) == levels_.size() && is_identity(x); }
+
+  // As ChainT::add_residue: r fixes the first l base points and is not in the chain's group.
+  void add_residue(std::size_t l, const T* r) {
+    std::size_t level = l;
+    while (true) {
+      if (level == levels_.size()) new_level(r);
+      if (r[levels_[level].base] != levels_[level].base) break;
+      ++level;
+    }
+    std::size_t id = add_to_pool(r, true);
+    levels_[level].gens.push_back(id);
+    for (std::size_t j = 0; j <= level; ++j) {
+      Level& lv = levels_[j];
+      lv.tree.push_back(id);
+      bool closed = true;
+      for (T p : lv.orbit) {
+        if (lv.label[r[p]] == NOT_IN_ORBIT) {
+          closed = false;
+          break;
+        }
+      }
+      if (!closed) rebuild(j);
+    }
+  }
+
+  // Deterministic completion: every Schreier generator u_j * s * u_{j^s}^-1 of every level must
+  // sift to the identity (Schreier's lemma); a failing one joins the chain and the check starts
+  // again. On return the chain is exact whatever the random phase did.
+  void complete() {
+    std::vector<T> u(n_), y(n_);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t k = levels_.size(); k-- > 0 && !changed;) {
+        for (std::size_t i = 0; i < levels_[k].orbit.size() && !changed; ++i) {
+          transversal(k, i, u.data());
+          const T j = levels_[k].orbit[i];
+          for (std::size_t t = 0; t < levels_[k].tree.size(); ++t) {
+            const Level& lv = levels_[k];
+            std::size_t id = lv.tree[t];
+            if (!pool_strong_[id]) continue;
+            T q = pool_[id][j];
+            // A tree edge j -> q labelled by this generator: its Schreier generator is 1.
+            if (lv.label[q] == static_cast<std::int32_t>(t + 1)) continue;
+            compose(u.data(), pool_[id].data(), y.data());
+            std::size_t at = sift(y.data(), k);
+            if (at < levels_.size() || !is_identity(y.data())) {
+              add_residue(at, y.data());
+              changed = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+
+ private:
+  struct Level {
+    T base = 0;
+    std::vector<T> orbit;
+    std::vector<std::int32_t> label;
+    std::vector<std::size_t> tree;
+    std::vector<std::size_t> gens;
+    std::size_t shallow = 0;  // shallow labels added to `tree`
+  };
+
+  static std::size_t depth_limit(std::size_t orbit) {
+    std::size_t bits = 0;
+    while ((std::size_t{1} << bits) < orbit) ++bits;
+    return 2 * bits + 4;
+  }
+
+  std::size_t add_to_pool(const T* g, bool strong) {
+    bytes_ += 2 * n_ * sizeof(T);
+    if (bytes_ > max_bytes_) throw TableLimitHit{};
+    pool_.emplace_back(g, g + n_);
+    std::vector<T> inv(n_);
+    for (std::size_t i = 0; i < n_; ++i) inv[g[i]] = static_cast<T>(i);
+    pool_inv_.push_back(std::move(inv));
+    pool_strong_.push_back(strong);
+    return pool_.size() - 1;
+  }
+
+  // Breadth-first Schreier tree of level k over its labels (and their inverses); then, while
+  // it is too deep, the deepest point's transversal element becomes a label.
+  void rebuild(std::size_t k) {
+    std::vector<std::uint32_t> depth(n_, 0);
+    std::vector<T> u(n_);
+    while (true) {
+      Level& lv = levels_[k];
+      for (T p : lv.orbit) lv.label[p] = NOT_IN_ORBIT;
+      lv.orbit.assign(1, lv.base);
+      lv.label[lv.base] = 0;
+      depth[lv.base] = 0;
+      std::uint32_t deepest = 0;
+      for (std::size_t q = 0; q < lv.orbit.size(); ++q) {
+        T p = lv.orbit[q];
+        for (std::size_t t = 0; t < lv.tree.size(); ++t) {
+          for (int sign : {1, -1}) {
+            T x = sign > 0 ? pool_[lv.tree[t]][p] : pool_inv_[lv.tree[t]][p];
+            if (lv.label[x] != NOT_IN_ORBIT) continue;
+            lv.label[x] = sign * static_cast<std::int32_t>(t + 1);
+            depth[x] = depth[p] + 1;
+            if (depth[x] > depth[lv.orbit[deepest]])
+              deepest = static_cast<std::uint32_t>(lv.orbit.size());
+            lv.orbit.push_back(x);
+          }
+        }
+      }
+      if (depth[lv.orbit[deepest]] <= depth_limit(lv.orbit.size()) ||
+          lv.shallow >= MAX_SHALLOW_LABELS) {
+        return;
+      }
+      transversal(k, deepest, u.data());
+      std::size_t id = add_to_pool(u.data(), false);
+      levels_[k].tree.push_back(id);
+      ++levels_[k].shallow;
+    }
+  }
+
+  void new_level(const T* g) {
+    std::size_t k = levels_.size();
+    T base = 0;
+    if (k < base_prefix_.size()) {
+      base = static_cast<T>(base_prefix_[k]);
+    } else {
+      while (g[base] == base) ++base;
+    }
+    bytes_ += n_ * sizeof(std::int32_t);
+    if (bytes_ > max_bytes_) throw TableLimitHit{};
+    Level lv;
+    lv.base = base;
+    lv.orbit.push_back(base);
+    lv.label.assign(n_, NOT_IN_ORBIT);
+    lv.label[base] = 0;
+    levels_.push_back(std::move(lv));
+  }
+
+  std::size_t n_;
+  std::vector<T> identity_;
+  std::vector<Point> base_prefix_;
+  std::size_t max_bytes_;
+  std::size_t bytes_ = 0;
+  std::vector<std::vector<T>> pool_, pool_inv_;
+  std::vector<bool> pool_strong_;
+  std::vector<Level> levels_;
+};
+
+// The natural symmetric or alternating group on `points` (sorted), recognised without a chain
+// (see recognise_giant): its chain is known in closed form. Base: points[0], points[1], ...
+// (length m-1 for S_m, m-2 for A_m); level k's orbit is points[k..m-1]; its strong generator is
+// the transposition (points[k], points[k+1]) for S_m, the 3-cycle (points[k], points[k+1],
+// points[k+2]) for A_m (consecutive ones generate the symmetric/alternating group of the rest).
+class GiantChain {
+ public:
+  using T = std::uint32_t;
+  GiantChain(std::size_t n, std::vector<Point> points, bool alternating)
+      : n_(n), identity_(n), points_(std::move(points)), alternating_(alternating), moved_(n, 0) {
+    std::iota(identity_.begin(), identity_.end(), T{0});
+    for (Point p : points_) moved_[p] = 1;
+  }
+  std::size_t degree() const { return n_; }
+  std::size_t points() const { return points_.size(); }
+  const std::vector<Point>& point_list() const { return points_; }
+  bool alternating() const { return alternating_; }
+  std::size_t length() const { return points_.size() - (alternating_ ? 2 : 1); }
+  const T* identity() const { return identity_.data(); }
+  void compose(const T* x, const T* y, T* out) const {
+    for (std::size_t i = 0; i < n_; ++i) out[i] = y[x[i]];
+  }
+  Point base_point(std::size_t k) const { return points_[k]; }
+  std::size_t orbit_size(std::size_t k) const { return points_.size() - k; }
+  std::size_t generator_count(std::size_t) const { return 1; }
+  void generator(std::size_t k, std::size_t, T* out) const {
+    std::memcpy(out, identity_.data(), n_ * sizeof(T));
+    const Point a = points_[k], b = points_[k + 1];
+    if (alternating_) {
+      const Point c = points_[k + 2];
+      out[a] = b;
+      out[b] = c;
+      out[c] = a;
+    } else {
+      out[a] = b;
+      out[b] = a;
+    }
+  }
+  // Maps points[k] to points[k+i] and fixes points[0..k-1] (a 3-cycle for A_m: even).
+  void transversal(std::size_t k, std::size_t i, T* out) const {
+    std::memcpy(out, identity_.data(), n_ * sizeof(T));
+    if (i == 0) return;
+    const Point a = points_[k], b = points_[k + i];
+    if (alternating_) {
+      const Point c = points_[i == 1 ? k + 2 : k + 1];
+      out[a] = b;
+      out[b] = c;
+      out[c] = a;
+    } else {
+      out[a] = b;
+      out[b] = a;
+    }
+  }
+  // Members move only the group's points and, for A_m, are even.
+  bool contains(T* x) const {
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (!moved_[i] && x[i] != i) return false;
+    }
+    if (!alternating_) return true;
+    std::size_t cycles = 0;
+    std::vector<char> seen(n_, 0);
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (seen[i]) continue;
+      ++cycles;
+      for (T q = static_cast<T>(i); !seen[q]; q = x[q]) seen[q] = 1;
+    }
+    return (n_ - cycles) % 2 == 0;
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<T> identity_;
+  std::vector<Point> points_;
+  bool alternating_;
+  std::vector<char> moved_;
+};
+
 template <class T>
 void to_flat(const Perm& p, std::size_t n, T* out) {
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<T>(p.image(static_cast<Point>(i)));
@@ -267,7 +630,11 @@ struct WordChain {
 }  // namespace
 
 struct PermGroup::Chain {
-  std::variant<ChainT<std::uint8_t>, ChainT<std::uint16_t>, ChainT<std::uint32_t>> impl;
+  // Explicit transversals up to degree 1024 (fast sifting), Schreier vectors above or when the
+  // explicit tables would not fit, and the closed form for recognised S_n / A_n.
+  std::variant<ChainT<std::uint8_t>, ChainT<std::uint16_t>, ChainT<std::uint32_t>, SvChain,
+               GiantChain>
+      impl;
   mpz_class order;
   // Built on the first word() call (it costs more than the chain itself).
   mutable std::once_flag words_once;
@@ -281,14 +648,25 @@ struct PermGroup::Chain {
 
 namespace {
 
-template <class T>
-mpz_class chain_order(const ChainT<T>& c) {
-  mpz_class order = 1;
-  for (std::size_t k = 0; k < c.length(); ++k) {
-    order *= static_cast<unsigned long>(c.level(k).orbit.size());
+template <class C>
+mpz_class chain_order(const C& c) {
+  if constexpr (std::is_same_v<C, GiantChain>) {
+    mpz_class f;
+    mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(c.points()));
+    return c.alternating() ? mpz_class(f / 2) : f;
+  } else {
+    mpz_class order = 1;
+    for (std::size_t k = 0; k < c.length(); ++k) {
+      order *= static_cast<unsigned long>(c.orbit_size(k));
+    }
+    return order;
   }
-  return order;
 }
+
+// The image type of a chain representation.
+template <class C>
+using ImageOf =
+    std::remove_const_t<std::remove_reference_t<decltype(*std::declval<C>().identity())>>;
 
 template <class T>
 void build_chain(ChainT<T>& chain, const std::vector<Perm>& generators) {
@@ -342,9 +720,9 @@ class ProductReplacer {
 
 // Random Schreier–Sims: sift random elements, add residues, stop when `target` is reached or
 // after `patience` random elements in a row sifted to the identity. Returns the lower bound.
-template <class T>
-mpz_class random_schreier_sims(ChainT<T>& chain, ProductReplacer<T>& random,
-                               const mpz_class& target, int patience) {
+template <class C, class T>
+mpz_class random_schreier_sims(C& chain, ProductReplacer<T>& random, const mpz_class& target,
+                               int patience) {
   std::size_t n = chain.degree();
   std::vector<T> x(n);
   mpz_class order = chain_order(chain);
@@ -365,8 +743,8 @@ mpz_class random_schreier_sims(ChainT<T>& chain, ProductReplacer<T>& random,
 
 // Adds a generator to a random chain (as a residue) and to the random walk; false if it was
 // already known to be in the chain's group.
-template <class T>
-bool add_random_generator(ChainT<T>& chain, ProductReplacer<T>& random, const T* g) {
+template <class C, class T>
+bool add_random_generator(C& chain, ProductReplacer<T>& random, const T* g) {
   std::vector<T> x(g, g + chain.degree());
   std::size_t l = chain.sift(x.data());
   if (l == chain.length() && chain.is_identity(x.data())) return false;
@@ -420,6 +798,104 @@ void build_chain_randomized(ChainT<T>& chain, const std::vector<Perm>& generator
   build_chain(chain, generators);
 }
 
+// Upper bound on |G| used to prove a random chain complete: the orbit-product bound, and for
+// an abelian group (generators commute pairwise) the product of its orbit lengths (an abelian
+// transitive group is regular) and the product of the generators' orders.
+mpz_class order_upper_bound(const std::vector<Perm>& generators, std::size_t n) {
+  mpz_class bound = orbit_product_bound(generators, n);
+  for (std::size_t i = 0; i < generators.size(); ++i) {
+    for (std::size_t j = i + 1; j < generators.size(); ++j) {
+      if (generators[i] * generators[j] != generators[j] * generators[i]) return bound;
+    }
+  }
+  mpz_class orbit_product = 1, order_product = 1;
+  for (const auto& orbit : orbits(generators, n)) {
+    orbit_product *= static_cast<unsigned long>(orbit.size());
+  }
+  for (const Perm& g : generators) order_product *= g.order();
+  if (orbit_product < bound) bound = orbit_product;
+  if (order_product < bound) bound = order_product;
+  return bound;
+}
+
+// The Schreier-vector chain: random Schreier–Sims up to the upper bound, then, unless the
+// bound was reached (a proof), the deterministic Schreier-generator check.
+void build_chain_sv(SvChain& chain, const std::vector<Perm>& generators, std::uint64_t seed) {
+  const std::size_t n = chain.degree();
+  const mpz_class bound = order_upper_bound(generators, n);
+  ProductReplacer<std::uint32_t> random(n, seed);
+  std::vector<std::uint32_t> g(n);
+  for (const Perm& p : generators) {
+    to_flat(p, n, g.data());
+    if (!chain.is_identity(g.data())) add_random_generator(chain, random, g.data());
+  }
+  if (random_schreier_sims(chain, random, bound, 32) == bound) return;
+  chain.complete();
+}
+
+bool is_prime(std::size_t p) {
+  if (p < 2) return false;
+  for (std::size_t d = 2; d * d <= p; ++d) {
+    if (p % d == 0) return false;
+  }
+  return true;
+}
+
+// Recognises the natural S_m / A_m on the moved points without a chain (m >= 9). Proof: if G
+// is transitive on its m moved points and some element has a cycle of prime length p with
+// m/2 < p < m-2, then (a) a power of that element is a p-cycle (no other cycle length is a
+// multiple of p, as 2p > m); (b) G is primitive (a block system with blocks of size 1 < b < m
+// has m/b < p blocks, so the p-cycle fixes every block, so its support lies in one block,
+// p <= b <= m/2 < p); (c) by Jordan's theorem a primitive group containing a p-cycle with
+// p <= m-3 contains A_m. Then G = A_m when every generator is even, else S_m. Random elements
+// find such a cycle with probability about ln 2 / ln m each; a miss only means "not
+// recognised" and the chain is built as usual.
+std::optional<GiantChain> recognise_giant(const std::vector<Perm>& generators, std::size_t n,
+                                          std::uint64_t seed) {
+  // S_m and A_m (m >= 9) are not abelian: commuting generators (e.g. one long cycle) are not.
+  bool commute = true;
+  for (std::size_t i = 0; i < generators.size() && commute; ++i) {
+    for (std::size_t j = i + 1; j < generators.size() && commute; ++j) {
+      commute = generators[i] * generators[j] == generators[j] * generators[i];
+    }
+  }
+  if (commute) return std::nullopt;
+  std::vector<Point> points;
+  for (auto& orbit : orbits(generators, n)) {
+    if (orbit.size() < 2) continue;
+    if (!points.empty()) return std::nullopt;  // intransitive
+    points = std::move(orbit);
+  }
+  const std::size_t m = points.size();
+  if (m < 9) return std::nullopt;
+  std::vector<char> prime(m, 0);
+  for (std::size_t p = m / 2 + 1; p + 2 < m; ++p) prime[p] = is_prime(p);
+  bool alternating = true;
+  for (const Perm& g : generators) alternating = alternating && g.sign() == 1;
+  ProductReplacer<std::uint32_t> random(n, seed);
+  std::vector<std::uint32_t> flat(n);
+  for (const Perm& g : generators) {
+    to_flat(g, n, flat.data());
+    random.add(flat.data());
+  }
+  for (int i = 0; i < 60; ++i) random.next();  // mix further before looking
+  std::vector<char> seen(n);
+  for (int attempt = 0; attempt < GIANT_TRIES; ++attempt) {
+    const std::uint32_t* x = random.next();
+    std::fill(seen.begin(), seen.end(), 0);
+    for (Point p : points) {
+      if (seen[p]) continue;
+      std::size_t len = 0;
+      for (std::uint32_t q = p; !seen[q]; q = x[q]) {
+        seen[q] = 1;
+        ++len;
+      }
+      if (len < m && prime[len]) return GiantChain(n, std::move(points), alternating);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 PermGroup::PermGroup() : chain_(std::make_shared<Chain>()) {
@@ -458,35 +934,65 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
     }
   }
 
-  // Step 2. Run Schreier–Sims with the narrowest image type that holds the degree.
+  // Step 2. Large degrees: S_m / A_m by Jordan's theorem, without a chain.
   PermGroup group;
   group.generators_ = std::move(generators);
   group.names_ = std::move(names);
   auto chain = std::make_shared<Chain>();
   std::vector<Point> prefix = n == 0 ? std::vector<Point>{} : options.base_prefix;
-  try {
-    if (n <= 256) {
-      chain->impl.emplace<0>(n, prefix, options.max_table_bytes);
-    } else if (n <= 65536) {
-      chain->impl.emplace<1>(n, prefix, options.max_table_bytes);
-    } else {
-      chain->impl.emplace<2>(n, prefix, options.max_table_bytes);
+  using Mode = SchreierSimsOptions::Transversals;
+  const Mode mode = options.transversals;
+  bool built = false;
+  if (mode == Mode::Automatic && n > EXPLICIT_ALWAYS_DEGREE && prefix.empty()) {
+    if (auto giant = recognise_giant(group.generators_, n, options.seed)) {
+      chain->impl.emplace<GiantChain>(std::move(*giant));
+      built = true;
     }
-    std::visit(
-        [&](auto& c) {
-          if (options.randomized) {
-            build_chain_randomized(c, group.generators_, options.seed, prefix,
-                                   options.max_table_bytes);
-          } else {
-            build_chain(c, group.generators_);
-          }
-        },
-        chain->impl);
+  }
+  // Step 3. Explicit transversals with the narrowest image type that holds the degree.
+  try {
+    const bool explicit_first =
+        mode == Mode::Explicit || (mode == Mode::Automatic && n <= EXPLICIT_TRY_DEGREE);
+    if (!built && explicit_first) {
+      const std::size_t budget = n <= EXPLICIT_ALWAYS_DEGREE || mode == Mode::Explicit
+                                     ? options.max_table_bytes
+                                     : std::min(options.max_table_bytes, EXPLICIT_TRY_BYTES);
+      try {
+        if (n <= 256) {
+          chain->impl.emplace<0>(n, prefix, budget);
+        } else if (n <= 65536) {
+          chain->impl.emplace<1>(n, prefix, budget);
+        } else {
+          chain->impl.emplace<2>(n, prefix, budget);
+        }
+        std::visit(
+            [&](auto& c) {
+              if constexpr (!std::is_same_v<std::decay_t<decltype(c)>, SvChain> &&
+                            !std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
+                if (options.randomized) {
+                  build_chain_randomized(c, group.generators_, options.seed, prefix, budget);
+                } else {
+                  build_chain(c, group.generators_);
+                }
+              }
+            },
+            chain->impl);
+        built = true;
+      } catch (const TableLimitHit&) {
+        if (n <= EXPLICIT_ALWAYS_DEGREE || mode == Mode::Explicit) throw;
+        chain->impl.emplace<0>();  // free the partial tables before the next attempt
+      }
+    }
+    // Step 4. Schreier vectors (large degrees, or explicit tables too large).
+    if (!built) {
+      chain->impl.emplace<SvChain>(n, prefix, options.max_table_bytes);
+      build_chain_sv(std::get<SvChain>(chain->impl), group.generators_, options.seed);
+    }
   } catch (const TableLimitHit&) {
-    return make_error(
-        "the stabilizer chain of this group on " + std::to_string(n) + " points needs more than " +
-            std::to_string(options.max_table_bytes >> 20) + " MiB of transversal tables",
-        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    return make_error("the stabilizer chain of this group on " + std::to_string(n) +
+                          " points needs more than " +
+                          std::to_string(options.max_table_bytes >> 20) + " MiB of tables",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   chain->order = chain->visit([](const auto& c) { return chain_order(c); });
   group.chain_ = std::move(chain);
@@ -510,7 +1016,7 @@ mpz_class PermGroup::order() const {
 
 bool PermGroup::contains(const Perm& element) const {
   return chain_->visit([&](const auto& c) -> bool {
-    using T = std::remove_const_t<std::remove_reference_t<decltype(*c.identity())>>;
+    using T = ImageOf<decltype(c)>;
     const std::size_t n = c.degree();
     if (element.largest_moved_point() > n) return false;
     // Small degrees sift in a stack buffer; large ones fall back to the heap.
@@ -541,43 +1047,79 @@ std::vector<std::vector<Point>> PermGroup::orbits() const {
 std::vector<Point> PermGroup::base() const {
   return chain_->visit([](const auto& c) {
     std::vector<Point> base;
-    for (std::size_t k = 0; k < c.length(); ++k) base.push_back(c.level(k).base);
+    for (std::size_t k = 0; k < c.length(); ++k) base.push_back(c.base_point(k));
     return base;
   });
 }
 
-std::vector<Perm> PermGroup::strong_generators() const {
+std::size_t PermGroup::strong_generator_count() const {
   return chain_->visit([](const auto& c) {
-    std::vector<Perm> result;
-    for (std::size_t k = 0; k < c.length(); ++k) {
-      const auto& lv = c.level(k);
-      for (std::size_t s = 0; s < lv.gen_count; ++s) {
-        result.push_back(from_flat(lv.gens.data() + s * c.degree(), c.degree()));
-      }
-    }
-    return result;
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < c.length(); ++k) count += c.generator_count(k);
+    return count;
   });
 }
 
+namespace {
+
+// The strong generators added at levels >= from.
+template <class C>
+std::vector<Perm> generators_from_level(const C& c, std::size_t from) {
+  std::vector<Perm> result;
+  std::vector<ImageOf<C>> g(c.degree());
+  for (std::size_t k = from; k < c.length(); ++k) {
+    for (std::size_t s = 0; s < c.generator_count(k); ++s) {
+      c.generator(k, s, g.data());
+      result.push_back(from_flat(g.data(), c.degree()));
+    }
+  }
+  return result;
+}
+
+// Generators of the symmetric (or alternating) group on `points` (at least 3 for A).
+std::vector<Perm> giant_generators(const std::vector<Point>& points, bool alternating,
+                                   std::size_t n) {
+  std::vector<Point> cycle(points.begin(), points.end());
+  std::vector<Point> images(n);
+  auto make = [&](const std::vector<Point>& c) {
+    std::iota(images.begin(), images.end(), Point{0});
+    for (std::size_t i = 0; i < c.size(); ++i) images[c[i]] = c[(i + 1) % c.size()];
+    return *Perm::from_images(images);
+  };
+  if (!alternating) return {make(cycle), make({points[0], points[1]})};
+  // A_m = <(1,2,3), (1,2,...,m)> for m odd, <(1,2,3), (2,3,...,m)> for m even.
+  if (points.size() % 2 == 0) cycle.erase(cycle.begin());
+  return {make({points[0], points[1], points[2]}), make(cycle)};
+}
+
+}  // namespace
+
+std::vector<Perm> PermGroup::strong_generators() const {
+  return chain_->visit([](const auto& c) { return generators_from_level(c, 0); });
+}
+
 PermGroup PermGroup::stabilizer(Point point) const {
+  // S_m / A_m: the stabilizer is S_{m-1} / A_{m-1} on the other points.
+  if (const auto* giant = std::get_if<GiantChain>(&chain_->impl)) {
+    const auto& all = giant->point_list();
+    if (std::find(all.begin(), all.end(), point) == all.end()) return *this;
+    std::vector<Point> rest;
+    for (Point p : all) {
+      if (p != point) rest.push_back(p);
+    }
+    auto gens = giant_generators(rest, giant->alternating(), degree());
+    return *from_generators(std::move(gens), {"h1", "h2"});
+  }
   // Rebuild the chain with `point` as the first base point; the stabilizer is then generated
   // by the strong generators of the deeper levels.
   std::vector<Perm> gens;
   if (point < degree()) {
     SchreierSimsOptions options;
     options.base_prefix = {point};
+    options.randomized = degree() > 64;
     auto rebased = from_generators(strong_generators(), {}, options);
     if (rebased.ok()) {
-      gens = rebased->chain_->visit([](const auto& c) {
-        std::vector<Perm> result;
-        for (std::size_t k = 1; k < c.length(); ++k) {
-          const auto& lv = c.level(k);
-          for (std::size_t s = 0; s < lv.gen_count; ++s) {
-            result.push_back(from_flat(lv.gens.data() + s * c.degree(), c.degree()));
-          }
-        }
-        return result;
-      });
+      gens = rebased->chain_->visit([](const auto& c) { return generators_from_level(c, 1); });
       if (gens.empty()) gens.push_back(Perm());
     }
   }
@@ -589,16 +1131,29 @@ PermGroup PermGroup::stabilizer(Point point) const {
 }
 
 Perm PermGroup::random_element(Rng& rng) const {
+  // S_m / A_m: a uniform shuffle of the points (an odd one fixed up by a transposition for A_m).
+  if (const auto* giant = std::get_if<GiantChain>(&chain_->impl)) {
+    std::vector<Point> pts = giant->point_list(), shuffled = pts;
+    rng.shuffle(shuffled.begin(), shuffled.end());
+    std::vector<Point> images(degree());
+    std::iota(images.begin(), images.end(), Point{0});
+    for (std::size_t i = 0; i < pts.size(); ++i) images[pts[i]] = shuffled[i];
+    Perm x = *Perm::from_images(std::move(images));
+    if (giant->alternating() && x.sign() == -1) {
+      x = x * *Perm::from_cycles({{pts[0] + 1, pts[1] + 1}}, degree());
+    }
+    return x;
+  }
   // Every element factors uniquely as u_{m-1} * ... * u_1 * u_0 with u_k a transversal
   // element of level k, so independent uniform choices give a uniform element.
   return chain_->visit([&](const auto& c) {
-    using T = std::remove_const_t<std::remove_reference_t<decltype(*c.identity())>>;
+    using T = ImageOf<decltype(c)>;
     const std::size_t n = c.degree();
-    std::vector<T> x(c.identity(), c.identity() + n), y(n);
+    std::vector<T> x(c.identity(), c.identity() + n), y(n), u(n);
     for (std::size_t k = c.length(); k-- > 0;) {
-      const auto& lv = c.level(k);
-      const std::size_t i = rng.uniform<std::size_t>(0, lv.orbit.size() - 1);
-      c.compose(x.data(), lv.trans.data() + i * n, y.data());
+      const std::size_t i = rng.uniform<std::size_t>(0, c.orbit_size(k) - 1);
+      c.transversal(k, i, u.data());
+      c.compose(x.data(), u.data(), y.data());
       x.swap(y);
     }
     return from_flat(x.data(), n);
@@ -612,9 +1167,16 @@ Result<std::vector<Perm>> PermGroup::elements(std::size_t limit) const {
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   return chain_->visit([&](const auto& c) {
-    using T = std::remove_const_t<std::remove_reference_t<decltype(*c.identity())>>;
+    using T = ImageOf<decltype(c)>;
     const std::size_t n = c.degree();
     const std::size_t m = c.length();
+    // Transversals of every level, flat (the group is small: at most `limit` elements).
+    std::vector<std::vector<T>> trans(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      trans[k].resize(c.orbit_size(k) * n);
+      for (std::size_t i = 0; i < c.orbit_size(k); ++i)
+        c.transversal(k, i, trans[k].data() + i * n);
+    }
     // Mixed-radix enumeration of the factorizations u_{m-1} * ... * u_0; partial products are
     // kept per level so each element costs one composition.
     std::vector<std::size_t> digit(m, 0);
@@ -623,15 +1185,14 @@ Result<std::vector<Perm>> PermGroup::elements(std::size_t limit) const {
     result.reserve(order().get_ui());
     auto rebuild_from = [&](std::size_t top) {  // recompute partial[k] for k <= top
       for (std::size_t k = top + 1; k-- > 0;) {
-        const auto& lv = c.level(k);
-        c.compose(partial[k + 1].data(), lv.trans.data() + digit[k] * n, partial[k].data());
+        c.compose(partial[k + 1].data(), trans[k].data() + digit[k] * n, partial[k].data());
       }
     };
     if (m > 0) rebuild_from(m - 1);
     while (true) {
       result.push_back(from_flat(partial[0].data(), n));
       std::size_t k = 0;
-      while (k < m && ++digit[k] == c.level(k).orbit.size()) digit[k++] = 0;
+      while (k < m && ++digit[k] == c.orbit_size(k)) digit[k++] = 0;
       if (k == m) break;
       rebuild_from(k);
     }
@@ -890,15 +1451,16 @@ void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
 // random Schreier–Sims chain of the chosen ones gives a lower bound on the order of the group
 // they generate, and once it reaches |G_{k+1}| (known exactly from the main chain) they provably
 // generate G_{k+1}.
-template <class T>
-std::shared_ptr<WordChain> build_word_chain(const ChainT<T>& main, const std::vector<Perm>& gens) {
+template <class C>
+std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Perm>& gens) {
+  using T = ImageOf<C>;
   const std::size_t n = main.degree();
   const std::size_t m = main.length();
   std::vector<long long> orders;
   for (const Perm& g : gens) orders.push_back(g.order().fits_slong_p() ? g.order().get_si() : 0);
   std::vector<mpz_class> suffix(m + 1, 1);  // |G_k| = product of orbit sizes from level k on
   for (std::size_t k = m; k-- > 0;) {
-    suffix[k] = suffix[k + 1] * static_cast<unsigned long>(main.level(k).orbit.size());
+    suffix[k] = suffix[k + 1] * static_cast<unsigned long>(main.orbit_size(k));
   }
   std::vector<Labelled> level_gens;
   for (std::size_t i = 0; i < gens.size(); ++i) {
@@ -907,7 +1469,7 @@ std::shared_ptr<WordChain> build_word_chain(const ChainT<T>& main, const std::ve
   auto chain = std::make_shared<WordChain>();
   for (std::size_t k = 0; k < m; ++k) {
     // Step 1. Schreier tree of level k.
-    chain->levels.push_back(schreier_tree(main.level(k).base, n, level_gens, orders));
+    chain->levels.push_back(schreier_tree(main.base_point(k), n, level_gens, orders));
     const WordLevel& lv = chain->levels.back();
     // Words grow with the depth of the chain; refuse rather than run for minutes.
     std::size_t letters = 0;
@@ -937,8 +1499,8 @@ std::shared_ptr<WordChain> build_word_chain(const ChainT<T>& main, const std::ve
     });
     // Step 3. Take the shortest ones until they provably generate G_{k+1}.
     std::vector<Point> prefix;
-    for (std::size_t j = k + 1; j < m; ++j) prefix.push_back(main.level(j).base);
-    ChainT<T> lower(n, prefix, static_cast<std::size_t>(-1));
+    for (std::size_t j = k + 1; j < m; ++j) prefix.push_back(main.base_point(j));
+    ChainT<T> lower(n, prefix, WORD_TABLE_BYTES);
     ProductReplacer<T> random(n, 0x9e3779b97f4a7c15ULL + k);
     std::vector<Labelled> next;
     std::vector<T> flat(n);
@@ -973,10 +1535,35 @@ Result<Word> PermGroup::word(const Perm& element) const {
                           " is not in the group generated by the given generators",
                       element.to_cycle_string(), Error::NO_POSITION, ErrorKind::Unsolvable);
   }
+  if (const auto* giant = std::get_if<GiantChain>(&chain_->impl)) {
+    return make_error("the word problem for S_m / A_m on " + std::to_string(giant->points()) +
+                          " points is beyond the stabilizer-chain method (at most " +
+                          std::to_string(EXPLICIT_ALWAYS_DEGREE) + " points)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  // The word chain stores every transversal element's inverse as a Perm (4 bytes per point):
+  // refuse before allocating when that alone exceeds the budget (e.g. one 20,000-cycle).
+  const double word_bytes = chain_->visit([](const auto& c) {
+    double points = 0;
+    for (std::size_t k = 0; k < c.length(); ++k) points += static_cast<double>(c.orbit_size(k));
+    return points * static_cast<double>(c.degree()) * 2 * sizeof(Point);
+  });
+  if (word_bytes > static_cast<double>(WORD_TABLE_BYTES)) {
+    return make_error("the word problem for this group needs more than " +
+                          std::to_string(WORD_TABLE_BYTES >> 20) +
+                          " MiB of transversal elements (group too large for the "
+                          "stabilizer-chain method)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
   std::call_once(chain_->words_once, [&] {
     try {
-      chain_->words =
-          chain_->visit([&](const auto& c) { return build_word_chain(c, generators_); });
+      chain_->words = chain_->visit([&](const auto& c) -> std::shared_ptr<const WordChain> {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
+          return nullptr;
+        } else {
+          return build_word_chain(c, generators_);
+        }
+      });
     } catch (const TableLimitHit&) {
       chain_->words = nullptr;  // too large: every call reports it
     }

@@ -26,9 +26,16 @@ struct SchreierSimsOptions {
   std::uint64_t seed = 1;
   // Base points to use first (0-based, distinct), e.g. {p} to read off the stabilizer of p.
   std::vector<Point> base_prefix;
-  // The chain stores every transversal element and its inverse explicitly (fast sifting); a
-  // group whose tables would exceed this many bytes is refused with ErrorKind::LimitExceeded.
+  // Up to degree 256 (and up to 1024 when they fit in 256 MiB) the chain stores every
+  // transversal element and its inverse explicitly (fast sifting); above, Schreier vectors
+  // (shallow Schreier trees). S_m / A_m above degree 256 are recognised by Jordan's theorem
+  // and need no tables. A group whose tables would exceed this many bytes is refused with
+  // ErrorKind::LimitExceeded.
   std::size_t max_table_bytes = std::size_t{1} << 30;
+  // Automatic: as described above. Explicit / SchreierVectors force one representation (no
+  // S_m / A_m shortcut), e.g. to compare the two in tests and benchmarks.
+  enum class Transversals { Automatic, Explicit, SchreierVectors };
+  Transversals transversals = Transversals::Automatic;
 };
 
 // A word in the generators: each letter is a generator index and an exponent (+1 or -1).
@@ -65,6 +72,7 @@ class PermGroup {
   std::vector<std::vector<Point>> orbits() const;
   std::vector<Point> base() const;
   std::vector<Perm> strong_generators() const;
+  std::size_t strong_generator_count() const;  // without building the Perms (large groups)
   PermGroup stabilizer(Point point) const;
   Perm random_element(Rng& rng) const;  // uniform
   // All elements, sorted; an error if the group has more than `limit` elements.

@@ -1,0 +1,60 @@
+// Everyday operations on permutation groups, built on PermGroup's stabilizer chains (names as
+// in GAP / SymPy): stabilizers, subgroup tests, cosets, orbits of sets, conjugacy, centre,
+// derived subgroup, abelian and solvable tests.
+//
+// Bounds: the functions marked "small groups" enumerate elements or a conjugacy class and
+// refuse (ErrorKind::LimitExceeded) beyond `limit`; the others work from the chain and scale
+// with it (S_n / A_n of any degree are recognised, see perm_group.hpp).
+#pragma once
+
+#include <gmpxx.h>
+
+#include <optional>
+#include <vector>
+
+#include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/group/perm_group.hpp"
+
+namespace permuzzle {
+
+// The subgroup fixing every point of `points` (0-based; GAP: Stabilizer(G, points, OnTuples)).
+PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points);
+
+// Is every generator of h in g? (GAP: IsSubgroup(g, h)).
+bool is_subgroup(const PermGroup& h, const PermGroup& g);
+
+// |G : H|, or an error when h is not a subgroup of g.
+Result<mpz_class> subgroup_index(const PermGroup& g, const PermGroup& h);
+
+// Representatives of the right cosets H*x of h in g, the identity first (GAP:
+// RightTransversal). Breadth-first over the cosets (x ~ y iff x*y^-1 in H); refuses an index
+// above `limit` (quadratic in the index: meant for indices up to a few thousand).
+Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const PermGroup& h,
+                                                      std::size_t limit = 2000);
+
+// The orbit of a set of points under G acting on sets (GAP: Orbit(G, set, OnSets)), each set
+// sorted, the given set first; refuses orbits longer than `limit`.
+Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vector<Point> set,
+                                                  std::size_t limit = 100000);
+
+// An element c of G with x^c = c^-1 * x * c = y, or nullopt when x and y are not conjugate in G
+// (GAP: RepresentativeAction(G, x, y)). x and y must be in G. Different cycle types are
+// answered at once; otherwise a breadth-first search over the conjugacy class of x under
+// conjugation by the generators, refused beyond `limit` class elements (small groups).
+Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
+                                                std::size_t limit = 200000);
+
+// The centre Z(G) (small groups: the elements are enumerated, at most `limit`); S_n and A_n
+// (n >= 4 / n >= 4) answered directly: trivial.
+Result<PermGroup> centre(const PermGroup& g, std::size_t limit = 1000000);
+
+// The commutator (derived) subgroup [G, G]: the normal closure of the commutators of the
+// generators (GAP: DerivedSubgroup).
+PermGroup derived_subgroup(const PermGroup& g);
+
+bool is_abelian(const PermGroup& g);  // the generators commute pairwise
+// The derived series reaches the trivial group (GAP: IsSolvableGroup).
+bool is_solvable(const PermGroup& g);
+
+}  // namespace permuzzle
