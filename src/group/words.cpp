@@ -365,7 +365,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   std::size_t limit = std::min(options.ball_elements, options.memory_budget_bytes / per_element);
   limit = std::max<std::size_t>(limit, 1);
   limit = std::min<std::size_t>(limit, std::numeric_limits<std::uint32_t>::max() - 1);
-  if (run) run->report({"short words", 0, 3, "ball of shortest words"});
+  if (run && elapsed() > 0.2) run->report({"short words", 0, 3, "ball of shortest words"});
   im.build_ball(limit);
   sw->stats_.ball_size = im.ball_size();
   sw->stats_.ball_radius = im.radius;
@@ -407,7 +407,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   sw->stats_.levels = im.levels.size();
 
   // Step 4. Feed the ball, shortest first (and each element's inverse).
-  if (run) run->report({"short words", 1, 3, "Minkwitz word chain"});
+  if (run && elapsed() > 0.2) run->report({"short words", 1, 3, "Minkwitz word chain"});
   const std::size_t unlimited = std::numeric_limits<std::size_t>::max();
   const std::size_t feed = std::min(im.ball_size(), options.feed_elements);
   for (std::size_t k = 1; k < feed; ++k) {
@@ -488,7 +488,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     return make_error("short words: internal error: the word chain is incomplete", {},
                       Error::NO_POSITION, ErrorKind::Internal);
   }
-  if (run) run->report({"short words", 2, 3, "improving the word chain"});
+  if (run && elapsed() > 0.2) run->report({"short words", 2, 3, "improving the word chain"});
   for (std::size_t r = 0; r < options.max_rounds && elapsed() < options.time_budget_seconds; ++r) {
     ++sw->stats_.rounds;
     if (!product_round(im.max_word())) break;
