@@ -127,6 +127,7 @@ struct ShortWords::Impl {
   std::vector<std::uint32_t> table;  // open addressing over ball indices, EMPTY = free
   std::size_t radius = 0;
   std::vector<Level> levels;
+  Images identity_images;
 
   std::size_t ball_size() const { return ball_parent.size(); }
   const Point* ball_at(std::size_t k) const { return ball_images.data() + k * n; }
@@ -279,7 +280,7 @@ struct ShortWords::Impl {
     return reduce_word(w, orders);
   }
 
-  Images letter_of(const Letter& l) const {
+  const Images& letter_of(const Letter& l) const {
     for (std::size_t k = 0; k < letters.size(); ++k) {
       if (letters[k] == l) return letter_images[k];
     }
@@ -287,7 +288,7 @@ struct ShortWords::Impl {
     for (std::size_t k = 0; k < letters.size(); ++k) {
       if (letters[k].generator == l.generator) return letter_images[k];
     }
-    return identity(n);
+    return identity_images;  // an identity generator
   }
 
   Word shorten(Word w) const {
@@ -295,29 +296,33 @@ struct ShortWords::Impl {
     w = reduce_word(w, orders);
     const std::size_t window = std::min<std::size_t>(
         radius == std::numeric_limits<std::size_t>::max() ? 64 : 3 * radius + 3, 64);
-    bool changed = true;
+    // One pass from left to right; after a replacement the scan resumes a window earlier (a
+    // shorter subword may now end there). Every replacement shortens the word, so it ends; the
+    // total work is bounded as well (about 10^8 point operations).
     Images p(n);
-    while (changed) {
-      changed = false;
-      for (std::size_t i = 0; i < w.size() && !changed; ++i) {
-        std::iota(p.begin(), p.end(), Point{0});
-        for (std::size_t j = i; j < w.size() && j < i + window; ++j) {
-          Images l = letter_of(w[j]);
-          for (std::size_t q = 0; q < n; ++q) p[q] = l[p[q]];
-          std::size_t len = j - i + 1;
-          if (len < 2) continue;
-          std::uint32_t k = find(p.data());
-          if (k != EMPTY && ball_depth[k] < len) {
-            Word replacement = ball_word(k);
-            Word out(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(i));
-            out.insert(out.end(), replacement.begin(), replacement.end());
-            out.insert(out.end(), w.begin() + static_cast<std::ptrdiff_t>(j + 1), w.end());
-            w = reduce_word(out, orders);
-            changed = true;
-            break;
-          }
+    std::size_t i = 0, work = 0;
+    const std::size_t max_work = 100'000'000 / n + 1;
+    while (i < w.size() && work < max_work) {
+      bool replaced = false;
+      std::iota(p.begin(), p.end(), Point{0});
+      for (std::size_t j = i; j < w.size() && j < i + window; ++j, ++work) {
+        const Images& l = letter_of(w[j]);
+        for (std::size_t q = 0; q < n; ++q) p[q] = l[p[q]];
+        std::size_t len = j - i + 1;
+        if (len < 2) continue;
+        std::uint32_t k = find(p.data());
+        if (k != EMPTY && ball_depth[k] < len) {
+          Word replacement = ball_word(k);
+          Word out(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(i));
+          out.insert(out.end(), replacement.begin(), replacement.end());
+          out.insert(out.end(), w.begin() + static_cast<std::ptrdiff_t>(j + 1), w.end());
+          w = reduce_word(out, orders);
+          i = i >= window ? i - window : 0;
+          replaced = true;
+          break;
         }
       }
+      if (!replaced) ++i;
     }
     return w;
   }
@@ -340,6 +345,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   Impl& im = *sw->impl_;
   const std::size_t n = std::max<std::size_t>(group.degree(), 1);
   im.n = n;
+  im.identity_images = identity(n);
   im.orders = generator_orders(group);
 
   // Step 1. Letters: each non-identity generator and its inverse (an involution once).
@@ -405,6 +411,16 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     im.levels.push_back(std::move(lv));
   }
   sw->stats_.levels = im.levels.size();
+  // Tables hold two permutations' worth of images per orbit point (element and inverse words are
+  // small next to them); refuse rather than fill memory (the caller falls back to the group's
+  // stabiliser-chain words).
+  std::size_t orbit_points = 0;
+  for (const Level& lv : im.levels) orbit_points += lv.orbit_size;
+  if (orbit_points * n * sizeof(Point) > options.memory_budget_bytes) {
+    return make_error("short words: the word chain would need more than " +
+                          std::to_string(options.memory_budget_bytes >> 20) + " MiB",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
 
   // Step 4. Feed the ball, shortest first (and each element's inverse).
   if (run && elapsed() > 0.2) run->report({"short words", 1, 3, "Minkwitz word chain"});
@@ -415,8 +431,11 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     Word w = im.ball_word(static_cast<std::uint32_t>(k));
     im.step(invert(t), inverse_word(w), unlimited);
     im.step(std::move(t), std::move(w), unlimited);
-    if ((k & 1023) == 0 && run && run->should_stop()) {
-      return make_error("short words: cancelled", {}, Error::NO_POSITION, ErrorKind::Cancelled);
+    if ((k & 255) == 0) {
+      if (run && run->should_stop()) {
+        return make_error("short words: cancelled", {}, Error::NO_POSITION, ErrorKind::Cancelled);
+      }
+      if (elapsed() > options.time_budget_seconds) break;
     }
   }
 
@@ -532,7 +551,10 @@ Result<ShortWord> ShortWords::word(const Perm& element) const {
       int kind;  // 0: x = sift(x t^-1) t; 1: x = t sift(t^-1 x); 2, 3: the same for x^-1
     };
     std::vector<Candidate> candidates;
-    const std::size_t tries = std::min(im.ball_size(), std::max<std::size_t>(sift_tries_, 1));
+    // At most about 10^8 point operations per word: fewer tries for long bases and large degrees.
+    const std::size_t work = 4 * std::max<std::size_t>(im.levels.size(), 1) * n;
+    const std::size_t tries = std::min({im.ball_size(), std::max<std::size_t>(sift_tries_, 1),
+                                        std::max<std::size_t>(100'000'000 / work, 1)});
     Images tmp(n);
     // Candidates within SLACK letters of the best estimate are kept: shortening changes lengths.
     constexpr std::size_t SLACK = 6;
@@ -559,7 +581,9 @@ Result<ShortWord> ShortWords::word(const Perm& element) const {
     }
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
-    if (candidates.size() > 12) candidates.resize(12);
+    // Long words (large groups) are shortened for the best candidate only.
+    const std::size_t build_count = !candidates.empty() && candidates[0].estimate > 1000 ? 1 : 12;
+    if (candidates.size() > build_count) candidates.resize(build_count);
     bool first = true;
     for (const Candidate& c : candidates) {
       const Point* tp = im.ball_at(c.t);
