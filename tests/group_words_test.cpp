@@ -2,8 +2,10 @@
 // and published numbers (Thistlethwaite's stage indices and God's numbers).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -279,6 +281,41 @@ TEST(GroupWordsCli, ChainAndChainInfoJson) {
   auto bad = test::run_cli(std::string("--json group chain-info --chain ") + path + " '(1,2,3)'");
   EXPECT_EQ(bad.exit_code, 2);
   std::remove(path);
+}
+
+}  // namespace
+}  // namespace permuzzle
+
+namespace permuzzle {
+namespace {
+
+TEST(SubgroupChain, LoopoverFastChainFile) {
+  // data/chains/loopover4-fast.txt: S16 > S15 > S12 > S10 > S7 > 1 on the cells each stage still
+  // moves, so the indices are 16, 15*14*13, 12*11, 10*9*8 and 7!.
+  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/chains/loopover4-fast.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto subgroups = parse_chain(text.str(), "loopover4-fast.txt");
+  ASSERT_TRUE(subgroups.ok()) << subgroups.error().message;
+  PermGroup g0 = group_of({"(1,2,3,4)", "(5,6,7,8)", "(9,10,11,12)", "(13,14,15,16)", "(1,5,9,13)",
+                           "(2,6,10,14)", "(3,7,11,15)", "(4,8,12,16)"});
+  auto chain = SubgroupChain::build(
+      g0, *subgroups, {}, [&](const Perm& m) { return g0.word(m); }, RunContext{});
+  ASSERT_TRUE(chain.ok()) << chain.error().message;
+  std::vector<long> indices;
+  for (const auto& st : (*chain)->stages()) indices.push_back(st.index.get_si());
+  EXPECT_EQ(indices, (std::vector<long>{16, 2730, 132, 720, 5040}));
+  Rng rng(5);
+  for (int i = 0; i < 50; ++i) {
+    Perm x = g0.random_element(rng);
+    auto s = (*chain)->solve(x);
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ(g0.evaluate(s->word).extended(16), x.extended(16));
+    EXPECT_EQ(s->stage_lengths[0], (*chain)->distance(0, x));
+    std::size_t letters = 0;
+    for (std::size_t l : s->stage_lengths) letters += l;
+    EXPECT_LE(s->word.size(), letters);  // every stage move is one letter here
+  }
 }
 
 }  // namespace
