@@ -415,7 +415,17 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   // small next to them); refuse rather than fill memory (the caller falls back to the group's
   // stabiliser-chain words).
   std::size_t orbit_points = 0;
-  for (const Level& lv : im.levels) orbit_points += lv.orbit_size;
+  mpz_class product = 1;
+  for (const Level& lv : im.levels) {
+    orbit_points += lv.orbit_size;
+    product *= static_cast<unsigned long>(lv.orbit_size);
+  }
+  // The group may answer without a base and strong generating set (S_n and A_n of large degree
+  // are recognised directly); then there is no chain to build words on.
+  if (product != group.order()) {
+    return make_error("short words: the group has no explicit base and strong generating set", {},
+                      Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
   if (orbit_points * n * sizeof(Point) > options.memory_budget_bytes) {
     return make_error("short words: the word chain would need more than " +
                           std::to_string(options.memory_budget_bytes >> 20) + " MiB",
@@ -602,6 +612,10 @@ Result<ShortWord> ShortWords::word(const Perm& element) const {
       w = im.shorten(std::move(w));
       if (first || w.size() < result.word.size()) result.word = std::move(w);
       first = false;
+    }
+    if (first) {
+      return make_error("internal error: no sift of the element went through the word chain", {},
+                        Error::NO_POSITION, ErrorKind::Internal);
     }
     result.method = "minkwitz+shortening";
   }
