@@ -98,6 +98,7 @@ Result<Output> bench_hanoi(const Request& q, Session&) {
 
 void register_bench(Registry& r) {
   register_group_bench(r);
+  register_words_bench(r);
 
   Command binary{"bench",
                  "binary",

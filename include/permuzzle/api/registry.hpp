@@ -187,5 +187,6 @@ void register_cube(Registry& registry);
 // register_group_bench, `bench groups` (group_bench.cpp).
 void register_bench(Registry& registry);
 void register_group_bench(Registry& registry);
+void register_words_bench(Registry& registry);  // `bench words` (words_bench.cpp)
 
 }  // namespace permuzzle::api
