@@ -11,6 +11,7 @@
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/puzzles/def/definition.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/loopover/types.hpp"
 
 namespace permuzzle::api {
 
@@ -23,8 +24,7 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
 Result<def::Definition> read_definition_param(const Request& q, const std::string& name);
 
 // The scrambles in the InputFile parameter `name` (a scramble file, see reader.hpp).
-Result<std::vector<def::Scramble>> read_scrambles_param(const Request& q,
-                                                        const def::Definition& d,
+Result<std::vector<def::Scramble>> read_scrambles_param(const Request& q, const def::Definition& d,
                                                         const std::string& name);
 
 // The positions to work on from the usual inputs of a command: `scramble` (InputFile),
@@ -36,5 +36,10 @@ Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
 // {SET: {"pieces": [...], "orientation": [...]}}, 0-based like KPuzzle JSON; an ignored
 // orientation is null.
 nlohmann::json state_json(const def::Definition& d, const def::State& s);
+
+// Definitions generated from the built-in models (src/api/def_export.cpp).
+def::Definition loopover_definition(loopover::BoardSize size);
+def::Definition cube_definition(int size, bool fixed_corner);
+void register_def_exports(Registry& registry);
 
 }  // namespace permuzzle::api

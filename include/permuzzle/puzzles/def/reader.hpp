@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,19 @@ std::string format_scramble(const Definition& d, const State& s, std::string_vie
 
 // Checks that `s` has the definition's shape and values in range (for states from elsewhere).
 Status check_state_shape(const Definition& d, const State& s, std::string_view what);
+
+// Whole-puzzle rotations: x, y, z and names of capitals ending in v (Fv, DFRv).
+bool is_rotation_name(std::string_view name);
+// The name of base^power for a base move of order `order` (X, X2, X2', X').
+std::string power_name(const std::string& base, int power, int order);
+// The effect of a search move, an alias, or a rotation or one of its powers, by name.
+std::optional<State> named_effect(const Definition& d, std::string_view name);
+
+// The definition in the text format: Name, Set lines, the Solved block (1-based) and one ksolve
+// `Move` block per base move (1-based, orientation per piece) listing the sets it changes;
+// rotations too; aliases as MoveAlias. `comment` lines are written first, each prefixed "# ".
+// Reading the text back gives the same definition (tests/def_reader_test.cpp).
+std::string format_definition(const Definition& d, const std::vector<std::string>& comment = {});
 
 // Builds everything derived from sets/solved/base moves: validates the base moves, computes
 // their orders and generates d.moves (powers named as in the spec). Used by every reader (text,
