@@ -133,7 +133,7 @@ void register_def_exports(Registry& r) {
          def::Definition d = cube_definition(size, fixed);
          Output out;
          out.text = def::format_definition(
-             d, {d.name + " (DBL corner fixed when so named), written by `permuzzle cube export` "
+             d, {d.name + ", written by `permuzzle cube export` "
                           "from the built-in cubie model.",
                  "Corners URF UFL ULB UBR DFR DLF DBL DRB" +
                      std::string(fixed ? " (DBL left out)" : "") +
