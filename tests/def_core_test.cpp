@@ -85,6 +85,15 @@ TEST(DefFacts, PublishedOrdersAndCounts) {
   EXPECT_EQ(group_order(load("topspin.tws")), f20);
 }
 
+TEST(DefFacts, FourCubeWithIdenticalCentres) {
+  // The 4x4x4's published number of positions (centres identical in fours, one corner fixed);
+  // the pattern's stabiliser is the even part of S4^6, 4!^6 / 2.
+  auto f = def::group_facts(load("4x4x4-fixed-corner.tws"));
+  ASSERT_TRUE(f.ok()) << f.error().describe();
+  EXPECT_EQ(f->positions, mpz_class("7401196841564901869874093974498574336000000000"));
+  EXPECT_EQ(f->stabiliser_order, mpz_class(95551488));
+}
+
 TEST(DefFacts, M24NeedsItsThirdGenerator) {
   Definition d = load("m24.tws");
   d.base_moves.pop_back();  // a and b alone: M23

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Writes pyraminx.tws, pyraminx-tips.tws, skewb.tws, m24.tws and topspin.tws (run it in
+# Writes pyraminx.tws, pyraminx-tips.tws, skewb.tws, m24.tws, topspin.tws and
+# 4x4x4-fixed-corner.tws (run it in
 # data/puzzles/). Pieces are placed in 3D; a move is a rigid 120-degree rotation of the pieces
 # on one side of a plane, and each piece's orientation change is read off where its first
 # sticker lands (stickers of a slot listed in one consistent cyclic order). The cube, 2x2x2 and
@@ -169,3 +170,63 @@ write("topspin.tws", "topspin-20-4", [
   "the discs in slots 1..4. Positions count the track's 20 rotations apart: 20! of them."],
   [("DISCS", [None]*n, 1)],
   [("S", {"DISCS": from_cycles([shift], n)}), ("T", {"DISCS": from_cycles([(1,4),(2,3)], n)})])
+
+# ---- 4x4x4 with the DBL corner fixed: identical centres ----
+# Cubie centres at odd coordinates in {-3,-1,1,3}^3 on the surface; axes x: R+/L-, y: U+/D-,
+# z: F+/B-. A layer turn is a 90-degree rotation, clockwise seen from the face it turns like.
+def rot90(axis, sign, v):
+    n = [0, 0, 0]; n[axis] = sign
+    cx = (n[1]*v[2]-n[2]*v[1], n[2]*v[0]-n[0]*v[2], n[0]*v[1]-n[1]*v[0])
+    d = dot(n, v)
+    return tuple(-cx[i] + n[i]*d for i in range(3))
+
+def layer_move(pieces, axis, sign, value):
+    n = len(pieces); perm = list(range(n)); ori = [0]*n
+    for x, (p, ns) in enumerate(pieces):
+        if p[axis] != value: continue
+        q = rot90(axis, sign, p)
+        t = [i for i, (pp, _) in enumerate(pieces) if pp == q][0]
+        j = pieces[t][1].index(rot90(axis, sign, ns[0])) if len(ns) > 1 else 0
+        perm[t] = x; ori[t] = j
+    return perm, ori
+
+def surface(N):
+    m = N - 1
+    coords = range(-m, m + 1, 2)
+    cs, es, fs = [], [], []
+    for p in itertools.product(coords, repeat=3):
+        outer = [i for i in range(3) if abs(p[i]) == m]
+        if not outer: continue
+        normals = []
+        for i in outer:
+            nn = [0, 0, 0]; nn[i] = 1 if p[i] > 0 else -1; normals.append(tuple(nn))
+        # U/D sticker first (axis y), then a consistent cyclic order
+        normals.sort(key=lambda nn: 0 if nn[1] else 1)
+        if len(outer) == 3: cs.append((p, order_stickers(p, normals)))
+        elif len(outer) == 2: es.append((p, normals))
+        else: fs.append((p, normals))
+    return cs, es, fs
+
+cs, es, fs = surface(4)
+cs = [c for c in cs if c[0] != (-3, -3, -3)]
+face_of = {(0, 1): 0, (0, -1): 1, (1, 1): 2, (1, -1): 3, (2, 1): 4, (2, -1): 5}
+sets = [("CORNERS", cs, 3), ("EDGES", es, 1), ("CENTERS", fs, 1)]
+moves = []
+for name, axis, sign, value in [("U", 1, 1, 3), ("R", 0, 1, 3), ("F", 2, 1, 3),
+                                ("u", 1, 1, 1), ("d", 1, -1, -1), ("r", 0, 1, 1),
+                                ("l", 0, -1, -1), ("f", 2, 1, 1), ("b", 2, -1, -1)]:
+    moves.append((name, {s: layer_move(pcs, axis, sign, value) for s, pcs, o in sets}))
+write("4x4x4-fixed-corner.tws", "4x4x4-fixed-corner", [
+  "4x4x4 with the DBL corner fixed, written for permuzzle (geometry.py): moves U R F (outer",
+  "layers) and the six inner slices u d r l f b (each turning like its face). The 24 centres",
+  "are identical in fours (one label per face). Positions: 7,401,196,841,564,901,869,874,093,",
+  "974,498,574,336,000,000,000."], sets, moves)
+# identical centres: relabel the Solved block of CENTERS by face
+txt = open("4x4x4-fixed-corner.tws").read()
+labels = []
+for p, ns in fs:
+    i = [k for k in range(3) if abs(p[k]) == 3][0]
+    labels.append(face_of[(i, 1 if p[i] > 0 else -1)] + 1)
+ident = " ".join(str(i + 1) for i in range(24))
+txt = txt.replace("CENTERS\n" + ident + "\nEnd", "CENTERS\n" + " ".join(map(str, labels)) + "\nEnd", 1)
+open("4x4x4-fixed-corner.tws", "w").write(txt)

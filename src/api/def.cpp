@@ -39,18 +39,22 @@ Result<Output> info_command(const Request& q, Session&) {
   }
   nlohmann::json moves = nlohmann::json::array();
   text += "\nmoves:";
-  for (const def::BaseMove& b : d->base_moves) {
+  for (std::size_t i = 0; i < d->base_moves.size(); ++i) {
+    const def::BaseMove& b = d->base_moves[i];
     moves.push_back({{"name", b.name}, {"order", b.order}});
-    text += " " + b.name + " (order " + std::to_string(b.order) + ")";
+    if (i < 40) text += " " + b.name + " (order " + std::to_string(b.order) + ")";
   }
+  if (d->base_moves.size() > 40) text += " ...";
   std::vector<std::string> search_moves, rotations;
   for (const def::Move& m : d->moves) search_moves.push_back(m.name);
   for (const def::BaseMove& b : d->rotations) rotations.push_back(b.name);
   text += "\nsearch moves: " + std::to_string(search_moves.size()) + " (";
-  for (std::size_t i = 0; i < search_moves.size(); ++i) {
+  // Big files have thousands of moves: the text lists the first ones (JSON has them all).
+  constexpr std::size_t LISTED = 60;
+  for (std::size_t i = 0; i < search_moves.size() && i < LISTED; ++i) {
     text += (i ? " " : "") + search_moves[i];
   }
-  text += ")\n";
+  text += search_moves.size() > LISTED ? " ...)\n" : ")\n";
   if (!rotations.empty()) {
     text += "rotations (symmetries, not moves):";
     for (const auto& r : rotations) text += " " + r;

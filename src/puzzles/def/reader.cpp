@@ -558,8 +558,16 @@ Result<Definition> parse_definition(std::string_view text, std::string_view file
     if (is_value_token(t.text) || t.text == "End") {
       return src.at(t, "'" + std::string(t.text) + "' is not a usable move name");
     }
-    if (names.names.count(std::string(t.text))) {
-      return src.at(t, "the move name '" + std::string(t.text) + "' is already defined");
+    auto it = names.names.find(std::string(t.text));
+    if (it != names.names.end()) {
+      const auto& e = it->second;
+      std::string what = "";
+      if (e.alias_of.empty() && e.power > 1) {
+        const BaseMove& b = e.rotation ? d.rotations[e.base] : d.base_moves[e.base];
+        what = " (as the power " + std::to_string(e.power) + " of '" + b.name +
+               "': powers are named X, X2, ..., X2', X')";
+      }
+      return src.at(t, "the move name '" + std::string(t.text) + "' is already defined" + what);
     }
     return Ok{};
   };
