@@ -555,7 +555,8 @@ Result<Definition> parse_definition(std::string_view text, std::string_view file
     return j;
   };
   auto move_name_ok = [&](const Token& t) -> Status {
-    if (is_value_token(t.text) || t.text == "End") {
+    // Names may start with digits ("2F", "3Rw" on big cubes); only End is taken.
+    if (t.text == "End") {
       return src.at(t, "'" + std::string(t.text) + "' is not a usable move name");
     }
     auto it = names.names.find(std::string(t.text));
