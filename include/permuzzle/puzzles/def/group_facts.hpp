@@ -10,7 +10,8 @@
 // solved.ori[j] - c mod o), or (solved.perm[j], ?) when that orientation is ignored; positions
 // are the orbit of this colouring, |G| / |Stab_G(colouring)|. The stabiliser (elements that
 // map every colour class onto itself) is found by a backtrack search over the stabiliser chain
-// with colour pruning (Sims' subgroup search), bounded by a node budget.
+// with colour pruning (Sims' subgroup search), bounded by a node budget; when one search over
+// the whole chain is too expensive, the group is cut down orbit by orbit (docs/def.md).
 #pragma once
 
 #include <gmpxx.h>
