@@ -148,6 +148,40 @@ TEST(DefFacts, RandomPatternsMatchBruteForce) {
   }
 }
 
+TEST(DefFacts, OrbitByOrbitSearchAgrees) {
+  // The fallback path of the stabiliser search (pointwise stabiliser of lone colours, then one
+  // orbit at a time) against the published 4x4x4 count and brute force on random patterns.
+  Definition four = load("4x4x4-fixed-corner.tws");
+  auto g4 = def::build_group(four);
+  ASSERT_TRUE(g4.ok());
+  auto stab = def::colour_stabiliser_order(*g4, def::pattern_colouring(four),
+                                           def::STABILISER_SEARCH_NODES, false);
+  ASSERT_TRUE(stab.ok()) << stab.error().describe();
+  EXPECT_EQ(g4->order() / *stab, mpz_class("7401196841564901869874093974498574336000000000"));
+  Definition base = load("identical-mini.tws");
+  Rng rng(11);
+  for (int trial = 0; trial < 15; ++trial) {
+    Definition d = base;
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      auto& set = d.solved.sets[k];
+      const auto labels = 1 + rng.below(set.perm.size());
+      for (std::size_t i = 0; i < set.perm.size(); ++i) {
+        set.perm[i] = static_cast<std::uint8_t>(rng.below(labels));
+        set.ori[i] = rng.below(3) == 0 ? def::ORIENTATION_IGNORED
+                                       : static_cast<std::uint8_t>(rng.below(
+                                             static_cast<std::uint64_t>(d.sets[k].orientations)));
+      }
+    }
+    auto g = def::build_group(d);
+    ASSERT_TRUE(g.ok());
+    auto s = def::colour_stabiliser_order(*g, def::pattern_colouring(d),
+                                          def::STABILISER_SEARCH_NODES, false);
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ(g->order() / *s, mpz_class(static_cast<unsigned long>(bfs_positions(d).size())))
+        << "trial " << trial;
+  }
+}
+
 TEST(DefFacts, FixedCornerCornerPatternMatchesBruteForce) {
   // The 2x2x2 with its top four corners identical, orientations of the bottom ignored.
   Definition d = load("2x2x2-fixed-corner.tws");

@@ -269,7 +269,7 @@ Result<PermGroup> rebased(const std::vector<Perm>& gens, std::vector<Point> pref
 }  // namespace
 
 Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<int>& colour,
-                                          std::uint64_t node_budget) {
+                                          std::uint64_t node_budget, bool direct_first) {
   // The stabiliser is cut down in steps so that the backtrack search only ever branches on one
   // orbit at a time (parity links between orbits made the one-shot search explode on big cubes):
   // Step 1. Points alone in their colour class are fixed by the stabiliser: start from their
@@ -278,7 +278,7 @@ Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<
   const std::size_t degree = std::max(g.degree(), colour.size());
   // Step 0. Most patterns are done fastest by one search over g's own chain (no rebuilds): try
   // it with a tenth of the budget first.
-  {
+  if (direct_first) {
     auto direct = search_stabiliser(g, colour, node_budget / 10);
     if (direct) {
       auto h = rebased(*direct, {}, degree);

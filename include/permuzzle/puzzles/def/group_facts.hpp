@@ -56,8 +56,11 @@ Result<GroupFacts> group_facts(const Definition& d);
 
 // The order of the set-wise stabiliser of the colour classes (`colour[point]`, any integers) in
 // g; exposed for tests. Refused past `node_budget` search nodes.
+// `direct_first` false skips the one-shot search and goes straight to the orbit-by-orbit steps
+// (for tests of both paths).
 Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<int>& colour,
-                                          std::uint64_t node_budget = STABILISER_SEARCH_NODES);
+                                          std::uint64_t node_budget = STABILISER_SEARCH_NODES,
+                                          bool direct_first = true);
 
 // The colouring of the expanded points by the solved pattern (see the file comment).
 std::vector<int> pattern_colouring(const Definition& d);
