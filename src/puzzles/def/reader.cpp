@@ -113,6 +113,12 @@ std::string power_name(const std::string& base, int power, int order) {
 
 namespace {
 
+std::size_t state_bytes(const Definition& d) {
+  std::size_t n = 0;
+  for (const PieceSet& s : d.sets) n += 2 * static_cast<std::size_t>(s.pieces) + sizeof(SetState);
+  return n;
+}
+
 bool is_identity(const State& s) {
   for (const SetState& set : s.sets) {
     for (std::size_t i = 0; i < set.perm.size(); ++i) {
@@ -476,6 +482,14 @@ Status finish_definition(Definition& d, std::string_view file_name) {
       }
     }
   }
+  std::size_t powers = d.base_moves.size() + d.rotations.size();
+  for (const BaseMove& b : d.base_moves) powers += static_cast<std::size_t>(b.order - 1);
+  if (powers > MAX_SEARCH_MOVES + d.base_moves.size() + d.rotations.size() ||
+      powers * state_bytes(d) > MAX_MOVE_BYTES) {
+    return make_error(file + ": the moves and their powers would take more than " +
+                      std::to_string(MAX_MOVE_BYTES >> 20) + " MiB or exceed " +
+                      std::to_string(MAX_SEARCH_MOVES) + " search moves: not supported");
+  }
   for (std::size_t bi = 0; bi < d.base_moves.size(); ++bi) {
     const BaseMove& b = d.base_moves[bi];
     State s = b.effect;
@@ -584,6 +598,11 @@ Result<Definition> parse_definition(std::string_view text, std::string_view file
     }
     const bool rotation = is_rotation_name(b.name);
     auto& list = rotation ? d.rotations : d.base_moves;
+    if ((d.base_moves.size() + d.rotations.size() + 1) * state_bytes(d) > MAX_MOVE_BYTES / 2) {
+      return src.at(name_token, "the moves would take more than " +
+                                    std::to_string(MAX_MOVE_BYTES >> 21) +
+                                    " MiB: too many moves for the size of the puzzle");
+    }
     if (list.size() >= MAX_BASE_MOVES) {
       return src.at(name_token, "more than " + std::to_string(MAX_BASE_MOVES) + " moves");
     }

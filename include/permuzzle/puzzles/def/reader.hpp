@@ -23,6 +23,10 @@ inline constexpr std::size_t MAX_SETS = 4096;
 inline constexpr std::size_t MAX_BASE_MOVES = 4096;
 // Total generated search moves (all powers of all base moves).
 inline constexpr std::size_t MAX_SEARCH_MOVES = 65536;
+// Every move is stored as a whole state (2 bytes per piece): the base moves, rotations and
+// generated search moves together may take at most this much (a short file with many big sets
+// and many one-line moves would otherwise ask for gigabytes).
+inline constexpr std::size_t MAX_MOVE_BYTES = std::size_t(512) << 20;
 
 // The text format (.tws / .def). `file_name` is used in error messages only.
 Result<Definition> parse_definition(std::string_view text, std::string_view file_name);
