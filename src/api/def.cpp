@@ -65,6 +65,7 @@ Result<Output> info_command(const Request& q, Session&) {
               {"moves", moves},
               {"search_moves", search_moves},
               {"rotations", rotations}};
+  // Group facts are refused (not guessed) for groups too large to handle: the rest is printed.
   auto facts = def::group_facts(*d);
   if (!facts) {
     if (facts.error().kind != ErrorKind::LimitExceeded) return facts.error();

@@ -164,6 +164,16 @@ State from_perm(const Definition& d, const Perm& p) {
 }
 
 Result<PermGroup> build_group(const Definition& d) {
+  const std::size_t degree = expanded_degree(d);
+  if (degree > MAX_GROUP_DEGREE ||
+      degree * sizeof(Point) * d.base_moves.size() > (std::size_t(512) << 20)) {
+    return make_error("the group of this puzzle acts on " + std::to_string(degree) +
+                          " points (pieces times orientations) with " +
+                          std::to_string(d.base_moves.size()) +
+                          " generators: too large for Schreier–Sims here (at most " +
+                          std::to_string(MAX_GROUP_DEGREE) + " points, 512 MiB of generators)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
   std::vector<Perm> gens;
   std::vector<std::string> names;
   for (const BaseMove& b : d.base_moves) {
