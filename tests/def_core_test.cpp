@@ -9,7 +9,9 @@
 #include <unordered_set>
 
 #include "cli_runner.hpp"
+#include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
 #include "permuzzle/puzzles/loopover/group_facts.hpp"
@@ -412,6 +414,26 @@ TEST(DefCli, InfoApplyRandomAndExports) {
   EXPECT_EQ(cube.out, read_text(data_file("3x3x3.tws")));
   auto loop = test::run_cli("loopover export 3x4");
   EXPECT_EQ(loop.out, read_text(data_file("loopover-3x4.tws")));
+}
+
+TEST(DefApi, FileParameterTakesTheText) {
+  // The web server and Python pass the file's text (or {name, text}) instead of a path.
+  const api::Registry registry = api::make_registry();
+  TableStore store;
+  api::Session session{store, RunContext{}, api::default_data_dir()};
+  const std::string text = read_text(data_file("identical-mini.tws"));
+  auto info = registry.call("def", "info", {{"file", text}}, session);
+  ASSERT_TRUE(info.ok()) << info.error().describe();
+  EXPECT_EQ(info->json["positions"], "1296");
+  auto named =
+      registry.call("def", "apply",
+                    {{"file", {{"name", "mini.tws"}, {"text", text}}}, {"moves", "X Y'"}}, session);
+  ASSERT_TRUE(named.ok()) << named.error().describe();
+  EXPECT_EQ(named->json["moves"], (nlohmann::json{"X", "Y'"}));
+  auto bad = registry.call("def", "info",
+                           {{"file", {{"name", "mini.tws"}, {"text", "Set A 0 1\n"}}}}, session);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("mini.tws:1:7:"), std::string::npos) << bad.error().message;
 }
 
 TEST(DefCli, KPuzzleJson) {
