@@ -452,12 +452,22 @@ TEST(DefCli, KPuzzleJson) {
         {"orientationDelta", std::vector<int>(e.ori.begin(), e.ori.end())}};
   }
   k["derivedMoves"]["S"] = "R U R'";
+  // cubing.js alg notation, and a derived move that uses one sorted after it.
+  k["derivedMoves"]["T"] = "[R: U2]";
+  k["derivedMoves"]["A"] = "T (R U)2'";
   const std::string path = ::testing::TempDir() + "/def_kpuzzle.json";
   std::ofstream(path) << k.dump(1);
   auto info = test::run_cli("--json def info " + path);
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_EQ(info.json()["positions"], "3674160");
-  EXPECT_EQ(info.json()["moves"].size(), 4u);
+  EXPECT_EQ(info.json()["moves"].size(), 6u);
+  auto applied = test::run_cli("--json def apply " + path + " --moves A");
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  auto expected = def::parse_move_sequence(d, "R U2 R' U' R' U' R'");
+  ASSERT_TRUE(expected.ok());
+  auto got = def::parse_scrambles(d, applied.json()["scramble"].get<std::string>(), "a");
+  ASSERT_TRUE(got.ok()) << got.error().describe();
+  EXPECT_EQ(got->front().state, def::apply_moves(d, *expected));
   std::ofstream(path) << "{\"orbits\": [\n  {\"orbitName\": 3}\n";
   auto bad = test::run_cli("def info " + path);
   EXPECT_EQ(bad.exit_code, 2);

@@ -3,6 +3,7 @@
 #include "def_common.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "permuzzle/puzzles/def/reader.hpp"
 
@@ -82,6 +83,147 @@ Result<def::State> json_move_effect(const JsonReader& r, const def::Definition& 
     }
   }
   return e;
+}
+
+def::State inverse_state(const def::Definition& d, const def::State& m) {
+  def::State inv = m;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const int o = d.sets[k].orientations;
+    const auto& a = m.sets[k];
+    auto& b = inv.sets[k];
+    for (std::size_t i = 0; i < a.perm.size(); ++i) {
+      b.perm[a.perm[i]] = static_cast<std::uint8_t>(i);
+      b.ori[a.perm[i]] = static_cast<std::uint8_t>((o - a.ori[i]) % o);
+    }
+  }
+  return inv;
+}
+
+// m^k for any integer k (negative: the inverse), by squaring.
+def::State state_power(const def::Definition& d, const def::State& m, long long k) {
+  def::State base = k < 0 ? inverse_state(d, m) : m;
+  unsigned long long e =
+      k < 0 ? static_cast<unsigned long long>(-(k + 1)) + 1 : static_cast<unsigned long long>(k);
+  def::State out = d.identity();
+  while (e > 0) {
+    if (e & 1) out = def::apply(d, out, base);
+    base = def::apply(d, base, base);
+    e >>= 1;
+  }
+  return out;
+}
+
+// cubing.js alg notation as far as derived moves use it: moves with an amount and a prime
+// (R, R2, R2', x'), groups (A)n, conjugates [A: B] = A B A', commutators [A, B] = A B A' B'.
+class AlgReader {
+ public:
+  AlgReader(const def::Definition& d, std::string_view text) : d_(d), text_(text) {}
+
+  Result<def::State> run() {
+    auto e = sequence(0);
+    if (!e) return e;
+    if (i_ < text_.size()) return fail("unexpected '" + std::string(1, text_[i_]) + "'");
+    return e;
+  }
+
+ private:
+  Error fail(const std::string& what) const {
+    return make_error("alg \"" + std::string(text_) + "\" at character " + std::to_string(i_ + 1) +
+                      ": " + what + " (expected move names, (A)n, [A: B] or [A, B])");
+  }
+  void blanks() {
+    while (i_ < text_.size() && (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\n')) ++i_;
+  }
+  static bool stop(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == ')' || c == '[' || c == ']' ||
+           c == ':' || c == ',';
+  }
+  // Amount and prime after a group: (A)2', (A)'.
+  long long suffix() {
+    long long n = 1;
+    std::size_t start = i_;
+    while (i_ < text_.size() && text_[i_] >= '0' && text_[i_] <= '9' && i_ - start < 6) ++i_;
+    if (i_ > start) n = std::stoll(std::string(text_.substr(start, i_ - start)));
+    if (i_ < text_.size() && text_[i_] == '\'') {
+      ++i_;
+      n = -n;
+    }
+    return n;
+  }
+  Result<def::State> sequence(int depth) {
+    if (depth > 32) return fail("nested too deeply");
+    def::State e = d_.identity();
+    while (true) {
+      blanks();
+      if (i_ >= text_.size() || text_[i_] == ')' || text_[i_] == ']' || text_[i_] == ':' ||
+          text_[i_] == ',') {
+        return e;
+      }
+      auto item = unit(depth);
+      if (!item) return item;
+      e = def::apply(d_, e, *item);
+    }
+  }
+  Result<def::State> unit(int depth) {
+    if (text_[i_] == '(') {
+      ++i_;
+      auto inner = sequence(depth + 1);
+      if (!inner) return inner;
+      if (i_ >= text_.size() || text_[i_] != ')') return fail("expected ')'");
+      ++i_;
+      return state_power(d_, *inner, suffix());
+    }
+    if (text_[i_] == '[') {
+      ++i_;
+      auto a = sequence(depth + 1);
+      if (!a) return a;
+      if (i_ >= text_.size() || (text_[i_] != ':' && text_[i_] != ',')) {
+        return fail("expected ':' or ','");
+      }
+      const bool conjugate = text_[i_] == ':';
+      ++i_;
+      auto b = sequence(depth + 1);
+      if (!b) return b;
+      if (i_ >= text_.size() || text_[i_] != ']') return fail("expected ']'");
+      ++i_;
+      const def::State ai = inverse_state(d_, *a);
+      def::State e = def::apply(d_, def::apply(d_, *a, *b), ai);
+      if (!conjugate) e = def::apply(d_, e, inverse_state(d_, *b));
+      return state_power(d_, e, suffix());
+    }
+    const std::size_t start = i_;
+    while (i_ < text_.size() && !stop(text_[i_])) ++i_;
+    const std::string_view token = text_.substr(start, i_ - start);
+    if (auto m = def::named_effect(d_, token)) return *m;
+    // NAME, amount, prime: R2' = R^-2.
+    std::string_view base = token;
+    bool prime = false;
+    if (!base.empty() && base.back() == '\'') {
+      prime = true;
+      base.remove_suffix(1);
+    }
+    std::size_t digits = base.size();
+    while (digits > 0 && base[digits - 1] >= '0' && base[digits - 1] <= '9') --digits;
+    long long amount = 1;
+    if (digits < base.size() && base.size() - digits <= 6) {
+      amount = std::stoll(std::string(base.substr(digits)));
+      base = base.substr(0, digits);
+    }
+    auto m = base.empty() ? std::nullopt : def::named_effect(d_, base);
+    if (!m) {
+      i_ = start;
+      return fail("unknown move '" + std::string(token) + "'");
+    }
+    return state_power(d_, *m, prime ? -amount : amount);
+  }
+
+  const def::Definition& d_;
+  std::string_view text_;
+  std::size_t i_ = 0;
+};
+
+Result<def::State> evaluate_alg(const def::Definition& d, std::string_view text) {
+  return AlgReader(d, text).run();
 }
 
 }  // namespace
@@ -207,34 +349,42 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
     list.push_back({name, 1, std::move(*e)});
   }
   if (auto ok = def::finish_definition(d, file_name); !ok) return ok.error();
+  // Derived moves may refer to each other in any order (JSON objects are read sorted by name):
+  // resolve them in passes until none is left or a pass makes no progress.
+  std::vector<std::pair<std::string, std::string>> pending;  // (path, alg)
+  std::vector<std::string> pending_names;
   for (const char* key : {"derivedMoves", "experimentalDerivedMoves"}) {
     if (!j.contains(key)) continue;
     if (!j[key].is_object()) return r.at(key, "expected an object of NAME: \"alg\"");
     for (const auto& [name, alg] : j[key].items()) {
       const std::string p = std::string(key) + "." + name;
-      if (!alg.is_string()) return r.at(p, "expected a string of move names");
+      if (!alg.is_string()) return r.at(p, "expected a string (an alg of move names)");
       if (def::named_effect(d, name)) return r.at(p, "the move name is already defined");
-      def::State e = d.identity();
-      const std::string text = alg.get<std::string>();
-      std::size_t i = 0;
-      while (i < text.size()) {
-        while (i < text.size() && text[i] == ' ') ++i;
-        if (i >= text.size()) break;
-        std::size_t k = text.find(' ', i);
-        if (k == std::string::npos) k = text.size();
-        auto m = def::named_effect(d, std::string_view(text).substr(i, k - i));
-        if (!m) {
-          return r.at(p, "unknown move '" + text.substr(i, k - i) +
-                             "': expected a sequence of defined move names");
-        }
-        e = def::apply(d, e, *m);
-        i = k;
+      pending.emplace_back(p, alg.get<std::string>());
+      pending_names.push_back(name);
+    }
+  }
+  while (!pending.empty()) {
+    std::optional<Error> first_error;
+    std::vector<std::pair<std::string, std::string>> still;
+    std::vector<std::string> still_names;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      auto e = evaluate_alg(d, pending[i].second);
+      if (!e) {
+        if (!first_error) first_error = r.at(pending[i].first, e.error().message);
+        still.push_back(pending[i]);
+        still_names.push_back(pending_names[i]);
+        continue;
       }
+      const std::string& name = pending_names[i];
       auto& list = def::is_rotation_name(name) ? d.rotations : d.base_moves;
-      if (list.size() >= def::MAX_BASE_MOVES) return r.at(key, "too many moves");
-      list.push_back({name, 1, std::move(e)});
+      if (list.size() >= def::MAX_BASE_MOVES) return r.at(pending[i].first, "too many moves");
+      list.push_back({name, 1, std::move(*e)});
       if (auto ok = def::finish_definition(d, file_name); !ok) return ok.error();
     }
+    if (still.size() == pending.size()) return *first_error;
+    pending = std::move(still);
+    pending_names = std::move(still_names);
   }
   return d;
 }
