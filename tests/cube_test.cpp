@@ -196,25 +196,72 @@ TEST(CubeCli, CheckJson) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
-TEST(CubeCli, OrderAndSolveWithGroupCore) {
+TEST(CubeCli, OrderAndSolveWithTwoPhase) {
   auto r = permuzzle::test::run_cli("cube order --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["order"], "43252003274489856000");  // groups.md
   r = permuzzle::test::run_cli("cube apply \"R U F' L2 D B'\" --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string scrambled = r.json()["facelets"];
-  r = permuzzle::test::run_cli("cube solve " + scrambled + " --json");
+  // The solver's tables are shared with tests/cube_two_phase_test.cpp's cache.
+  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube";
+  r = permuzzle::test::run_cli_env(env, "cube solve " + scrambled + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["verified"], true);
-  EXPECT_EQ(r.json()["short"], false);
-  std::string moves = r.json()["moves"];
+  EXPECT_LE(r.json()["length"].get<int>(), 6);
+  EXPECT_EQ(r.json()["length"].get<std::size_t>(), r.json()["moves"].size());
+  std::string moves;
+  const nlohmann::json solved = r.json();  // a named copy: r.json() returns a temporary
+  for (const auto& m : solved["moves"]) moves += m.get<std::string>() + " ";
   r = permuzzle::test::run_cli("cube apply " + permuzzle::test::shell_quote(moves) + " --start " +
                                scrambled + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.json()["solved"], true);
+  EXPECT_EQ(r.json()["solved"], true) << moves << " " << r.out;
   std::string f = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
   f[8] = 'F', f[9] = 'U', f[20] = 'R';
-  r = permuzzle::test::run_cli("cube solve " + f);
+  r = permuzzle::test::run_cli_env(env, "cube solve " + f);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("twist"), std::string::npos);
+  // The same reasons as `cube check`: a flipped edge, a swapped pair, wrong colour counts.
+  std::string flipped = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+  std::swap(flipped[5], flipped[10]);  // UR edge flipped
+  r = permuzzle::test::run_cli_env(env, "cube solve " + flipped);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("flip"), std::string::npos) << r.err;
+  std::string swapped = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+  std::swap(swapped[5], swapped[7]), std::swap(swapped[10], swapped[19]);  // UR <-> UF
+  r = permuzzle::test::run_cli_env(env, "cube solve " + swapped);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("parity"), std::string::npos) << r.err;
+  std::string colours = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+  colours[0] = 'R';
+  r = permuzzle::test::run_cli_env(env, "cube solve " + colours);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("colour count"), std::string::npos) << r.err;
+}
+
+TEST(CubeCli, SolveMovesMaxLengthScrambleShowAndCube2) {
+  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube";
+  auto r = permuzzle::test::run_cli_env(
+      env, "--json cube solve --moves \"R U R' U' F2 D L' B\" --max-length 8");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LE(r.json()["length"].get<int>(), 8);
+  r = permuzzle::test::run_cli_env(env, "--json cube solve --moves \"R U2 F'\" --optimal");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["length"], 3);
+  EXPECT_EQ(r.json()["optimal"], true);
+  r = permuzzle::test::run_cli_env(env, "--json cube scramble --seed 3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string scramble = r.json()["scramble"], facelets = r.json()["facelets"];
+  r = permuzzle::test::run_cli("--json cube apply " + permuzzle::test::shell_quote(scramble));
+  EXPECT_EQ(r.json()["facelets"], facelets);
+  r = permuzzle::test::run_cli("--json cube random --seed 3");
+  EXPECT_EQ(r.json()["facelets"], facelets);
+  r = permuzzle::test::run_cli("cube show --moves R --svg -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<svg"), std::string::npos);
+  r = permuzzle::test::run_cli_env(env, "--json cube2 solve UUUURRRRFFFFDDDDLLLLBBBB");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["length"], 0);
+  EXPECT_EQ(r.json()["optimal"], true);
 }

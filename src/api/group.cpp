@@ -424,35 +424,44 @@ void register_group(Registry& r) {
              option("limit", ParamType::Unsigned, "Refuse groups larger than this", 2000)},
             cayley_graph_output);
 
-  add_group(
-      r, "word",
-      "Write an element as a product of the generators and their inverses (verified by "
-      "multiplying back)",
-      {element_param()}, [](const Request& q, const PermGroup& g) -> Result<Output> {
-        auto x = parse_perm_param(q.string("element"), "--element");
-        if (!x) return x.error();
-        auto w = g.word(*x);
-        if (!w) return w.error();
-        // word() verifies; check once more so the printed claim rests on this output.
-        bool verified = g.evaluate(*w) == *x;
-        if (!verified) {
-          return make_error("internal error: word does not multiply back to the element", {},
-                            Error::NO_POSITION, ErrorKind::Internal);
-        }
-        nlohmann::json letters = nlohmann::json::array();
-        for (const Letter& l : *w) {
-          letters.push_back(g.generator_names()[l.generator] + (l.exponent == 1 ? "" : "^-1"));
-        }
-        Output out;
-        out.text = (w->empty() ? std::string("()") : g.word_to_string(*w)) +
-                   fmt::format("\nlength {} (verified: the product equals {})\n", w->size(),
-                               x->to_cycle_string());
-        out.json = {{"word", letters},
-                    {"length", w->size()},
-                    {"verified", verified},
-                    {"element", x->to_cycle_string()}};
-        return out;
-      });
+  std::vector<Param> word_params = {generators_param(), deterministic_param(), element_param()};
+  r.add({"group", "word",
+         "Write an element as a product of the generators and their inverses (verified by "
+         "multiplying back; the cube group's through the cube solver)",
+         std::move(word_params), [](const Request& q, Session& s) -> Result<Output> {
+           auto built = build_group(q);
+           if (!built) return built.error();
+           const PermGroup& g = *built;
+           auto x = parse_perm_param(q.string("element"), "--element");
+           if (!x) return x.error();
+           // The cube group (GAP's 48-sticker face turns) is answered by the two-phase solver.
+           auto cube = cube_group_word(g, *x, s);
+           const std::string method =
+               cube ? "cube two-phase solver (quarter-turn metric)" : "Schreier-Sims word problem";
+           auto w = cube ? std::move(*cube) : g.word(*x);
+           if (!w) return w.error();
+           // word() verifies; check once more so the printed claim rests on this output.
+           bool verified = g.evaluate(*w) == *x;
+           if (!verified) {
+             return make_error("internal error: word does not multiply back to the element", {},
+                               Error::NO_POSITION, ErrorKind::Internal);
+           }
+           nlohmann::json letters = nlohmann::json::array();
+           for (const Letter& l : *w) {
+             letters.push_back(g.generator_names()[l.generator] + (l.exponent == 1 ? "" : "^-1"));
+           }
+           Output out;
+           out.text = (w->empty() ? std::string("()") : g.word_to_string(*w)) +
+                      fmt::format("\nlength {} (verified: the product equals {})\n", w->size(),
+                                  x->to_cycle_string()) +
+                      (cube ? "method: " + method + "\n" : std::string());
+           out.json = {{"word", letters},
+                       {"length", w->size()},
+                       {"verified", verified},
+                       {"element", x->to_cycle_string()},
+                       {"method", method}};
+           return out;
+         }});
 
   r.add_demo("group", demo_groups);
 }

@@ -392,6 +392,7 @@ Registry make_registry() {
   register_cube(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
   register_bench(r);
+  register_cube_bench(r);
   return r;
 }
 

@@ -187,5 +187,7 @@ void register_cube(Registry& registry);
 // register_group_bench, `bench groups` (group_bench.cpp).
 void register_bench(Registry& registry);
 void register_group_bench(Registry& registry);
+// `bench cube` (cube_bench.cpp).
+void register_cube_bench(Registry& registry);
 
 }  // namespace permuzzle::api
