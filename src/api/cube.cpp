@@ -329,7 +329,7 @@ std::string demo_cube() {
 std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {
   // Step 1. Recognise the cube group: generators on GAP's 48 stickers, each a face turn, every
   // face present as a quarter turn (six face quarter turns generate the whole cube group).
-  if (g.degree() > 48 || x.largest_moved_point() >= 48) return std::nullopt;
+  if (g.degree() > 48 || x.largest_moved_point() > 48) return std::nullopt;
   std::array<int, 6> generator{-1, -1, -1, -1, -1, -1}, power{};
   for (std::size_t i = 0; i < g.generators().size(); ++i) {
     const Perm p = from_gap(g.generators()[i].extended(48));
