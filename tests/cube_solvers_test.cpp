@@ -18,7 +18,7 @@ namespace {
 using namespace detail;
 
 TableStore& store() {
-  static TableStore s(std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube");
+  static TableStore s(std::string(PERMUZZLE_TEST_TABLES_DIR));
   return s;
 }
 

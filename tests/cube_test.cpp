@@ -204,7 +204,7 @@ TEST(CubeCli, OrderAndSolveWithTwoPhase) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string scrambled = r.json()["facelets"];
   // The solver's tables are shared with tests/cube_two_phase_test.cpp's cache.
-  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube";
+  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR);
   r = permuzzle::test::run_cli_env(env, "cube solve " + scrambled + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["verified"], true);
@@ -241,7 +241,7 @@ TEST(CubeCli, OrderAndSolveWithTwoPhase) {
 }
 
 TEST(CubeCli, SolveMovesMaxLengthScrambleShowAndCube2) {
-  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube";
+  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR);
   auto r = permuzzle::test::run_cli_env(
       env, "--json cube solve --moves \"R U R' U' F2 D L' B\" --max-length 8");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -276,7 +276,7 @@ TEST(CubeCli, GroupWordOnCubeGeneratorsUsesTheSolver) {
       "R='(25,27,32,30)(26,29,31,28)(3,38,43,19)(5,36,45,21)(8,33,48,24)' "
       "B='(33,35,40,38)(34,37,39,36)(3,9,46,32)(2,12,47,29)(1,14,48,27)' "
       "D='(41,43,48,46)(42,45,47,44)(14,22,30,38)(15,23,31,39)(16,24,32,40)'";
-  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube";
+  const std::string env = "PERMUZZLE_TABLES=" + std::string(PERMUZZLE_TEST_TABLES_DIR);
   const std::string element =
       "(1,11,27,8,43,16,46,38)(2,31,15,18,21,34,45,44,7,28)(3,25,24,22,40,48,9,6)(4,42,13)"
       "(5,37,39,29,26,12,47,36)(10,23,20)(14,32,35,17,33,19,30,41)";

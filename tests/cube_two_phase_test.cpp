@@ -19,7 +19,7 @@ const CoordTables& coords() {
 }
 
 const SolverTables& tables() {
-  static TableStore store(std::string(PERMUZZLE_TEST_TABLES_DIR) + "/cube");
+  static TableStore store(std::string(PERMUZZLE_TEST_TABLES_DIR));
   static std::shared_ptr<const SolverTables> t = *solver_tables(store, RunContext{});
   return *t;
 }

@@ -165,6 +165,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
     }
     OptimalOptions o;
     o.metric = metric;
+    if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
     sol = solve_optimal(**tables, *state, o, s.run);
   } else {
     TwoPhaseOptions o;
@@ -422,7 +423,9 @@ void register_cube(Registry& r) {
        with_choices(option("metric", ParamType::String, "Length metric: htm or qtm", "htm"),
                     {"htm", "qtm"}),
        option("memory", ParamType::Unsigned,
-              "With --optimal: most MB of tables to use (the solver needs about 77)")},
+              "With --optimal: most MB of tables to use (the solver needs about 85)"),
+       option("threads", ParamType::Unsigned,
+              "With --optimal: threads (default: every hardware thread; same answer)")},
       solve_command};
   solve.long_running = true;
   r.add(std::move(solve));
@@ -448,6 +451,23 @@ void register_cube(Registry& r) {
          "Optimal solution of a 2x2x2 (24 stickers, URFDLB order, 4 a face; any orientation)",
          {positional("facelets", ParamType::String, "24-sticker facelet string")},
          cube2_solve_command});
+  r.add({"cube2",
+         "apply",
+         "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
+         {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
+          option("start", ParamType::String, "Start facelet string (24 stickers)")},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto moves = parse_moves(q.string("moves"));
+           if (!moves) return moves.error();
+           const std::string start =
+               q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
+           auto f = cube2::apply_moves(start, *moves);
+           if (!f) return f.error();
+           Output out;
+           out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
+           out.text = *f + "\n";
+           return out;
+         }});
 
   r.add({"cube",
          "random",

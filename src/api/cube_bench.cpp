@@ -23,6 +23,7 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   const bool optimal = q.flag("optimal");
   const int max_length =
       q.has("max-length") ? static_cast<int>(q.unsigned_integer("max-length")) : -1;
+  if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
   SolverTablesInfo info;
   auto tables = solver_tables(s.tables, s.run, &info);
   if (!tables) return tables.error();
@@ -129,7 +130,9 @@ void register_cube_bench(Registry& r) {
                                   "Two-phase: stop at the first solution of at most N moves"),
                            0, 40),
                 option("time-limit", ParamType::Number,
-                       "Two-phase: seconds per cube (default 0.01 without --max-length)")},
+                       "Two-phase: seconds per cube (default 0.01 without --max-length)"),
+                option("threads", ParamType::Unsigned,
+                       "Optimal: threads (default: every hardware thread)")},
                bench_cube};
   cube.long_running = true;
   r.add(std::move(cube));
