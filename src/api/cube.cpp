@@ -109,8 +109,8 @@ Result<CubieState> solve_input(const Request& q) {
     auto state = from_sticker_perm(moves_perm(*moves));
     if (!state) {
       return make_error(
-          "--moves: only face turns and slice moves that keep the centres can be "
-          "solved (the sequence turns the whole cube)",
+          "--moves: only sequences that keep the centres in place can be solved "
+          "(this one moves them: slice moves and rotations turn the centres)",
           q.string("moves"));
     }
     return *state;
