@@ -80,19 +80,43 @@ class OptimalSearch {
   bool dfs(const Node& n, int budget, int last, Worker& w,
            const std::function<bool()>& abort) const {
     if (budget == 0) return solved(n);
+    // Step 1. Every child and its four table entries (three axes, the inverse), prefetched
+    // (memory-level parallelism).
+    struct Kid {
+      Node node;
+      std::array<std::uint64_t, 4> index;
+      int move;
+    };
+    std::array<Kid, N_MOVES> kids;
+    int count = 0;
     for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m)) continue;
-      const int c = cost(m);
-      if (c > budget) continue;
-      const Node ch = child(n, m);
+      if (!allowed_after(last, m) || cost(m) > budget) continue;
+      Kid& k = kids[count++];
+      k.move = m;
+      k.node = child(n, m);
+      for (int a = 0; a < 3; ++a) {
+        k.index[a] = phase1_index(t_, k.node.twist[a], k.node.flip[a], k.node.slice[a]);
+        prefetch_phase1(p1_, k.index[a]);
+      }
+      const KCube& v = k.node.inverse;
+      k.index[3] = phase1_index(t_, v.twist(), v.flip(), v.slice());
+      prefetch_phase1(p1_, k.index[3]);
+    }
+    // Step 2. Bound and descend, in move order.
+    for (int i = 0; i < count; ++i) {
+      const Kid& k = kids[i];
+      const int limit = budget - cost(k.move);
       if ((++w.nodes & 4095) == 0 && abort()) {
         w.aborted = true;
         return false;
       }
-      if (bound(ch, budget - c) > budget - c) continue;
-      if (budget - c == 0 && !solved(ch)) continue;
-      w.path.push_back(m);
-      if (dfs(ch, budget - c, m, w, abort)) return true;
+      if (p1_.get(k.index[0]) > limit || p1_.get(k.index[1]) > limit ||
+          p1_.get(k.index[2]) > limit || p1_.get(k.index[3]) > limit) {
+        continue;
+      }
+      if (limit == 0 && !solved(k.node)) continue;
+      w.path.push_back(k.move);
+      if (dfs(k.node, limit, k.move, w, abort)) return true;
       w.path.pop_back();
       if (w.aborted) return false;
     }

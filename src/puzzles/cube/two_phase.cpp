@@ -168,17 +168,31 @@ class TwoPhaseSearch {
       if (depth == 0 || !is_phase2_move(last)) phase2_start(cperm, depth);
       return;
     }
-    for (int m = 0; m < N_MOVES && !stop_; ++m) {
+    // Children first, their table entries prefetched; then bounded in move order.
+    struct Kid {
+      int m, tw, fl, sl;
+      std::uint64_t index;
+    };
+    std::array<Kid, N_MOVES> kids;
+    int count = 0;
+    for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m)) continue;
-      const int tw = t_.twist_move[twist * N_MOVES + m];
-      const int fl = t_.flip_move[flip * N_MOVES + m];
-      const int sl = t_.slice_move[slice * N_MOVES + m];
-      const int h = phase1_distance(t_, p1_, tw, fl, sl);
+      Kid& k = kids[count++];
+      k.m = m;
+      k.tw = t_.twist_move[twist * N_MOVES + m];
+      k.fl = t_.flip_move[flip * N_MOVES + m];
+      k.sl = t_.slice_move[slice * N_MOVES + m];
+      k.index = phase1_index(t_, k.tw, k.fl, k.sl);
+      prefetch_phase1(p1_, k.index);
+    }
+    for (int i = 0; i < count && !stop_; ++i) {
+      const Kid& k = kids[i];
+      const int h = p1_.get(k.index);
       // In H before the end: a shorter phase 1 reaches H (searched at a smaller length).
       if (h > togo - 1 || (h == 0 && togo > 1)) continue;
       poll();
-      moves1_[depth] = m;
-      phase1(tw, fl, sl, t_.cperm_move[cperm * N_MOVES + m], depth + 1, togo - 1, m);
+      moves1_[depth] = k.m;
+      phase1(k.tw, k.fl, k.sl, t_.cperm_move[cperm * N_MOVES + k.m], depth + 1, togo - 1, k.m);
     }
   }
 
