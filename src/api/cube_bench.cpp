@@ -119,21 +119,21 @@ Result<Output> bench_cube(const Request& q, Session& s) {
 }  // namespace
 
 void register_cube_bench(Registry& r) {
-  Command cube{"bench",
-               "cube",
-               "Seeded random cubes: two-phase (or --optimal) solutions, lengths, times, nodes, "
-               "all replayed",
-               {option("count", ParamType::Unsigned, "Number of random cubes", 100),
-                option("seed", ParamType::Unsigned, "Random seed", 1),
-                flag("optimal", "Optimal solutions (IDA*; threads from --threads)"),
-                with_range(option("max-length", ParamType::Unsigned,
-                                  "Two-phase: stop at the first solution of at most N moves"),
-                           0, 40),
-                option("time-limit", ParamType::Number,
-                       "Two-phase: seconds per cube (default 0.01 without --max-length)"),
-                option("threads", ParamType::Unsigned,
-                       "Optimal: threads (default: every hardware thread)")},
-               bench_cube};
+  Command cube{
+      "bench",
+      "cube",
+      "Seeded random cubes: two-phase (or --optimal) solutions, lengths, times, nodes, "
+      "all replayed",
+      {option("count", ParamType::Unsigned, "Number of random cubes", 100),
+       option("seed", ParamType::Unsigned, "Random seed", 1),
+       flag("optimal", "Optimal solutions (IDA*; threads from --threads)"),
+       with_range(option("max-length", ParamType::Unsigned,
+                         "Two-phase: stop at the first solution of at most N moves"),
+                  0, 40),
+       option("time-limit", ParamType::Number,
+              "Two-phase: seconds per cube (default 0.01 without --max-length)"),
+       option("threads", ParamType::Unsigned, "Optimal: threads (default: every hardware thread)")},
+      bench_cube};
   cube.long_running = true;
   r.add(std::move(cube));
 }
