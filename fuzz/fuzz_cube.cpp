@@ -1,11 +1,14 @@
 // libFuzzer harness: the cube text formats: Singmaster move sequences (parse_moves,
-// puzzles/cube/facelets.hpp) and 54-sticker facelet strings (read_facelets,
-// puzzles/cube/cubie.hpp). Selector byte: bit 0 picks the format.
+// puzzles/cube/facelets.hpp), 54-sticker facelet strings (read_facelets,
+// puzzles/cube/cubie.hpp) and 24-sticker 2x2x2 strings (cube2::read_facelets,
+// puzzles/cube/cube2.hpp). Selector byte: bit 0 picks moves or facelets; with bit 0 set, bit 1
+// picks the 2x2x2.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "fuzz_common.hpp"
+#include "permuzzle/puzzles/cube/cube2.hpp"
 #include "permuzzle/puzzles/cube/cubie.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 
@@ -69,11 +72,27 @@ void fuzz_facelets(std::string_view text) {
   check((state * state.inverse()).is_solved());
 }
 
+// A valid 2x2x2 stays valid under the moves that keep its reference corner (DBL) in place, and
+// its position index is in range; the reading never throws or asserts.
+void fuzz_cube2(std::string_view text) {
+  auto reading = permuzzle::cube2::read_facelets(text);
+  if (!accepted(reading)) return;
+  check(reading->valid == reading->problems.empty());
+  if (!reading->valid) return;
+  check(permuzzle::cube2::index_of(reading->state) < permuzzle::cube2::POSITIONS);
+  auto turned = permuzzle::cube2::apply_moves(text, *parse_moves("U R2 F'"));
+  check(turned.ok());
+  auto again = permuzzle::cube2::read_facelets(*turned);
+  check(again.ok() && again->valid);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto [selector, text] = permuzzle::fuzz::split(data, size);
-  if (selector & 1)
+  if ((selector & 3) == 3)
+    fuzz_cube2(text);
+  else if (selector & 1)
     fuzz_facelets(text);
   else
     fuzz_moves(text);

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/perm.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle::api {
 
@@ -73,5 +75,11 @@ std::string with_commas(std::uint64_t v);
 // A bar chart of positions per distance (a self-contained SVG) for every whole-graph BFS.
 std::string distance_chart_svg(const std::string& title,
                                const std::vector<std::uint64_t>& histogram);
+
+// The cube group's word problem through the cube solver (cube.cpp): nullopt when the group is
+// not recognised as the cube group on GAP's 48 stickers (every generator a face turn, each face
+// present as a quarter turn), else a word of at most about 26 letters, verified.
+std::optional<Result<Word>> cube_group_word(const PermGroup& group, const Perm& element,
+                                            Session& session);
 
 }  // namespace permuzzle::api

@@ -1,9 +1,15 @@
 // `cube check|apply|order|solve|random`: the Rubik's cube group (spec section 6).
+#include <cctype>
+#include <map>
+#include <optional>
+
 #include "common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/cube/cube2.hpp"
 #include "permuzzle/puzzles/cube/cubie.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
+#include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::api {
 
@@ -86,60 +92,221 @@ Result<PermGroup> cube_group() {
   return PermGroup::from_generators(gap_generators(), {"U", "L", "F", "R", "B", "D"});
 }
 
-// Word in the generators -> face moves, merging runs of the same face (exponents mod 4).
-std::vector<CubeMove> word_moves(const Word& word, const PermGroup& group) {
-  std::vector<CubeMove> moves;
-  for (const auto& letter : word) {
-    const std::string& name = group.generator_names()[letter.generator];
-    int turns = ((letter.exponent % 4) + 4) % 4;
-    if (!moves.empty() && moves.back().name == name) {
-      moves.back().turns = (moves.back().turns + turns) % 4;
-      if (moves.back().turns == 0) moves.pop_back();
-    } else if (turns != 0) {
-      moves.push_back({name, turns});
-    }
-  }
-  return moves;
+Metric metric_param(const Request& q) {
+  return q.has("metric") && q.string("metric") == "qtm" ? Metric::Qtm : Metric::Htm;
 }
 
-Result<Output> solve_command(const Request& q, Session& s) {
+// The start of a solve: a facelet string, or the position a move sequence makes from solved.
+// Unsolvable facelets get the reasons of `cube check`.
+Result<CubieState> solve_input(const Request& q) {
+  const bool has_facelets = q.has("facelets") && !q.string("facelets").empty();
+  if (has_facelets == q.has("moves")) {
+    return make_error("give either a facelet string or --moves \"...\" (exactly one)");
+  }
+  if (q.has("moves")) {
+    auto moves = parse_moves(q.string("moves"));
+    if (!moves) return moves.error();
+    auto state = from_sticker_perm(moves_perm(*moves));
+    if (!state) {
+      return make_error(
+          "--moves: only sequences that keep the centres in place can be solved "
+          "(this one moves them: slice moves and rotations turn the centres)",
+          q.string("moves"));
+    }
+    return *state;
+  }
   const std::string facelets = q.string("facelets");
   auto reading = read_facelets(facelets);
   if (!reading) return reading.error();
   if (!reading->valid) {
-    return make_error("not a cube: " + reading->problems.front(), facelets, Error::NO_POSITION,
-                      ErrorKind::Unsolvable);
+    std::string all;
+    for (const auto& p : reading->problems) all += (all.empty() ? "" : "; ") + p;
+    return make_error("not a cube: " + all, facelets, Error::NO_POSITION, ErrorKind::Unsolvable);
   }
   auto theorem = check_theorem(reading->state);
   if (!theorem.solvable()) {
-    return make_error("unsolvable: " + theorem.failures().front(), facelets, Error::NO_POSITION,
-                      ErrorKind::Unsolvable);
+    std::string all;
+    for (const auto& p : theorem.failures()) all += (all.empty() ? "" : "; ") + p;
+    return make_error("unsolvable: " + all, facelets, Error::NO_POSITION, ErrorKind::Unsolvable);
   }
-  s.note("Schreier-Sims and the word problem...");
-  auto group = cube_group();
-  if (!group) return group.error();
-  auto state = to_gap(to_sticker_perm(reading->state));
+  return reading->state;
+}
+
+nlohmann::json moves_json(const std::vector<CubeMove>& moves) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& m : moves) out.push_back(format_moves({m}));
+  return out;
+}
+
+nlohmann::json tables_json(const SolverTablesInfo& info) {
+  nlohmann::json reports = nlohmann::json::array();
+  for (const auto& r : info.reports) reports.push_back(describe(r));
+  return {{"seconds", info.seconds}, {"bytes", info.bytes}, {"reports", reports}};
+}
+
+Result<std::shared_ptr<const SolverTables>> obtain_tables(Session& s, SolverTablesInfo* info) {
+  return solver_tables(s.tables, s.run, info);
+}
+
+Result<Output> solve_command(const Request& q, Session& s) {
+  auto state = solve_input(q);
   if (!state) return state.error();
-  auto word = group->word(state->inverse());
-  if (!word) return word.error();
-  // The word is checked in the group; the face moves made of it (runs merged) are checked once
-  // here, on the cube itself.
-  std::vector<CubeMove> moves = word_moves(*word, *group);
-  auto end = read_facelets(facelets_of(to_sticker_perm(reading->state) * moves_perm(moves)));
-  if (!end || !end->valid || !end->state.is_solved()) {
-    return make_error("internal: the solution does not solve the cube", {}, Error::NO_POSITION,
+  SolverTablesInfo info;
+  auto tables = obtain_tables(s, &info);
+  if (!tables) return tables.error();
+  const Metric metric = metric_param(q);
+  Result<CubeSolution> sol = make_error("unreached");
+  if (q.flag("optimal")) {
+    // The optimal solver's tables are the two-phase tables (the phase-1 table is the bound).
+    if (q.has("memory") && q.unsigned_integer("memory") * 1000000ull < info.bytes) {
+      return make_error(fmt::format("--memory {} MB: the optimal solver needs {} MB of tables",
+                                    q.unsigned_integer("memory"), (info.bytes + 999999) / 1000000),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    OptimalOptions o;
+    o.metric = metric;
+    if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+    sol = solve_optimal(**tables, *state, o, s.run);
+  } else {
+    TwoPhaseOptions o;
+    o.metric = metric;
+    if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+    if (q.has("time-limit")) o.time_limit = q.number("time-limit");
+    sol = solve_two_phase(**tables, *state, o, s.run);
+  }
+  if (!sol) return sol.error();
+  Output out;
+  out.json = {{"moves", moves_json(sol->moves)},
+              {"length", sol->length},
+              {"metric", metric == Metric::Qtm ? "qtm" : "htm"},
+              {"optimal", sol->optimal},
+              {"verified", sol->verified},
+              {"lower_bound", sol->lower_bound},
+              {"nodes", sol->nodes},
+              {"seconds", sol->seconds},
+              {"method", sol->method},
+              {"tables", tables_json(info)}};
+  out.text =
+      fmt::format("{}\n{} moves ({}), {}, replayed: solves the cube\n",
+                  sol->moves.empty() ? std::string("(already solved)") : format_moves(sol->moves),
+                  sol->length, metric == Metric::Qtm ? "quarter turns" : "half-turn metric",
+                  sol->optimal ? "optimal" : "not proven optimal");
+  return out;
+}
+
+// The net as an SVG: U above F, then L F R B in a row, D below F; stickers coloured by the
+// face their colour belongs to (the centres say which).
+std::string net_svg(const std::string& facelets) {
+  static constexpr const char* FILL[6] = {"#ffffff", "#d0021b", "#2ea043",
+                                          "#ffd500", "#ff8c00", "#1f5fd6"};
+  static constexpr int ORIGIN[6][2] = {{3, 0}, {6, 3}, {3, 3}, {3, 6}, {0, 3}, {9, 3}};
+  constexpr int CELL = 30;
+  std::map<char, int> face_of;
+  for (int f = 0; f < 6; ++f) face_of.emplace(facelets[f * 9 + 4], f);
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} "
+      "{}\">\n",
+      12 * CELL + 2, 9 * CELL + 2, 12 * CELL + 2, 9 * CELL + 2);
+  for (int f = 0; f < 6; ++f) {
+    for (int i = 0; i < 9; ++i) {
+      const int x = (ORIGIN[f][0] + i % 3) * CELL + 1, y = (ORIGIN[f][1] + i / 3) * CELL + 1;
+      const char c = facelets[f * 9 + i];
+      const auto it = face_of.find(c);
+      svg += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#000\" "
+          "stroke-width=\"2\"><title>{}{}: {}</title></rect>\n",
+          x, y, CELL, CELL, it == face_of.end() ? "#888888" : FILL[it->second], FACE_NAMES[f],
+          i + 1, c);
+    }
+  }
+  return svg + "</svg>\n";
+}
+
+std::string net_text(const std::string& f) {
+  auto row = [&](int face, int r) { return f.substr(face * 9 + r * 3, 3); };
+  std::string out;
+  for (int r = 0; r < 3; ++r) out += "    " + row(0, r) + "\n";
+  for (int r = 0; r < 3; ++r) {
+    out += row(4, r) + " " + row(2, r) + " " + row(1, r) + " " + row(5, r) + "\n";
+  }
+  for (int r = 0; r < 3; ++r) out += "    " + row(3, r) + "\n";
+  return out;
+}
+
+Result<Output> show_command(const Request& q, Session&) {
+  std::string facelets;
+  if (q.has("moves")) {
+    auto moves = parse_moves(q.string("moves"));
+    if (!moves) return moves.error();
+    facelets = facelets_of(moves_perm(*moves));
+  } else if (q.has("facelets")) {
+    auto reading = read_facelets(q.string("facelets"));
+    if (!reading) return reading.error();
+    for (char ch : q.string("facelets")) {
+      if (!std::isspace(static_cast<unsigned char>(ch))) facelets += ch;
+    }
+  } else {
+    facelets = solved_facelets();
+  }
+  Output out;
+  out.json = {{"facelets", facelets}};
+  out.text = net_text(facelets);
+  if (q.has("svg")) out.artifacts.push_back({"svg", net_svg(facelets), "cube net (SVG)"});
+  return out;
+}
+
+Result<Output> scramble_command(const Request& q, Session& s) {
+  const std::uint64_t seed = q.unsigned_integer("seed");
+  Rng rng(seed);
+  const CubieState state = random_state(rng);
+  auto tables = obtain_tables(s, nullptr);
+  if (!tables) return tables.error();
+  // A sequence producing the state: the inverse of a solution of the state.
+  TwoPhaseOptions o;
+  o.max_length = 21;
+  auto sol = solve_two_phase(**tables, state, o, s.run);
+  if (!sol) return sol.error();
+  std::vector<CubeMove> scramble(sol->moves.rbegin(), sol->moves.rend());
+  for (auto& m : scramble) m.turns = 4 - m.turns;
+  if (!(*from_sticker_perm(moves_perm(scramble)) == state)) {
+    return make_error("internal: the scramble does not produce the state", {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   }
   Output out;
-  out.json = {{"moves", format_moves(moves)},
-              {"length", moves.size()},
-              {"verified", true},
-              {"short", false},
-              {"note", "word problem in the group core (Schreier-Sims); not a short solution"}};
-  out.text = fmt::format(
-      "solution ({} moves, replayed: solves the cube; NOT short: found by the "
-      "group core's word problem, not by a cube solver):\n{}\n",
-      moves.size(), format_moves(moves));
+  out.json = {{"facelets", to_facelets(state)},
+              {"moves", moves_json(scramble)},
+              {"scramble", format_moves(scramble)},
+              {"length", scramble.size()},
+              {"seed", seed},
+              {"verified", true}};
+  out.text = format_moves(scramble) + "\n" + to_facelets(state) + "\n";
+  return out;
+}
+
+Result<Output> cube2_solve_command(const Request& q, Session& s) {
+  const std::string facelets = q.string("facelets");
+  auto reading = cube2::read_facelets(facelets);
+  if (!reading) return reading.error();
+  if (!reading->valid) {
+    std::string all;
+    for (const auto& p : reading->problems) all += (all.empty() ? "" : "; ") + p;
+    return make_error("unsolvable: " + all, facelets, Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  TableReport report;
+  auto table = cube2::distance_table(s.tables, s.run, &report);
+  if (!table) return table.error();
+  auto sol = cube2::solve(**table, facelets);
+  if (!sol) return sol.error();
+  Output out;
+  out.json = {{"moves", moves_json(sol->moves)},
+              {"length", sol->moves.size()},
+              {"optimal", true},
+              {"verified", sol->verified},
+              {"metric", "htm"}};
+  out.text =
+      fmt::format("{}\n{} moves (half-turn metric), optimal, replayed: solves the cube\n",
+                  sol->moves.empty() ? std::string("(already solved)") : format_moves(sol->moves),
+                  sol->moves.size());
   return out;
 }
 
@@ -159,6 +326,56 @@ std::string demo_cube() {
 }
 
 }  // namespace
+
+std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {
+  // Step 1. Recognise the cube group: generators on GAP's 48 stickers, each a face turn, every
+  // face present as a quarter turn (six face quarter turns generate the whole cube group).
+  if (g.degree() > 48 || x.largest_moved_point() > 48) return std::nullopt;
+  std::array<int, 6> generator{-1, -1, -1, -1, -1, -1}, power{};
+  for (std::size_t i = 0; i < g.generators().size(); ++i) {
+    const Perm p = from_gap(g.generators()[i].extended(48));
+    bool matched = false;
+    for (int f = 0; f < 6 && !matched; ++f) {
+      const Perm q = move_perm(std::string(1, FACE_NAMES[f]));
+      for (int j = 1; j <= 3 && !matched; ++j) {
+        if (p == q.pow(j)) {
+          matched = true;
+          if (j != 2 && generator[f] < 0) generator[f] = static_cast<int>(i), power[f] = j;
+        }
+      }
+    }
+    if (!matched) return std::nullopt;
+  }
+  for (int f = 0; f < 6; ++f) {
+    if (generator[f] < 0) return std::nullopt;
+  }
+  auto state = from_sticker_perm(from_gap(x.extended(48)));
+  if (!state) return std::nullopt;  // not a cube position: the group core says why
+  // Step 2. Solve (quarter-turn metric: a letter is a quarter turn), then invert: x = S^-1.
+  auto tables = solver_tables(s.tables, s.run);
+  if (!tables) return Result<Word>(tables.error());
+  TwoPhaseOptions o;
+  o.metric = Metric::Qtm;
+  auto sol = solve_two_phase(**tables, *state, o, s.run);
+  if (!sol) return Result<Word>(sol.error());
+  Word word;
+  for (auto it = sol->moves.rbegin(); it != sol->moves.rend(); ++it) {
+    const int f = static_cast<int>(std::string_view(FACE_NAMES).find(it->name[0]));
+    const int k = 4 - it->turns;  // the inverse turn
+    const auto gen = static_cast<std::size_t>(generator[f]);
+    if (k == 2) {
+      word.push_back({gen, 1});
+      word.push_back({gen, 1});
+    } else {
+      word.push_back({gen, (k == power[f]) ? 1 : -1});
+    }
+  }
+  if (!(g.evaluate(word) == x)) {
+    return Result<Word>(make_error("internal: the cube solver's word does not multiply back", {},
+                                   Error::NO_POSITION, ErrorKind::Internal));
+  }
+  return Result<Word>(std::move(word));
+}
 
 void register_cube(Registry& r) {
   r.add_family("cube", "Rubik's cube: facelets, cubies, solvability, group order");
@@ -191,11 +408,66 @@ void register_cube(Registry& r) {
            return out;
          }});
 
+  Command solve{
+      "cube",
+      "solve",
+      "Solve a cube: two-phase (Kociemba) in milliseconds, or --optimal (IDA*); replayed",
+      {positional("facelets", ParamType::String, "Facelet string (URFDLB order)", false),
+       option("moves", ParamType::String, "Solve the position these moves make from solved"),
+       flag("optimal", "Prove optimality (IDA*; seconds to minutes for a random cube)"),
+       with_range(option("max-length", ParamType::Unsigned,
+                         "Stop at the first solution of at most N moves"),
+                  0, 40),
+       option("time-limit", ParamType::Number,
+              "Seconds to look for shorter solutions (default 0.01 without --max-length)"),
+       with_choices(option("metric", ParamType::String, "Length metric: htm or qtm", "htm"),
+                    {"htm", "qtm"}),
+       option("memory", ParamType::Unsigned,
+              "With --optimal: most MB of tables to use (the solver needs about 85)"),
+       option("threads", ParamType::Unsigned,
+              "With --optimal: threads (default: every hardware thread; same answer)")},
+      solve_command};
+  solve.long_running = true;
+  r.add(std::move(solve));
+
   r.add({"cube",
+         "show",
+         "The cube's net as text, and as an SVG picture with --svg",
+         {positional("facelets", ParamType::String, "Facelet string (default: solved)", false),
+          option("moves", ParamType::String, "Show the position these moves make from solved"),
+          option("svg", ParamType::OutputPath, "Write the net as an SVG picture")},
+         show_command});
+
+  r.add({"cube",
+         "scramble",
+         "A uniformly random position and a move sequence that makes it (the inverse of a "
+         "two-phase solution, at most 21 moves)",
+         {option("seed", ParamType::Unsigned, "Random seed", 1)},
+         scramble_command});
+
+  r.add_family("cube2", "2x2x2 cube: optimal solutions from a full distance table");
+  r.add({"cube2",
          "solve",
-         "Solve a cube via the group core's word problem (correct but NOT short)",
-         {positional("facelets", ParamType::String, "Facelet string (URFDLB order)")},
-         solve_command});
+         "Optimal solution of a 2x2x2 (24 stickers, URFDLB order, 4 a face; any orientation)",
+         {positional("facelets", ParamType::String, "24-sticker facelet string")},
+         cube2_solve_command});
+  r.add({"cube2",
+         "apply",
+         "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
+         {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
+          option("start", ParamType::String, "Start facelet string (24 stickers)")},
+         [](const Request& q, Session&) -> Result<Output> {
+           auto moves = parse_moves(q.string("moves"));
+           if (!moves) return moves.error();
+           const std::string start =
+               q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
+           auto f = cube2::apply_moves(start, *moves);
+           if (!f) return f.error();
+           Output out;
+           out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
+           out.text = *f + "\n";
+           return out;
+         }});
 
   r.add({"cube",
          "random",

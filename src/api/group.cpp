@@ -18,8 +18,8 @@
 #include "common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
-#include "permuzzle/group/operations.hpp"
 #include "permuzzle/group/chain.hpp"
+#include "permuzzle/group/operations.hpp"
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/group/words.hpp"
 
@@ -486,10 +486,15 @@ Result<Output> word_command(const Request& q, Session& s) {
   Word word;
   std::string method;
   nlohmann::json stages = nullptr;
-  // Dispatch point: how the word is found. --chain: the subgroup method; otherwise the
-  // short-word chain, falling back to the group's own stabiliser-chain word when it is refused.
-  // (A puzzle-specific solver for a known generator set would answer here, first.)
-  if (q.has("chain")) {
+  // Dispatch point: how the word is found. GAP's cube generators: the cube's two-phase solver;
+  // --chain: the subgroup method; otherwise the short-word chain, falling back to the group's
+  // own stabiliser-chain word when it is refused.
+  if (auto cube = q.has("chain") ? std::nullopt : cube_group_word(g, *x, s)) {
+    // The cube group (GAP's 48-sticker face turns) is answered by the two-phase solver.
+    if (!*cube) return cube->error();
+    word = std::move(**cube);
+    method = "cube two-phase solver (quarter-turn metric)";
+  } else if (q.has("chain")) {
     auto chain = subgroup_chain(q, s, g);
     if (!chain) return chain.error();
     auto solution = (*chain)->solve(*x);

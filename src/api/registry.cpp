@@ -393,6 +393,7 @@ Registry make_registry() {
   register_def(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
   register_bench(r);
+  register_cube_bench(r);
   return r;
 }
 

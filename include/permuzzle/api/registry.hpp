@@ -189,5 +189,7 @@ void register_def(Registry& registry);
 void register_bench(Registry& registry);
 void register_group_bench(Registry& registry);
 void register_words_bench(Registry& registry);  // `bench words` (words_bench.cpp)
+// `bench cube` (cube_bench.cpp).
+void register_cube_bench(Registry& registry);
 
 }  // namespace permuzzle::api

@@ -1,0 +1,80 @@
+// Short and optimal solutions of the 3x3x3 cube (Kociemba's two-phase algorithm, and IDA*).
+//
+// Two-phase: phase 1 takes the cube into H = <U, D, R2, L2, F2, B2> (corners and edges
+// oriented, the four UD-slice edges in the slice), phase 2 solves it inside H. Phase 1 is
+// pruned by the exact distance to H of (flip-slice class under the 16 symmetries that keep the
+// U-D axis, twist): 64430 x 2187 entries at 4 bits, about 70 MB, built once through the table
+// store; phase 2 by two small exact tables (corner permutation x slice permutation, U/D edge
+// permutation x slice permutation). Like min2phase, the search runs on the cube seen along each
+// of the three axes and on its inverse (6 searches, interleaved by phase-1 length), keeps the
+// shortest solution, and stops at the first solution of at most `max_length` moves, or when the
+// time is up.
+//
+// Optimal: IDA* on the whole cube, bounded below by the same phase-1 table probed along the three
+// axes and on the inverse cube; canonical move order (no face twice in a row, opposite faces in
+// one order). Splits each iteration into subtrees of fixed order across threads and keeps the
+// first solution in that order, so the answer (and the counted nodes) equal one thread's.
+//
+// Every solution is replayed on the sticker model before it is returned.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/cube/cubie.hpp"
+#include "permuzzle/puzzles/cube/facelets.hpp"
+
+namespace permuzzle::cube {
+
+enum class Metric { Htm, Qtm };  // half-turn metric (a half turn is one move) / quarter-turn
+int metric_length(const std::vector<CubeMove>& moves, Metric metric);
+
+// The solver tables (opaque): move and symmetry tables built in memory, the phase-1 table
+// through the table store. Shared per process through the store.
+struct SolverTables;
+struct SolverTablesInfo {
+  double seconds = 0;       // time to obtain every table for this caller (load or build)
+  std::uint64_t bytes = 0;  // memory of all the tables
+  std::vector<TableReport> reports;
+};
+Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, const RunContext& run,
+                                                          SolverTablesInfo* info = nullptr);
+
+struct CubeSolution {
+  std::vector<CubeMove> moves;  // face turns, quarter turns 1..3 (U, U2, U')
+  int length = 0;               // in the requested metric
+  bool optimal = false;         // proven: equal to a lower bound, or by IDA*
+  bool verified = false;        // replayed on the sticker model
+  int lower_bound = 0;          // the largest admissible bound at the start (HTM)
+  std::uint64_t nodes = 0;      // search nodes
+  double seconds = 0;
+  std::string method;
+};
+
+struct TwoPhaseOptions {
+  int max_length = -1;     // stop at the first solution of at most this many moves; -1: none
+  double time_limit = -1;  // seconds; < 0: 0.01 without max_length, unlimited with it
+  Metric metric = Metric::Htm;
+};
+// Errors: Unsolvable for a state that breaks the fundamental theorem; Cancelled/LimitExceeded
+// from `run`. When the time is up the best solution found so far is returned (the search goes
+// on until it has one).
+Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieState& state,
+                                     const TwoPhaseOptions& options, const RunContext& run);
+
+struct OptimalOptions {
+  Metric metric = Metric::Htm;
+  int max_length = 30;  // refuse (LimitExceeded) beyond this bound
+};
+Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
+                                   const OptimalOptions& options, const RunContext& run);
+
+// Replays `moves` from `state` on the sticker model: does it reach the solved cube?
+bool replay_solves(const CubieState& state, const std::vector<CubeMove>& moves);
+
+}  // namespace permuzzle::cube

@@ -1,0 +1,153 @@
+// Internal to the cube solvers: cubies in the position-indexed form of Kociemba's papers, the
+// coordinates of the two-phase algorithm, the cube's symmetries, and their move tables.
+//
+// Data layout: KCube holds, per corner POSITION (URF, UFL, ULB, UBR, DFR, DLF, DBL, DRB), the
+// cubie there (cp) and its twist (co: 0..2 for rotations; 3..5 marks a mirrored cube, used only
+// by the left-right reflection symmetry), and per edge position (UR, UF, UL, UB, DR, DF, DL, DB,
+// FR, FL, BL, BR) the cubie (ep) and its flip (eo). This is the inverse view of CubieState
+// (r[i] = where cubie i is): cp[r[i]] = i, co[r[i]] = v[i]. a * b applies a, then b.
+//
+// Coordinates (each 0 for the solved cube):
+//   twist 0..2186   the twists of corners 0..6 as a base-3 number (corner 7 follows)
+//   flip 0..2047    the flips of edges 0..10 as a base-2 number
+//   slice 0..494    which 4 positions hold the UD-slice edges FR FL BL BR (a combination)
+//   cperm 0..40319  the corner permutation (Lehmer rank)
+//   eperm 0..40319  the permutation of the 8 U/D edges, inside phase 2's subgroup H
+//   sperm 0..23     the permutation of the 4 slice edges, inside H
+// Moves are numbered 3 * face + (quarter turns - 1), faces U R F D L B (Kociemba's order).
+// Symmetries are numbered 16 * urf3 + 8 * f2 + 2 * u4 + lr2 (48 of them); the first 16 keep
+// the U-D axis (the group D4h that reduces the phase-1 coordinates).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "permuzzle/puzzles/cube/cubie.hpp"
+
+namespace permuzzle::cube::detail {
+
+inline constexpr int N_MOVES = 18;
+inline constexpr int N_TWIST = 2187;
+inline constexpr int N_FLIP = 2048;
+inline constexpr int N_SLICE = 495;
+inline constexpr int N_PERM8 = 40320;
+inline constexpr int N_SPERM = 24;
+inline constexpr int N_CCOMBP = 140;
+inline constexpr int N_SYM = 48;
+inline constexpr int N_SYM_D4H = 16;
+inline constexpr int N_FLIPSLICE_CLASS = 64430;  // Kociemba's published count, checked on build
+inline constexpr int N_PHASE2_MOVES = 10;
+// Phase 2's moves (U, U2, U', R2, F2, D, D2, D', L2, B2) as indices into the 18.
+inline constexpr std::array<int, N_PHASE2_MOVES> PHASE2_MOVES = {0, 1, 2, 4, 7, 9, 10, 11, 13, 16};
+inline bool is_phase2_move(int m) {
+  const int f = m / 3;
+  return f == 0 || f == 3 || m % 3 == 1;
+}
+// Canonical order of consecutive moves: never the same face twice, and of two opposite faces
+// (which commute) only U before D, R before L, F before B.
+inline bool allowed_after(int last_move, int m) {
+  if (last_move < 0) return true;
+  const int lf = last_move / 3, f = m / 3;
+  return f != lf && f != lf - 3;
+}
+std::string move_name(int m);  // "U", "U2", "U'", ...
+
+struct KCube {
+  std::array<std::uint8_t, 8> cp{0, 1, 2, 3, 4, 5, 6, 7};
+  std::array<std::uint8_t, 8> co{};
+  std::array<std::uint8_t, 12> ep{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  std::array<std::uint8_t, 12> eo{};
+
+  bool operator==(const KCube&) const = default;
+  KCube operator*(const KCube& b) const;  // apply *this, then b
+  KCube inverse() const;
+  void corners_times(const KCube& b);  // corners only: *this = *this * b
+  void edges_times(const KCube& b);    // edges only
+
+  int twist() const;
+  int flip() const;
+  int slice() const;
+  int cperm() const;
+  int eperm() const;  // valid in H (U/D edges in U/D positions)
+  int sperm() const;  // valid in H
+};
+
+KCube from_cubie(const CubieState& c);
+CubieState to_cubie(const KCube& k);
+
+// The 18 move cubes and the 48 symmetry cubes; conjugation of moves by symmetries.
+struct CubeBasics {
+  std::array<KCube, N_MOVES> moves;
+  std::array<KCube, N_SYM> syms;
+  std::array<int, N_SYM> sym_inverse;
+  // conj_move[m * 48 + s]: the move equal to S_s^-1 * M_m * S_s.
+  std::array<std::uint8_t, N_MOVES * N_SYM> conj_move;
+  KCube conj(const KCube& x, int s) const { return syms[sym_inverse[s]] * x * syms[s]; }
+  static CubeBasics make();
+};
+
+// Move tables, symmetry tables and the phase-2 pruning tables: small (about 6 MB), built in
+// memory in well under a second.
+struct CoordTables {
+  CubeBasics basics;
+  std::vector<std::uint16_t> twist_move;  // [twist * 18 + m]
+  std::vector<std::uint16_t> flip_move;   // [flip * 18 + m]
+  std::vector<std::uint16_t> slice_move;  // [slice * 18 + m]
+  std::vector<std::uint16_t> cperm_move;  // [cperm * 18 + m]
+  std::vector<std::uint16_t> eperm_move;  // [eperm * 18 + m], phase-2 moves only (else 0)
+  std::vector<std::uint8_t> sperm_move;   // [sperm * 18 + m], phase-2 moves only
+  std::vector<std::uint16_t> twist_conj;  // [twist * 16 + s]: twist of conj(x, s), s in D4h
+  // Flip-slice classes under D4h: flipslice = slice * 2048 + flip.
+  std::vector<std::uint16_t> fs_class;       // [flipslice] -> class
+  std::vector<std::uint8_t> fs_to_rep;       // [flipslice] -> s with conj(x, s) the representative
+  std::vector<std::uint32_t> fs_rep;         // [class] -> representative flipslice
+  std::vector<std::uint16_t> fs_stabilizer;  // [class] -> bit set of s with conj(rep, s) = rep
+  // Phase-2 pruning (exact distances inside H, bytes): corners with slice edges, and U/D edges
+  // with slice edges.
+  std::vector<std::uint8_t> prune_cperm_sperm;  // [cperm * 24 + sperm]
+  std::vector<std::uint8_t> prune_eperm_sperm;  // [eperm * 24 + sperm]
+  // Corners and edges together (as min2phase does): which 4 corner positions hold U corners
+  // (70 combinations) and the corner parity, ccombp = ccomb * 2 + parity, with the U/D edges.
+  std::vector<std::uint8_t> cperm_ccombp;        // [cperm] -> ccombp
+  std::vector<std::uint8_t> ccombp_move;         // [ccombp * 18 + m], phase-2 moves only
+  std::vector<std::uint8_t> prune_eperm_ccombp;  // [eperm * 140 + ccombp]
+  std::uint64_t bytes() const;
+  static CoordTables make();
+};
+
+// The phase-1 pruning table: the exact distance to H of every (flip-slice class, twist),
+// 64430 x 2187 entries, 4 bits each (about 70 MB). Entry (c, t) at byte (c * 2187 + t) / 2,
+// low nibble for even indices.
+struct Phase1Table {
+  std::vector<std::uint8_t> nibbles;
+  int get(std::uint64_t index) const { return (nibbles[index >> 1] >> ((index & 1) * 4)) & 15; }
+  static constexpr std::uint64_t ENTRIES = std::uint64_t(N_FLIPSLICE_CLASS) * N_TWIST;
+  static constexpr std::uint64_t BYTES = (ENTRIES + 1) / 2;
+};
+
+// The phase-1 table entry of the phase-1 coordinates (searches compute the entries of all
+// children first and prefetch them: the table is far larger than the caches).
+inline std::uint64_t phase1_index(const CoordTables& t, int twist, int flip, int slice) {
+  const std::uint32_t fs = static_cast<std::uint32_t>(slice) * N_FLIP + flip;
+  const std::uint64_t cls = t.fs_class[fs];
+  return cls * N_TWIST + t.twist_conj[twist * N_SYM_D4H + t.fs_to_rep[fs]];
+}
+inline void prefetch_phase1(const Phase1Table& p, std::uint64_t index) {
+  __builtin_prefetch(p.nibbles.data() + (index >> 1));
+}
+
+// Distance to H (a lower bound on the distance to solved) of the phase-1 coordinates.
+inline int phase1_distance(const CoordTables& t, const Phase1Table& p, int twist, int flip,
+                           int slice) {
+  return p.get(phase1_index(t, twist, flip, slice));
+}
+
+// Builds the phase-1 table by breadth-first search over the classes (rows of 2187 twists, so
+// that a row's children stay in cache). `cancelled` is polled between rows.
+bool build_phase1(const CoordTables& t, Phase1Table& out, const std::function<bool()>& cancelled,
+                  const std::function<void(int depth, std::uint64_t filled)>& progress);
+
+}  // namespace permuzzle::cube::detail

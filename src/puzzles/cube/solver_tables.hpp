@@ -1,0 +1,24 @@
+// Internal: what SolverTables holds (two_phase.hpp keeps it opaque).
+#pragma once
+
+#include <memory>
+
+#include "coordinates.hpp"
+#include "permuzzle/puzzles/cube/two_phase.hpp"
+
+namespace permuzzle::cube {
+
+struct SolverTables {
+  std::shared_ptr<const detail::CoordTables> coords;
+  std::shared_ptr<const detail::Phase1Table> phase1;
+};
+
+namespace detail {
+// The moves of a solution (indices 0..17) as CubeMoves.
+std::vector<CubeMove> to_cube_moves(const std::vector<int>& moves);
+// Replays on the sticker model and fills the common fields of a solution.
+Result<CubeSolution> finish_solution(const CubieState& state, const std::vector<int>& moves,
+                                     Metric metric);
+}  // namespace detail
+
+}  // namespace permuzzle::cube

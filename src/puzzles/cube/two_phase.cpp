@@ -1,0 +1,312 @@
+#include "permuzzle/puzzles/cube/two_phase.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "solver_tables.hpp"
+
+namespace permuzzle::cube {
+
+using namespace detail;
+
+int metric_length(const std::vector<CubeMove>& moves, Metric metric) {
+  int n = 0;
+  for (const auto& m : moves) n += (metric == Metric::Qtm && m.turns == 2) ? 2 : 1;
+  return n;
+}
+
+bool replay_solves(const CubieState& state, const std::vector<CubeMove>& moves) {
+  const Perm end = to_sticker_perm(state) * moves_perm(moves);
+  return facelets_of(end) == solved_facelets();
+}
+
+namespace detail {
+
+std::vector<CubeMove> to_cube_moves(const std::vector<int>& moves) {
+  std::vector<CubeMove> out;
+  for (int m : moves) out.push_back({std::string(1, FACE_NAMES[m / 3]), m % 3 + 1});
+  return out;
+}
+
+Result<CubeSolution> finish_solution(const CubieState& state, const std::vector<int>& moves,
+                                     Metric metric) {
+  CubeSolution s;
+  s.moves = to_cube_moves(moves);
+  s.length = metric_length(s.moves, metric);
+  if (!replay_solves(state, s.moves)) {
+    return make_error(
+        "internal: the solution does not solve the cube (" + format_moves(s.moves) + ")", {},
+        Error::NO_POSITION, ErrorKind::Internal);
+  }
+  s.verified = true;
+  return s;
+}
+
+}  // namespace detail
+
+Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, const RunContext& run,
+                                                          SolverTablesInfo* info) {
+  Stopwatch clock;
+  std::vector<TableReport> reports;
+  auto made = store.shared<SolverTables>(
+      "cube-two-phase-v1", [&]() -> Result<std::shared_ptr<SolverTables>> {
+        auto tables = std::make_shared<SolverTables>();
+        auto coords = std::make_shared<CoordTables>(CoordTables::make());
+        if (coords->fs_rep.size() != N_FLIPSLICE_CLASS) {
+          return make_error(fmt::format("internal: {} flip-slice classes, expected {}",
+                                        coords->fs_rep.size(), N_FLIPSLICE_CLASS),
+                            {}, Error::NO_POSITION, ErrorKind::Internal);
+        }
+        tables->coords = coords;
+        TableRecipe<Phase1Table> recipe;
+        recipe.key = TableKey{"cube-3x3x3", "phase1-flipslice-sym16-twist-4bit", 1};
+        recipe.bytes = Phase1Table::BYTES;
+        recipe.allocate = [] {
+          auto p = std::make_shared<Phase1Table>();
+          p->nibbles.resize(Phase1Table::BYTES);
+          return p;
+        };
+        recipe.payload = [](Phase1Table& p) { return std::span<std::uint8_t>(p.nibbles); };
+        recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<Phase1Table>> {
+          auto p = std::make_shared<Phase1Table>();
+          const bool ok = build_phase1(
+              *coords, *p, [&r] { return r.should_stop(); },
+              [&r](int depth, std::uint64_t filled) {
+                r.report({"building cube phase-1 table", filled, Phase1Table::ENTRIES,
+                          fmt::format("depth {}: {} of {} entries", depth, filled,
+                                      Phase1Table::ENTRIES)});
+              });
+          if (!ok) {
+            if (r.should_stop()) return r.stop_error();
+            return make_error("internal: the phase-1 table did not fill", {}, Error::NO_POSITION,
+                              ErrorKind::Internal);
+          }
+          return p;
+        };
+        TableReport report;
+        auto p1 = store.obtain(recipe, run, &report);
+        if (!p1) return p1.error();
+        reports.push_back(report);
+        tables->phase1 = *p1;
+        return tables;
+      });
+  if (!made) return made.error();
+  if (info) {
+    info->seconds = clock.seconds();
+    info->bytes = (*made)->coords->bytes() + Phase1Table::BYTES;
+    info->reports = reports;
+  }
+  return std::shared_ptr<const SolverTables>(*made);
+}
+
+namespace {
+
+class TwoPhaseSearch {
+ public:
+  TwoPhaseSearch(const SolverTables& tables, const TwoPhaseOptions& options, const RunContext& run)
+      : t_(*tables.coords), p1_(*tables.phase1), options_(options), run_(run) {}
+
+  // Step 1: six starting cubes; step 2: phase-1 lengths in increasing order over all six.
+  Status run(const KCube& cube) {
+    const CubeBasics& b = t_.basics;
+    std::array<int, 6> h0{};
+    for (int d = 0; d < 6; ++d) {
+      const KCube base = d >= 3 ? cube.inverse() : cube;
+      dir_[d].cube = b.conj(base, 16 * (d % 3));
+      h0[d] =
+          phase1_distance(t_, p1_, dir_[d].cube.twist(), dir_[d].cube.flip(), dir_[d].cube.slice());
+    }
+    lower_bound_ = *std::max_element(h0.begin(), h0.end());
+    if (!(cube == KCube{})) lower_bound_ = std::max(lower_bound_, 1);  // one move at least
+    if (options_.time_limit >= 0) {
+      deadline_ =
+          RunContext::Clock::now() + std::chrono::duration_cast<RunContext::Clock::duration>(
+                                         std::chrono::duration<double>(options_.time_limit));
+    }
+    for (int length = *std::min_element(h0.begin(), h0.end()); length <= 30; ++length) {
+      if (best_length_ <= length) break;  // a phase 2 of length 0 cannot improve: exhausted
+      for (current_ = 0; current_ < 6 && !stop_; ++current_) {
+        if (h0[current_] > length) continue;
+        const KCube& c = dir_[current_].cube;
+        phase1(c.twist(), c.flip(), c.slice(), c.cperm(), 0, length, -1);
+      }
+      if (error_) return *error_;
+      if (stop_) break;
+    }
+    return Ok{};
+  }
+
+  bool found() const { return best_length_ < NONE; }
+  const std::vector<int>& best() const { return best_; }
+  std::uint64_t nodes() const { return nodes_; }
+  int lower_bound() const { return lower_bound_; }
+  bool exhausted() const { return !stop_; }
+
+ private:
+  static constexpr int NONE = 1000;
+  struct Direction {
+    KCube cube;
+  };
+
+  // Polled every 1024 nodes: the caller's cancellation, then our own time limit (which only
+  // ends the search once there is a solution).
+  void poll() {
+    if ((++nodes_ & 1023) != 0) return;
+    if (run_.should_stop()) {
+      error_ = run_.stop_error();
+      stop_ = true;
+    } else if (deadline_ && found() && RunContext::Clock::now() >= *deadline_) {
+      stop_ = true;
+    }
+  }
+
+  void phase1(int twist, int flip, int slice, int cperm, int depth, int togo, int last) {
+    if (togo == 0) {
+      if (depth == 0 || !is_phase2_move(last)) phase2_start(cperm, depth);
+      return;
+    }
+    // Children first, their table entries prefetched; then bounded in move order.
+    struct Kid {
+      int m, tw, fl, sl;
+      std::uint64_t index;
+    };
+    std::array<Kid, N_MOVES> kids;
+    int count = 0;
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m)) continue;
+      Kid& k = kids[count++];
+      k.m = m;
+      k.tw = t_.twist_move[twist * N_MOVES + m];
+      k.fl = t_.flip_move[flip * N_MOVES + m];
+      k.sl = t_.slice_move[slice * N_MOVES + m];
+      k.index = phase1_index(t_, k.tw, k.fl, k.sl);
+      prefetch_phase1(p1_, k.index);
+    }
+    for (int i = 0; i < count && !stop_; ++i) {
+      const Kid& k = kids[i];
+      const int h = p1_.get(k.index);
+      // In H before the end: a shorter phase 1 reaches H (searched at a smaller length).
+      if (h > togo - 1 || (h == 0 && togo > 1)) continue;
+      poll();
+      moves1_[depth] = k.m;
+      phase1(k.tw, k.fl, k.sl, t_.cperm_move[cperm * N_MOVES + k.m], depth + 1, togo - 1, k.m);
+    }
+  }
+
+  void phase2_start(int cperm, int depth1) {
+    // The edge coordinates of phase 2 by replaying phase 1 on the edges of the start cube.
+    KCube e = dir_[current_].cube;
+    for (int i = 0; i < depth1; ++i) e.edges_times(t_.basics.moves[moves1_[i]]);
+    const int eperm = e.eperm(), sperm = e.sperm();
+    const int ccombp = t_.cperm_ccombp[cperm];
+    const int h = std::max({int(t_.prune_cperm_sperm[cperm * N_SPERM + sperm]),
+                            int(t_.prune_eperm_sperm[eperm * N_SPERM + sperm]),
+                            int(t_.prune_eperm_ccombp[eperm * N_CCOMBP + ccombp])});
+    // Before the first solution phase 2 is capped at 12 moves for short phase 1s (a longer
+    // phase 1 comes soon and is cheaper than a deep phase 2).
+    // Phase 2 is capped at 10 moves while phase 1 is short (phase 2 is the costly part; a longer
+    // phase 1 is cheap and usually leaves a shorter phase 2), at 12 once a solution of at most
+    // 21 moves is known (then only shorter totals are looked for).
+    const int cap = depth1 >= 12 ? 18 : (found() && best_length_ <= 21 ? 12 : 10);
+    const int max2 = std::min(best_length_ - 1 - depth1, cap);
+    for (int d2 = h; d2 <= max2 && !stop_; ++d2) {
+      if (phase2(cperm, eperm, sperm, ccombp, 0, d2, depth1 > 0 ? moves1_[depth1 - 1] : -1)) {
+        record(depth1, d2);
+        return;
+      }
+    }
+  }
+
+  bool phase2(int cperm, int eperm, int sperm, int ccombp, int depth, int togo, int last) {
+    if (togo == 0) return cperm == 0 && eperm == 0 && sperm == 0;
+    for (int m : PHASE2_MOVES) {
+      if (!allowed_after(last, m)) continue;
+      const int c = t_.cperm_move[cperm * N_MOVES + m];
+      const int e = t_.eperm_move[eperm * N_MOVES + m];
+      const int s = t_.sperm_move[sperm * N_MOVES + m];
+      if (t_.prune_cperm_sperm[c * N_SPERM + s] > togo - 1) continue;
+      const int cc = t_.ccombp_move[ccombp * N_MOVES + m];
+      if (t_.prune_eperm_ccombp[e * N_CCOMBP + cc] > togo - 1) continue;
+      if (t_.prune_eperm_sperm[e * N_SPERM + s] > togo - 1) continue;
+      poll();
+      if (stop_) return false;
+      moves2_[depth] = m;
+      if (phase2(c, e, s, cc, depth + 1, togo - 1, m)) return true;
+    }
+    return false;
+  }
+
+  // A solution in the current direction's frame: back to the original cube's moves.
+  void record(int depth1, int depth2) {
+    std::vector<int> seq(moves1_.begin(), moves1_.begin() + depth1);
+    seq.insert(seq.end(), moves2_.begin(), moves2_.begin() + depth2);
+    const int s = 16 * (current_ % 3);
+    std::array<int, N_MOVES> back{};
+    for (int m = 0; m < N_MOVES; ++m) back[t_.basics.conj_move[m * N_SYM + s]] = m;
+    for (int& m : seq) m = back[m];
+    if (current_ >= 3) {  // a solution of the inverse, reversed and inverted
+      std::reverse(seq.begin(), seq.end());
+      for (int& m : seq) m = 3 * (m / 3) + (2 - m % 3);
+    }
+    int length = 0;
+    for (int m : seq) length += (options_.metric == Metric::Qtm && m % 3 == 1) ? 2 : 1;
+    if (length < best_length_ || !found()) {
+      best_length_ = length;
+      best_ = std::move(seq);
+      if (options_.max_length >= 0 && best_length_ <= options_.max_length) stop_ = true;
+      if (best_length_ <= lower_bound_) stop_ = true;  // proven optimal
+    }
+  }
+
+  const CoordTables& t_;
+  const Phase1Table& p1_;
+  TwoPhaseOptions options_;
+  const RunContext& run_;
+  std::optional<RunContext::Clock::time_point> deadline_;
+  std::array<Direction, 6> dir_;
+  int current_ = 0;
+  std::array<int, 40> moves1_{};
+  std::array<int, 40> moves2_{};
+  int best_length_ = NONE;
+  std::vector<int> best_;
+  int lower_bound_ = 0;
+  std::uint64_t nodes_ = 0;
+  bool stop_ = false;
+  std::optional<Error> error_;
+};
+
+}  // namespace
+
+Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieState& state,
+                                     const TwoPhaseOptions& options, const RunContext& run) {
+  Stopwatch clock;
+  auto theorem = check_theorem(state);
+  if (!theorem.solvable()) {
+    return make_error("unsolvable: " + theorem.failures().front(), {}, Error::NO_POSITION,
+                      ErrorKind::Unsolvable);
+  }
+  TwoPhaseOptions o = options;
+  if (o.time_limit < 0 && o.max_length < 0) o.time_limit = 0.01;
+  TwoPhaseSearch search(tables, o, run);
+  auto status = search.run(from_cubie(state));
+  if (!status) return status.error();
+  if (!search.found()) {
+    return make_error("no two-phase solution within 30 moves", {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  }
+  auto solution = finish_solution(state, search.best(), o.metric);
+  if (!solution) return solution.error();
+  solution->lower_bound = search.lower_bound();
+  // Optimal when the solution meets an admissible bound (HTM bounds hold for QTM too).
+  solution->optimal = static_cast<int>(solution->moves.size()) <= search.lower_bound() &&
+                      (o.metric == Metric::Htm || solution->length <= search.lower_bound());
+  solution->nodes = search.nodes();
+  solution->seconds = clock.seconds();
+  solution->method = "two-phase (Kociemba), 3 axes x inverse";
+  return solution;
+}
+
+}  // namespace permuzzle::cube
