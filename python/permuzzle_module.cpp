@@ -367,6 +367,18 @@ struct DefinitionFile {
   }
 };
 
+// A permutation from 0-based images (SymPy's array form), every image checked.
+Perm perm_from_images(const std::vector<long long>& images) {
+  std::vector<Point> v;
+  for (long long x : images) {
+    if (x < 0 || x >= static_cast<long long>(MAX_PARSE_DEGREE)) {
+      throw py::value_error("image " + std::to_string(x) + " is out of range");
+    }
+    v.push_back(static_cast<Point>(x));
+  }
+  return unwrap(Perm::from_images(std::move(v)));
+}
+
 // A sliding-puzzle position for notebooks: text forms and an SVG drawing (_repr_svg_).
 struct SlidingBoard {
   sliding::BoardSize size;
@@ -423,17 +435,7 @@ PYBIND11_MODULE(permuzzle, m) {
                    "form); Permutation(\"(1,2,3)\") or Permutation.from_cycles(...) take GAP "
                    "notation (1-based).")
       .def(py::init<>())
-      .def(py::init([](const std::vector<long long>& images) {
-             std::vector<Point> v;
-             for (long long x : images) {
-               if (x < 0 || x >= static_cast<long long>(MAX_PARSE_DEGREE)) {
-                 throw py::value_error("image " + std::to_string(x) + " is out of range");
-               }
-               v.push_back(static_cast<Point>(x));
-             }
-             return unwrap(Perm::from_images(std::move(v)));
-           }),
-           py::arg("array_form"))
+      .def(py::init(&perm_from_images), py::arg("array_form"))
       .def(py::init([](const std::string& text) { return unwrap(Perm::parse(text)); }),
            py::arg("text"))
       .def_static(
@@ -494,7 +496,19 @@ PYBIND11_MODULE(permuzzle, m) {
       .def_property_readonly("array_form", &Perm::images, "0-based images of 0..size-1.")
       .def_property_readonly("size", &Perm::degree)
       .def("cycle_type", &Perm::cycle_type)
-      .def("support", &Perm::support, "Moved points, 0-based, ascending.");
+      .def("support", &Perm::support, "Moved points, 0-based, ascending.")
+      .def(
+          "to_sympy",
+          [](const Perm& p) {
+            return py::module_::import("sympy.combinatorics").attr("Permutation")(p.images());
+          },
+          "The same permutation as a sympy.combinatorics.Permutation (needs SymPy).")
+      .def_static(
+          "from_sympy",
+          [](const py::object& q) {
+            return perm_from_images(q.attr("array_form").cast<std::vector<long long>>());
+          },
+          py::arg("permutation"), "From a sympy.combinatorics.Permutation.");
   py::implicitly_convertible<py::str, Perm>();
 
   // Step 3. PermutationGroup.
@@ -545,6 +559,31 @@ PYBIND11_MODULE(permuzzle, m) {
           py::arg("point"), "The stabilizer of a 0-based point.")
       .def(
           "schreier_sims", [](const PyGroup&) {}, "No-op: the chain is built on construction.")
+      .def(
+          "to_sympy",
+          [](const PyGroup& g) {
+            py::module_ combinatorics = py::module_::import("sympy.combinatorics");
+            py::list gens;
+            std::size_t degree = std::max<std::size_t>(g.group.degree(), 1);
+            for (const Perm& p : g.group.generators()) {
+              std::vector<Point> images = p.images();
+              for (std::size_t i = images.size(); i < degree; ++i) images.push_back(Point(i));
+              gens.append(combinatorics.attr("Permutation")(images));
+            }
+            if (gens.empty()) gens.append(combinatorics.attr("Permutation")(std::vector<int>{0}));
+            return combinatorics.attr("PermutationGroup")(gens);
+          },
+          "The same group as a sympy.combinatorics.PermutationGroup (needs SymPy).")
+      .def_static(
+          "from_sympy",
+          [](const py::object& group) {
+            py::list gens;
+            for (const py::handle& q : group.attr("generators")) {
+              gens.append(perm_from_images(q.attr("array_form").cast<std::vector<long long>>()));
+            }
+            return make_group(gens, std::nullopt);
+          },
+          py::arg("group"), "From a sympy.combinatorics.PermutationGroup.")
       .def_property_readonly("base", [](const PyGroup& g) { return g.group.base(); })
       .def_property_readonly("strong_gens",
                              [](const PyGroup& g) { return g.group.strong_generators(); })
