@@ -10,7 +10,8 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the fuzz harness need.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy
+  libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
+  libcpp-httplib-dev chromium
 
 FUZZ_SECONDS ?= 4
 
@@ -19,7 +20,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean
+  clean web-deps web-test
 
 all: build
 
@@ -51,6 +52,7 @@ build-cli: configure
 
 run: build-cli
 	./$(BUILD_DIR)/permuzzle demo
+	@echo "Start the web app with:  ./$(BUILD_DIR)/permuzzle serve   (then open http://127.0.0.1:8080/)"
 
 unit-tests: build
 	ctest --preset $(PRESET) -j $(JOBS)
@@ -90,7 +92,29 @@ fuzz: deps
 	  fi; \
 	done
 
-test: unit-tests python-tests fuzz
+# Browser tests (web/tests/): playwright-core from npm drives Debian's chromium (no browser
+# download). Node.js (20 or newer: playwright-core's requirement) and npm come from the machine,
+# else from Debian (whose Node.js 18 is then reported as too old).
+WEB_TESTS := web/tests
+
+web-deps: deps
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; \
+	  else echo "error: npm is missing (apt-get install nodejs npm)" >&2; exit 1; fi; }
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { \
+	  echo "error: the browser tests need Node.js 20 or newer (playwright-core); found $$(node --version)" >&2; \
+	  exit 1; }
+	@if [ ! -f $(WEB_TESTS)/node_modules/.package-lock.json ] || \
+	    [ $(WEB_TESTS)/package-lock.json -nt $(WEB_TESTS)/node_modules/.package-lock.json ]; then \
+	  cd $(WEB_TESTS) && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+
+web-test: build-cli web-deps
+	cd $(WEB_TESTS) && PERMUZZLE_CLI=$(CURDIR)/$(BUILD_DIR)/permuzzle npm test --silent
+
+test: unit-tests web-test python-tests fuzz
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench

@@ -69,7 +69,8 @@ TEST(LoopoverBfsCancel, TimeLimitStopsTheWholeGraphSearch) {
   auto table = DistanceTable::build(BoardSize{3, 4}, options);  // 26 s to the end
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.error().kind, ErrorKind::LimitExceeded);
-  EXPECT_LT(watch.seconds(), 2.0);
+  EXPECT_LT(watch.seconds(),
+            5.0);  // far below the 26 s of the whole search, even on a loaded machine
 }
 
 }  // namespace

@@ -62,5 +62,6 @@ void add_triloop_play(CLI::App& app, Context& ctx);      // play_triloop.cpp
 void add_hanoi_play(CLI::App& hanoi, Context& ctx);      // play_hanoi.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 void add_commands_command(CLI::App& app, Context& ctx);  // demo.cpp: the registry's list
+void add_serve_command(CLI::App& app, Context& ctx);     // serve.cpp: the web app
 
 }  // namespace permuzzle::cli

@@ -12,6 +12,11 @@ void add_demo_command(CLI::App& app, Context& ctx) {
       std::string text = section();
       if (!text.empty()) out.text += "\n" + text;
     }
+    out.text +=
+        "\nThe web app (play, solve and explore every puzzle and group in a browser):\n"
+        "  permuzzle serve             # then open http://127.0.0.1:8080/\n"
+        "  permuzzle serve --port 9000 # another port; --host ADDRESS to listen beyond this "
+        "machine\n";
     out.json = {{"demo", out.text}};
     return out;
   });

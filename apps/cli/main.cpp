@@ -78,6 +78,7 @@ int run(int argc, char** argv) {
   add_demo_command(app, ctx);
   add_commands_command(app, ctx);
   add_registry_commands(app, ctx);
+  add_serve_command(app, ctx);
   add_sliding_play(*app.get_subcommand("sliding"), ctx);
   add_loopover_cli(app, ctx);
   add_triloop_play(app, ctx);

@@ -93,7 +93,7 @@ struct PdbSolver::Impl {
   std::vector<std::vector<std::uint8_t>> groups;  // of the named partition (blank goal 0)
   Geometry geo;
   CombRanker ranker;
-  std::map<int, std::unique_ptr<PermTables>> perms;
+  std::map<int, std::shared_ptr<PermTables>> perms;  // shared per process (TableStore)
   mutable std::mutex mutex;
   mutable std::map<int, std::shared_ptr<const Config>> configs;  // by canonical goal blank
   std::unique_ptr<TableStore> own_tables;  // without options.tables: memory only, this solver
@@ -743,7 +743,14 @@ Result<PdbSolver> PdbSolver::create(BoardSize size, const PdbOptions& options) {
   impl->groups = chosen->groups;
   for (const auto& g : impl->groups) {
     int k = static_cast<int>(g.size());
-    if (!impl->perms.count(k)) impl->perms[k] = std::make_unique<PermTables>(k);
+    if (impl->perms.count(k)) continue;
+    // Shared per process through the table store: building the k = 8 ranking tables takes a few
+    // milliseconds, which a server starting one solver per request would pay every time.
+    auto shared = impl->tables->shared<PermTables>(
+        "sliding-perm-tables-" + std::to_string(k),
+        [k]() -> Result<std::shared_ptr<PermTables>> { return std::make_shared<PermTables>(k); });
+    if (!shared) return shared.error();
+    impl->perms[k] = *shared;
   }
   auto cfg = impl->config_for(0);
   if (!cfg) return cfg.error();

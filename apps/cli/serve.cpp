@@ -1,0 +1,42 @@
+// `permuzzle serve`: the web app and the HTTP API (apps/server/) on loopback by default.
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include "cli.hpp"
+#include "server.hpp"
+
+namespace permuzzle::cli {
+
+void add_serve_command(CLI::App& app, Context& ctx) {
+  auto* serve = app.add_subcommand(
+      "serve", "The web app and the HTTP API over every command (GET / in a browser)");
+  auto options = std::make_shared<server::Options>();
+  serve->add_option("--host", options->host,
+                    "Address to listen on (default 127.0.0.1: only this machine; any other "
+                    "address lets the network run solves here)");
+  serve->add_option("--port", options->port, "TCP port (default 8080; 0 = any free port)")
+      ->check(CLI::Range(0, 65535));
+  serve->add_option("--max-solves", options->max_concurrent_solves,
+                    "Requests solved at once (default: one per hardware thread; more wait, then "
+                    "get 503)");
+  serve->add_option("--max-jobs", options->max_running_jobs, "Jobs running at once (default 2)");
+  set_action(ctx, serve, [&ctx, options]() -> Result<CommandOutput> {
+    // The top-level --time-limit, when given, replaces the default 10 s per request.
+    if (ctx.time_limit > 0) options->time_limit_seconds = ctx.time_limit;
+    if (!server::is_loopback(options->host)) {
+      std::cerr << "permuzzle: warning: listening on " << options->host
+                << ", not loopback: anyone who can reach this address can use the server (no "
+                   "authentication, no TLS)\n";
+    }
+    server::Server http(*ctx.registry, *ctx.store, *options);
+    if (auto ok = http.bind(); !ok) return ok.error();
+    std::cout << "permuzzle web app listening on " << http.url() << std::endl;
+    if (auto ok = http.listen(); !ok) return ok.error();
+    CommandOutput out;
+    out.already_printed = true;
+    return out;
+  });
+}
+
+}  // namespace permuzzle::cli
