@@ -10,7 +10,7 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the fuzz harness need.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest \
+  libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
   libcpp-httplib-dev chromium
 
 FUZZ_SECONDS ?= 4

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -329,6 +330,55 @@ py::list word_pairs(const PermGroup& g, const Word& w) {
   return out;
 }
 
+// The name of a command's first positional parameter (cube solve's facelets), so that the
+// puzzle helpers follow the registry instead of repeating its parameter names.
+std::string first_positional(const std::string& family, const std::string& verb) {
+  if (const api::Command* c = state().registry.find(family, verb)) {
+    for (const auto& p : c->params) {
+      if (p.positional) return p.name;
+    }
+  }
+  throw py::value_error("no positional parameter in '" + family + " " + verb + "'");
+}
+
+// A definition file's name and text; every method is a `def` registry command with the file as
+// its InputFile parameter "file" (a scramble file may be passed as text: scramble=...).
+struct DefinitionFile {
+  std::string name;
+  std::string text;
+
+  static DefinitionFile from_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw py::value_error("cannot read " + path);
+    std::string text;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      text.append(buffer, static_cast<std::size_t>(in.gcount()));
+      if (text.size() > api::MAX_INPUT_FILE_BYTES) throw py::value_error(path + " is too large");
+    }
+    return {path, std::move(text)};
+  }
+
+  py::object call(const std::string& verb, const py::object& progress,
+                  const py::kwargs& params = {}) const {
+    nlohmann::json j = to_json(params);
+    j["file"] = {{"name", name}, {"text", text}};
+    return call_registry("def", verb, std::move(j), progress);
+  }
+};
+
+// A permutation from 0-based images (SymPy's array form), every image checked.
+Perm perm_from_images(const std::vector<long long>& images) {
+  std::vector<Point> v;
+  for (long long x : images) {
+    if (x < 0 || x >= static_cast<long long>(MAX_PARSE_DEGREE)) {
+      throw py::value_error("image " + std::to_string(x) + " is out of range");
+    }
+    v.push_back(static_cast<Point>(x));
+  }
+  return unwrap(Perm::from_images(std::move(v)));
+}
+
 // A sliding-puzzle position for notebooks: text forms and an SVG drawing (_repr_svg_).
 struct SlidingBoard {
   sliding::BoardSize size;
@@ -385,17 +435,7 @@ PYBIND11_MODULE(permuzzle, m) {
                    "form); Permutation(\"(1,2,3)\") or Permutation.from_cycles(...) take GAP "
                    "notation (1-based).")
       .def(py::init<>())
-      .def(py::init([](const std::vector<long long>& images) {
-             std::vector<Point> v;
-             for (long long x : images) {
-               if (x < 0 || x >= static_cast<long long>(MAX_PARSE_DEGREE)) {
-                 throw py::value_error("image " + std::to_string(x) + " is out of range");
-               }
-               v.push_back(static_cast<Point>(x));
-             }
-             return unwrap(Perm::from_images(std::move(v)));
-           }),
-           py::arg("array_form"))
+      .def(py::init(&perm_from_images), py::arg("array_form"))
       .def(py::init([](const std::string& text) { return unwrap(Perm::parse(text)); }),
            py::arg("text"))
       .def_static(
@@ -456,7 +496,19 @@ PYBIND11_MODULE(permuzzle, m) {
       .def_property_readonly("array_form", &Perm::images, "0-based images of 0..size-1.")
       .def_property_readonly("size", &Perm::degree)
       .def("cycle_type", &Perm::cycle_type)
-      .def("support", &Perm::support, "Moved points, 0-based, ascending.");
+      .def("support", &Perm::support, "Moved points, 0-based, ascending.")
+      .def(
+          "to_sympy",
+          [](const Perm& p) {
+            return py::module_::import("sympy.combinatorics").attr("Permutation")(p.images());
+          },
+          "The same permutation as a sympy.combinatorics.Permutation (needs SymPy).")
+      .def_static(
+          "from_sympy",
+          [](const py::object& q) {
+            return perm_from_images(q.attr("array_form").cast<std::vector<long long>>());
+          },
+          py::arg("permutation"), "From a sympy.combinatorics.Permutation.");
   py::implicitly_convertible<py::str, Perm>();
 
   // Step 3. PermutationGroup.
@@ -507,6 +559,31 @@ PYBIND11_MODULE(permuzzle, m) {
           py::arg("point"), "The stabilizer of a 0-based point.")
       .def(
           "schreier_sims", [](const PyGroup&) {}, "No-op: the chain is built on construction.")
+      .def(
+          "to_sympy",
+          [](const PyGroup& g) {
+            py::module_ combinatorics = py::module_::import("sympy.combinatorics");
+            py::list gens;
+            std::size_t degree = std::max<std::size_t>(g.group.degree(), 1);
+            for (const Perm& p : g.group.generators()) {
+              std::vector<Point> images = p.images();
+              for (std::size_t i = images.size(); i < degree; ++i) images.push_back(Point(i));
+              gens.append(combinatorics.attr("Permutation")(images));
+            }
+            if (gens.empty()) gens.append(combinatorics.attr("Permutation")(std::vector<int>{0}));
+            return combinatorics.attr("PermutationGroup")(gens);
+          },
+          "The same group as a sympy.combinatorics.PermutationGroup (needs SymPy).")
+      .def_static(
+          "from_sympy",
+          [](const py::object& group) {
+            py::list gens;
+            for (const py::handle& q : group.attr("generators")) {
+              gens.append(perm_from_images(q.attr("array_form").cast<std::vector<long long>>()));
+            }
+            return make_group(gens, std::nullopt);
+          },
+          py::arg("group"), "From a sympy.combinatorics.PermutationGroup.")
       .def_property_readonly("base", [](const PyGroup& g) { return g.group.base(); })
       .def_property_readonly("strong_gens",
                              [](const PyGroup& g) { return g.group.strong_generators(); })
@@ -641,4 +718,63 @@ PYBIND11_MODULE(permuzzle, m) {
       },
       py::arg("position"), py::kw_only(), py::arg("progress") = py::none(),
       "The CLI's `loopover solve` as a dict.");
+
+  py::module_ cube = m.def_submodule("cube", "The Rubik's cube.");
+  cube.def(
+      "solve",
+      [](py::object facelets, py::object progress, const py::kwargs& params) {
+        nlohmann::json j = to_json(params);
+        if (!facelets.is_none()) {
+          j[first_positional("cube", "solve")] = facelets.cast<std::string>();
+        }
+        return call_registry("cube", "solve", std::move(j), progress);
+      },
+      py::arg("facelets") = py::none(), py::kw_only(), py::arg("progress") = py::none(),
+      "permuzzle.cube.solve(\"UUUUUUUUURRR...\") or cube.solve(moves=\"R U R' U'\"): the CLI's "
+      "`cube solve` as a dict (moves, length, optimal, verified).");
+
+  // Any puzzle from a definition file (ksolve/twsearch text or KPuzzle JSON): the `def` family.
+  py::class_<DefinitionFile>(m, "Puzzle",
+                             "A puzzle from a definition file: Puzzle.from_file(\"x.tws\") or "
+                             "Puzzle(text); info(), bfs(), solve(), random(), apply().")
+      .def(py::init([](std::string text, std::string name) {
+             return DefinitionFile{std::move(name), std::move(text)};
+           }),
+           py::arg("text"), py::arg("name") = "definition")
+      .def_static("from_file", &DefinitionFile::from_file, py::arg("path"))
+      .def_property_readonly("name", [](const DefinitionFile& d) { return d.name; })
+      .def_property_readonly("text", [](const DefinitionFile& d) { return d.text; })
+      .def(
+          "info",
+          [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {
+            return d.call("info", progress, params);
+          },
+          py::kw_only(), py::arg("progress") = py::none(), "`def info` as a dict.")
+      .def(
+          "bfs",
+          [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {
+            return d.call("bfs", progress, params);
+          },
+          py::kw_only(), py::arg("progress") = py::none(),
+          "`def bfs` as a dict (histogram, complete, max_distance, antipodes).")
+      .def(
+          "solve",
+          [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {
+            return d.call("solve", progress, params);
+          },
+          py::kw_only(), py::arg("progress") = py::none(),
+          "`def solve` as a dict: solve(moves=\"R U R'\") or solve(scramble=text).")
+      .def(
+          "random",
+          [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {
+            return d.call("random", progress, params);
+          },
+          py::kw_only(), py::arg("progress") = py::none(), "`def random` as a dict.")
+      .def(
+          "apply",
+          [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {
+            return d.call("apply", progress, params);
+          },
+          py::kw_only(), py::arg("progress") = py::none(), "`def apply` as a dict.")
+      .def("__repr__", [](const DefinitionFile& d) { return "Puzzle(name=" + d.name + ")"; });
 }
