@@ -63,7 +63,8 @@ python: deps
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle_python permuzzle
 
 python-tests: python
-	PYTHONPATH=$(PYTHON_DIR) PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle $(PYTHON) -m pytest -q python/tests
+	PYTHONPATH=$(PYTHON_DIR) PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle PERMUZZLE_TABLES=$(CURDIR)/$(BUILD_DIR)/test-tables \
+	  $(PYTHON) -m pytest -q python/tests
 
 # Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its committed
 # seeds (fuzz/corpus/<name>/, read only) plus what earlier runs found (build/fuzz/run/<name>/).
