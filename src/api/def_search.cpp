@@ -2,6 +2,7 @@
 // B). The reader, `def info|apply|random` and the exports are part A's (def.cpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "common.hpp"
@@ -9,6 +10,7 @@
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/builder.hpp"
 #include "permuzzle/puzzles/def/compiled.hpp"
+#include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::api {
 
@@ -205,6 +207,208 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   return out;
 }
 
+Result<std::vector<std::size_t>> parse_move_names(const Definition& d, const std::string& text,
+                                                  const std::string& what) {
+  std::istringstream in(text);
+  std::vector<std::size_t> out;
+  for (std::string w; in >> w;) {
+    bool found = false;
+    for (std::size_t m = 0; m < d.moves.size() && !found; ++m) {
+      if (d.moves[m].name == w) {
+        out.push_back(m);
+        found = true;
+      }
+    }
+    for (const auto& [alias, target] : d.aliases) {
+      if (found || alias != w) continue;
+      for (std::size_t m = 0; m < d.moves.size() && !found; ++m) {
+        if (d.moves[m].name == target) {
+          out.push_back(m);
+          found = true;
+        }
+      }
+    }
+    if (!found) {
+      std::vector<std::string> names;
+      for (const Move& m : d.moves) names.push_back(m.name);
+      const std::string close = closest_name(w, names);
+      return make_error(fmt::format("{}: unknown move '{}'{}", what, w,
+                                    close.empty() ? "" : " (did you mean " + close + "?)"),
+                        text);
+    }
+  }
+  return out;
+}
+
+// A state in the Solved layout (1-based pieces, state-form orientations, '?' allowed): lines
+// "SET", "p1 p2 ...", optionally "o1 o2 ..."; ';' may separate lines.
+Result<State> parse_state_text(const Definition& d, std::string text, const std::string& what) {
+  std::replace(text.begin(), text.end(), ';', '\n');
+  std::istringstream in(text);
+  State s = full_solved(d);
+  for (auto& part : s.sets) {
+    for (std::size_t i = 0; i < part.perm.size(); ++i) {
+      part.perm[i] = static_cast<std::uint8_t>(i);
+      part.ori[i] = 0;
+    }
+  }
+  std::vector<std::vector<std::string>> lines;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ls(line);
+    std::vector<std::string> t;
+    for (std::string w; ls >> w;) t.push_back(w);
+    if (!t.empty() && t[0][0] != '#') lines.push_back(std::move(t));
+  }
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t k = 0;
+    while (k < d.sets.size() && d.sets[k].name != lines[i][0]) ++k;
+    if (k == d.sets.size() || lines[i].size() != 1) {
+      return make_error(fmt::format("{}: expected a set name, got '{}'", what, lines[i][0]));
+    }
+    const auto n = static_cast<std::size_t>(d.sets[k].pieces);
+    if (i + 1 >= lines.size() || lines[i + 1].size() != n) {
+      return make_error(
+          fmt::format("{}: set {} needs a line of {} piece numbers", what, d.sets[k].name, n));
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const int v = std::atoi(lines[i + 1][j].c_str());
+      if (v < 1 || v > static_cast<int>(n)) {
+        return make_error(fmt::format("{}: set {}: piece '{}' is not in 1..{}", what,
+                                      d.sets[k].name, lines[i + 1][j], n));
+      }
+      s.sets[k].perm[j] = static_cast<std::uint8_t>(v - 1);
+    }
+    i += 2;
+    if (i < lines.size() && lines[i].size() == n) {
+      for (std::size_t j = 0; j < n; ++j) {
+        s.sets[k].ori[j] = lines[i][j] == "?"
+                               ? ORIENTATION_IGNORED
+                               : static_cast<std::uint8_t>(std::atoi(lines[i][j].c_str()));
+      }
+      ++i;
+    }
+  }
+  return s;
+}
+
+struct Scramble {
+  std::string name;
+  State state;
+};
+
+// TODO(issue 11): part A's scramble-file reader. This one knows `Scramble NAME` ... `End` (the
+// Solved layout, 1-based) and `ScrambleAlg NAME` followed by move lines until `End`.
+Result<std::vector<Scramble>> read_scrambles_local(const Definition& d, const InputText& file) {
+  std::istringstream in(file.text);
+  std::vector<Scramble> out;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::istringstream ls(line);
+    std::string head, name;
+    ls >> head >> name;
+    if (head.empty() || head[0] == '#') continue;
+    if (head != "Scramble" && head != "ScrambleAlg") {
+      return make_error(fmt::format("{}:{}: expected Scramble or ScrambleAlg, got '{}'", file.name,
+                                    line_no, head));
+    }
+    std::string body;
+    bool ended = false;
+    while (std::getline(in, line)) {
+      ++line_no;
+      std::istringstream t(line);
+      std::string first;
+      t >> first;
+      if (first == "End") {
+        ended = true;
+        break;
+      }
+      body += line + "\n";
+    }
+    if (!ended) return make_error(fmt::format("{}:{}: missing End", file.name, line_no));
+    if (head == "Scramble") {
+      auto st = parse_state_text(d, body, file.name + " (" + name + ")");
+      if (!st) return st.error();
+      out.push_back({name, *st});
+    } else {
+      auto moves = parse_move_names(d, body, file.name + " (" + name + ")");
+      if (!moves) return moves.error();
+      out.push_back({name, replay(d, full_solved(d), *moves)});
+    }
+  }
+  if (out.empty()) return make_error(file.name + ": no scramble in the file");
+  return out;
+}
+
+Result<Output> solve_command(const Request& q, Session& s) {
+  auto d = read_definition_param(q);
+  if (!d) return d.error();
+  auto metric = parse_metric(q.string("metric"));
+  if (!metric) return metric.error();
+  const int given =
+      (q.has("scramble") ? 1 : 0) + (q.has("moves") ? 1 : 0) + (q.has("state") ? 1 : 0);
+  if (given != 1) return make_error("def solve needs exactly one of --scramble, --moves, --state");
+  std::vector<Scramble> scrambles;
+  if (q.has("scramble")) {
+    auto r = read_scrambles_local(*d, q.input_file("scramble"));
+    if (!r) return r.error();
+    scrambles = std::move(*r);
+  } else if (q.has("moves")) {
+    auto moves = parse_move_names(*d, q.string("moves"), "--moves");
+    if (!moves) return moves.error();
+    scrambles.push_back({"moves", replay(*d, full_solved(*d), *moves)});
+  } else {
+    auto st = parse_state_text(*d, q.string("state"), "--state");
+    if (!st) return st.error();
+    scrambles.push_back({"state", *st});
+  }
+  DefSolveOptions o;
+  o.metric = *metric;
+  o.memory_bytes = q.unsigned_integer("memory") << 20;
+  o.all_optimal = q.flag("all-optimal");
+  o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+  const RunContext run = with_threads(q, s);
+  auto solver = DefSolver::create(*d, o, s.tables, run);
+  if (!solver) return solver.error();
+  Output out;
+  nlohmann::json solutions = nlohmann::json::array();
+  std::string text;
+  for (const Scramble& sc : scrambles) {
+    auto r = (*solver)->solve(sc.state, run);
+    if (!r) return r.error();
+    const DefSolution& first = r->front();
+    nlohmann::json entry = {
+        {"name", sc.name},  {"moves", first.moves}, {"length", first.length},  {"optimal", true},
+        {"verified", true}, {"nodes", first.nodes}, {"seconds", first.seconds}};
+    if (o.all_optimal) {
+      nlohmann::json all = nlohmann::json::array();
+      for (const auto& x : *r) all.push_back(x.moves);
+      entry["all"] = all;
+    }
+    solutions.push_back(entry);
+    std::string seq;
+    for (const auto& m : first.moves) seq += (seq.empty() ? "" : " ") + m;
+    text += fmt::format("{}: {} ({} moves, optimal{})\n", sc.name, seq.empty() ? "(solved)" : seq,
+                        first.length,
+                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "");
+  }
+  nlohmann::json tables = nlohmann::json::array();
+  for (const PdbInfo& t : (*solver)->tables()) {
+    tables.push_back({{"pattern", t.pattern},
+                      {"entries", t.entries},
+                      {"exact", t.exact},
+                      {"source", t.source},
+                      {"seconds", t.seconds}});
+  }
+  out.json = {{"name", d->name},
+              {"metric", metric_name(*metric)},
+              {"solutions", solutions},
+              {"tables", tables}};
+  out.text = std::move(text);
+  return out;
+}
+
 }  // namespace
 
 void register_def_search(Registry& r) {
@@ -225,6 +429,21 @@ void register_def_search(Registry& r) {
         option("checkpoint", ParamType::String, "Directory for a checkpoint after every level"),
         flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
        bfs_command,
+       true});
+  r.add(
+      {"def",
+       "solve",
+       "Optimal solutions by IDA* with pattern databases chosen within --memory",
+       {file,
+        option("scramble", ParamType::InputFile, "Scramble file (Scramble/ScrambleAlg blocks)"),
+        option("moves", ParamType::String, "Solve the position these moves make from solved"),
+        option("state", ParamType::String,
+               "A state in the Solved layout, ';' between lines: \"SET;1 2 3 ...;0 0 1 ...\""),
+        metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
+        with_range(option("max-length", ParamType::Unsigned, "Give up past this length", 100), 0,
+                   1000),
+        threads_option()},
+       solve_command,
        true});
 }
 

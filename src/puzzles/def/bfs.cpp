@@ -13,7 +13,7 @@ namespace permuzzle::def {
 
 namespace {
 
-using Key = unsigned __int128;
+__extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: packed positions
 
 constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
 
@@ -388,7 +388,10 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
   co.max_table_bytes = std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
   auto p = CompiledPuzzle::compile(definition, co);
   if (!p) return p.error();
-  if (p->ranked()) {
+  if (options.sparse && options.max_depth < 0) {
+    return make_error("the depth-limited search needs a maximum depth");
+  }
+  if (p->ranked() && !options.sparse) {
     const std::uint64_t avail =
         options.memory_bytes > p->table_bytes() ? options.memory_bytes - p->table_bytes() : 0;
     const std::uint64_t bytes4 = (p->states() + 15) / 16 * 8;

@@ -17,12 +17,13 @@ namespace permuzzle::def {
 namespace {
 
 constexpr std::uint64_t U64_MAX = std::numeric_limits<std::uint64_t>::max();
+__extension__ typedef unsigned __int128 U128;  // GCC/Clang extension: exact products
 
 // C(n, k), saturated at U64_MAX (callers compare it with values below 2^64).
 std::uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
   k = std::min(k, n - k);
-  unsigned __int128 c = 1;
+  U128 c = 1;
   for (int i = 1; i <= k; ++i) {
     c = c * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
     if (c > U64_MAX) return U64_MAX;
@@ -32,7 +33,7 @@ std::uint64_t binomial(int n, int k) {
 
 // a * b, or nothing past 2^64 - 1.
 std::optional<std::uint64_t> checked_mul(std::uint64_t a, std::uint64_t b) {
-  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  const U128 p = static_cast<U128>(a) * b;
   if (p > U64_MAX) return std::nullopt;
   return static_cast<std::uint64_t>(p);
 }
@@ -68,8 +69,21 @@ bool labels_even(const std::uint8_t* labels, int n) {
 }
 
 // The perm coordinate of a group (see the file comment of compiled.hpp).
+// Arrangement form: the slots of the labels other than the blank, in label order.
+void tracked_slots(const PieceGroup& g, const std::uint8_t* labels, std::uint8_t* pos) {
+  for (int j = 0; j < g.size(); ++j) {
+    const int l = labels[j];
+    if (l != g.blank) pos[l - (l > g.blank ? 1 : 0)] = static_cast<std::uint8_t>(j);
+  }
+}
+
 std::uint64_t perm_rank(const PieceGroup& g, const std::uint8_t* labels) {
   const int n = g.size();
+  if (g.blank >= 0) {
+    std::uint8_t pos[32];
+    tracked_slots(g, labels, pos);
+    return rank_arrangement(pos, static_cast<int>(g.multiplicity.size()) - 1, n);
+  }
   if (g.distinct) {
     const std::uint64_t r = rank_permutation(labels, n);
     return g.even_only ? r >> 1 : r;
@@ -103,6 +117,15 @@ std::uint64_t perm_rank(const PieceGroup& g, const std::uint8_t* labels) {
 
 void perm_unrank(const PieceGroup& g, std::uint64_t rank, std::uint8_t* labels) {
   const int n = g.size();
+  if (g.blank >= 0) {
+    const int k = static_cast<int>(g.multiplicity.size()) - 1;
+    std::uint8_t pos[32];
+    unrank_arrangement(rank, k, n, pos);
+    for (int j = 0; j < n; ++j) labels[j] = static_cast<std::uint8_t>(g.blank);
+    for (int i = 0; i < k; ++i)
+      labels[pos[i]] = static_cast<std::uint8_t>(i + (i >= g.blank ? 1 : 0));
+    return;
+  }
   if (g.distinct) {
     if (!g.even_only) {
       unrank_permutation(rank, n, labels);
@@ -154,6 +177,11 @@ void perm_unrank(const PieceGroup& g, std::uint64_t rank, std::uint8_t* labels) 
 
 std::uint64_t perm_size(const PieceGroup& g, bool& overflow) {
   const int n = g.size();
+  if (g.blank >= 0) {
+    auto f = falling_factorial(n, static_cast<int>(g.multiplicity.size()) - 1);
+    if (!f) overflow = true;
+    return f ? *f : 0;
+  }
   if (g.distinct) {
     auto f = factorial(n);
     if (!f) {
@@ -205,6 +233,13 @@ void ori_unrank(const PieceGroup& g, std::uint64_t r, GroupState& s) {
 // Mixed: orientations of the pieces that keep one, in slot order.
 std::uint64_t mixed_ori_rank(const PieceGroup& g, const GroupState& s) {
   std::uint64_t r = 0;
+  if (g.mixed_arrangement) {
+    std::uint8_t pos[32];
+    tracked_slots(g, s.labels.data(), pos);
+    const int k = static_cast<int>(g.multiplicity.size()) - 1;
+    for (int i = 0; i < k; ++i) r = r * static_cast<std::uint64_t>(g.orientations) + s.ori[pos[i]];
+    return r;
+  }
   for (int j = 0; j < g.size(); ++j) {
     if (g.label_ignored[s.labels[static_cast<std::size_t>(j)]]) continue;
     r = r * static_cast<std::uint64_t>(g.orientations) + s.ori[static_cast<std::size_t>(j)];
@@ -213,6 +248,17 @@ std::uint64_t mixed_ori_rank(const PieceGroup& g, const GroupState& s) {
 }
 
 void mixed_ori_unrank(const PieceGroup& g, std::uint64_t r, GroupState& s) {
+  if (g.mixed_arrangement) {
+    std::uint8_t pos[32];
+    tracked_slots(g, s.labels.data(), pos);
+    const int k = static_cast<int>(g.multiplicity.size()) - 1;
+    std::fill(s.ori.begin(), s.ori.end(), 0);
+    for (int i = k - 1; i >= 0; --i) {
+      s.ori[pos[i]] = static_cast<std::uint8_t>(r % static_cast<std::uint64_t>(g.orientations));
+      r /= static_cast<std::uint64_t>(g.orientations);
+    }
+    return;
+  }
   for (int j = g.size() - 1; j >= 0; --j) {
     if (g.label_ignored[s.labels[static_cast<std::size_t>(j)]]) {
       s.ori[static_cast<std::size_t>(j)] = 0;
@@ -402,6 +448,17 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def,
       }
       g.distinct =
           std::all_of(g.multiplicity.begin(), g.multiplicity.end(), [](int c) { return c == 1; });
+      if (!g.distinct && g.size() <= 32 &&
+          std::count_if(g.multiplicity.begin(), g.multiplicity.end(),
+                        [](int c) { return c > 1; }) == 1) {
+        for (std::size_t l = 0; l < g.multiplicity.size(); ++l) {
+          if (g.multiplicity[l] > 1) g.blank = static_cast<int>(l);
+        }
+        int ignored_labels = 0;
+        for (char c : g.label_ignored) ignored_labels += c ? 1 : 0;
+        g.mixed_arrangement =
+            g.label_ignored[static_cast<std::size_t>(g.blank)] && ignored_labels == 1;
+      }
       p.groups_.push_back(std::move(g));
     }
   }
@@ -527,7 +584,7 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def,
   std::stable_sort(comps.begin(), comps.end(), [&](const Component& a, const Component& b) {
     const bool ta = fits_table(a), tb = fits_table(b);
     if (ta != tb) return !ta;
-    return ta && a.size < b.size;
+    return ta && a.size > b.size;
   });
   std::uint64_t states = 1;
   for (auto it = comps.rbegin(); it != comps.rend(); ++it) {
@@ -746,6 +803,24 @@ RankExpander::RankExpander(const CompiledPuzzle& puzzle)
     d.scratch = puzzle.solved();
     const PieceGroup& g = puzzle.groups()[c.group];
     d.fast = c.kind == Component::Kind::Perm && g.distinct && g.size() <= 20;
+    d.arrangement = g.blank >= 0 && (c.kind == Component::Kind::Perm ||
+                                     (c.kind == Component::Kind::Mixed && g.mixed_arrangement));
+    if (d.arrangement) {
+      const auto k = g.multiplicity.size() - 1;
+      d.with_ori = c.kind == Component::Kind::Mixed;
+      d.pos.assign(k, 0);
+      d.ori.assign(k, 0);
+      d.next_pos.assign(k, 0);
+      for (std::size_t i = 0; i < k && d.with_ori; ++i)
+        d.ori_size *= static_cast<std::uint64_t>(g.orientations);
+      for (int m = 0; m < moves_; ++m) {
+        const GroupMove& gm = puzzle.group_moves(m)[c.group];
+        std::vector<std::uint8_t> dst(gm.src.size());
+        for (std::size_t j = 0; j < gm.src.size(); ++j)
+          dst[gm.src[j]] = static_cast<std::uint8_t>(j);
+        d.dst.push_back(std::move(dst));
+      }
+    }
     if (!d.fast) continue;
     const int n = g.size();
     d.labels.assign(static_cast<std::size_t>(n), 0);
@@ -791,6 +866,11 @@ void RankExpander::load_direct(std::size_t k, std::uint64_t c) {
     }
   } else {
     puzzle_->set_coordinate(k, c, d.scratch);
+    if (d.arrangement) {
+      const GroupState& s = d.scratch[comp.group];
+      tracked_slots(g, s.labels.data(), d.pos.data());
+      for (std::size_t i = 0; i < d.pos.size(); ++i) d.ori[i] = s.ori[d.pos[i]];
+    }
   }
   d.loaded = c;
 }
@@ -815,6 +895,20 @@ std::uint64_t RankExpander::direct_after(std::size_t k, int m) {
       later |= 1u << t;
     }
     return g.even_only ? r >> 1 : r;
+  }
+  if (d.arrangement) {
+    const std::uint8_t* dst = d.dst[static_cast<std::size_t>(m)].data();
+    const auto k = d.pos.size();
+    for (std::size_t i = 0; i < k; ++i) d.next_pos[i] = dst[d.pos[i]];
+    std::uint64_t r = rank_arrangement(d.next_pos.data(), static_cast<int>(k), g.size());
+    if (d.with_ori) {
+      const GroupMove& gm = puzzle_->group_moves(m)[comp.group];
+      const auto o = static_cast<unsigned>(g.orientations);
+      std::uint64_t x = 0;
+      for (std::size_t i = 0; i < k; ++i) x = x * o + (d.ori[i] + gm.dori[d.next_pos[i]]) % o;
+      r = r * d.ori_size + x;
+    }
+    return r;
   }
   const std::size_t gi = comp.group;
   GroupState saved = d.scratch[gi];

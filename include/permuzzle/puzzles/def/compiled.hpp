@@ -20,8 +20,9 @@
 //   In state form a move changes orientations by its own increments only, so Perm and Ori
 //   coordinates of a group transform independently.
 // - The rank of a position is mixed radix over the components: components computed directly
-//   (too big for a move table) first, most significant, then the tabulated ones by increasing
-//   size (the largest table innermost, so consecutive ranks share the outer coordinates).
+//   (too big for a move table) first, most significant, then the tabulated ones by decreasing
+//   size (the smallest innermost: consecutive ranks share the outer coordinates, and the
+//   neighbours of one outer value fall into one small block per move, which stays in cache).
 // - Move tables: table[c * moves + m] = the coordinate after move m (uint32).
 #pragma once
 
@@ -51,6 +52,12 @@ struct PieceGroup {
   bool ori_sum_fixed = false;               // Ori rank leaves the last slot out
   int ori_sum = 0;                          // the fixed sum mod o
   int ignored_pieces = 0;
+  // Exactly one label repeats (the "blank", e.g. the pieces a pattern database does not track):
+  // Perm is then the arrangement rank of the other labels' slots, in label order (n!/(n-b)!),
+  // and Mixed (when only the blank ignores orientation) that times their orientations in
+  // label order.
+  int blank = -1;
+  bool mixed_arrangement = false;
   int size() const { return static_cast<int>(slots.size()); }
 };
 
@@ -184,7 +191,14 @@ class RankExpander {
     std::vector<int> lo, hi;  // per move
     std::uint64_t loaded = ~0ULL;
     bool fast = false;
-    Position scratch;  // generic components: unrank, apply, rank
+    // Arrangement components (PieceGroup::blank): the tracked labels' slots and orientations,
+    // and per move where each slot's piece goes.
+    bool arrangement = false;
+    bool with_ori = false;
+    std::vector<std::uint8_t> pos, ori, next_pos;
+    std::uint64_t ori_size = 1;                  // o^k
+    std::vector<std::vector<std::uint8_t>> dst;  // [move][slot]
+    Position scratch;                            // generic components: unrank, apply, rank
   };
   std::vector<Direct> direct_;
 };
