@@ -411,6 +411,8 @@ Result<Output> solve_command(const Request& q, Session& s) {
 
 }  // namespace
 
+void register_def_bench(Registry& r);  // def_bench.cpp
+
 void register_def_search(Registry& r) {
   bool has_family = false;
   for (const auto& [family, help] : r.families()) has_family |= family == "def";
@@ -445,6 +447,7 @@ void register_def_search(Registry& r) {
         threads_option()},
        solve_command,
        true});
+  register_def_bench(r);
 }
 
 }  // namespace permuzzle::api
