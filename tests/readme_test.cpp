@@ -89,9 +89,11 @@ class ReadmeExample : public ::testing::TestWithParam<Example> {};
 TEST_P(ReadmeExample, PrintsWhatTheReadmeShows) {
   const Example& ex = GetParam();
   SCOPED_TRACE("README.md line " + std::to_string(ex.line) + ": permuzzle" + ex.command);
-  // Tables go to the build tree's test cache (built once, shared with the other tests).
-  CliRun run =
-      run_cli_env("PERMUZZLE_TABLES=" + shell_quote(PERMUZZLE_TEST_TABLES_DIR), ex.command);
+  // Tables go to the build tree's test cache (built once, shared with the other tests); the
+  // commands run in the repository's root, so that examples can name files like data/puzzles/.
+  CliRun run = run_cli_env("cd " + shell_quote(std::string(PERMUZZLE_DATA_DIR) + "/..") +
+                               " && PERMUZZLE_TABLES=" + shell_quote(PERMUZZLE_TEST_TABLES_DIR),
+                           ex.command);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   std::vector<std::string> actual;
   std::istringstream lines(run.out);

@@ -1,0 +1,86 @@
+// libFuzzer harness: definition files (parse_definition, puzzles/def/reader.hpp) and, against a
+// fixed small definition, scramble files, move sequences and `--state` text. Selector byte:
+// bits 0-1 pick the format (0: definition, 1: scramble file, 2: move sequence, 3: state).
+#include <string>
+
+#include "fuzz_common.hpp"
+#include "permuzzle/puzzles/def/reader.hpp"
+
+namespace {
+
+using namespace permuzzle::def;
+using permuzzle::fuzz::accepted;
+using permuzzle::fuzz::check;
+
+// A fixed puzzle with identical pieces, '?' orientations and two sets.
+constexpr const char* FIXED =
+    "Name fixed\nSet C 4 3\nSet E 3 2\n"
+    "Solved\nC\n1 1 2 2\n0 0 ? ?\nE\n1 2 3\n0 0 ?\nEnd\n"
+    "Move X\nC\n3 1 2 4\n1 2 0 0\nE\n2 1 3\n1 0 0\nEnd\n"
+    "Move Y\nC\n1 4 2 3\n0 0 1 2\nE\n1 3 2\n0 0 1\nEnd\n";
+
+void check_state(const Definition& d, const State& s) {
+  check(check_state_shape(d, s, "state").ok());
+}
+
+void fuzz_definition(std::string_view text) {
+  auto d = parse_definition(text, "fuzz.tws");
+  if (!accepted(d)) return;
+  check(!d->sets.empty() && !d->moves.empty());
+  check_state(*d, d->solved);
+  for (const Move& m : d->moves) {
+    check(m.base < d->base_moves.size());
+    check(m.power >= 1 && m.power < d->base_moves[m.base].order);
+    check_state(*d, m.effect);
+    check(d->find_move(m.name).ok());
+  }
+  // Writing the definition and reading it back gives the same moves.
+  auto again = parse_definition(format_definition(*d), "again.tws");
+  check(again.ok());
+  check(again->moves.size() == d->moves.size());
+  for (std::size_t i = 0; i < d->moves.size(); ++i) {
+    check(again->moves[i].name == d->moves[i].name);
+    check(again->moves[i].effect == d->moves[i].effect);
+  }
+  check(again->solved == d->solved);
+}
+
+void fuzz_inputs(int format, std::string_view text) {
+  auto d = parse_definition(FIXED, "fixed.tws");
+  check(d.ok());
+  if (format == 1) {
+    auto s = parse_scrambles(*d, text, "fuzz.scr");
+    if (!accepted(s)) return;
+    for (const Scramble& sc : *s) {
+      check_state(*d, sc.state);
+      // The printed state reads back as itself.
+      auto back = parse_scrambles(*d, format_scramble(*d, sc.state, "x"), "back.scr");
+      check(back.ok() && back->size() == 1 && back->front().state == sc.state);
+    }
+  } else if (format == 2) {
+    auto moves = parse_move_sequence(*d, text);
+    if (!accepted(moves)) return;
+    auto again = parse_move_sequence(*d, move_sequence_text(*d, *moves));
+    check(again.ok() && *again == *moves);
+    check_state(*d, apply_moves(*d, *moves));
+  } else {
+    auto s = parse_state(*d, text, "--state");
+    if (!accepted(s)) return;
+    check_state(*d, *s);
+    auto back = parse_state(*d, format_state_body(*d, *s), "back");
+    check(back.ok() && *back == *s);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto in = permuzzle::fuzz::split(data, size);
+  const int format = in.selector & 3;
+  if (format == 0) {
+    fuzz_definition(in.text);
+  } else {
+    fuzz_inputs(format, in.text);
+  }
+  return 0;
+}

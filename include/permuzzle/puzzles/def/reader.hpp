@@ -1,0 +1,88 @@
+// Reading definition files (ksolve/twsearch text format), scramble files, move sequences and
+// state text into the model of definition.hpp.
+//
+// Spec: ../shared/spec/definition-files.md. Every error names file:line:column (1-based) and
+// what was expected. Sizes are bounded (MAX_PIECES, MAX_ORIENTATIONS, MAX_MOVE_ORDER,
+// MAX_SETS, MAX_BASE_MOVES) so that a hostile file cannot make memory grow without bound.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/puzzles/def/definition.hpp"
+
+namespace permuzzle::def {
+
+// A base move whose order exceeds this is refused (its powers would all be search moves).
+inline constexpr int MAX_MOVE_ORDER = 1024;
+inline constexpr std::size_t MAX_SETS = 4096;
+inline constexpr std::size_t MAX_BASE_MOVES = 4096;
+// Total generated search moves (all powers of all base moves).
+inline constexpr std::size_t MAX_SEARCH_MOVES = 65536;
+
+// The text format (.tws / .def). `file_name` is used in error messages only.
+Result<Definition> parse_definition(std::string_view text, std::string_view file_name);
+
+// A named position to solve (a scramble file entry, or `--moves` / `--state` input).
+struct Scramble {
+  std::string name;
+  State state;
+};
+
+// A scramble file: `Scramble NAME` (1-based), `ScrambleState NAME` / `StartState NAME`
+// (0-based) blocks in the Solved layout, and `ScrambleAlg NAME` followed by lines of moves, each
+// until `End`; several per file. A set left out of a state block is as in the solved pattern.
+// Numbers in a state block are either the solved pattern's labels rearranged (identical pieces
+// repeat) or a permutation of 1..n, which is then applied to the solved pattern.
+Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_view text,
+                                              std::string_view file_name);
+
+// "R U R' U2" -> indices into d.moves (aliases resolved). Errors point at the token: `input` is
+// `text` and `position` the token's offset. Tokens are separated by blanks (commas and
+// parentheses are not accepted).
+Result<std::vector<std::size_t>> parse_move_sequence(const Definition& d, std::string_view text);
+
+// The state reached from d.solved by a sequence of search moves.
+State apply_moves(const Definition& d, const std::vector<std::size_t>& moves);
+State apply_moves(const Definition& d, State s, const std::vector<std::size_t>& moves);
+std::string move_sequence_text(const Definition& d, const std::vector<std::size_t>& moves);
+
+// `--state` text: the body of a `Scramble` block (1-based, Solved layout) on one or several
+// lines: a set name, its `pieces` numbers, optionally its `pieces` orientations, then the next
+// set; sets left out are as in the solved pattern. Also accepts a whole `Scramble NAME ... End`
+// block. `what` names the input in errors.
+Result<State> parse_state(const Definition& d, std::string_view text, std::string_view what);
+
+// A state in the Solved layout (1-based; '?' for ignored orientations): one line per set name,
+// one of pieces and one of orientations (left out when the set has one orientation). Sets equal
+// to the identity are still printed, so the text is complete.
+std::string format_state_body(const Definition& d, const State& s);
+// The same wrapped as a scramble file entry: "Scramble NAME\n<body>End\n".
+std::string format_scramble(const Definition& d, const State& s, std::string_view name);
+
+// Checks that `s` has the definition's shape and values in range (for states from elsewhere).
+Status check_state_shape(const Definition& d, const State& s, std::string_view what);
+
+// Whole-puzzle rotations: x, y, z and names of capitals ending in v (Fv, DFRv).
+bool is_rotation_name(std::string_view name);
+// The name of base^power for a base move of order `order` (X, X2, X2', X').
+std::string power_name(const std::string& base, int power, int order);
+// The effect of a search move, an alias, or a rotation or one of its powers, by name.
+std::optional<State> named_effect(const Definition& d, std::string_view name);
+
+// The definition in the text format: Name, Set lines, the Solved block (1-based) and one ksolve
+// `Move` block per base move (1-based, orientation per piece) listing the sets it changes;
+// rotations too; aliases as MoveAlias. `comment` lines are written first, each prefixed "# ".
+// Reading the text back gives the same definition (tests/def_reader_test.cpp).
+std::string format_definition(const Definition& d, const std::vector<std::string>& comment = {});
+
+// Builds everything derived from sets/solved/base moves: validates the base moves, computes
+// their orders and generates d.moves (powers named as in the spec). Used by every reader (text,
+// KPuzzle JSON) after filling d.sets, d.solved, d.base_moves, d.rotations, d.aliases.
+Status finish_definition(Definition& d, std::string_view file_name);
+
+}  // namespace permuzzle::def

@@ -1,0 +1,166 @@
+// `def info|apply|random`: any permutation puzzle given by a definition file (ksolve/twsearch
+// text format or cubing.js KPuzzle JSON). The search commands (`def bfs`, `def solve`) live in
+// their own file and share the input helpers of def_common.hpp.
+#include "common.hpp"
+#include "def_common.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
+
+namespace permuzzle::api {
+
+namespace {
+
+Param file_param() {
+  return positional("file", ParamType::InputFile,
+                    "Definition file (.tws/.def text format, or KPuzzle JSON)");
+}
+
+std::string big_with_commas(const mpz_class& v) {
+  std::string digits = v.get_str();
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[i];
+    if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
+  }
+  return out;
+}
+
+Result<Output> info_command(const Request& q, Session&) {
+  auto d = read_definition_param(q, "file");
+  if (!d) return d.error();
+  Output out;
+  nlohmann::json sets = nlohmann::json::array();
+  std::string text = "name: " + d->name + "\nsets:";
+  for (const def::PieceSet& s : d->sets) {
+    sets.push_back({{"name", s.name}, {"pieces", s.pieces}, {"orientations", s.orientations}});
+    text += " " + s.name + " (" + std::to_string(s.pieces) + " pieces, " +
+            std::to_string(s.orientations) + " orientation" + (s.orientations > 1 ? "s" : "") + ")";
+  }
+  nlohmann::json moves = nlohmann::json::array();
+  text += "\nmoves:";
+  for (const def::BaseMove& b : d->base_moves) {
+    moves.push_back({{"name", b.name}, {"order", b.order}});
+    text += " " + b.name + " (order " + std::to_string(b.order) + ")";
+  }
+  std::vector<std::string> search_moves, rotations;
+  for (const def::Move& m : d->moves) search_moves.push_back(m.name);
+  for (const def::BaseMove& b : d->rotations) rotations.push_back(b.name);
+  text += "\nsearch moves: " + std::to_string(search_moves.size()) + " (";
+  for (std::size_t i = 0; i < search_moves.size(); ++i) {
+    text += (i ? " " : "") + search_moves[i];
+  }
+  text += ")\n";
+  if (!rotations.empty()) {
+    text += "rotations (symmetries, not moves):";
+    for (const auto& r : rotations) text += " " + r;
+    text += "\n";
+  }
+  out.json = {{"name", d->name},
+              {"sets", sets},
+              {"moves", moves},
+              {"search_moves", search_moves},
+              {"rotations", rotations}};
+  auto facts = def::group_facts(*d);
+  if (!facts) {
+    if (facts.error().kind != ErrorKind::LimitExceeded) return facts.error();
+    out.json["positions"] = nullptr;
+    out.json["positions_refused"] = facts.error().message;
+    text += "positions: not computed (" + facts.error().message + ")\n";
+    out.text = std::move(text);
+    return out;
+  }
+  out.json["positions"] = facts->positions.get_str();
+  out.json["group_order"] = facts->group_order.get_str();
+  out.json["stabiliser_order"] = facts->stabiliser_order.get_str();
+  out.json["stabiliser_matters"] = facts->stabiliser_matters;
+  out.json["structure"] = facts->structure.structure;
+  out.json["structure_recognised"] = facts->structure.recognised;
+  text += "group order: " + big_with_commas(facts->group_order) + "\n";
+  text += "group structure: " + facts->structure.structure + "\n";
+  if (facts->stabiliser_matters) {
+    text += "solved pattern: stabilised by " + big_with_commas(facts->stabiliser_order) +
+            " group elements (identical pieces or ignored orientations)\n";
+  } else {
+    text += "solved pattern: every group element gives a different position\n";
+  }
+  text += "positions: " + big_with_commas(facts->positions) + "\n";
+  out.text = std::move(text);
+  return out;
+}
+
+Output state_output(const def::Definition& d, const def::State& s, const std::string& name) {
+  Output out;
+  out.json["state"] = state_json(d, s);
+  out.json["scramble"] = def::format_scramble(d, s, name);
+  out.json["solved"] = s == d.solved;
+  out.text = def::format_scramble(d, s, name);
+  return out;
+}
+
+Result<Output> apply_command(const Request& q, Session&) {
+  auto d = read_definition_param(q, "file");
+  if (!d) return d.error();
+  def::State start = d->solved;
+  if (q.has("state")) {
+    auto s = def::parse_state(*d, q.string("state"), "--state");
+    if (!s) return s.error();
+    start = std::move(*s);
+  }
+  const std::string text = q.string("moves");
+  auto moves = def::parse_move_sequence(*d, text);
+  if (!moves) {
+    Error e = moves.error();
+    e.message = "--moves: " + e.message;
+    return e;
+  }
+  Output out = state_output(*d, def::apply_moves(*d, start, *moves), "moves");
+  std::vector<std::string> names;
+  for (std::size_t m : *moves) names.push_back(d->moves[m].name);
+  out.json["moves"] = names;
+  return out;
+}
+
+Result<Output> random_command(const Request& q, Session&) {
+  auto d = read_definition_param(q, "file");
+  if (!d) return d.error();
+  auto g = def::build_group(*d);
+  if (!g) return g.error();
+  const std::uint64_t seed = q.unsigned_integer("seed");
+  Rng rng(seed);
+  Output out =
+      state_output(*d, def::random_position(*d, *g, rng), "random_" + std::to_string(seed));
+  out.json["seed"] = seed;
+  return out;
+}
+
+}  // namespace
+
+void register_def(Registry& r) {
+  r.add_family("def", "Any permutation puzzle from a definition file (ksolve/twsearch, KPuzzle)");
+  r.add({"def",
+         "info",
+         "Sets, moves and their orders, group order and structure, and the exact number of "
+         "positions reachable from the solved pattern (identical pieces and ignored "
+         "orientations counted correctly)",
+         {file_param()},
+         info_command});
+  r.add({"def",
+         "apply",
+         "Apply moves to the solved pattern (or --state); prints the position as a scramble "
+         "file entry",
+         {file_param(), required(option("moves", ParamType::String, "Moves, e.g. \"R U R' U2\"")),
+          option("state", ParamType::String,
+                 "Start from this state: SET numbers [orientations] ... (1-based, Solved "
+                 "layout)")},
+         apply_command});
+  r.add({"def",
+         "random",
+         "A uniformly random reachable position (a uniform group element applied to the "
+         "solved pattern), as a scramble file entry",
+         {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1)},
+         random_command});
+  register_def_exports(r);
+}
+
+}  // namespace permuzzle::api

@@ -1,0 +1,298 @@
+// Reading `def` inputs: definition files (text or KPuzzle JSON), scramble files, --moves and
+// --state; the JSON form of a state.
+#include "def_common.hpp"
+
+#include <algorithm>
+
+#include "permuzzle/puzzles/def/reader.hpp"
+
+namespace permuzzle::api {
+
+namespace {
+
+using nlohmann::json;
+
+std::string stem(std::string_view file) {
+  std::size_t slash = file.find_last_of('/');
+  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  std::size_t dot = file.find_last_of('.');
+  if (dot != std::string_view::npos && dot > 0) file = file.substr(0, dot);
+  return std::string(file);
+}
+
+// Errors of the KPuzzle reader name the file and the JSON path of the offending value.
+struct JsonReader {
+  std::string file;
+  Error at(const std::string& path, const std::string& message) const {
+    return make_error(file + ": " + path + ": " + message);
+  }
+  // A list of `n` integers in [0, limit) at `path` (limit 0: no bound check).
+  Result<std::vector<std::uint8_t>> small_ints(const json& v, const std::string& path,
+                                               std::size_t n, std::size_t limit,
+                                               bool nulls_ignored = false) const {
+    if (!v.is_array() || v.size() != n) {
+      return at(path, "expected an array of " + std::to_string(n) + " integers");
+    }
+    std::vector<std::uint8_t> out;
+    for (std::size_t i = 0; i < n; ++i) {
+      const json& x = v[i];
+      if (nulls_ignored && x.is_null()) {
+        out.push_back(def::ORIENTATION_IGNORED);
+        continue;
+      }
+      if (!x.is_number_integer() || x.get<std::int64_t>() < 0 ||
+          static_cast<std::uint64_t>(x.get<std::int64_t>()) >= limit) {
+        return at(path + "[" + std::to_string(i) + "]",
+                  "expected an integer from 0 to " + std::to_string(limit - 1));
+      }
+      out.push_back(static_cast<std::uint8_t>(x.get<std::int64_t>()));
+    }
+    return out;
+  }
+};
+
+Result<def::State> json_move_effect(const JsonReader& r, const def::Definition& d, const json& mv,
+                                    const std::string& path) {
+  if (!mv.is_object()) return r.at(path, "expected an object of orbits");
+  def::State e = d.identity();
+  for (const auto& [orbit, data] : mv.items()) {
+    auto it = std::find_if(d.sets.begin(), d.sets.end(),
+                           [&](const def::PieceSet& s) { return s.name == orbit; });
+    const std::string p = path + "." + orbit;
+    if (it == d.sets.end()) return r.at(p, "unknown orbit: expected one of the orbits");
+    const auto k = static_cast<std::size_t>(it - d.sets.begin());
+    const auto n = static_cast<std::size_t>(it->pieces);
+    if (!data.is_object() || !data.contains("permutation")) {
+      return r.at(p, "expected {\"permutation\": [...], \"orientationDelta\": [...]}");
+    }
+    auto perm = r.small_ints(data["permutation"], p + ".permutation", n, n);
+    if (!perm) return perm.error();
+    std::vector<bool> seen(n, false);
+    for (auto x : *perm) {
+      if (seen[x]) return r.at(p + ".permutation", "expected a permutation (a piece repeats)");
+      seen[x] = true;
+    }
+    e.sets[k].perm = *perm;
+    const char* key = data.contains("orientationDelta") ? "orientationDelta" : "orientation";
+    if (data.contains(key)) {
+      auto ori =
+          r.small_ints(data[key], p + "." + key, n, static_cast<std::size_t>(it->orientations));
+      if (!ori) return ori.error();
+      e.sets[k].ori = *ori;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_view file_name) {
+  JsonReader r{std::string(file_name)};
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Byte offset to line:column.
+    std::size_t byte = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::size_t line = 1, col = 1, line_start = 0;
+    for (std::size_t i = 0; i < byte; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+        line_start = i + 1;
+      } else {
+        ++col;
+      }
+    }
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    return make_error(r.file + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                          ": not valid JSON: expected a KPuzzle definition (" + e.what() + ")",
+                      std::string(text.substr(line_start, line_end - line_start)), col - 1);
+  }
+  if (!j.is_object()) return r.at("(top)", "expected a JSON object");
+  def::Definition d;
+  d.name =
+      j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : stem(file_name);
+  // Step 1. Orbits: an array of {orbitName, numPieces, numOrientations} or an object by name.
+  if (!j.contains("orbits")) return r.at("orbits", "missing: expected the puzzle's orbits");
+  std::vector<std::pair<std::string, json>> orbits;
+  if (j["orbits"].is_array()) {
+    for (const json& o : j["orbits"]) {
+      if (!o.is_object() || !o.contains("orbitName") || !o["orbitName"].is_string()) {
+        return r.at("orbits", "expected objects with orbitName, numPieces, numOrientations");
+      }
+      orbits.emplace_back(o["orbitName"].get<std::string>(), o);
+    }
+  } else if (j["orbits"].is_object()) {
+    for (const auto& [name, o] : j["orbits"].items()) orbits.emplace_back(name, o);
+  } else {
+    return r.at("orbits", "expected an array or an object");
+  }
+  if (orbits.empty() || orbits.size() > def::MAX_SETS) {
+    return r.at("orbits", "expected 1 to " + std::to_string(def::MAX_SETS) + " orbits");
+  }
+  for (const auto& [name, o] : orbits) {
+    const std::string p = "orbits." + name;
+    auto count = [&](const char* key, int max) -> Result<int> {
+      if (!o.is_object() || !o.contains(key) || !o[key].is_number_integer() ||
+          o[key].get<std::int64_t>() < 1 || o[key].get<std::int64_t>() > max) {
+        return r.at(p + "." + key, "expected an integer from 1 to " + std::to_string(max));
+      }
+      return static_cast<int>(o[key].get<std::int64_t>());
+    };
+    auto pieces = count("numPieces", def::MAX_PIECES);
+    if (!pieces) return pieces.error();
+    auto oris = count("numOrientations", def::MAX_ORIENTATIONS);
+    if (!oris) return oris.error();
+    for (const auto& s : d.sets) {
+      if (s.name == name) return r.at(p, "the orbit is defined twice");
+    }
+    d.sets.push_back({name, *pieces, *oris});
+  }
+  // Step 2. The default pattern (orientationMod 1 = orientation ignored).
+  d.solved = d.identity();
+  const char* pattern_key = j.contains("defaultPattern") ? "defaultPattern" : "startStateData";
+  if (j.contains(pattern_key)) {
+    const json& pat = j[pattern_key];
+    if (!pat.is_object()) return r.at(pattern_key, "expected an object of orbits");
+    for (const auto& [orbit, data] : pat.items()) {
+      const std::string p = std::string(pattern_key) + "." + orbit;
+      auto it = std::find_if(d.sets.begin(), d.sets.end(),
+                             [&](const def::PieceSet& s) { return s.name == orbit; });
+      if (it == d.sets.end()) return r.at(p, "unknown orbit");
+      const auto k = static_cast<std::size_t>(it - d.sets.begin());
+      const auto n = static_cast<std::size_t>(it->pieces);
+      if (!data.is_object() || !data.contains("pieces")) {
+        return r.at(p, "expected {\"pieces\": [...], \"orientation\": [...]}");
+      }
+      auto pieces = r.small_ints(data["pieces"], p + ".pieces", n, n);
+      if (!pieces) return pieces.error();
+      d.solved.sets[k].perm = *pieces;
+      if (data.contains("orientation")) {
+        auto ori = r.small_ints(data["orientation"], p + ".orientation", n,
+                                static_cast<std::size_t>(it->orientations));
+        if (!ori) return ori.error();
+        d.solved.sets[k].ori = *ori;
+      }
+      if (data.contains("orientationMod")) {
+        const json& mod = data["orientationMod"];
+        if (!mod.is_array() || mod.size() != n) {
+          return r.at(p + ".orientationMod", "expected an array of " + std::to_string(n));
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!mod[i].is_number_integer()) {
+            return r.at(p + ".orientationMod", "expected integers");
+          }
+          const auto m = mod[i].get<std::int64_t>();
+          if (m == 1) {
+            d.solved.sets[k].ori[i] = def::ORIENTATION_IGNORED;
+          } else if (m != 0 && m != it->orientations) {
+            return r.at(p + ".orientationMod[" + std::to_string(i) + "]",
+                        "only 0, 1 (ignored) or numOrientations are supported");
+          }
+        }
+      }
+    }
+  }
+  // Step 3. Moves, then derived moves (plain sequences of move names).
+  if (!j.contains("moves") || !j["moves"].is_object()) {
+    return r.at("moves", "missing: expected an object of moves");
+  }
+  for (const auto& [name, mv] : j["moves"].items()) {
+    auto e = json_move_effect(r, d, mv, "moves." + name);
+    if (!e) return e.error();
+    auto& list = def::is_rotation_name(name) ? d.rotations : d.base_moves;
+    if (list.size() >= def::MAX_BASE_MOVES) return r.at("moves", "too many moves");
+    list.push_back({name, 1, std::move(*e)});
+  }
+  if (auto ok = def::finish_definition(d, file_name); !ok) return ok.error();
+  for (const char* key : {"derivedMoves", "experimentalDerivedMoves"}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_object()) return r.at(key, "expected an object of NAME: \"alg\"");
+    for (const auto& [name, alg] : j[key].items()) {
+      const std::string p = std::string(key) + "." + name;
+      if (!alg.is_string()) return r.at(p, "expected a string of move names");
+      if (def::named_effect(d, name)) return r.at(p, "the move name is already defined");
+      def::State e = d.identity();
+      const std::string text = alg.get<std::string>();
+      std::size_t i = 0;
+      while (i < text.size()) {
+        while (i < text.size() && text[i] == ' ') ++i;
+        if (i >= text.size()) break;
+        std::size_t k = text.find(' ', i);
+        if (k == std::string::npos) k = text.size();
+        auto m = def::named_effect(d, std::string_view(text).substr(i, k - i));
+        if (!m) {
+          return r.at(p, "unknown move '" + text.substr(i, k - i) +
+                             "': expected a sequence of defined move names");
+        }
+        e = def::apply(d, e, *m);
+        i = k;
+      }
+      auto& list = def::is_rotation_name(name) ? d.rotations : d.base_moves;
+      if (list.size() >= def::MAX_BASE_MOVES) return r.at(key, "too many moves");
+      list.push_back({name, 1, std::move(e)});
+      if (auto ok = def::finish_definition(d, file_name); !ok) return ok.error();
+    }
+  }
+  return d;
+}
+
+Result<def::Definition> read_definition_param(const Request& q, const std::string& name) {
+  const InputText in = q.input_file(name);
+  const std::size_t first = in.text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && in.text[first] == '{') {
+    return parse_kpuzzle_json(in.text, in.name);
+  }
+  return def::parse_definition(in.text, in.name);
+}
+
+Result<std::vector<def::Scramble>> read_scrambles_param(const Request& q, const def::Definition& d,
+                                                        const std::string& name) {
+  const InputText in = q.input_file(name);
+  return def::parse_scrambles(d, in.text, in.name);
+}
+
+Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
+                                                         const def::Definition& d) {
+  const int given =
+      (q.has("scramble") ? 1 : 0) + (q.has("moves") ? 1 : 0) + (q.has("state") ? 1 : 0);
+  if (given != 1) {
+    return make_error(
+        "expected exactly one of --scramble FILE, --moves \"...\" or --state \"...\"");
+  }
+  if (q.has("scramble")) return read_scrambles_param(q, d, "scramble");
+  if (q.has("moves")) {
+    const std::string text = q.string("moves");
+    auto moves = def::parse_move_sequence(d, text);
+    if (!moves) {
+      Error e = moves.error();
+      e.message = "--moves: " + e.message;
+      return e;
+    }
+    return std::vector<def::Scramble>{{"moves", def::apply_moves(d, *moves)}};
+  }
+  auto s = def::parse_state(d, q.string("state"), "--state");
+  if (!s) return s.error();
+  return std::vector<def::Scramble>{{"state", std::move(*s)}};
+}
+
+json state_json(const def::Definition& d, const def::State& s) {
+  json out = json::object();
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    json ori = json::array();
+    for (auto o : s.sets[k].ori) {
+      if (o == def::ORIENTATION_IGNORED) {
+        ori.push_back(nullptr);
+      } else {
+        ori.push_back(o);
+      }
+    }
+    std::vector<int> pieces(s.sets[k].perm.begin(), s.sets[k].perm.end());
+    out[d.sets[k].name] = {{"pieces", pieces}, {"orientation", ori}};
+  }
+  return out;
+}
+
+}  // namespace permuzzle::api

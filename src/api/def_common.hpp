@@ -1,0 +1,45 @@
+// Helpers shared by the `def` commands (src/api/def.cpp: info, apply, random; the search
+// commands in their own file): reading the definition and scramble inputs, and the JSON form of
+// a state. Internal to src/api/.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "permuzzle/api/registry.hpp"
+#include "permuzzle/puzzles/def/definition.hpp"
+#include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/loopover/types.hpp"
+
+namespace permuzzle::api {
+
+// cubing.js KPuzzle JSON (spec): orbits, defaultPattern (orientationMod 1 = ignored),
+// moves (permutation + orientationDelta, or the older orientation), derivedMoves.
+Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_view file_name);
+
+// The definition in the InputFile parameter `name`: KPuzzle JSON when the text starts with '{'
+// (after blanks), else the text format. Errors name the file.
+Result<def::Definition> read_definition_param(const Request& q, const std::string& name);
+
+// The scrambles in the InputFile parameter `name` (a scramble file, see reader.hpp).
+Result<std::vector<def::Scramble>> read_scrambles_param(const Request& q, const def::Definition& d,
+                                                        const std::string& name);
+
+// The positions to work on from the usual inputs of a command: `scramble` (InputFile),
+// `moves` (String, one entry named "moves") and `state` (String, one entry named "state"),
+// whichever of those parameter names the request has. An error when none or several are given.
+Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
+                                                         const def::Definition& d);
+
+// {SET: {"pieces": [...], "orientation": [...]}}, 0-based like KPuzzle JSON; an ignored
+// orientation is null.
+nlohmann::json state_json(const def::Definition& d, const def::State& s);
+
+// Definitions generated from the built-in models (src/api/def_export.cpp).
+def::Definition loopover_definition(loopover::BoardSize size);
+def::Definition cube_definition(int size, bool fixed_corner);
+void register_def_exports(Registry& registry);
+
+}  // namespace permuzzle::api
