@@ -28,8 +28,8 @@ struct Signature {
   std::string bytes;
   void add(std::uint64_t v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
   std::string hex() const {
-    return fmt::format("{:016x}", fnv1a64(reinterpret_cast<const std::uint8_t*>(bytes.data()),
-                                          bytes.size()));
+    return fmt::format("{:016x}",
+                       fnv1a64(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   }
 };
 
@@ -54,9 +54,8 @@ Result<Output> bench_def(const Request& q, Session& s) {
   Output out;
   nlohmann::json results = nlohmann::json::array();
   std::string text;
-  auto bfs_case = [&](const std::string& name, const Definition& d, Metric metric,
-                      unsigned threads, double target,
-                      const std::vector<std::uint64_t>& expected,
+  auto bfs_case = [&](const std::string& name, const Definition& d, Metric metric, unsigned threads,
+                      double target, const std::vector<std::uint64_t>& expected,
                       std::uint64_t expected_total) -> Status {
     DefBfsOptions o;
     o.metric = metric;
@@ -70,10 +69,11 @@ Result<Output> bench_def(const Request& q, Session& s) {
       return check_failed(name + " positions");
     }
     for (auto c : res->histogram) sig.add(c);
-    text += fmt::format("{:<14} BFS {} positions, God's number {}: {:.2f} s on {} thread(s) "
-                        "(target {:.1f} s){}\n",
-                        name, with_commas(expected_total), res->max_distance, res->seconds,
-                        r.threads(), target, res->seconds <= target ? "" : "  ** over target **");
+    text += fmt::format(
+        "{:<14} BFS {} positions, God's number {}: {:.2f} s on {} thread(s) "
+        "(target {:.1f} s){}\n",
+        name, with_commas(expected_total), res->max_distance, res->seconds, r.threads(), target,
+        res->seconds <= target ? "" : "  ** over target **");
     results.push_back({{"case", name},
                        {"seconds", res->seconds},
                        {"target", target},
@@ -101,9 +101,9 @@ Result<Output> bench_def(const Request& q, Session& s) {
       worst = std::max(worst, t);
       lengths.push_back(r->front().length);
       sig.add(static_cast<std::uint64_t>(r->front().length));
-      s.run.report(Progress{"bench def " + name, i + 1, starts.size(),
-                            fmt::format("{}/{}: {} moves, {:.3f} s", i + 1, starts.size(),
-                                        r->front().length, t)});
+      s.run.report(Progress{
+          "bench def " + name, i + 1, starts.size(),
+          fmt::format("{}/{}: {} moves, {:.3f} s", i + 1, starts.size(), r->front().length, t)});
     }
     const double mean = sum / static_cast<double>(starts.size());
     std::uint64_t table_entries = 0;
@@ -171,20 +171,19 @@ Result<Output> bench_def(const Request& q, Session& s) {
 }  // namespace
 
 void register_def_bench(Registry& r) {
-  r.add({"bench",
-         "def",
-         "Generic engine on definitions: BFS of 2x2x2 (fixed corner, six faces), 3x4 Loopover; "
-         "optimal 4x4 Loopover and 3x3x3 (14 moves) solves",
-         {option("cases", ParamType::String,
-                 "Comma-separated cases: cube2-fixed, cube2, loopover3x4, loopover4x4, cube3",
-                 "cube2-fixed,cube2,loopover3x4,loopover4x4,cube3"),
-          option("seed", ParamType::Unsigned, "Random seed", 1),
-          with_range(option("count", ParamType::Unsigned, "Positions per solve case", 10), 1,
-                     100000),
-          with_range(option("threads", ParamType::Unsigned, "Threads (default: every one)"), 1,
-                     256)},
-         bench_def,
-         true});
+  r.add(
+      {"bench",
+       "def",
+       "Generic engine on definitions: BFS of 2x2x2 (fixed corner, six faces), 3x4 Loopover; "
+       "optimal 4x4 Loopover and 3x3x3 (14 moves) solves",
+       {option("cases", ParamType::String,
+               "Comma-separated cases: cube2-fixed, cube2, loopover3x4, loopover4x4, cube3",
+               "cube2-fixed,cube2,loopover3x4,loopover4x4,cube3"),
+        option("seed", ParamType::Unsigned, "Random seed", 1),
+        with_range(option("count", ParamType::Unsigned, "Positions per solve case", 10), 1, 100000),
+        with_range(option("threads", ParamType::Unsigned, "Threads (default: every one)"), 1, 256)},
+       bench_def,
+       true});
 }
 
 }  // namespace permuzzle::api

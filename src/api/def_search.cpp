@@ -1,11 +1,12 @@
-// `def bfs|solve` and `bench def`: search over puzzles given by definition files (issue 11, part
-// B). The reader, `def info|apply|random` and the exports are part A's (def.cpp).
+// `def bfs|solve` and `bench def` (def_bench.cpp): search over puzzles given by definition files
+// (issue 11, part B). The reader, `def info|apply|random` and the exports are in def.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "common.hpp"
+#include "def_common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/builder.hpp"
@@ -18,120 +19,8 @@ namespace {
 
 using namespace permuzzle::def;
 
-// TODO(issue 11): switch to part A's shared reader of the FILE parameter (src/api/def.cpp) once
-// it is merged. This local reader knows the core of the text format only: Name, Set, Solved,
-// Move blocks (1-based, orientation lines by piece) and comments.
-Result<Definition> read_definition_local(const InputText& file) {
-  std::istringstream in(file.text);
-  std::string line;
-  int line_no = 0;
-  std::string name = file.name;
-  std::vector<PieceSet> sets;
-  std::vector<SetState> solved;
-  std::vector<std::pair<std::string, std::vector<SetState>>> moves;
-  auto where = [&](const std::string& what) {
-    return make_error(fmt::format("{}:{}: {}", file.name, line_no, what));
-  };
-  auto tokens_of = [](const std::string& l) {
-    std::istringstream ls(l);
-    std::vector<std::string> t;
-    for (std::string w; ls >> w;) t.push_back(w);
-    return t;
-  };
-  auto set_index = [&](const std::string& n) -> int {
-    for (std::size_t k = 0; k < sets.size(); ++k) {
-      if (sets[k].name == n) return static_cast<int>(k);
-    }
-    return -1;
-  };
-  auto next_tokens = [&]() -> std::optional<std::vector<std::string>> {
-    while (std::getline(in, line)) {
-      ++line_no;
-      if (line.empty() || line[0] == '#') continue;
-      auto t = tokens_of(line);
-      if (t.empty()) continue;
-      return t;
-    }
-    return std::nullopt;
-  };
-  // A Solved or Move block; `is_move` converts piece-indexed orientations into state form.
-  auto read_block = [&](bool is_move, std::vector<SetState>& parts) -> Status {
-    parts.assign(sets.size(), SetState{});
-    while (true) {
-      auto t = next_tokens();
-      if (!t) return where("missing End");
-      if ((*t)[0] == "End") return Ok{};
-      const int k = set_index((*t)[0]);
-      if (k < 0) return where("unknown set '" + (*t)[0] + "'");
-      const int n = sets[static_cast<std::size_t>(k)].pieces;
-      auto perm_line = next_tokens();
-      if (!perm_line || static_cast<int>(perm_line->size()) != n) {
-        return where(fmt::format("expected {} piece numbers", n));
-      }
-      SetState part;
-      for (const auto& w : *perm_line) {
-        const int v = std::atoi(w.c_str());
-        if (v < 1 || v > n) return where(fmt::format("piece number '{}' is not in 1..{}", w, n));
-        part.perm.push_back(static_cast<std::uint8_t>(v - 1));
-      }
-      // Optional orientation line: a line of n numbers (or '?') that is not a set name or End.
-      const auto pos = in.tellg();
-      const int saved_line = line_no;
-      auto ori_line = next_tokens();
-      if (ori_line && (*ori_line)[0] != "End" && set_index((*ori_line)[0]) < 0) {
-        if (static_cast<int>(ori_line->size()) != n)
-          return where(fmt::format("expected {} orientations", n));
-        for (const auto& w : *ori_line) {
-          if (w == "?" && !is_move) {
-            part.ori.push_back(ORIENTATION_IGNORED);
-          } else {
-            part.ori.push_back(static_cast<std::uint8_t>(std::atoi(w.c_str())));
-          }
-        }
-        if (is_move) {
-          SetState converted = part;
-          for (int i = 0; i < n; ++i) {
-            converted.ori[static_cast<std::size_t>(i)] =
-                part.ori[part.perm[static_cast<std::size_t>(i)]];
-          }
-          part = std::move(converted);
-        }
-      } else {
-        in.clear();
-        in.seekg(pos);
-        line_no = saved_line;
-        part.ori.assign(static_cast<std::size_t>(n), 0);
-      }
-      parts[static_cast<std::size_t>(k)] = std::move(part);
-    }
-  };
-  while (auto t = next_tokens()) {
-    const std::string& head = (*t)[0];
-    if (head == "Name" && t->size() >= 2) {
-      name = (*t)[1];
-    } else if (head == "Set" && t->size() == 4) {
-      sets.push_back({(*t)[1], std::atoi((*t)[2].c_str()), std::atoi((*t)[3].c_str())});
-    } else if ((head == "Solved") && t->size() == 1) {
-      if (auto ok = read_block(false, solved); !ok) return ok.error();
-    } else if (head == "Move" && t->size() == 2) {
-      std::vector<SetState> parts;
-      if (auto ok = read_block(true, parts); !ok) return ok.error();
-      moves.emplace_back((*t)[1], std::move(parts));
-    } else {
-      return where("'" + head + "' is not supported by this reader (Name, Set, Solved, Move)");
-    }
-  }
-  DefinitionBuilder b(name);
-  for (const PieceSet& s : sets) b.set(s.name, s.pieces, s.orientations);
-  for (std::size_t k = 0; k < solved.size(); ++k) {
-    if (!solved[k].perm.empty()) b.solved(k, solved[k].perm, solved[k].ori);
-  }
-  for (auto& [n, parts] : moves) b.move(n, parts);
-  return b.build();
-}
-
-Result<Definition> read_definition_param(const Request& q) {
-  return read_definition_local(q.input_file("file"));
+Result<Definition> read_definition_file(const Request& q) {
+  return read_definition_param(q, "file");
 }
 
 RunContext with_threads(const Request& q, const Session& s) {
@@ -156,7 +45,7 @@ Param memory_param(std::uint64_t fallback) {
 }
 
 Result<Output> bfs_command(const Request& q, Session& s) {
-  auto d = read_definition_param(q);
+  auto d = read_definition_file(q);
   if (!d) return d.error();
   auto metric = parse_metric(q.string("metric"));
   if (!metric) return metric.error();
@@ -207,162 +96,14 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   return out;
 }
 
-Result<std::vector<std::size_t>> parse_move_names(const Definition& d, const std::string& text,
-                                                  const std::string& what) {
-  std::istringstream in(text);
-  std::vector<std::size_t> out;
-  for (std::string w; in >> w;) {
-    bool found = false;
-    for (std::size_t m = 0; m < d.moves.size() && !found; ++m) {
-      if (d.moves[m].name == w) {
-        out.push_back(m);
-        found = true;
-      }
-    }
-    for (const auto& [alias, target] : d.aliases) {
-      if (found || alias != w) continue;
-      for (std::size_t m = 0; m < d.moves.size() && !found; ++m) {
-        if (d.moves[m].name == target) {
-          out.push_back(m);
-          found = true;
-        }
-      }
-    }
-    if (!found) {
-      std::vector<std::string> names;
-      for (const Move& m : d.moves) names.push_back(m.name);
-      const std::string close = closest_name(w, names);
-      return make_error(fmt::format("{}: unknown move '{}'{}", what, w,
-                                    close.empty() ? "" : " (did you mean " + close + "?)"),
-                        text);
-    }
-  }
-  return out;
-}
-
-// A state in the Solved layout (1-based pieces, state-form orientations, '?' allowed): lines
-// "SET", "p1 p2 ...", optionally "o1 o2 ..."; ';' may separate lines.
-Result<State> parse_state_text(const Definition& d, std::string text, const std::string& what) {
-  std::replace(text.begin(), text.end(), ';', '\n');
-  std::istringstream in(text);
-  State s = full_solved(d);
-  for (auto& part : s.sets) {
-    for (std::size_t i = 0; i < part.perm.size(); ++i) {
-      part.perm[i] = static_cast<std::uint8_t>(i);
-      part.ori[i] = 0;
-    }
-  }
-  std::vector<std::vector<std::string>> lines;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream ls(line);
-    std::vector<std::string> t;
-    for (std::string w; ls >> w;) t.push_back(w);
-    if (!t.empty() && t[0][0] != '#') lines.push_back(std::move(t));
-  }
-  for (std::size_t i = 0; i < lines.size();) {
-    std::size_t k = 0;
-    while (k < d.sets.size() && d.sets[k].name != lines[i][0]) ++k;
-    if (k == d.sets.size() || lines[i].size() != 1) {
-      return make_error(fmt::format("{}: expected a set name, got '{}'", what, lines[i][0]));
-    }
-    const auto n = static_cast<std::size_t>(d.sets[k].pieces);
-    if (i + 1 >= lines.size() || lines[i + 1].size() != n) {
-      return make_error(
-          fmt::format("{}: set {} needs a line of {} piece numbers", what, d.sets[k].name, n));
-    }
-    for (std::size_t j = 0; j < n; ++j) {
-      const int v = std::atoi(lines[i + 1][j].c_str());
-      if (v < 1 || v > static_cast<int>(n)) {
-        return make_error(fmt::format("{}: set {}: piece '{}' is not in 1..{}", what,
-                                      d.sets[k].name, lines[i + 1][j], n));
-      }
-      s.sets[k].perm[j] = static_cast<std::uint8_t>(v - 1);
-    }
-    i += 2;
-    if (i < lines.size() && lines[i].size() == n) {
-      for (std::size_t j = 0; j < n; ++j) {
-        s.sets[k].ori[j] = lines[i][j] == "?"
-                               ? ORIENTATION_IGNORED
-                               : static_cast<std::uint8_t>(std::atoi(lines[i][j].c_str()));
-      }
-      ++i;
-    }
-  }
-  return s;
-}
-
-struct Scramble {
-  std::string name;
-  State state;
-};
-
-// TODO(issue 11): part A's scramble-file reader. This one knows `Scramble NAME` ... `End` (the
-// Solved layout, 1-based) and `ScrambleAlg NAME` followed by move lines until `End`.
-Result<std::vector<Scramble>> read_scrambles_local(const Definition& d, const InputText& file) {
-  std::istringstream in(file.text);
-  std::vector<Scramble> out;
-  std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::istringstream ls(line);
-    std::string head, name;
-    ls >> head >> name;
-    if (head.empty() || head[0] == '#') continue;
-    if (head != "Scramble" && head != "ScrambleAlg") {
-      return make_error(fmt::format("{}:{}: expected Scramble or ScrambleAlg, got '{}'", file.name,
-                                    line_no, head));
-    }
-    std::string body;
-    bool ended = false;
-    while (std::getline(in, line)) {
-      ++line_no;
-      std::istringstream t(line);
-      std::string first;
-      t >> first;
-      if (first == "End") {
-        ended = true;
-        break;
-      }
-      body += line + "\n";
-    }
-    if (!ended) return make_error(fmt::format("{}:{}: missing End", file.name, line_no));
-    if (head == "Scramble") {
-      auto st = parse_state_text(d, body, file.name + " (" + name + ")");
-      if (!st) return st.error();
-      out.push_back({name, *st});
-    } else {
-      auto moves = parse_move_names(d, body, file.name + " (" + name + ")");
-      if (!moves) return moves.error();
-      out.push_back({name, replay(d, full_solved(d), *moves)});
-    }
-  }
-  if (out.empty()) return make_error(file.name + ": no scramble in the file");
-  return out;
-}
-
 Result<Output> solve_command(const Request& q, Session& s) {
-  auto d = read_definition_param(q);
+  auto d = read_definition_file(q);
   if (!d) return d.error();
   auto metric = parse_metric(q.string("metric"));
   if (!metric) return metric.error();
-  const int given =
-      (q.has("scramble") ? 1 : 0) + (q.has("moves") ? 1 : 0) + (q.has("state") ? 1 : 0);
-  if (given != 1) return make_error("def solve needs exactly one of --scramble, --moves, --state");
-  std::vector<Scramble> scrambles;
-  if (q.has("scramble")) {
-    auto r = read_scrambles_local(*d, q.input_file("scramble"));
-    if (!r) return r.error();
-    scrambles = std::move(*r);
-  } else if (q.has("moves")) {
-    auto moves = parse_move_names(*d, q.string("moves"), "--moves");
-    if (!moves) return moves.error();
-    scrambles.push_back({"moves", replay(*d, full_solved(*d), *moves)});
-  } else {
-    auto st = parse_state_text(*d, q.string("state"), "--state");
-    if (!st) return st.error();
-    scrambles.push_back({"state", *st});
-  }
+  auto positions = read_positions_params(q, *d);
+  if (!positions) return positions.error();
+  const std::vector<Scramble>& scrambles = *positions;
   DefSolveOptions o;
   o.metric = *metric;
   o.memory_bytes = q.unsigned_integer("memory") << 20;
@@ -418,7 +159,8 @@ void register_def_search(Registry& r) {
   for (const auto& [family, help] : r.families()) has_family |= family == "def";
   if (!has_family)
     r.add_family("def", "Any permutation puzzle from a definition file (ksolve/twsearch)");
-  const Param file = positional("file", ParamType::InputFile, "Definition file (.tws/.def)");
+  const Param file = positional("file", ParamType::InputFile,
+                                "Definition file (.tws/.def text format, or KPuzzle JSON)");
   r.add(
       {"def",
        "bfs",

@@ -4,8 +4,7 @@
 // Methods, chosen by the memory budget:
 // - ranked: search/bfs.hpp over the CompiledPuzzle ranking, 4 bits per rank when they fit (the
 //   distance mod 15 of every position: antipodes are walked back to the solved state at any
-//   depth), else 2 bits (antipodes are then listed as positions only when the last level is
-//   past what a walk can recover: see DefBfsResult::antipode_ranks);
+//   depth), else 2 bits (no antipode sequences then: the table keeps the last level only);
 // - sparse (depth-limited, when the rank space does not fit and max_depth is given): the levels
 //   as sorted arrays of packed positions (at most 128 bits each), each level deduplicated
 //   against the two before it (the move set is closed under inverses).
