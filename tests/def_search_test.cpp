@@ -291,3 +291,45 @@ TEST(DefSearch, SolverAllOptimalAndExactTable) {
 
 }  // namespace
 }  // namespace permuzzle::def
+
+#include "cli_runner.hpp"
+
+namespace permuzzle::def {
+namespace {
+
+TEST(DefSearchCli, JsonContract) {
+  const std::string data = std::string(PERMUZZLE_DATA_DIR) + "/puzzles/";
+  auto bfs = test::run_cli("--json --quiet def bfs " + data + "loopover-2x4.tws --antipodes 2");
+  ASSERT_EQ(bfs.exit_code, 0) << bfs.err;
+  const auto j = bfs.json();
+  EXPECT_TRUE(j["complete"].get<bool>());
+  std::uint64_t total = 0;
+  for (const auto& c : j["histogram"]) total += c.get<std::uint64_t>();
+  EXPECT_EQ(total, 40320u);  // 8!: the row moves are 4-cycles, odd permutations
+  EXPECT_EQ(j["max_distance"].get<int>() + 1, static_cast<int>(j["histogram"].size()));
+  EXPECT_EQ(j["antipodes"].size(), 2u);
+  // The 3x3x3 whole graph is refused (exit 3: over a limit) with the way out in the message.
+  auto big = test::run_cli("--quiet def bfs " + data + "3x3x3.tws");
+  EXPECT_EQ(big.exit_code, 3);
+  EXPECT_NE(big.err.find("--max-depth"), std::string::npos);
+  // One entry per scramble, each verified.
+  char path[] = "/tmp/permuzzle-def-scr-XXXXXX";
+  const int fd = mkstemp(path);
+  const std::string scr = "ScrambleAlg a\nR U\nEnd\nScrambleAlg b\nF2\nEnd\n";
+  ASSERT_EQ(write(fd, scr.data(), scr.size()), static_cast<ssize_t>(scr.size()));
+  close(fd);
+  auto solve = test::run_cli("--json --quiet --tables none def solve " + data +
+                             "2x2x2-fixed-corner.tws --scramble " + path);
+  std::remove(path);
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  const auto s = solve.json()["solutions"];
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0]["name"], "a");
+  EXPECT_EQ(s[0]["length"], 2);
+  EXPECT_EQ(s[1]["moves"], nlohmann::json::array({"F2"}));
+  EXPECT_TRUE(s[1]["verified"].get<bool>());
+  EXPECT_TRUE(s[1]["optimal"].get<bool>());
+}
+
+}  // namespace
+}  // namespace permuzzle::def
