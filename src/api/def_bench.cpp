@@ -59,7 +59,7 @@ Result<Output> bench_def(const Request& q, Session& s) {
                       std::uint64_t expected_total) -> Status {
     DefBfsOptions o;
     o.metric = metric;
-    o.antipodes = 1;
+    o.antipodes = 0;  // 2 bits per position
     RunContext r = run;
     if (threads > 0) r.with_threads(threads);
     auto res = def::bfs(d, o, r);

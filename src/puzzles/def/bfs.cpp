@@ -158,8 +158,12 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     return make_error("--resume needs --checkpoint DIR");
   }
   const std::uint64_t starts[] = {start};
-  auto r = search::bfs(
-      *table, starts, [&] { return RankExpander(p); }, run, bo);
+  const auto make_expander = [&] {
+    RankExpander e(p);
+    e.set_prefetch(table->words(), static_cast<unsigned>(bits));
+    return e;
+  };
+  auto r = search::bfs(*table, starts, make_expander, run, bo);
   if (!r) return r.error();
   result.histogram = r->histogram;
   result.complete = r->complete;
@@ -397,7 +401,9 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     const std::uint64_t bytes4 = (p->states() + 15) / 16 * 8;
     const std::uint64_t bytes2 = (p->states() + 31) / 32 * 8;
     int bits = 0;
-    if (options.bits == 4 || (options.bits == 0 && bytes4 <= avail)) {
+    // 4 bits keep every distance (mod 15), which the antipode walk needs; without antipodes
+    // 2 bits halve the memory traffic.
+    if (options.bits == 4 || (options.bits == 0 && options.antipodes > 0 && bytes4 <= avail)) {
       bits = 4;
     } else if (options.bits == 2 || (options.bits == 0 && bytes2 <= avail)) {
       bits = 2;

@@ -922,6 +922,7 @@ std::uint64_t RankExpander::direct_after(std::size_t k, int m) {
 
 void RankExpander::load(std::uint64_t rank) {
   if (rank == have_) return;
+  const std::uint64_t previous = have_;
   const auto& comps = puzzle_->components();
   bool outer_changed = false;
   if (count_ == 0) {
@@ -960,6 +961,20 @@ void RankExpander::load(std::uint64_t rank) {
         load_direct(k, coord_[k]);
         for (int m = 0; m < moves_; ++m)
           outer_[static_cast<std::size_t>(m)] += direct_after(k, m) * c.weight;
+      }
+    }
+  }
+  // Step 2b. A dense scan (the previous rank close by) entering a new outer value: prefetch the
+  // blocks of the innermost component that every move leads to (at most 4 KB each).
+  if (outer_changed && prefetch_words_ != nullptr && count_ >= 2 && rank - previous < 64) {
+    const std::uint64_t inner = comps[count_ - 1].size;
+    const std::uint64_t bytes = inner * prefetch_bits_ / 8;
+    if (bytes <= 4096) {
+      for (int m = 0; m < moves_; ++m) {
+        const std::uint64_t first = outer_[static_cast<std::size_t>(m)] * prefetch_bits_ / 8;
+        for (std::uint64_t b = first & ~std::uint64_t{63}; b < first + bytes; b += 64) {
+          __builtin_prefetch(prefetch_words_ + b);
+        }
       }
     }
   }

@@ -33,7 +33,7 @@ struct DefBfsOptions {
   std::size_t antipodes = 10;                           // how many to list as move sequences
   std::string checkpoint_dir;                           // empty: no checkpoints
   bool resume = false;                                  // continue from checkpoint_dir
-  int bits = 0;         // 0: 4 when they fit in memory_bytes, else 2; or force 2 or 4
+  int bits = 0;  // 0: 4 when antipodes are asked for and fit in memory_bytes, else 2; or 2 or 4
   bool sparse = false;  // the depth-limited search even when ranks fit (needs max_depth)
 };
 

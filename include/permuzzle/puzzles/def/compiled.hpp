@@ -162,6 +162,13 @@ class RankExpander {
   }
   // All neighbours of `rank`, move by move.
   void neighbours(std::uint64_t rank, std::uint64_t* out);
+  // The BFS table the neighbours are looked up in (entries of `bits` bits): when a scan enters a
+  // new outer coordinate, the expander prefetches the block of entries each move leads to, so
+  // their cache misses overlap instead of stalling the scan one by one.
+  void set_prefetch(const std::uint64_t* words, unsigned bits) {
+    prefetch_words_ = reinterpret_cast<const char*>(words);
+    prefetch_bits_ = bits;
+  }
 
  private:
   void load(std::uint64_t rank);
@@ -179,6 +186,8 @@ class RankExpander {
   std::vector<std::uint64_t> outer_;  // per move: the outer components' part of the neighbour
   const std::uint32_t* inner_row_ = nullptr;
   bool inner_tabulated_ = true;
+  const char* prefetch_words_ = nullptr;
+  unsigned prefetch_bits_ = 0;
   std::vector<std::uint32_t> zeros_;  // the inner row of a puzzle without components
   // Direct distinct Perm components: the loaded labels, the Lehmer prefix sums and the sets of
   // labels after each slot, per component (the neighbour's rank changes only in the slots a
