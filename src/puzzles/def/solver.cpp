@@ -308,25 +308,49 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     std::vector<std::vector<std::vector<char>>> tables_plan;
     auto current = empty_tracking();
     bool any = false;
-    for (const Unit& u : units) {
-      auto trial = current;
-      trial[u.group][static_cast<std::size_t>(u.label)] = 1;
-      const std::uint64_t n = projected_states(d, fp, trial, options.metric);
-      if (n != 0 && n <= cap) {
-        current = std::move(trial);
+    auto fits = [&](const std::vector<std::vector<char>>& t) {
+      const std::uint64_t n = projected_states(d, fp, t, options.metric);
+      return n != 0 && n <= cap;
+    };
+    for (std::size_t first = 0; first < units.size();) {
+      // One group's units [first, last): the whole group joins the current table when it fits;
+      // otherwise a table holding other groups is closed first, so that a group is not split
+      // to fill the end of another group's table (corners + one edge is a poor bound).
+      std::size_t last = first;
+      while (last < units.size() && units[last].group == units[first].group) ++last;
+      auto whole = current;
+      for (std::size_t i = first; i < last; ++i) {
+        whole[units[i].group][static_cast<std::size_t>(units[i].label)] = 1;
+      }
+      if (fits(whole)) {
+        current = std::move(whole);
         any = true;
+        first = last;
         continue;
       }
       if (any) tables_plan.push_back(current);
       current = empty_tracking();
       any = false;
-      trial = current;
-      trial[u.group][static_cast<std::size_t>(u.label)] = 1;
-      const std::uint64_t n1 = projected_states(d, fp, trial, options.metric);
-      if (n1 != 0 && n1 <= cap) {
-        current = std::move(trial);
-        any = true;
+      for (std::size_t i = first; i < last; ++i) {
+        const Unit& u = units[i];
+        auto trial = current;
+        trial[u.group][static_cast<std::size_t>(u.label)] = 1;
+        if (fits(trial)) {
+          current = std::move(trial);
+          any = true;
+          continue;
+        }
+        if (any) tables_plan.push_back(current);
+        current = empty_tracking();
+        any = false;
+        trial = current;
+        trial[u.group][static_cast<std::size_t>(u.label)] = 1;
+        if (fits(trial)) {
+          current = std::move(trial);
+          any = true;
+        }
       }
+      first = last;
     }
     if (any) tables_plan.push_back(current);
     if (tables_plan.size() <= count) plan = std::move(tables_plan);

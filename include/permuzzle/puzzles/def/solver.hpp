@@ -7,7 +7,8 @@
 // projected definition is compiled and searched whole by BFS (search/bfs.hpp, 2 bits per rank
 // while it runs), and the distance of every projected position is kept in 4 bits (15 = 15 or
 // more), an admissible bound. The choice: the whole puzzle when its ranks fit (the table is then
-// exact), else pieces taken in order, group by group, into as few databases as the budget allows.
+// exact), else pieces taken in order into as few databases as the budget allows, a group whole
+// when it fits beside the groups before it, else starting a table of its own.
 // Tables go through TableStore with a key holding a hash of the definition, the metric and the
 // tracked pieces. Quarter-turn metric: the databases are built with the moves of cost 1 and the
 // search pays each power its cost.
