@@ -709,6 +709,12 @@ void CompiledPuzzle::apply(Position& position, int move) const {
   }
 }
 
+void CompiledPuzzle::apply_to(const Position& from, int move, Position& to) const {
+  for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
+    apply_group(groups_[gi], group_moves_[static_cast<std::size_t>(move)][gi], from[gi], to[gi]);
+  }
+}
+
 std::uint64_t CompiledPuzzle::coordinate(std::size_t component, const Position& position) const {
   const Component& c = components_[component];
   const PieceGroup& g = groups_[c.group];

@@ -165,16 +165,21 @@ class Kernel {
     for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
   }
   int start(const Position& root) {
-    // Deep enough for any bound the driver allows (every move costs at least 1), so that
-    // references into the stack stay valid.
-    stack_.assign(static_cast<std::size_t>(max_depth_) + 2, root);
-    return h(root);
+    // Children and their database ranks per depth, deep enough for any bound the driver allows
+    // (every move costs at least 1), so that nothing is allocated during an iteration.
+    root_ = root;
+    children_.assign(static_cast<std::size_t>(max_depth_) + 2,
+                     std::vector<Position>(static_cast<std::size_t>(moves_), root));
+    ranks_.assign(static_cast<std::size_t>(max_depth_) + 2,
+                  std::vector<std::uint64_t>(static_cast<std::size_t>(moves_) * pdbs_.size(), 0));
+    return lookup_max(rank_all(root, scratch_ranks()), 0);
   }
   search::IdaIteration iterate(int bound, search::IdaControl& control) {
     next_bound_ = INT_MAX;
     found_ = false;
     path_.clear();
-    dfs(0, 0, search::CanonicalAutomaton::START, bound, control);
+    const int h0 = lookup_max(rank_all(root_, scratch_ranks()), 0);
+    dfs(root_, 0, 0, search::CanonicalAutomaton::START, bound, h0, control);
     search::IdaIteration it;
     it.found = found_;
     it.next_bound = next_bound_;
@@ -187,8 +192,10 @@ class Kernel {
   const std::vector<std::vector<int>>& solutions() const { return solutions_; }
 
  private:
-  int h(const Position& pos) {
-    int best = 0;
+  std::uint64_t* scratch_ranks() { return ranks_.back().data(); }
+  // The database ranks of a position into out[0..pdbs), each entry prefetched: the children of
+  // a node are ranked first and looked up after, so that their cache misses overlap.
+  std::uint64_t* rank_all(const Position& pos, std::uint64_t* out) {
     for (std::size_t i = 0; i < pdbs_.size(); ++i) {
       const DefSolver::Pdb& pdb = pdbs_[i];
       Position& proj = projected_[i];
@@ -201,44 +208,63 @@ class Kernel {
           proj[g].ori[j] = pg.label_ignored[l] ? 0 : pos[g].ori[j];
         }
       }
-      const std::uint64_t r = pdb.puzzle->rank(proj);
-      const int v = ((*pdb.nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF;
-      best = std::max(best, v);
+      out[i] = pdb.puzzle->rank(proj);
+      __builtin_prefetch(pdb.nibbles->data() + out[i] / 2);
+    }
+    return out;
+  }
+  int lookup_max(const std::uint64_t* ranks, int) const {
+    int best = 0;
+    for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+      const std::uint64_t r = ranks[i];
+      best = std::max(best, ((*pdbs_[i].nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
     }
     return best;
   }
   // Returns true to unwind (found with !all_, or stopped).
-  bool dfs(std::size_t depth, int g, int state, int bound, search::IdaControl& control) {
+  bool dfs(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
+           search::IdaControl& control) {
     ++nodes_;
     if (!control.keep_going(nodes_)) return true;
-    const Position& pos = stack_[depth];
-    const int hv = h(pos);
     if (g + hv > bound) {
       next_bound_ = std::min(next_bound_, g + hv);
       return false;
     }
     if (pos == goal_) {
-      if (g == bound || solutions_.empty()) {
-        if (!found_) solutions_.clear();
-        found_ = true;
-        solutions_.push_back(path_);
-      }
+      if (!found_) solutions_.clear();
+      found_ = true;
+      solutions_.push_back(path_);
       return !all_;
     }
-    for (int m = 0; m < moves_; ++m) {
-      const int next =
-          canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
-                     static_cast<std::size_t>(m)];
-      if (next == search::CanonicalAutomaton::PRUNED) continue;
+    auto& kids = children_[depth];
+    std::uint64_t* ranks = ranks_[depth].data();
+    const std::size_t np = pdbs_.size();
+    auto allowed = [&](int m, int& next) {
+      next = canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
+                        static_cast<std::size_t>(m)];
+      if (next == search::CanonicalAutomaton::PRUNED) return false;
       const int cost = costs_[static_cast<std::size_t>(m)];
       if (g + cost > bound) {
         next_bound_ = std::min(next_bound_, g + cost);
-        continue;
+        return false;
       }
-      stack_[depth + 1] = pos;
-      full_.apply(stack_[depth + 1], m);
+      return true;
+    };
+    // Step 1. Every child and its ranks (prefetched).
+    for (int m = 0; m < moves_; ++m) {
+      int next = 0;
+      if (!allowed(m, next)) continue;
+      full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+      rank_all(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np);
+    }
+    // Step 2. Their bounds, then the search below each.
+    for (int m = 0; m < moves_; ++m) {
+      int next = 0;
+      if (!allowed(m, next)) continue;
+      const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
       path_.push_back(m);
-      const bool stop = dfs(depth + 1, g + cost, next, bound, control);
+      const bool stop = dfs(kids[static_cast<std::size_t>(m)], depth + 1,
+                            g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
       path_.pop_back();
       if (stop) return true;
     }
@@ -253,7 +279,9 @@ class Kernel {
   int max_depth_;
   int moves_;
   Position goal_;
-  std::vector<Position> stack_;
+  Position root_;
+  std::vector<std::vector<Position>> children_;    // [depth][move]
+  std::vector<std::vector<std::uint64_t>> ranks_;  // [depth][move * pdbs + pdb]
   std::vector<Position> projected_;
   std::vector<int> path_;
   std::vector<std::vector<int>> solutions_;

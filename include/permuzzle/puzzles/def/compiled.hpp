@@ -128,6 +128,8 @@ class CompiledPuzzle {
   Result<Position> position_of(const State& state) const;
   State state_of(const Position& position) const;
   void apply(Position& position, int move) const;
+  // `to` = `from` after the move; `to` must have the shape of a position (no allocation).
+  void apply_to(const Position& from, int move, Position& to) const;
   std::uint64_t rank(const Position& position) const;
   Position unrank(std::uint64_t rank) const;
   // One component's coordinate of a position / the position's group part from a coordinate.
