@@ -391,6 +391,7 @@ Registry make_registry() {
   register_fifteen(r);
   register_cube(r);
   register_def(r);
+  register_def_search(r);
   r.add_family("bench", "Benchmarks on published instances, with checks");
   register_bench(r);
   register_cube_bench(r);

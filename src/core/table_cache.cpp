@@ -217,4 +217,9 @@ Status save_table(const std::string& dir, const TableKey& key, const std::uint8_
   return Ok{};
 }
 
+void remove_table(const std::string& dir, const TableKey& key) {
+  std::error_code ec;
+  std::filesystem::remove(table_path(dir, key), ec);
+}
+
 }  // namespace permuzzle

@@ -131,9 +131,18 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   result.states = states;
   result.table_bytes = table.bytes();
   std::uint64_t level_size = 0;
-  for (std::uint64_t s : starts) level_size += claim_start(table, s) ? 1 : 0;
-  result.histogram.push_back(level_size);
-  std::uint64_t reached = level_size;
+  std::uint64_t reached = 0;
+  int depth = 0;
+  if (options.resume_histogram.empty()) {
+    for (std::uint64_t s : starts) level_size += claim_start(table, s) ? 1 : 0;
+    result.histogram.push_back(level_size);
+    reached = level_size;
+  } else {
+    result.histogram = options.resume_histogram;
+    level_size = result.histogram.back();
+    for (std::uint64_t c : result.histogram) reached += c;
+    depth = static_cast<int>(result.histogram.size()) - 1;
+  }
   result.watch_distances.assign(options.watch.size(), -1);
   auto note_watched = [&](int depth) {
     for (std::size_t i = 0; i < options.watch.size(); ++i) {
@@ -142,18 +151,20 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
       }
     }
   };
-  note_watched(0);
+  note_watched(depth);
   auto report = [&](int depth, std::uint64_t count) {
     if (!run.wants_progress()) return;
     run.report(Progress{options.phase, reached, states,
                         fmt::format("depth {}: {} positions, {} reached in {:.2f} s", depth, count,
                                     reached, clock.seconds())});
   };
-  report(0, level_size);
+  report(depth, level_size);
   if (auto ok = run.check(reached); !ok) return ok.error();
+  if (options.on_level && options.resume_histogram.empty()) {
+    if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+  }
 
   // Step 3. One level at a time until one adds nothing (or max_depth).
-  int depth = 0;
   bool complete = false;
   while (true) {
     if (options.max_depth >= 0 && depth >= options.max_depth) break;
@@ -185,6 +196,9 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
     note_watched(depth);
     report(depth, count);
     if (auto ok = run.check(reached); !ok) return ok.error();
+    if (options.on_level) {
+      if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+    }
   }
 
   // Step 4. Summary; the last level's first ranks (their entries still carry its value).

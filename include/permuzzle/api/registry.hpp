@@ -184,6 +184,8 @@ void register_binary(Registry& registry);
 void register_fifteen(Registry& registry);
 void register_cube(Registry& registry);
 void register_def(Registry& registry);
+// `def bfs|solve` (def_search.cpp); adds the family `def` when register_def has not.
+void register_def_search(Registry& registry);
 // The benchmarks of no single family: `bench binary|hanoi` (puzzles_bench.cpp) and, through
 // register_group_bench, `bench groups` (group_bench.cpp).
 void register_bench(Registry& registry);

@@ -62,6 +62,9 @@ TableLoadOutcome load_table(const std::string& dir, const TableKey& key, std::ui
 Status save_table(const std::string& dir, const TableKey& key, const std::uint8_t* data,
                   std::uint64_t size);
 
+// Removes a table's file, best effort (checkpoints replaced by newer ones).
+void remove_table(const std::string& dir, const TableKey& key);
+
 std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 
 }  // namespace permuzzle

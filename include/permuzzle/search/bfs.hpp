@@ -41,6 +41,8 @@ namespace permuzzle::search {
 
 enum class BfsBits : std::uint8_t { Two = 2, Four = 4 };
 
+class BfsTable;
+
 struct BfsOptions {
   BfsBits bits = BfsBits::Two;
   int max_depth = -1;       // expand no level past this distance (-1: until the graph is done)
@@ -49,6 +51,13 @@ struct BfsOptions {
   std::vector<std::uint64_t> watch;  // ranks whose exact distance to report
   std::uint64_t chunk = 1u << 16;    // ranks per work item (rounded up to whole words)
   std::string phase = "bfs";         // Progress::phase
+  // Resuming: the positions per distance 0..D of a search whose table (passed to bfs()) already
+  // holds those levels, level D being the frontier, as it was when on_level was called for D.
+  // The starts are then not claimed again, and watched ranks reached before D report -1.
+  std::vector<std::uint64_t> resume_histogram;
+  // Called after every completed level (and after level 0) with the table and the positions per
+  // distance so far, while no level runs (for checkpoints); an error stops the search with it.
+  std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> on_level;
 };
 
 struct BfsResult {

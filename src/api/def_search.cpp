@@ -1,0 +1,195 @@
+// `def bfs|solve` and `bench def` (def_bench.cpp): search over puzzles given by definition files
+// (issue 11, part B). The reader, `def info|apply|random` and the exports are in def.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "common.hpp"
+#include "def_common.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/bfs.hpp"
+#include "permuzzle/puzzles/def/builder.hpp"
+#include "permuzzle/puzzles/def/compiled.hpp"
+#include "permuzzle/puzzles/def/solver.hpp"
+
+namespace permuzzle::api {
+
+namespace {
+
+using namespace permuzzle::def;
+
+Result<Definition> read_definition_file(const Request& q) {
+  return read_definition_param(q, "file");
+}
+
+RunContext with_threads(const Request& q, const Session& s) {
+  RunContext run = s.run;
+  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  return run;
+}
+
+Param threads_option() {
+  return with_range(
+      option("threads", ParamType::Unsigned, "Worker threads (default: every hardware thread)"), 1,
+      256);
+}
+Param metric_param() {
+  return with_choices(
+      option("metric", ParamType::String, "Metric: htm (every power costs 1) or qtm", "htm"),
+      {"htm", "qtm"});
+}
+Param memory_param(std::uint64_t fallback) {
+  return with_range(option("memory", ParamType::Unsigned, "Table memory budget in MB", fallback), 1,
+                    std::uint64_t{1} << 24);
+}
+
+Result<Output> bfs_command(const Request& q, Session& s) {
+  auto d = read_definition_file(q);
+  if (!d) return d.error();
+  auto metric = parse_metric(q.string("metric"));
+  if (!metric) return metric.error();
+  DefBfsOptions o;
+  o.metric = *metric;
+  o.max_depth = q.has("max-depth") ? static_cast<int>(q.unsigned_integer("max-depth")) : -1;
+  o.memory_bytes = q.unsigned_integer("memory") << 20;
+  o.antipodes = static_cast<std::size_t>(q.unsigned_integer("antipodes"));
+  if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
+  o.resume = q.flag("resume");
+  const RunContext run = with_threads(q, s);
+  auto r = def::bfs(*d, o, run);
+  if (!r) return r.error();
+  Output out;
+  nlohmann::json antipodes = nlohmann::json::array();
+  for (const auto& a : r->antipodes) antipodes.push_back(a);
+  std::uint64_t total = 0;
+  for (std::uint64_t c : r->histogram) total += c;
+  out.json = {{"name", d->name},
+              {"metric", metric_name(*metric)},
+              {"histogram", r->histogram},
+              {"complete", r->complete},
+              {"max_distance", r->max_distance},
+              {"positions", total},
+              {"antipodes", antipodes},
+              {"method", r->method},
+              {"seconds", r->seconds},
+              {"table_bytes", r->table_bytes}};
+  if (r->method == "ranked") {
+    out.json["bits"] = r->bits;
+    out.json["rank_space"] = r->rank_space;
+  }
+  if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
+  std::string text = fmt::format("{} ({}): {} positions{}\n", d->name, metric_name(*metric),
+                                 with_commas(total), r->complete ? "" : " (depth-limited)");
+  text += "distance  positions\n";
+  for (std::size_t i = 0; i < r->histogram.size(); ++i) {
+    text += fmt::format("{:8}  {:>13}\n", i, with_commas(r->histogram[i]));
+  }
+  text += r->complete ? fmt::format("God's number: {}\n", r->max_distance)
+                      : fmt::format("searched to depth {}\n", r->max_distance);
+  for (const auto& a : r->antipodes) {
+    std::string seq;
+    for (const auto& m : a) seq += (seq.empty() ? "" : " ") + m;
+    text += (r->complete ? "antipode: " : "deepest:  ") + seq + "\n";
+  }
+  out.text = std::move(text);
+  return out;
+}
+
+Result<Output> solve_command(const Request& q, Session& s) {
+  auto d = read_definition_file(q);
+  if (!d) return d.error();
+  auto metric = parse_metric(q.string("metric"));
+  if (!metric) return metric.error();
+  auto positions = read_positions_params(q, *d);
+  if (!positions) return positions.error();
+  const std::vector<Scramble>& scrambles = *positions;
+  DefSolveOptions o;
+  o.metric = *metric;
+  o.memory_bytes = q.unsigned_integer("memory") << 20;
+  o.all_optimal = q.flag("all-optimal");
+  o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+  const RunContext run = with_threads(q, s);
+  auto solver = DefSolver::create(*d, o, s.tables, run);
+  if (!solver) return solver.error();
+  Output out;
+  nlohmann::json solutions = nlohmann::json::array();
+  std::string text;
+  for (const Scramble& sc : scrambles) {
+    auto r = (*solver)->solve(sc.state, run);
+    if (!r) return r.error();
+    const DefSolution& first = r->front();
+    nlohmann::json entry = {
+        {"name", sc.name},  {"moves", first.moves}, {"length", first.length},  {"optimal", true},
+        {"verified", true}, {"nodes", first.nodes}, {"seconds", first.seconds}};
+    if (o.all_optimal) {
+      nlohmann::json all = nlohmann::json::array();
+      for (const auto& x : *r) all.push_back(x.moves);
+      entry["all"] = all;
+    }
+    solutions.push_back(entry);
+    std::string seq;
+    for (const auto& m : first.moves) seq += (seq.empty() ? "" : " ") + m;
+    text += fmt::format("{}: {} ({} moves, optimal{})\n", sc.name, seq.empty() ? "(solved)" : seq,
+                        first.length,
+                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "");
+  }
+  nlohmann::json tables = nlohmann::json::array();
+  for (const PdbInfo& t : (*solver)->tables()) {
+    tables.push_back({{"pattern", t.pattern},
+                      {"entries", t.entries},
+                      {"exact", t.exact},
+                      {"source", t.source},
+                      {"seconds", t.seconds}});
+  }
+  out.json = {{"name", d->name},
+              {"metric", metric_name(*metric)},
+              {"solutions", solutions},
+              {"tables", tables}};
+  out.text = std::move(text);
+  return out;
+}
+
+}  // namespace
+
+void register_def_bench(Registry& r);  // def_bench.cpp
+
+void register_def_search(Registry& r) {
+  bool has_family = false;
+  for (const auto& [family, help] : r.families()) has_family |= family == "def";
+  if (!has_family)
+    r.add_family("def", "Any permutation puzzle from a definition file (ksolve/twsearch)");
+  const Param file = positional("file", ParamType::InputFile,
+                                "Definition file (.tws/.def text format, or KPuzzle JSON)");
+  r.add(
+      {"def",
+       "bfs",
+       "Whole-graph BFS: positions per distance, God's number, antipodes (resumable)",
+       {file, metric_param(),
+        option("max-depth", ParamType::Unsigned, "Stop after this distance (depth-limited search)"),
+        memory_param(4096),
+        with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
+                   100000),
+        option("checkpoint", ParamType::String, "Directory for a checkpoint after every level"),
+        flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
+       bfs_command,
+       true});
+  r.add(
+      {"def",
+       "solve",
+       "Optimal solutions by IDA* with pattern databases chosen within --memory",
+       {file,
+        option("scramble", ParamType::InputFile, "Scramble file (Scramble/ScrambleAlg blocks)"),
+        option("moves", ParamType::String, "Solve the position these moves make from solved"),
+        option("state", ParamType::String,
+               "A state in the Solved layout, ';' between lines: \"SET;1 2 3 ...;0 0 1 ...\""),
+        metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
+        with_range(option("max-length", ParamType::Unsigned, "Give up past this length", 100), 0,
+                   1000),
+        threads_option()},
+       solve_command,
+       true});
+  register_def_bench(r);
+}
+
+}  // namespace permuzzle::api

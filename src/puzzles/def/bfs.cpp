@@ -1,0 +1,433 @@
+#include "permuzzle/puzzles/def/bfs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/search/bfs.hpp"
+
+namespace permuzzle::def {
+
+namespace {
+
+__extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: packed positions
+
+constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
+
+Error limit_error(std::string message) {
+  return make_error(std::move(message), {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+}
+
+std::string mib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1 << 20));
+}
+
+std::vector<std::string> move_names(const Definition& d, const std::vector<std::size_t>& moves) {
+  std::vector<std::string> names;
+  for (std::size_t m : moves) names.push_back(d.moves[m].name);
+  return names;
+}
+
+// The generating sequence of a walk from a position to the solved one: the walk's moves
+// inverted, in reverse order, then consecutive quarter turns merged; replayed from the solved
+// state and compared with the position.
+Result<std::vector<std::string>> sequence_of_walk(const CompiledPuzzle& p,
+                                                  const std::vector<int>& walk,
+                                                  const Position& target) {
+  std::vector<std::size_t> seq;
+  for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+    const int inv = p.inverse(*it);
+    if (inv < 0)
+      return make_error("a move without an inverse among the search moves", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+    seq.push_back(p.moves()[static_cast<std::size_t>(inv)]);
+  }
+  const Definition& d = p.definition();
+  seq = merge_powers(d, seq);
+  const State reached = replay(d, full_solved(d), seq);
+  auto pos = p.position_of(reached);
+  if (!pos || *pos != target) {
+    return make_error("an antipode's move sequence failed verification by replay (internal error)",
+                      {}, Error::NO_POSITION, ErrorKind::Internal);
+  }
+  return move_names(d, seq);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkpoints: <dir>/<key>: the table words of the last completed level and a small record
+// [format, level, histogram...] (u64 each) written after them, so a crash between the two leaves
+// the previous record, whose table file is removed only after the new record is in place.
+
+struct Checkpoint {
+  std::string dir;
+  std::string prefix;  // "<hash>-<metric>-<bits>bit"
+  TableKey table_key(int level) const {
+    return {"def-bfs", prefix + "-level" + std::to_string(level), CHECKPOINT_FORMAT};
+  }
+  TableKey record_key() const { return {"def-bfs", prefix + "-record", CHECKPOINT_FORMAT}; }
+
+  Status save(const search::BfsTable& table, const std::vector<std::uint64_t>& histogram) const {
+    const int level = static_cast<int>(histogram.size()) - 1;
+    if (auto ok = save_table(dir, table_key(level),
+                             reinterpret_cast<const std::uint8_t*>(table.words()), table.bytes());
+        !ok) {
+      return ok.error();
+    }
+    std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level)};
+    record.insert(record.end(), histogram.begin(), histogram.end());
+    if (auto ok =
+            save_table(dir, record_key(), reinterpret_cast<const std::uint8_t*>(record.data()),
+                       record.size() * sizeof(std::uint64_t));
+        !ok) {
+      return ok.error();
+    }
+    if (level > 0) remove_table(dir, table_key(level - 1));
+    return Ok{};
+  }
+
+  // The histogram of the last checkpoint, its table loaded into `table`.
+  Result<std::vector<std::uint64_t>> load(search::BfsTable& table) const {
+    std::vector<std::uint8_t> bytes;
+    const TableLoadOutcome rec = load_table(dir, record_key(), bytes);
+    if (rec.status != TableLoadStatus::Loaded || bytes.size() < 16 || bytes.size() % 8 != 0) {
+      return make_error(
+          fmt::format("--resume: no usable checkpoint of this puzzle, metric and table "
+                      "width in {} ({})",
+                      dir, rec.status == TableLoadStatus::Missing ? "missing" : rec.detail),
+          {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+    std::vector<std::uint64_t> record(bytes.size() / 8);
+    std::memcpy(record.data(), bytes.data(), bytes.size());
+    const int level = static_cast<int>(record[0]);
+    std::vector<std::uint64_t> histogram(record.begin() + 1, record.end());
+    if (static_cast<int>(histogram.size()) != level + 1) {
+      return make_error("--resume: the checkpoint record is inconsistent", {}, Error::NO_POSITION,
+                        ErrorKind::Io);
+    }
+    const TableLoadOutcome t = load_table(
+        dir, table_key(level), reinterpret_cast<std::uint8_t*>(table.words()), table.bytes());
+    if (t.status != TableLoadStatus::Loaded) {
+      return make_error(
+          fmt::format("--resume: the checkpoint table of level {} cannot be used ({})", level,
+                      t.detail),
+          {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+    return histogram;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Ranked search.
+
+Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
+                                const RunContext& run) {
+  Stopwatch clock;
+  DefBfsResult result;
+  result.method = "ranked";
+  result.bits = bits;
+  result.rank_space = p.states();
+  auto table = search::BfsTable::create(p.states(),
+                                        bits == 4 ? search::BfsBits::Four : search::BfsBits::Two);
+  if (!table) return table.error();
+  const std::uint64_t start = p.rank(p.solved());
+
+  search::BfsOptions bo;
+  bo.bits = table->bits();
+  bo.max_depth = options.max_depth;
+  bo.undirected = p.undirected();
+  bo.antipodes_limit = 0;
+  bo.phase = "def bfs";
+  std::optional<Checkpoint> checkpoint;
+  if (!options.checkpoint_dir.empty()) {
+    checkpoint = Checkpoint{options.checkpoint_dir,
+                            fmt::format("{:016x}-{}-{}bit", definition_hash(p.definition()),
+                                        metric_name(p.metric()), bits)};
+    bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
+      return checkpoint->save(t, h);
+    };
+    if (options.resume) {
+      auto histogram = checkpoint->load(*table);
+      if (!histogram) return histogram.error();
+      result.resumed_from = static_cast<int>(histogram->size()) - 1;
+      bo.resume_histogram = std::move(*histogram);
+    }
+  } else if (options.resume) {
+    return make_error("--resume needs --checkpoint DIR");
+  }
+  const std::uint64_t starts[] = {start};
+  const auto make_expander = [&] {
+    RankExpander e(p);
+    e.set_prefetch(table->words(), static_cast<unsigned>(bits));
+    return e;
+  };
+  auto r = search::bfs(*table, starts, make_expander, run, bo);
+  if (!r) return r.error();
+  result.histogram = r->histogram;
+  result.complete = r->complete;
+  result.max_distance = r->max_distance;
+  result.reached = r->reached;
+  result.table_bytes = table->bytes() + p.table_bytes();
+
+  // Antipodes: with 4 bits every entry is the distance mod 15, so a walk from a position to a
+  // neighbour one closer ends at the start after exactly its distance; entries of the last
+  // level's value at a smaller distance (d - 15, ...) end early and are skipped.
+  if (bits == 4 && p.undirected() && options.antipodes > 0) {
+    const int D = result.max_distance;
+    const unsigned last = static_cast<unsigned>(D % 15);
+    RankExpander ex(p);
+    std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
+    for (std::uint64_t rank = 0; rank < p.states() && result.antipodes.size() < options.antipodes;
+         ++rank) {
+      if ((rank & 0xFFFFF) == 0 && run.should_stop()) return run.stop_error();
+      if (table->entry(rank) != last) continue;
+      std::vector<int> walk;
+      std::uint64_t cur = rank;
+      int d = D;
+      bool ok = true;
+      while (cur != start) {
+        if (d == 0) {
+          ok = false;
+          break;
+        }
+        const unsigned want = static_cast<unsigned>((d - 1) % 15);
+        ex.neighbours(cur, nb.data());
+        int found = -1;
+        for (int m = 0; m < p.move_count() && found < 0; ++m) {
+          if (table->entry(nb[static_cast<std::size_t>(m)]) == want) found = m;
+        }
+        if (found < 0) {
+          ok = false;
+          break;
+        }
+        walk.push_back(found);
+        cur = nb[static_cast<std::size_t>(found)];
+        --d;
+      }
+      if (!ok || d != 0) continue;
+      auto seq = sequence_of_walk(p, walk, p.unrank(rank));
+      if (!seq) return seq.error();
+      result.antipodes.push_back(std::move(*seq));
+    }
+  }
+  result.seconds = clock.seconds();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sparse (depth-limited) search over packed positions.
+
+struct Packer {
+  std::vector<int> label_bits, ori_bits;
+  int total = 0;
+  static Result<Packer> make(const CompiledPuzzle& p) {
+    Packer k;
+    for (const PieceGroup& g : p.groups()) {
+      const int lb = std::bit_width(static_cast<unsigned>(g.multiplicity.size() - 1));
+      const int ob = std::bit_width(static_cast<unsigned>(g.orientations - 1));
+      k.label_bits.push_back(lb);
+      k.ori_bits.push_back(ob);
+      k.total += (lb + ob) * g.size();
+    }
+    if (k.total > 128) {
+      return limit_error(
+          fmt::format("a position needs {} bits, more than the 128 of the depth-limited "
+                      "search",
+                      k.total));
+    }
+    return k;
+  }
+  Key pack(const Position& pos) const {
+    Key key = 0;
+    for (std::size_t g = 0; g < pos.size(); ++g) {
+      for (std::size_t j = 0; j < pos[g].labels.size(); ++j) {
+        key = (key << label_bits[g]) | pos[g].labels[j];
+        key = (key << ori_bits[g]) | pos[g].ori[j];
+      }
+    }
+    return key;
+  }
+  void unpack(Key key, Position& pos) const {
+    for (std::size_t g = pos.size(); g-- > 0;) {
+      for (std::size_t j = pos[g].labels.size(); j-- > 0;) {
+        pos[g].ori[j] = static_cast<std::uint8_t>(key & ((Key{1} << ori_bits[g]) - 1));
+        key >>= ori_bits[g];
+        pos[g].labels[j] = static_cast<std::uint8_t>(key & ((Key{1} << label_bits[g]) - 1));
+        key >>= label_bits[g];
+      }
+    }
+  }
+};
+
+Result<DefBfsResult> sparse_bfs(const CompiledPuzzle& p, const DefBfsOptions& options,
+                                const RunContext& run) {
+  Stopwatch clock;
+  if (!p.undirected()) {
+    return make_error("the depth-limited search needs every move's inverse among the moves");
+  }
+  auto packer = Packer::make(p);
+  if (!packer) return packer.error();
+  DefBfsResult result;
+  result.method = "sparse";
+  std::vector<std::vector<Key>> levels;
+  Position solved = p.solved();
+  levels.push_back({packer->pack(solved)});
+  result.histogram.push_back(1);
+  std::uint64_t held = 1;
+  const int moves = p.move_count();
+  Position pos = solved;
+  for (int depth = 0; depth < options.max_depth; ++depth) {
+    const std::vector<Key>& cur = levels.back();
+    const std::uint64_t candidates = cur.size() * static_cast<std::uint64_t>(moves);
+    if ((held + candidates) * sizeof(Key) > options.memory_bytes) {
+      return limit_error(
+          fmt::format("the depth-limited search would hold {} positions at depth {} "
+                      "({}), over the memory budget of {} (--memory)",
+                      held + candidates, depth + 1, mib((held + candidates) * sizeof(Key)),
+                      mib(options.memory_bytes)));
+    }
+    std::vector<Key> next;
+    next.reserve(static_cast<std::size_t>(candidates));
+    for (std::size_t i = 0; i < cur.size(); ++i) {
+      if ((i & 0xFFF) == 0 && run.should_stop()) return run.stop_error();
+      for (int m = 0; m < moves; ++m) {
+        packer->unpack(cur[i], pos);
+        p.apply(pos, m);
+        next.push_back(packer->pack(pos));
+      }
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    // Neighbours of level d lie in levels d-1, d, d+1.
+    std::vector<Key> fresh;
+    fresh.reserve(next.size());
+    const std::vector<Key>* prev = levels.size() >= 2 ? &levels[levels.size() - 2] : nullptr;
+    for (Key k : next) {
+      if (std::binary_search(cur.begin(), cur.end(), k)) continue;
+      if (prev && std::binary_search(prev->begin(), prev->end(), k)) continue;
+      fresh.push_back(k);
+    }
+    next.clear();
+    next.shrink_to_fit();
+    if (fresh.empty()) {
+      result.complete = true;
+      break;
+    }
+    held += fresh.size();
+    result.histogram.push_back(fresh.size());
+    levels.push_back(std::move(fresh));
+    if (run.wants_progress()) {
+      run.report(Progress{"def bfs", held, 0,
+                          fmt::format("depth {}: {} positions in {:.2f} s", depth + 1,
+                                      levels.back().size(), clock.seconds())});
+    }
+  }
+  result.max_distance = static_cast<int>(result.histogram.size()) - 1;
+  for (std::uint64_t c : result.histogram) result.reached += c;
+  result.table_bytes = held * sizeof(Key);
+  // Antipodes (of the last level): walk back through the stored levels.
+  const int D = result.max_distance;
+  for (std::size_t i = 0; i < levels.back().size() && result.antipodes.size() < options.antipodes;
+       ++i) {
+    Position target = solved;
+    packer->unpack(levels.back()[i], target);
+    Position cur = target;
+    std::vector<int> walk;
+    for (int d = D; d > 0; --d) {
+      int found = -1;
+      for (int m = 0; m < moves && found < 0; ++m) {
+        Position nb = cur;
+        p.apply(nb, m);
+        const auto& level = levels[static_cast<std::size_t>(d - 1)];
+        if (std::binary_search(level.begin(), level.end(), packer->pack(nb))) {
+          found = m;
+          cur = std::move(nb);
+        }
+      }
+      if (found < 0)
+        return make_error("antipode walk failed (internal error)", {}, Error::NO_POSITION,
+                          ErrorKind::Internal);
+      walk.push_back(found);
+    }
+    auto seq = sequence_of_walk(p, walk, target);
+    if (!seq) return seq.error();
+    result.antipodes.push_back(std::move(*seq));
+  }
+  result.seconds = clock.seconds();
+  return result;
+}
+
+}  // namespace
+
+std::vector<std::size_t> merge_powers(const Definition& d, const std::vector<std::size_t>& moves) {
+  std::vector<std::size_t> out;
+  for (std::size_t m : moves) {
+    if (!out.empty() && d.moves[out.back()].base == d.moves[m].base) {
+      const std::size_t base = d.moves[m].base;
+      const int order = d.base_moves[base].order;
+      const int power = (d.moves[out.back()].power + d.moves[m].power) % order;
+      out.pop_back();
+      if (power == 0) continue;
+      for (std::size_t k = 0; k < d.moves.size(); ++k) {
+        if (d.moves[k].base == base && d.moves[k].power == power) {
+          out.push_back(k);
+          break;
+        }
+      }
+      continue;
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,
+                         const RunContext& run) {
+  Stopwatch clock;
+  CompileOptions co;
+  co.metric = options.metric;
+  co.require_ranks = false;
+  co.max_table_bytes = std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
+  auto p = CompiledPuzzle::compile(definition, co);
+  if (!p) return p.error();
+  if (options.sparse && options.max_depth < 0) {
+    return make_error("the depth-limited search needs a maximum depth");
+  }
+  if (p->ranked() && !options.sparse) {
+    const std::uint64_t avail =
+        options.memory_bytes > p->table_bytes() ? options.memory_bytes - p->table_bytes() : 0;
+    const std::uint64_t bytes4 = (p->states() + 15) / 16 * 8;
+    const std::uint64_t bytes2 = (p->states() + 31) / 32 * 8;
+    int bits = 0;
+    // 4 bits keep every distance (mod 15), which the antipode walk needs; without antipodes
+    // 2 bits halve the memory traffic.
+    if (options.bits == 4 || (options.bits == 0 && options.antipodes > 0 && bytes4 <= avail)) {
+      bits = 4;
+    } else if (options.bits == 2 || (options.bits == 0 && bytes2 <= avail)) {
+      bits = 2;
+    }
+    if (bits != 0 && (bits == 4 ? bytes4 : bytes2) <= avail) {
+      auto r = ranked_bfs(*p, bits, options, run);
+      if (r) r->seconds = clock.seconds();
+      return r;
+    }
+    if (options.max_depth < 0) {
+      return limit_error(fmt::format(
+          "a whole-graph BFS of these {} ranked positions needs {} at 2 bits each (plus {} of move "
+          "tables), over the memory budget of {} (--memory MB); give --max-depth D for a "
+          "depth-limited search",
+          p->states(), mib(bytes2), mib(p->table_bytes()), mib(options.memory_bytes)));
+    }
+  } else if (options.max_depth < 0) {
+    return limit_error(
+        "the puzzle's positions exceed 2^64 ranks: a whole-graph BFS is out of reach; give "
+        "--max-depth D for a depth-limited search");
+  }
+  auto r = sparse_bfs(*p, options, run);
+  if (r) r->seconds = clock.seconds();
+  return r;
+}
+
+}  // namespace permuzzle::def

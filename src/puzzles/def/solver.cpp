@@ -1,0 +1,490 @@
+#include "permuzzle/puzzles/def/solver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "permuzzle/core/perm.hpp"
+#include "permuzzle/puzzles/def/bfs.hpp"
+#include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/canonical.hpp"
+#include "permuzzle/search/ida.hpp"
+
+namespace permuzzle::def {
+
+namespace {
+
+constexpr std::uint32_t PDB_FORMAT = 1;
+
+// A piece unit: one label of one group of the full puzzle (all copies of identical pieces).
+struct Unit {
+  std::size_t group;
+  int label;
+};
+
+// The definition with only the tracked labels kept: every other piece of a set becomes one
+// value (the smallest untracked one) with its orientation ignored.
+Definition project(const Definition& d, const CompiledPuzzle& full,
+                   const std::vector<std::vector<char>>& tracked) {
+  Definition p = d;
+  p.solved = full_solved(d);
+  for (std::size_t s = 0; s < d.sets.size(); ++s) {
+    int blank = -1;
+    for (std::size_t gi = 0; gi < full.groups().size(); ++gi) {
+      const PieceGroup& g = full.groups()[gi];
+      if (g.set != s) continue;
+      for (int j = 0; j < g.size(); ++j) {
+        const std::uint8_t l = g.solved_labels[static_cast<std::size_t>(j)];
+        if (!tracked[gi][l] && (blank < 0 || g.label_value[l] < blank)) blank = g.label_value[l];
+      }
+    }
+    for (std::size_t gi = 0; gi < full.groups().size(); ++gi) {
+      const PieceGroup& g = full.groups()[gi];
+      if (g.set != s) continue;
+      for (int j = 0; j < g.size(); ++j) {
+        const std::uint8_t l = g.solved_labels[static_cast<std::size_t>(j)];
+        if (tracked[gi][l]) continue;
+        const std::uint8_t slot = g.slots[static_cast<std::size_t>(j)];
+        p.solved.sets[s].perm[slot] = static_cast<std::uint8_t>(blank);
+        p.solved.sets[s].ori[slot] = ORIENTATION_IGNORED;
+      }
+    }
+  }
+  return p;
+}
+
+std::string pattern_name(const Definition& d, const CompiledPuzzle& full,
+                         const std::vector<std::vector<char>>& tracked) {
+  std::string out;
+  for (std::size_t gi = 0; gi < full.groups().size(); ++gi) {
+    const PieceGroup& g = full.groups()[gi];
+    std::string part;
+    for (std::size_t l = 0; l < g.label_value.size(); ++l) {
+      if (!tracked[gi][l]) continue;
+      part += (part.empty() ? "" : ",") + std::to_string(g.label_value[l] + 1) +
+              (g.label_ignored[l] ? "?" : "");
+    }
+    if (part.empty()) continue;
+    out += (out.empty() ? "" : " ") + d.sets[g.set].name + ":" + part;
+  }
+  return out;
+}
+
+// The ranks of a projection, or 0 when past 2^64.
+std::uint64_t projected_states(const Definition& d, const CompiledPuzzle& full,
+                               const std::vector<std::vector<char>>& tracked, Metric metric) {
+  CompileOptions co;
+  co.metric = metric;
+  co.max_table_bytes = 0;
+  co.require_ranks = false;
+  auto p = CompiledPuzzle::compile(project(d, full, tracked), co);
+  return p ? p->states() : 0;
+}
+
+// Distances of every rank of `p` in 4 bits (min(d, 15)), by a 2-bit BFS whose levels are read
+// after each one completes.
+Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzle& p,
+                                                             const RunContext& run,
+                                                             const std::string& phase) {
+  auto nib = std::make_shared<std::vector<std::uint8_t>>((p.states() + 1) / 2, 0);
+  auto table = search::BfsTable::create(p.states(), search::BfsBits::Two);
+  if (!table) return table.error();
+  search::BfsOptions bo;
+  bo.bits = search::BfsBits::Two;
+  bo.undirected = p.undirected();
+  bo.antipodes_limit = 0;
+  bo.phase = phase;
+  bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) -> Status {
+    const int d = static_cast<int>(h.size()) - 1;
+    if (d == 0) return Ok{};
+    const unsigned cur = search::bfs_level(search::BfsBits::Two, d, false).cur;
+    const auto value = static_cast<std::uint8_t>(std::min(d, 15));
+    const std::uint64_t* words = t.words();
+    const std::uint64_t n = t.states();
+    for (std::uint64_t wi = 0; wi * 32 < n; ++wi) {
+      std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], cur);
+      while (match != 0) {
+        const std::uint64_t r = wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2;
+        match &= match - 1;
+        if (r >= n) break;
+        (*nib)[r / 2] |= static_cast<std::uint8_t>(value << ((r % 2) * 4));
+      }
+    }
+    return Ok{};
+  };
+  const std::uint64_t starts[] = {p.rank(p.solved())};
+  auto r = search::bfs(
+      *table, starts, [&] { return RankExpander(p); }, run, bo);
+  if (!r) return r.error();
+  return nib;
+}
+
+// Moves as permutations of (slot, orientation) points, for the canonical automaton.
+std::vector<Perm> point_perms(const Definition& d, const std::vector<std::size_t>& moves) {
+  std::vector<Perm> out;
+  std::size_t degree = 0;
+  std::vector<std::size_t> offset;
+  for (const PieceSet& s : d.sets) {
+    offset.push_back(degree);
+    degree += static_cast<std::size_t>(s.pieces) * static_cast<std::size_t>(s.orientations);
+  }
+  for (std::size_t mi : moves) {
+    std::vector<Point> images(degree);
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      const auto o = static_cast<std::size_t>(d.sets[k].orientations);
+      const SetState& e = d.moves[mi].effect.sets[k];
+      for (std::size_t i = 0; i < static_cast<std::size_t>(d.sets[k].pieces); ++i) {
+        const std::size_t from = e.perm.empty() ? i : e.perm[i];
+        const std::size_t add = e.ori.empty() ? 0 : e.ori[i];
+        for (std::size_t r = 0; r < o; ++r) {
+          images[offset[k] + from * o + r] = static_cast<Point>(offset[k] + i * o + (r + add) % o);
+        }
+      }
+    }
+    out.push_back(*Perm::from_images(std::move(images)));
+  }
+  return out;
+}
+
+// The IDA* kernel: positions on a stack, bounds from the databases.
+class Kernel {
+ public:
+  using Move = int;
+  Kernel(const CompiledPuzzle& full, const std::vector<DefSolver::Pdb>& pdbs,
+         const std::vector<std::int32_t>& canonical, std::vector<int> costs, bool all,
+         int max_depth)
+      : full_(full),
+        pdbs_(pdbs),
+        canonical_(canonical),
+        costs_(std::move(costs)),
+        all_(all),
+        max_depth_(max_depth),
+        moves_(full.move_count()),
+        goal_(full.solved()) {
+    for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
+  }
+  int start(const Position& root) {
+    // Children and their database ranks per depth, deep enough for any bound the driver allows
+    // (every move costs at least 1), so that nothing is allocated during an iteration.
+    root_ = root;
+    children_.assign(static_cast<std::size_t>(max_depth_) + 2,
+                     std::vector<Position>(static_cast<std::size_t>(moves_), root));
+    ranks_.assign(static_cast<std::size_t>(max_depth_) + 2,
+                  std::vector<std::uint64_t>(static_cast<std::size_t>(moves_) * pdbs_.size(), 0));
+    return lookup_max(rank_all(root, scratch_ranks()), 0);
+  }
+  search::IdaIteration iterate(int bound, search::IdaControl& control) {
+    next_bound_ = INT_MAX;
+    found_ = false;
+    path_.clear();
+    const int h0 = lookup_max(rank_all(root_, scratch_ranks()), 0);
+    dfs(root_, 0, 0, search::CanonicalAutomaton::START, bound, h0, control);
+    search::IdaIteration it;
+    it.found = found_;
+    it.next_bound = next_bound_;
+    return it;
+  }
+  std::uint64_t nodes() const { return nodes_; }
+  std::vector<int> solution() const {
+    return solutions_.empty() ? std::vector<int>{} : solutions_.front();
+  }
+  const std::vector<std::vector<int>>& solutions() const { return solutions_; }
+
+ private:
+  std::uint64_t* scratch_ranks() { return ranks_.back().data(); }
+  // The database ranks of a position into out[0..pdbs), each entry prefetched: the children of
+  // a node are ranked first and looked up after, so that their cache misses overlap.
+  std::uint64_t* rank_all(const Position& pos, std::uint64_t* out) {
+    for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+      const DefSolver::Pdb& pdb = pdbs_[i];
+      Position& proj = projected_[i];
+      for (std::size_t g = 0; g < pos.size(); ++g) {
+        const PieceGroup& pg = pdb.puzzle->groups()[g];
+        const auto& map = pdb.label_map[g];
+        for (std::size_t j = 0; j < pos[g].labels.size(); ++j) {
+          const std::uint8_t l = map[pos[g].labels[j]];
+          proj[g].labels[j] = l;
+          proj[g].ori[j] = pg.label_ignored[l] ? 0 : pos[g].ori[j];
+        }
+      }
+      out[i] = pdb.puzzle->rank(proj);
+      __builtin_prefetch(pdb.nibbles->data() + out[i] / 2);
+    }
+    return out;
+  }
+  int lookup_max(const std::uint64_t* ranks, int) const {
+    int best = 0;
+    for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+      const std::uint64_t r = ranks[i];
+      best = std::max(best, ((*pdbs_[i].nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
+    }
+    return best;
+  }
+  // Returns true to unwind (found with !all_, or stopped).
+  bool dfs(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
+           search::IdaControl& control) {
+    ++nodes_;
+    if (!control.keep_going(nodes_)) return true;
+    if (g + hv > bound) {
+      next_bound_ = std::min(next_bound_, g + hv);
+      return false;
+    }
+    if (pos == goal_) {
+      if (!found_) solutions_.clear();
+      found_ = true;
+      solutions_.push_back(path_);
+      return !all_;
+    }
+    auto& kids = children_[depth];
+    std::uint64_t* ranks = ranks_[depth].data();
+    const std::size_t np = pdbs_.size();
+    auto allowed = [&](int m, int& next) {
+      next = canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
+                        static_cast<std::size_t>(m)];
+      if (next == search::CanonicalAutomaton::PRUNED) return false;
+      const int cost = costs_[static_cast<std::size_t>(m)];
+      if (g + cost > bound) {
+        next_bound_ = std::min(next_bound_, g + cost);
+        return false;
+      }
+      return true;
+    };
+    // Step 1. Every child and its ranks (prefetched).
+    for (int m = 0; m < moves_; ++m) {
+      int next = 0;
+      if (!allowed(m, next)) continue;
+      full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+      rank_all(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np);
+    }
+    // Step 2. Their bounds, then the search below each.
+    for (int m = 0; m < moves_; ++m) {
+      int next = 0;
+      if (!allowed(m, next)) continue;
+      const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+      path_.push_back(m);
+      const bool stop = dfs(kids[static_cast<std::size_t>(m)], depth + 1,
+                            g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
+      path_.pop_back();
+      if (stop) return true;
+    }
+    return false;
+  }
+
+  const CompiledPuzzle& full_;
+  const std::vector<DefSolver::Pdb>& pdbs_;
+  const std::vector<std::int32_t>& canonical_;
+  std::vector<int> costs_;
+  bool all_;
+  int max_depth_;
+  int moves_;
+  Position goal_;
+  Position root_;
+  std::vector<std::vector<Position>> children_;    // [depth][move]
+  std::vector<std::vector<std::uint64_t>> ranks_;  // [depth][move * pdbs + pdb]
+  std::vector<Position> projected_;
+  std::vector<int> path_;
+  std::vector<std::vector<int>> solutions_;
+  std::uint64_t nodes_ = 0;
+  int next_bound_ = INT_MAX;
+  bool found_ = false;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
+                                                     const DefSolveOptions& options,
+                                                     TableStore& tables, const RunContext& run) {
+  auto solver = std::make_shared<DefSolver>();
+  solver->options_ = options;
+  // Step 1. The full puzzle with every power as a search move (each at its metric's cost).
+  CompileOptions co;
+  co.metric = options.metric;
+  co.require_ranks = false;
+  co.max_table_bytes = 0;
+  for (std::size_t m = 0; m < d.moves.size(); ++m) co.moves.push_back(m);
+  auto full = CompiledPuzzle::compile(d, co);
+  if (!full) return full.error();
+  solver->full_ = std::make_shared<const CompiledPuzzle>(std::move(*full));
+  const CompiledPuzzle& fp = *solver->full_;
+  const std::uint64_t hash = definition_hash(d);
+
+  // Step 2. Canonical sequences: families are the base moves.
+  search::CanonicalOptions canon;
+  for (std::size_t m = 0; m < d.moves.size(); ++m)
+    canon.families.push_back(static_cast<int>(d.moves[m].base));
+  auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon);
+  if (!automaton) return automaton.error();
+  solver->canonical_ = automaton->table();
+  solver->canonical_states_ = automaton->states();
+
+  // Step 3. The databases: as few as the budget allows (entries are half a byte).
+  std::vector<Unit> units;
+  for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+    for (std::size_t l = 0; l < fp.groups()[gi].label_value.size(); ++l)
+      units.push_back({gi, static_cast<int>(l)});
+  }
+  auto empty_tracking = [&] {
+    std::vector<std::vector<char>> t;
+    for (const PieceGroup& g : fp.groups()) t.emplace_back(g.label_value.size(), 0);
+    return t;
+  };
+  const std::uint64_t budget_entries = options.memory_bytes * 2;
+  std::vector<std::vector<std::vector<char>>> plan;
+  for (std::uint64_t count = 1; count <= 16 && plan.empty(); ++count) {
+    const std::uint64_t cap = budget_entries / count;
+    std::vector<std::vector<std::vector<char>>> tables_plan;
+    auto current = empty_tracking();
+    bool any = false;
+    auto fits = [&](const std::vector<std::vector<char>>& t) {
+      const std::uint64_t n = projected_states(d, fp, t, options.metric);
+      return n != 0 && n <= cap;
+    };
+    for (std::size_t first = 0; first < units.size();) {
+      // One group's units [first, last): the whole group joins the current table when it fits;
+      // otherwise a table holding other groups is closed first, so that a group is not split
+      // to fill the end of another group's table (corners + one edge is a poor bound).
+      std::size_t last = first;
+      while (last < units.size() && units[last].group == units[first].group) ++last;
+      auto whole = current;
+      for (std::size_t i = first; i < last; ++i) {
+        whole[units[i].group][static_cast<std::size_t>(units[i].label)] = 1;
+      }
+      if (fits(whole)) {
+        current = std::move(whole);
+        any = true;
+        first = last;
+        continue;
+      }
+      if (any) tables_plan.push_back(current);
+      current = empty_tracking();
+      any = false;
+      for (std::size_t i = first; i < last; ++i) {
+        const Unit& u = units[i];
+        auto trial = current;
+        trial[u.group][static_cast<std::size_t>(u.label)] = 1;
+        if (fits(trial)) {
+          current = std::move(trial);
+          any = true;
+          continue;
+        }
+        if (any) tables_plan.push_back(current);
+        current = empty_tracking();
+        any = false;
+        trial = current;
+        trial[u.group][static_cast<std::size_t>(u.label)] = 1;
+        if (fits(trial)) {
+          current = std::move(trial);
+          any = true;
+        }
+      }
+      first = last;
+    }
+    if (any) tables_plan.push_back(current);
+    if (tables_plan.size() <= count) plan = std::move(tables_plan);
+  }
+  if (plan.empty()) {
+    return make_error("no pattern database fits in the memory budget (--memory)", {},
+                      Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+
+  // Step 4. Build or load each database.
+  for (std::size_t t = 0; t < plan.size(); ++t) {
+    const Definition projected = project(d, fp, plan[t]);
+    CompileOptions pco;
+    pco.metric = options.metric;
+    pco.max_table_bytes =
+        std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
+    auto pp = CompiledPuzzle::compile(projected, pco);
+    if (!pp) return pp.error();
+    auto ppp = std::make_shared<const CompiledPuzzle>(std::move(*pp));
+    const std::string pattern = pattern_name(d, fp, plan[t]);
+    TableRecipe<std::vector<std::uint8_t>> recipe;
+    recipe.key = {fmt::format("def-{:016x}", hash),
+                  fmt::format("pdb-{}-{}", metric_name(options.metric), pattern), PDB_FORMAT};
+    recipe.bytes = (ppp->states() + 1) / 2;
+    recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(recipe.bytes); };
+    const std::string phase = fmt::format("def pattern database {}/{}", t + 1, plan.size());
+    recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+      return build_pdb(*ppp, r, phase);
+    };
+    recipe.payload = [](std::vector<std::uint8_t>& v) {
+      return std::span<std::uint8_t>(v.data(), v.size());
+    };
+    TableReport report;
+    auto nib = tables.obtain(recipe, run, &report);
+    if (!nib) return nib.error();
+    Pdb pdb;
+    pdb.puzzle = ppp;
+    pdb.nibbles = *nib;
+    for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+      const PieceGroup& fg = fp.groups()[gi];
+      const PieceGroup& pg = ppp->groups()[gi];
+      // Full and projected groups have the same slots: the solved patterns pair the labels.
+      std::vector<std::uint8_t> map(fg.label_value.size(), 0);
+      for (int j = 0; j < fg.size(); ++j) {
+        map[fg.solved_labels[static_cast<std::size_t>(j)]] =
+            pg.solved_labels[static_cast<std::size_t>(j)];
+      }
+      pdb.label_map.push_back(std::move(map));
+    }
+    bool exact = true;
+    for (const auto& g : plan[t]) {
+      for (char c : g) exact &= c != 0;
+    }
+    solver->infos_.push_back({pattern, ppp->states(), exact,
+                              report.source == TableReport::Source::Built    ? "built"
+                              : report.source == TableReport::Source::Loaded ? "loaded"
+                                                                             : "memory",
+                              report.seconds});
+    solver->pdbs_.push_back(std::move(pdb));
+  }
+  return solver;
+}
+
+Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunContext& run) const {
+  const CompiledPuzzle& fp = *full_;
+  const Definition& d = fp.definition();
+  auto root = fp.position_of(start);
+  if (!root) return root.error();
+  std::vector<int> costs;
+  for (std::size_t m : fp.moves()) {
+    costs.push_back(options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost);
+  }
+  Kernel kernel(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length);
+  search::IdaOptions io;
+  io.max_bound = options_.max_length;
+  io.phase = "def solve";
+  auto replay_ok = [&](const Position&, const std::vector<int>& moves) {
+    std::vector<std::size_t> seq;
+    for (int m : moves) seq.push_back(fp.moves()[static_cast<std::size_t>(m)]);
+    auto reached = fp.position_of(replay(d, start, seq));
+    return reached && *reached == fp.solved();
+  };
+  auto r = search::ida_star(kernel, *root, run, io, replay_ok);
+  if (!r) return r.error();
+  std::vector<DefSolution> out;
+  for (const auto& sol : kernel.solutions()) {
+    if (!replay_ok(*root, sol)) {
+      return make_error("solution failed verification by replay (internal error)", {},
+                        Error::NO_POSITION, ErrorKind::Internal);
+    }
+    DefSolution s;
+    for (int m : sol) {
+      s.moves.push_back(d.moves[fp.moves()[static_cast<std::size_t>(m)]].name);
+      s.length += costs[static_cast<std::size_t>(m)];
+    }
+    s.nodes = r->nodes;
+    s.seconds = r->seconds;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Result<std::vector<DefSolution>> DefSolver::solve_moves(const std::vector<std::size_t>& moves,
+                                                        const RunContext& run) const {
+  const Definition& d = full_->definition();
+  return solve(replay(d, full_solved(d), moves), run);
+}
+
+}  // namespace permuzzle::def
