@@ -194,3 +194,24 @@ test('a long job is cancelled from the analysis page', async () => {
   assert.equal(await page.locator('#bfs-chart rect').count(), 22);
   await page.close();
 });
+
+test('a puzzle from an uploaded definition file: scrambled, then solved by the engine', async () => {
+  // The project's 2x2x2 with one corner fixed (data/puzzles/), through the real `def` commands.
+  const page = await open('#play/def');
+  await page.locator('#def-file').setInputFiles(path.join(here, '../../data/puzzles/2x2x2-fixed-corner.tws'));
+  await page.waitForFunction(() => document.getElementById('def-name').textContent === '2x2x2-fixed-corner.tws');
+  await page.fill('#seed', '5');
+  await page.click('#scramble');
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 5');
+  await page.click('#solve');
+  await page.locator('#solution').waitFor({ state: 'visible', timeout: 30000 });
+  await page.click('#step-end');
+  await page.waitForFunction(() => !document.getElementById('solved').hidden);
+  assert.match(await page.textContent('#solved'), /Solved by the solver in \d+ moves?/);
+  // God's number of this puzzle is 11 (OEIS A079761): an optimal solution is never longer.
+  const moves = Number(/in (\d+) move/.exec(await page.textContent('#solved'))[1]);
+  assert.ok(moves >= 1 && moves <= 11, `${moves} moves`);
+  assert.match(await page.textContent('#solution-moves'), /optimal/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
