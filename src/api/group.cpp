@@ -41,16 +41,6 @@ constexpr std::size_t MAX_PRINTED_GENERATORS = 50;
 // them all).
 constexpr std::size_t MAX_PRINTED_BASE = 30;
 
-bool valid_name(const std::string& name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-    return false;
-  }
-  for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
-  }
-  return true;
-}
-
 struct Generators {
   std::vector<Perm> perms;
   std::vector<std::string> names;
@@ -74,7 +64,7 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
       std::size_t start = arg.find_first_not_of(" \t");
       std::size_t end = arg.find_last_not_of(" \t", eq == 0 ? 0 : eq - 1);
       name = (start == std::string::npos || start >= eq) ? "" : arg.substr(start, end - start + 1);
-      if (!valid_name(name)) {
+      if (!valid_generator_name(name)) {
         return make_error("generator " + std::to_string(i + 1) + ": invalid name '" + name +
                               "': expected NAME=PERM with NAME a letter followed by letters, "
                               "digits or _",

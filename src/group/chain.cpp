@@ -33,16 +33,6 @@ std::uint64_t hash_bytes(const std::uint8_t* p, std::size_t n) {
   return h ^ (h >> 31);
 }
 
-bool valid_name(const std::string& name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-    return false;
-  }
-  for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Result<std::vector<ChainSubgroup>> parse_chain(std::string_view text, std::string_view file_name) {
@@ -90,7 +80,7 @@ Result<std::vector<ChainSubgroup>> parse_chain(std::string_view text, std::strin
       std::size_t paren = token.find_first_of("([");
       if (eq != std::string::npos && (paren == std::string::npos || eq < paren)) {
         name = token.substr(0, eq);
-        if (!valid_name(name)) {
+        if (!valid_generator_name(name)) {
           return make_error(where(start + 1) + "invalid generator name '" + name +
                                 "': expected NAME=PERM with NAME a letter followed by letters, "
                                 "digits or _",

@@ -19,10 +19,12 @@
 // without any randomness. B's recursion over new orbit points is a work queue here, so the
 // recursion depth is bounded by the base length.
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/group/words.hpp"
 
 #include "permuzzle/core/ranking.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -1295,43 +1297,8 @@ GroupStructure PermGroup::describe() const {
 
 namespace {
 
-Word inverse_word(const Word& w) {
-  Word result(w.rbegin(), w.rend());
-  for (Letter& l : result) l.exponent = -l.exponent;
-  return result;
-}
-
-// Free reduction plus power reduction: runs of one generator are combined into g^e with e
-// taken modulo the generator's order (orders[g] == 0: unknown/huge, no modular reduction) and
-// with the smallest |e|; the result is written back as letters of exponent +1 or -1.
-Word reduce_word(const Word& w, const std::vector<long long>& orders) {
-  std::vector<std::pair<std::size_t, long long>> runs;  // (generator, net exponent)
-  auto normalise = [&](std::pair<std::size_t, long long>& run) {
-    long long ord = orders[run.first];
-    if (ord <= 0) return;
-    long long e = ((run.second % ord) + ord) % ord;
-    if (2 * e > ord) e -= ord;
-    run.second = e;
-  };
-  for (const Letter& l : w) {
-    if (!runs.empty() && runs.back().first == l.generator) {
-      runs.back().second += l.exponent;
-      normalise(runs.back());
-      if (runs.back().second == 0) runs.pop_back();
-    } else {
-      runs.emplace_back(l.generator, l.exponent);
-      normalise(runs.back());
-      if (runs.back().second == 0) runs.pop_back();
-    }
-  }
-  Word result;
-  for (const auto& [g, e] : runs) {
-    for (long long i = 0; i < (e < 0 ? -e : e); ++i) {
-      result.push_back(Letter{g, e < 0 ? -1 : 1});
-    }
-  }
-  return result;
-}
+// inverse_word and reduce_word (free and power reduction) are shared with the short-word
+// chain: group/words.hpp.
 
 Word concat(std::initializer_list<const Word*> parts) {
   Word result;
@@ -1635,6 +1602,16 @@ std::string PermGroup::word_to_string(const Word& word) const {
     if (word[i].exponent != 1) out += "^" + std::to_string(word[i].exponent);
   }
   return out;
+}
+
+bool valid_generator_name(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
+    return false;
+  }
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
+  }
+  return true;
 }
 
 }  // namespace permuzzle

@@ -94,4 +94,8 @@ class PermGroup {
   std::shared_ptr<const Chain> chain_;
 };
 
+// A name for a generator (NAME=PERM on the command line, chain files): a letter or '_' first,
+// then letters, digits, '_' or '\''.
+bool valid_generator_name(const std::string& name);
+
 }  // namespace permuzzle
