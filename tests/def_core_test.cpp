@@ -126,24 +126,31 @@ TEST(DefFacts, IdenticalPiecesAndIgnoredOrientationsMatchBruteForce) {
   EXPECT_EQ(f->positions, mpz_class(1296));
 }
 
+// `base` with a random solved pattern: labels from a small range (identical pieces) and each
+// orientation ignored ('?') with probability 1/ignore_one_in.
+Definition random_pattern(const Definition& base, Rng& rng, std::uint64_t ignore_one_in) {
+  Definition d = base;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    auto& set = d.solved.sets[k];
+    const auto labels = 1 + rng.below(set.perm.size());
+    for (std::size_t i = 0; i < set.perm.size(); ++i) {
+      set.perm[i] = static_cast<std::uint8_t>(rng.below(labels));
+      set.ori[i] = rng.below(ignore_one_in) == 0
+                       ? def::ORIENTATION_IGNORED
+                       : static_cast<std::uint8_t>(
+                             rng.below(static_cast<std::uint64_t>(d.sets[k].orientations)));
+    }
+  }
+  return d;
+}
+
 TEST(DefFacts, RandomPatternsMatchBruteForce) {
   // Random solved patterns (labels from a small range, random '?') on the mini puzzle and on
   // the 2x2x2 with a fixed corner restricted by a pattern: orbit size = BFS count.
   Definition base = load("identical-mini.tws");
   Rng rng(7);
   for (int trial = 0; trial < 25; ++trial) {
-    Definition d = base;
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      auto& set = d.solved.sets[k];
-      const auto labels = 1 + rng.below(set.perm.size());
-      for (std::size_t i = 0; i < set.perm.size(); ++i) {
-        set.perm[i] = static_cast<std::uint8_t>(rng.below(labels));
-        const auto r = rng.below(4);
-        set.ori[i] = r == 0 ? def::ORIENTATION_IGNORED
-                            : static_cast<std::uint8_t>(
-                                  rng.below(static_cast<std::uint64_t>(d.sets[k].orientations)));
-      }
-    }
+    Definition d = random_pattern(base, rng, 4);
     EXPECT_EQ(positions(d), mpz_class(static_cast<unsigned long>(bfs_positions(d).size())))
         << "trial " << trial << "\n"
         << def::format_state_body(d, d.solved);
@@ -163,17 +170,7 @@ TEST(DefFacts, OrbitByOrbitSearchAgrees) {
   Definition base = load("identical-mini.tws");
   Rng rng(11);
   for (int trial = 0; trial < 15; ++trial) {
-    Definition d = base;
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      auto& set = d.solved.sets[k];
-      const auto labels = 1 + rng.below(set.perm.size());
-      for (std::size_t i = 0; i < set.perm.size(); ++i) {
-        set.perm[i] = static_cast<std::uint8_t>(rng.below(labels));
-        set.ori[i] = rng.below(3) == 0 ? def::ORIENTATION_IGNORED
-                                       : static_cast<std::uint8_t>(rng.below(
-                                             static_cast<std::uint64_t>(d.sets[k].orientations)));
-      }
-    }
+    Definition d = random_pattern(base, rng, 3);
     auto g = def::build_group(d);
     ASSERT_TRUE(g.ok());
     auto s = def::colour_stabiliser_order(*g, def::pattern_colouring(d),
