@@ -2,8 +2,11 @@
 // depth-limited BFS, against published distance tables and the built-in Loopover BFS.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
@@ -11,6 +14,8 @@
 #include "permuzzle/puzzles/def/compiled.hpp"
 #include "permuzzle/puzzles/def/solver.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::def {
@@ -289,6 +294,125 @@ TEST(DefSearch, SolverAllOptimalAndExactTable) {
   EXPECT_EQ(b->front().length, 0);
 }
 
+// 4x4 Loopover positions solved from the definition (samples::loopover, the same moves as
+// data/puzzles/loopover-4x4.tws) and by the built-in optimal solver (walking distance, a second
+// independent method): equal optimal lengths, both replayed. A def position lists the tile of
+// each cell, as a Loopover Position does; the def's row/column moves are one-cell shifts
+// (order 4), so HTM = Loopover MTM and QTM (R1 2 costs 2) = STM.
+// The positions are short seeded scrambles (8 random def moves from solved, seeds 3-5), not
+// full random positions: with 4 MB of def tables a random position takes 0.2-3 s in HTM (see
+// docs/def-search.md) and far longer in QTM, too slow for a unit test; these solve in
+// milliseconds (optimal lengths 7-12).
+TEST(DefSearch, LoopoverFourByFourMatchesBuiltInSolver) {
+  const Definition d = samples::loopover(4, 4);
+  const loopover::BoardSize size{4, 4};
+  const int SCRAMBLE_MOVES = 8;
+  auto to_state = [&](const loopover::Position& pos) {
+    State s = full_solved(d);
+    for (std::size_t c = 0; c < pos.size(); ++c) {
+      s.sets[0].perm[c] = static_cast<std::uint8_t>(pos[c] - 1);
+    }
+    return s;
+  };
+  auto to_position = [&](const State& s) {
+    loopover::Position pos(s.sets[0].perm.size());
+    for (std::size_t c = 0; c < pos.size(); ++c) {
+      pos[c] = static_cast<std::uint8_t>(s.sets[0].perm[c] + 1);
+    }
+    return pos;
+  };
+  for (auto [metric, lm] : {std::pair{Metric::Htm, loopover::Metric::Mtm},
+                            std::pair{Metric::Qtm, loopover::Metric::Stm}}) {
+    // The built-in walking-distance tables take 10-20 s to build: cached with the other tests'.
+    TableStore store(PERMUZZLE_TEST_TABLES_DIR);
+    DefSolveOptions so;
+    so.metric = metric;
+    so.memory_bytes = 4 << 20;
+    auto solver = DefSolver::create(d, so, store, RunContext().with_threads(2));
+    ASSERT_TRUE(solver) << solver.error().message;
+    auto built_in = loopover::OptimalSolver::create(size, lm, &store);
+    ASSERT_TRUE(built_in) << built_in.error().message;
+    std::vector<loopover::Position> starts;
+    for (std::uint64_t seed : {3, 4, 5}) {
+      Rng rng(seed);
+      std::vector<std::size_t> scramble;
+      for (int i = 0; i < SCRAMBLE_MOVES; ++i) scramble.push_back(rng.below(d.moves.size()));
+      starts.push_back(to_position(replay(d, full_solved(d), scramble)));
+    }
+    for (const loopover::Position& pos : starts) {
+      auto ours = (*solver)->solve(to_state(pos), RunContext());
+      ASSERT_TRUE(ours) << ours.error().message;
+      loopover::OptimalSolveOptions lo;
+      lo.metric = lm;
+      auto theirs = built_in->solve(pos, lo);
+      ASSERT_TRUE(theirs) << theirs.error().message;
+      EXPECT_EQ(ours->front().length, theirs->length) << loopover::format_position(pos);
+      // Both answers replayed here: the built-in one on the board, ours on the definition
+      // (names looked up, the length recounted with each move's cost in the metric).
+      loopover::Position check = pos;
+      loopover::apply_moves(size, check, theirs->moves);
+      EXPECT_TRUE(loopover::is_goal(check));
+      std::vector<std::size_t> seq;
+      int recount = 0;
+      for (const std::string& name : ours->front().moves) {
+        for (std::size_t m = 0; m < d.moves.size(); ++m) {
+          if (d.moves[m].name != name) continue;
+          seq.push_back(m);
+          recount += metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
+        }
+      }
+      ASSERT_EQ(seq.size(), ours->front().moves.size());
+      EXPECT_EQ(replay(d, to_state(pos), seq), full_solved(d));
+      EXPECT_EQ(recount, ours->front().length);
+    }
+  }
+}
+
+// --max-length: IDA* meets the optimal length first, so there is no shorter non-optimal answer;
+// a limit below the optimal length is refused with the proven lower bound, a limit at or above
+// it changes nothing. A run out of time has no answer yet and stays an error.
+TEST(DefSearch, SolverMaxLengthAndTimeLimit) {
+  const Definition d = samples::cube2(true);
+  auto index = [&](const std::string& name) {
+    for (std::size_t m = 0; m < d.moves.size(); ++m) {
+      if (d.moves[m].name == name) return m;
+    }
+    return d.moves.size();
+  };
+  // "R U F" from solved: three moves of distinct faces, no shorter way back (HTM distance 3).
+  const std::vector<std::size_t> scramble{index("R"), index("U"), index("F")};
+  TableStore store;
+  DefSolveOptions so;
+  so.memory_bytes = 64 << 10;
+  for (int limit : {0, 1, 2, 3, 4}) {
+    so.max_length = limit;
+    auto solver = DefSolver::create(d, so, store, RunContext());
+    ASSERT_TRUE(solver) << solver.error().message;
+    auto r = (*solver)->solve_moves(scramble, RunContext());
+    if (limit < 3) {
+      ASSERT_FALSE(r) << "limit " << limit;
+      EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
+      EXPECT_NE(r.error().message.find(fmt::format("no solution of length {} or less", limit)),
+                std::string::npos)
+          << r.error().message;
+    } else {
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->front().length, 3);
+    }
+  }
+  // A deep position and a time limit already passed: an error, not an answer.
+  so.max_length = 100;
+  auto solver = DefSolver::create(d, so, store, RunContext());
+  ASSERT_TRUE(solver);
+  std::vector<std::size_t> deep;
+  for (const char* m : {"R", "U2", "F'", "R2", "U", "F2", "R'", "U'", "F", "R"}) {
+    deep.push_back(index(m));
+  }
+  auto r = (*solver)->solve_moves(deep, RunContext().with_time_limit(std::chrono::seconds(0)));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
+}
+
 }  // namespace
 }  // namespace permuzzle::def
 
@@ -329,6 +453,13 @@ TEST(DefSearchCli, JsonContract) {
   EXPECT_EQ(s[1]["moves"], nlohmann::json::array({"F2"}));
   EXPECT_TRUE(s[1]["verified"].get<bool>());
   EXPECT_TRUE(s[1]["optimal"].get<bool>());
+  // --max-length below the optimal length: exit 3 (over a limit) with the proven bound.
+  auto short_limit = test::run_cli("--quiet --tables none def solve " + data +
+                                   "2x2x2-fixed-corner.tws --moves \"R U F\" --max-length 2");
+  EXPECT_EQ(short_limit.exit_code, 3);
+  EXPECT_NE(short_limit.err.find("no solution of length 2 or less exists"), std::string::npos)
+      << short_limit.err;
+  EXPECT_NE(short_limit.err.find("at least 3 long"), std::string::npos) << short_limit.err;
 }
 
 }  // namespace

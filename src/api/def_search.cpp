@@ -184,8 +184,9 @@ void register_def_search(Registry& r) {
         option("state", ParamType::String,
                "A state in the Solved layout, ';' between lines: \"SET;1 2 3 ...;0 0 1 ...\""),
         metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
-        with_range(option("max-length", ParamType::Unsigned, "Give up past this length", 100), 0,
-                   1000),
+        with_range(option("max-length", ParamType::Unsigned,
+                          "Refuse (exit 3) when every solution is longer", 100),
+                   0, 1000),
         threads_option()},
        solve_command,
        true});

@@ -175,6 +175,13 @@ class Kernel {
     return lookup_max(rank_all(root, scratch_ranks()), 0);
   }
   search::IdaIteration iterate(int bound, search::IdaControl& control) {
+    if (bound > max_depth_) {
+      // Every bound up to --max-length was searched without a solution: `bound` is a proven
+      // lower bound on the optimal length (the databases are admissible). Stop here; solve()
+      // turns this into its own error.
+      beyond_limit_ = bound;
+      return {};
+    }
     next_bound_ = INT_MAX;
     found_ = false;
     path_.clear();
@@ -186,6 +193,7 @@ class Kernel {
     return it;
   }
   std::uint64_t nodes() const { return nodes_; }
+  int beyond_limit() const { return beyond_limit_; }  // 0, or the first bound past max_depth
   std::vector<int> solution() const {
     return solutions_.empty() ? std::vector<int>{} : solutions_.front();
   }
@@ -288,6 +296,7 @@ class Kernel {
   std::uint64_t nodes_ = 0;
   int next_bound_ = INT_MAX;
   bool found_ = false;
+  int beyond_limit_ = 0;
 };
 
 }  // namespace
@@ -453,7 +462,9 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   }
   Kernel kernel(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length);
   search::IdaOptions io;
-  io.max_bound = options_.max_length;
+  // The kernel refuses bounds past max_length itself (see iterate) so that this case is told
+  // apart from the time and node limits.
+  io.max_bound = INT_MAX - 1;
   io.phase = "def solve";
   auto replay_ok = [&](const Position&, const std::vector<int>& moves) {
     std::vector<std::size_t> seq;
@@ -462,6 +473,15 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
     return reached && *reached == fp.solved();
   };
   auto r = search::ida_star(kernel, *root, run, io, replay_ok);
+  if (!r && kernel.beyond_limit() > 0) {
+    // IDA* meets the optimal length first, so there is no shorter non-optimal answer to give:
+    // past the limit the answer is a proof that none exists.
+    return make_error(
+        fmt::format("no solution of length {} or less exists: every solution is at "
+                    "least {} long ({}); raise --max-length",
+                    options_.max_length, kernel.beyond_limit(), metric_name(options_.metric)),
+        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
   if (!r) return r.error();
   std::vector<DefSolution> out;
   for (const auto& sol : kernel.solutions()) {
