@@ -253,9 +253,10 @@ class TwoPhaseSearch {
       const int e = t_.eperm_move[eperm * N_MOVES + m];
       const int s = t_.sperm_move[sperm * N_MOVES + m];
       if (t_.prune_cperm_sperm[c * N_SPERM + s] > togo - 1) continue;
+      // The 1 MB table before the 5.6 MB one (fewer cache misses).
+      if (t_.prune_eperm_sperm[e * N_SPERM + s] > togo - 1) continue;
       const int cc = t_.ccombp_move[ccombp * N_MOVES + m];
       if (t_.prune_eperm_ccombp[e * N_CCOMBP + cc] > togo - 1) continue;
-      if (t_.prune_eperm_sperm[e * N_SPERM + s] > togo - 1) continue;
       poll();
       if (stop_) return false;
       moves2_[depth] = m;
