@@ -247,20 +247,34 @@ class TwoPhaseSearch {
 
   bool phase2(int cperm, int eperm, int sperm, int ccombp, int depth, int togo, int last) {
     if (togo == 0) return cperm == 0 && eperm == 0 && sperm == 0;
+    // Children first, their U/D-edge table entries prefetched (those tables miss the cache);
+    // then bounded in move order.
+    struct Kid {
+      int m, c, e, s, cc;
+    };
+    std::array<Kid, N_PHASE2_MOVES> kids;
+    int count = 0;
     for (int m : PHASE2_MOVES) {
       if (!allowed_after(last, m)) continue;
-      const int c = t_.cperm_move[cperm * N_MOVES + m];
-      const int e = t_.eperm_move[eperm * N_MOVES + m];
-      const int s = t_.sperm_move[sperm * N_MOVES + m];
-      if (t_.prune_cperm_sperm[c * N_SPERM + s] > togo - 1) continue;
+      Kid& k = kids[count++];
+      k.m = m;
+      k.c = t_.cperm_move[cperm * N_MOVES + m];
+      k.e = t_.eperm_move[eperm * N_MOVES + m];
+      k.s = t_.sperm_move[sperm * N_MOVES + m];
+      k.cc = t_.ccombp_move[ccombp * N_MOVES + m];
+      __builtin_prefetch(t_.prune_eperm_sperm.data() + k.e * N_SPERM + k.s);
+      __builtin_prefetch(t_.prune_eperm_ccombp.data() + k.e * N_CCOMBP + k.cc);
+    }
+    for (int i = 0; i < count; ++i) {
+      const Kid& k = kids[i];
+      if (t_.prune_cperm_sperm[k.c * N_SPERM + k.s] > togo - 1) continue;
       // The 1 MB table before the 5.6 MB one (fewer cache misses).
-      if (t_.prune_eperm_sperm[e * N_SPERM + s] > togo - 1) continue;
-      const int cc = t_.ccombp_move[ccombp * N_MOVES + m];
-      if (t_.prune_eperm_ccombp[e * N_CCOMBP + cc] > togo - 1) continue;
+      if (t_.prune_eperm_sperm[k.e * N_SPERM + k.s] > togo - 1) continue;
+      if (t_.prune_eperm_ccombp[k.e * N_CCOMBP + k.cc] > togo - 1) continue;
       poll();
       if (stop_) return false;
-      moves2_[depth] = m;
-      if (phase2(c, e, s, cc, depth + 1, togo - 1, m)) return true;
+      moves2_[depth] = k.m;
+      if (phase2(k.c, k.e, k.s, k.cc, depth + 1, togo - 1, k.m)) return true;
     }
     return false;
   }
