@@ -218,17 +218,14 @@ std::uint64_t CoordTables::bytes() const {
          cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
          fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
          prune_cperm_sperm.size() + prune_eperm_sperm.size() + cperm_ccombp.size() +
-         ccombp_move.size() + prune_eperm_ccombp.size() + prune_slice_twist.size() +
-         prune_slice_flip.size();
+         ccombp_move.size() + prune_eperm_ccombp.size();
 }
 
 namespace {
 
-// Breadth-first distances from (0, 0) over (a, b) pairs with their own move tables, under the
-// given moves (phase 2's inside H; all 18 for the phase-1 projections).
-template <typename B, typename Moves>
-std::vector<std::uint8_t> pair_prune(const std::vector<std::uint16_t>& a_move, int na,
-                                     const std::vector<B>& b_move, int nb, const Moves& moves) {
+// Breadth-first distances inside H over (a, b) pairs with their own phase-2 move tables.
+std::vector<std::uint8_t> phase2_prune(const std::vector<std::uint16_t>& a_move, int na,
+                                       const std::vector<std::uint8_t>& b_move, int nb) {
   std::vector<std::uint8_t> dist(static_cast<std::size_t>(na) * nb, 0xFF);
   dist[0] = 0;
   std::size_t filled = 1;
@@ -236,7 +233,7 @@ std::vector<std::uint8_t> pair_prune(const std::vector<std::uint16_t>& a_move, i
     for (int a = 0; a < na; ++a) {
       for (int b = 0; b < nb; ++b) {
         if (dist[static_cast<std::size_t>(a) * nb + b] != d) continue;
-        for (int m : moves) {
+        for (int m : PHASE2_MOVES) {
           const std::size_t i =
               static_cast<std::size_t>(a_move[a * N_MOVES + m]) * nb + b_move[b * N_MOVES + m];
           if (dist[i] == 0xFF) dist[i] = static_cast<std::uint8_t>(d + 1), ++filled;
@@ -389,14 +386,9 @@ CoordTables CoordTables::make() {
   }
   assert(t.fs_rep.size() == N_FLIPSLICE_CLASS);
   // Step 5. Phase-2 pruning tables.
-  t.prune_cperm_sperm = pair_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM, PHASE2_MOVES);
-  t.prune_eperm_sperm = pair_prune(t.eperm_move, N_PERM8, t.sperm_move, N_SPERM, PHASE2_MOVES);
-  t.prune_eperm_ccombp = pair_prune(t.eperm_move, N_PERM8, t.ccombp_move, N_CCOMBP, PHASE2_MOVES);
-  // Step 6. Phase-1 projections (cheap rejection before the big phase-1 table).
-  std::array<int, N_MOVES> all_moves{};
-  for (int m = 0; m < N_MOVES; ++m) all_moves[m] = m;
-  t.prune_slice_twist = pair_prune(t.slice_move, N_SLICE, t.twist_move, N_TWIST, all_moves);
-  t.prune_slice_flip = pair_prune(t.slice_move, N_SLICE, t.flip_move, N_FLIP, all_moves);
+  t.prune_cperm_sperm = phase2_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM);
+  t.prune_eperm_sperm = phase2_prune(t.eperm_move, N_PERM8, t.sperm_move, N_SPERM);
+  t.prune_eperm_ccombp = phase2_prune(t.eperm_move, N_PERM8, t.ccombp_move, N_CCOMBP);
   return t;
 }
 

@@ -114,11 +114,6 @@ struct CoordTables {
   std::vector<std::uint8_t> cperm_ccombp;        // [cperm] -> ccombp
   std::vector<std::uint8_t> ccombp_move;         // [ccombp * 18 + m], phase-2 moves only
   std::vector<std::uint8_t> prune_eperm_ccombp;  // [eperm * 140 + ccombp]
-  // Phase-1 projections (exact distances of the pair to (0, 0), bytes, about 1 MB each, as
-  // min2phase prunes phase 1): lower bounds on the phase-1 distance that stay in cache, checked
-  // before the 70 MB phase-1 table.
-  std::vector<std::uint8_t> prune_slice_twist;  // [slice * 2187 + twist]
-  std::vector<std::uint8_t> prune_slice_flip;   // [slice * 2048 + flip]
   std::uint64_t bytes() const;
   static CoordTables make();
 };
