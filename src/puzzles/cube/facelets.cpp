@@ -152,8 +152,16 @@ std::string format_moves(const std::vector<CubeMove>& moves) {
 }
 
 Perm moves_perm(const std::vector<CubeMove>& moves) {
+  // move_perm builds a sticker index each time: each distinct move (a solution has at most 18)
+  // is made once per call, which makes replaying a solution cheap next to finding it.
+  std::map<std::pair<std::string, int>, Perm> made;
   Perm p(STICKERS);
-  for (const auto& m : moves) p *= move_perm(m.name).pow(m.turns);
+  for (const auto& m : moves) {
+    auto it = made.find({m.name, m.turns});
+    if (it == made.end())
+      it = made.emplace(std::pair{m.name, m.turns}, move_perm(m.name).pow(m.turns)).first;
+    p *= it->second;
+  }
   return p;
 }
 

@@ -131,6 +131,8 @@ class TwoPhaseSearch {
       for (current_ = 0; current_ < 6 && !stop_; ++current_) {
         if (h0[current_] > length) continue;
         const KCube& c = dir_[current_].cube;
+        edge_at_[0] = c;  // the edge replay cache restarts with each direction
+        edge_valid_ = 0;
         phase1(c.twist(), c.flip(), c.slice(), c.cperm(), 0, length, -1);
       }
       if (error_) return *error_;
@@ -196,22 +198,45 @@ class TwoPhaseSearch {
     }
   }
 
+  // The start cube's edges after the first depth1 phase-1 moves. Consecutive phase-1 solutions
+  // share most of their moves (depth-first order), so the cube after each prefix is cached
+  // (edge_at_[i] after edge_moves_[0..i)) and only the changed suffix is replayed.
+  const KCube& edges_after(int depth1) {
+    int i = 0;
+    while (i < edge_valid_ && i < depth1 && edge_moves_[i] == moves1_[i]) ++i;
+    for (; i < depth1; ++i) {
+      edge_at_[i + 1] = edge_at_[i];
+      edge_at_[i + 1].edges_times(t_.basics.moves[moves1_[i]]);
+      edge_moves_[i] = moves1_[i];
+    }
+    edge_valid_ = depth1;
+    return edge_at_[depth1];
+  }
+
   void phase2_start(int cperm, int depth1) {
-    // The edge coordinates of phase 2 by replaying phase 1 on the edges of the start cube.
-    KCube e = dir_[current_].cube;
-    for (int i = 0; i < depth1; ++i) e.edges_times(t_.basics.moves[moves1_[i]]);
-    const int eperm = e.eperm(), sperm = e.sperm();
+    // Step 1. The longest phase 2 worth searching. Without --max-length, phase 2 is capped at 10
+    // moves while phase 1 is short (phase 2 is the costly part; a longer phase 1 is cheap and
+    // usually leaves a shorter phase 2), at 12 once a solution of at most 21 moves is known (then
+    // only shorter totals are looked for). With --max-length (a target total) it is capped at 12
+    // and at the target minus phase 1, as min2phase does: measured faster than the cap of 10 for
+    // targets 20 and 21, since each phase-1 solution then gets its full chance.
+    const bool target = options_.max_length >= 0;
+    const int cap = depth1 >= 12 ? 18 : ((found() && best_length_ <= 21) || target ? 12 : 10);
+    int max2 = std::min(best_length_ - 1 - depth1, cap);
+    if (target && depth1 <= options_.max_length) {
+      max2 = std::min(max2, options_.max_length - depth1);
+    }
+    if (max2 < 0) return;
+    // Step 2. Cheap rejection first: corners with slice edges, before the U/D edge permutation.
+    const KCube& e = edges_after(depth1);
+    const int sperm = e.sperm();
+    const int hc = t_.prune_cperm_sperm[cperm * N_SPERM + sperm];
+    if (hc > max2) return;
     const int ccombp = t_.cperm_ccombp[cperm];
-    const int h = std::max({int(t_.prune_cperm_sperm[cperm * N_SPERM + sperm]),
-                            int(t_.prune_eperm_sperm[eperm * N_SPERM + sperm]),
+    const int eperm = e.eperm();
+    const int h = std::max({hc, int(t_.prune_eperm_sperm[eperm * N_SPERM + sperm]),
                             int(t_.prune_eperm_ccombp[eperm * N_CCOMBP + ccombp])});
-    // Before the first solution phase 2 is capped at 12 moves for short phase 1s (a longer
-    // phase 1 comes soon and is cheaper than a deep phase 2).
-    // Phase 2 is capped at 10 moves while phase 1 is short (phase 2 is the costly part; a longer
-    // phase 1 is cheap and usually leaves a shorter phase 2), at 12 once a solution of at most
-    // 21 moves is known (then only shorter totals are looked for).
-    const int cap = depth1 >= 12 ? 18 : (found() && best_length_ <= 21 ? 12 : 10);
-    const int max2 = std::min(best_length_ - 1 - depth1, cap);
+    // Step 3. IDA* phase 2, shortest first.
     for (int d2 = h; d2 <= max2 && !stop_; ++d2) {
       if (phase2(cperm, eperm, sperm, ccombp, 0, d2, depth1 > 0 ? moves1_[depth1 - 1] : -1)) {
         record(depth1, d2);
@@ -222,19 +247,34 @@ class TwoPhaseSearch {
 
   bool phase2(int cperm, int eperm, int sperm, int ccombp, int depth, int togo, int last) {
     if (togo == 0) return cperm == 0 && eperm == 0 && sperm == 0;
+    // Children first, their U/D-edge table entries prefetched (those tables miss the cache);
+    // then bounded in move order.
+    struct Kid {
+      int m, c, e, s, cc;
+    };
+    std::array<Kid, N_PHASE2_MOVES> kids;
+    int count = 0;
     for (int m : PHASE2_MOVES) {
       if (!allowed_after(last, m)) continue;
-      const int c = t_.cperm_move[cperm * N_MOVES + m];
-      const int e = t_.eperm_move[eperm * N_MOVES + m];
-      const int s = t_.sperm_move[sperm * N_MOVES + m];
-      if (t_.prune_cperm_sperm[c * N_SPERM + s] > togo - 1) continue;
-      const int cc = t_.ccombp_move[ccombp * N_MOVES + m];
-      if (t_.prune_eperm_ccombp[e * N_CCOMBP + cc] > togo - 1) continue;
-      if (t_.prune_eperm_sperm[e * N_SPERM + s] > togo - 1) continue;
+      Kid& k = kids[count++];
+      k.m = m;
+      k.c = t_.cperm_move[cperm * N_MOVES + m];
+      k.e = t_.eperm_move[eperm * N_MOVES + m];
+      k.s = t_.sperm_move[sperm * N_MOVES + m];
+      k.cc = t_.ccombp_move[ccombp * N_MOVES + m];
+      __builtin_prefetch(t_.prune_eperm_sperm.data() + k.e * N_SPERM + k.s);
+      __builtin_prefetch(t_.prune_eperm_ccombp.data() + k.e * N_CCOMBP + k.cc);
+    }
+    for (int i = 0; i < count; ++i) {
+      const Kid& k = kids[i];
+      if (t_.prune_cperm_sperm[k.c * N_SPERM + k.s] > togo - 1) continue;
+      // The 1 MB table before the 5.6 MB one (fewer cache misses).
+      if (t_.prune_eperm_sperm[k.e * N_SPERM + k.s] > togo - 1) continue;
+      if (t_.prune_eperm_ccombp[k.e * N_CCOMBP + k.cc] > togo - 1) continue;
       poll();
       if (stop_) return false;
-      moves2_[depth] = m;
-      if (phase2(c, e, s, cc, depth + 1, togo - 1, m)) return true;
+      moves2_[depth] = k.m;
+      if (phase2(k.c, k.e, k.s, k.cc, depth + 1, togo - 1, k.m)) return true;
     }
     return false;
   }
@@ -270,6 +310,9 @@ class TwoPhaseSearch {
   int current_ = 0;
   std::array<int, 40> moves1_{};
   std::array<int, 40> moves2_{};
+  std::array<KCube, 41> edge_at_{};   // see edges_after()
+  std::array<int, 40> edge_moves_{};  // the moves edge_at_ was replayed with
+  int edge_valid_ = 0;                // edge_at_[0..edge_valid_] are valid
   int best_length_ = NONE;
   std::vector<int> best_;
   int lower_bound_ = 0;
