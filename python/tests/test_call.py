@@ -90,8 +90,11 @@ def test_describe_lists_commands():
     assert ("sliding", "solve") in names and ("loopover", "bfs") in names
 
 
+# The child installs Python's Ctrl-C handler itself: a process started from a background job
+# inherits SIGINT as ignored, and Python then leaves it ignored.
 CTRL_C = textwrap.dedent("""
-    import sys, permuzzle
+    import signal, sys, permuzzle
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("started", flush=True)
     try:
         permuzzle.call({family!r}, {verb!r}, **{params!r})
