@@ -264,6 +264,38 @@ TEST(DefSearch, SolverLengthsEqualBfsDistances) {
   expect_solver_matches_bfs(samples::loopover(3, 3), Metric::Htm, 1 << 20, 12);
 }
 
+TEST(DefSearch, ThreadsGiveTheOneThreadAnswer) {
+  // Several threads split each iteration below depth 3 and take the subtrees in the one-thread
+  // order: the same first solution, the same node count, and with --all-optimal the same list.
+  const Definition d = samples::cube2(true);
+  for (bool all : {false, true}) {
+    TableStore store;
+    DefSolveOptions so;
+    so.memory_bytes = 64 << 10;  // inexact databases: deeper searches
+    so.all_optimal = all;
+    auto solver = DefSolver::create(d, so, store, RunContext());
+    ASSERT_TRUE(solver) << solver.error().message;
+    Rng rng(5);
+    for (int i = 0; i < 6; ++i) {
+      std::vector<std::size_t> scramble;
+      for (int k = 0; k < 9; ++k) scramble.push_back(rng.below(d.moves.size()));
+      auto one = (*solver)->solve_moves(scramble, RunContext().with_threads(1));
+      auto two = (*solver)->solve_moves(scramble, RunContext().with_threads(2));
+      auto three = (*solver)->solve_moves(scramble, RunContext().with_threads(3));
+      ASSERT_TRUE(one && two && three);
+      ASSERT_EQ(one->size(), two->size());
+      ASSERT_EQ(one->size(), three->size());
+      for (std::size_t k = 0; k < one->size(); ++k) {
+        EXPECT_EQ((*one)[k].moves, (*two)[k].moves);
+        EXPECT_EQ((*one)[k].moves, (*three)[k].moves);
+      }
+      EXPECT_EQ(one->front().nodes, two->front().nodes);
+      EXPECT_EQ(one->front().nodes, three->front().nodes);
+      if (all) EXPECT_GE(one->size(), 1u);
+    }
+  }
+}
+
 TEST(DefSearch, SolverAllOptimalAndExactTable) {
   // With room for the whole puzzle the table is exact; "R U" has exactly one optimal solution
   // among canonical sequences in HTM, "R2" is one move.

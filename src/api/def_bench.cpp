@@ -155,9 +155,7 @@ Result<Output> bench_def(const Request& q, Session& s) {
         }
         starts.push_back(replay(d, full_solved(d), moves));
       }
-      // 256 MB (within the 4 GiB of the target): corners and two 6-edge tables, built in about
-      // 20 s; 4 GiB would plan a 7-edge table of 511 M entries, slow to build generically.
-      st = solve_case(c, d, std::uint64_t{256} << 20, 10.0, starts);
+      st = solve_case(c, d, std::uint64_t{4} << 30, 10.0, starts);
     } else {
       return make_error("bench def: unknown case '" + c +
                         "' (cube2-fixed, cube2, loopover3x4, loopover4x4, cube3)");

@@ -82,6 +82,9 @@ struct BfsLevel {
   unsigned nxt = 0;    // value written for depth + 1
   unsigned stale = 0;  // 2 bits: value of depth - 1 entries that sweep_range clears
   bool bottom_up = false;
+  // Other threads claim entries of this table during the level: top-down claims must be
+  // atomic read-modify-writes. With one worker they are plain loads and stores.
+  bool shared = true;
 };
 
 class BfsTable {
@@ -153,6 +156,18 @@ inline bool claim(std::uint64_t* words, std::uint64_t rank, unsigned value) {
   return ((old >> shift) & FIELD) == FIELD;
 }
 
+// claim() when no other thread writes the table: a plain load and store.
+template <unsigned BITS>
+inline void claim_exclusive(std::uint64_t* words, std::uint64_t rank, unsigned value) {
+  constexpr unsigned PER_WORD = 64 / BITS;
+  constexpr std::uint64_t FIELD = (std::uint64_t{1} << BITS) - 1;
+  const unsigned shift = static_cast<unsigned>(rank % PER_WORD) * BITS;
+  std::atomic_ref<std::uint64_t> word(words[rank / PER_WORD]);
+  word.store(word.load(std::memory_order_relaxed) &
+                 (~(FIELD << shift) | (static_cast<std::uint64_t>(value) << shift)),
+             std::memory_order_relaxed);
+}
+
 // The scan of one range. A word is read once and its matching entries processed from that
 // snapshot: no thread changes an entry this scan wants during the level (top-down wants `cur`
 // entries, claims only turn "not reached" ones into `nxt`; bottom-up wants the "not reached"
@@ -173,19 +188,46 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
     const std::uint64_t base = wi * PER_WORD;
     if (base < begin) match &= ~std::uint64_t{0} << ((begin - base) * BITS);
     if (end - base < PER_WORD) match &= (std::uint64_t{1} << ((end - base) * BITS)) - 1;
+    if (level.bottom_up) {
+      // The range owns its words during a bottom-up level (only their owner claims their
+      // "not reached" entries; others only read them, and a claim turns UNSEEN into nxt, which
+      // no reader is looking for): the word's claims are collected and written once.
+      std::uint64_t claimed = 0;
+      while (match != 0) {
+        const unsigned field = static_cast<unsigned>(std::countr_zero(match));
+        match &= match - 1;
+        const std::uint64_t rank = base + field / BITS;
+        expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
+          if (load_entry<BITS>(words, neighbour) != cur) return false;
+          claimed |= std::uint64_t{1} << field;
+          return true;
+        });
+      }
+      if (claimed != 0) {
+        found += static_cast<std::uint64_t>(std::popcount(claimed));
+        // Every claimed field is all ones (UNSEEN): clear the bits that nxt does not have.
+        std::uint64_t clear = 0;
+        for (unsigned b = 0; b < BITS; ++b) {
+          if (((nxt >> b) & 1u) == 0) clear |= claimed << b;
+        }
+        std::atomic_ref<std::uint64_t>(words[wi]).store(w & ~clear, std::memory_order_relaxed);
+      }
+      continue;
+    }
     while (match != 0) {
       const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
       match &= match - 1;
-      if (level.bottom_up) {
+      if (level.shared) {
         expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-          if (load_entry<BITS>(words, neighbour) != cur) return false;
-          claim<BITS>(words, rank, nxt);
-          ++found;
-          return true;
+          if (load_entry<BITS>(words, neighbour) == UNSEEN && claim<BITS>(words, neighbour, nxt)) {
+            ++found;
+          }
+          return false;
         });
       } else {
         expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-          if (load_entry<BITS>(words, neighbour) == UNSEEN && claim<BITS>(words, neighbour, nxt)) {
+          if (load_entry<BITS>(words, neighbour) == UNSEEN) {
+            claim_exclusive<BITS>(words, neighbour, nxt);
             ++found;
           }
           return false;

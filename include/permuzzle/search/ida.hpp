@@ -53,6 +53,9 @@ class IdaControl {
   // True while the search may go on. Inline fast path: one comparison.
   bool keep_going(std::uint64_t nodes) { return nodes < next_check_ || poll(nodes); }
   bool stopped() const { return stopped_; }
+  // The same checks now, whatever the interval (for a driver whose workers counted the nodes
+  // under controls of their own): false when the search must stop.
+  bool check_now(std::uint64_t nodes) { return poll(nodes); }
   // Why it stopped: the run's Cancelled or LimitExceeded, or the node limit.
   Error stop_error(int bound) const;
 

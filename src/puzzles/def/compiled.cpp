@@ -567,6 +567,7 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def,
       auto size = os ? checked_mul(ps, *os) : std::nullopt;
       if (!size) return too_big("a piece group's positions exceed 2^64 ranks");
       comps.push_back({Component::Kind::Mixed, gi, *size, 1, {}});
+      comps.back().ori_part = *os;
       continue;
     }
     if (ps > 1) comps.push_back({Component::Kind::Perm, gi, ps, 1, {}});
@@ -724,12 +725,19 @@ std::uint64_t CompiledPuzzle::coordinate(std::size_t component, const Position& 
       return perm_rank(g, s.labels.data());
     case Component::Kind::Ori:
       return ori_rank(g, s);
-    case Component::Kind::Mixed: {
-      bool overflow = false;
-      (void)overflow;
-      const std::uint64_t ok = c.size / perm_size(g, overflow);
-      return perm_rank(g, s.labels.data()) * ok + mixed_ori_rank(g, s);
-    }
+    case Component::Kind::Mixed:
+      if (g.blank >= 0 && g.mixed_arrangement) {
+        // The tracked pieces' slots once for both parts (the pattern databases' hot case).
+        std::uint8_t pos[32];
+        tracked_slots(g, s.labels.data(), pos);
+        const int k = static_cast<int>(g.multiplicity.size()) - 1;
+        std::uint64_t ori = 0;
+        for (int i = 0; i < k; ++i) {
+          ori = ori * static_cast<std::uint64_t>(g.orientations) + s.ori[pos[i]];
+        }
+        return rank_arrangement(pos, k, g.size()) * c.ori_part + ori;
+      }
+      return perm_rank(g, s.labels.data()) * c.ori_part + mixed_ori_rank(g, s);
   }
   return 0;
 }
@@ -746,13 +754,10 @@ void CompiledPuzzle::set_coordinate(std::size_t component, std::uint64_t x,
     case Component::Kind::Ori:
       ori_unrank(g, x, s);
       break;
-    case Component::Kind::Mixed: {
-      bool overflow = false;
-      const std::uint64_t ok = c.size / perm_size(g, overflow);
-      perm_unrank(g, x / ok, s.labels.data());
-      mixed_ori_unrank(g, x % ok, s);
+    case Component::Kind::Mixed:
+      perm_unrank(g, x / c.ori_part, s.labels.data());
+      mixed_ori_unrank(g, x % c.ori_part, s);
       break;
-    }
   }
 }
 
@@ -935,8 +940,13 @@ void RankExpander::load(std::uint64_t rank) {
     have_ = rank;
     return;
   }
-  if (have_ != ~0ULL && rank == have_ + 1) {
-    // Step 1a. Increment with carry.
+  const std::uint64_t inner_size = comps[count_ - 1].size;  // the innermost weight is 1
+  const std::uint64_t block = have_ - coord_[count_ - 1];   // rank of the loaded outer value
+  if (have_ != ~0ULL && rank >= block && rank - block < inner_size) {
+    // Step 1a. The same outer coordinates (a scan within one block): no division.
+    coord_[count_ - 1] = rank - block;
+  } else if (have_ != ~0ULL && rank == have_ + 1) {
+    // Step 1a'. Increment with carry.
     std::size_t k = count_ - 1;
     while (true) {
       if (++coord_[k] < comps[k].size) break;
@@ -988,6 +998,9 @@ void RankExpander::load(std::uint64_t rank) {
   const Component& inner = comps[count_ - 1];
   if (inner.tabulated()) {
     inner_row_ = inner.table.data() + coord_[count_ - 1] * static_cast<std::uint64_t>(moves_);
+    inner_table_ = inner.table.data();
+    inner_rows_ = inner.size;
+    block_ = rank - coord_[count_ - 1];
   } else {
     load_direct(count_ - 1, coord_[count_ - 1]);
   }

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
+#include <thread>
 
+#include "core/huge_pages.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/search/bfs.hpp"
@@ -199,7 +202,87 @@ class Kernel {
   }
   const std::vector<std::vector<int>>& solutions() const { return solutions_; }
 
+  // Parallel iterations (see ParallelKernel): the nodes at `split_depth` below the root that
+  // the one-thread search would enter, in its order, each with the nodes that search counts
+  // before entering it (`nodes_before`); solutions met above that depth are items too.
+  struct Item {
+    Position pos;
+    std::vector<int> path;
+    int state = 0;
+    int g = 0;
+    int h = 0;
+    bool solution = false;
+    std::uint64_t nodes_before = 0;
+  };
+  void split(int bound, int split_depth, std::vector<Item>& items, search::IdaControl& control) {
+    next_bound_ = INT_MAX;
+    path_.clear();
+    split_start_ = nodes_;
+    const int h0 = lookup_max(rank_all(root_, scratch_ranks()), 0);
+    enumerate(root_, 0, 0, search::CanonicalAutomaton::START, bound, h0, split_depth, items,
+              control);
+  }
+  // The one-thread search below one item (nodes() counts on from the kernel's total). Items
+  // past `*cutoff` (an earlier item has a solution) are abandoned: `abandoned()` is then true.
+  void run_item(const Item& item, std::size_t index, const std::atomic<std::size_t>* cutoff,
+                int bound, search::IdaControl& control) {
+    next_bound_ = INT_MAX;
+    found_ = false;
+    abandoned_ = false;
+    solutions_.clear();
+    path_ = item.path;
+    index_ = index;
+    cutoff_ = cutoff;
+    dfs(item.pos, item.path.size(), item.g, item.state, bound, item.h, control);
+    cutoff_ = nullptr;
+  }
+  bool found() const { return found_; }
+  bool abandoned() const { return abandoned_; }
+  int max_depth() const { return max_depth_; }
+  int next_bound() const { return next_bound_; }
+
  private:
+  void enumerate(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
+                 int left, std::vector<Item>& items, search::IdaControl& control) {
+    if (left == 0) {
+      items.push_back({pos, path_, state, g, hv, false, nodes_ - split_start_});
+      return;
+    }
+    // As dfs() does, with the children collected instead of searched.
+    ++nodes_;
+    if (!control.keep_going(nodes_)) return;
+    if (g + hv > bound) {
+      next_bound_ = std::min(next_bound_, g + hv);
+      return;
+    }
+    if (pos == goal_) {
+      items.push_back({pos, path_, state, g, hv, true, nodes_ - split_start_});
+      return;
+    }
+    std::vector<Position> kids(static_cast<std::size_t>(moves_), pos);
+    std::vector<std::uint64_t> ranks(static_cast<std::size_t>(moves_) * pdbs_.size());
+    const std::size_t np = pdbs_.size();
+    for (int m = 0; m < moves_; ++m) {
+      const int next =
+          canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
+                     static_cast<std::size_t>(m)];
+      if (next == search::CanonicalAutomaton::PRUNED) continue;
+      const int cost = costs_[static_cast<std::size_t>(m)];
+      if (g + cost > bound) {
+        next_bound_ = std::min(next_bound_, g + cost);
+        continue;
+      }
+      full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+      rank_all(kids[static_cast<std::size_t>(m)], ranks.data() + static_cast<std::size_t>(m) * np);
+      const int h = lookup_max(ranks.data() + static_cast<std::size_t>(m) * np, 0);
+      path_.push_back(m);
+      enumerate(kids[static_cast<std::size_t>(m)], depth + 1, g + cost, next, bound, h, left - 1,
+                items, control);
+      path_.pop_back();
+      if (control.stopped()) return;
+    }
+  }
+
   std::uint64_t* scratch_ranks() { return ranks_.back().data(); }
   // The database ranks of a position into out[0..pdbs), each entry prefetched: the children of
   // a node are ranked first and looked up after, so that their cache misses overlap.
@@ -234,6 +317,11 @@ class Kernel {
            search::IdaControl& control) {
     ++nodes_;
     if (!control.keep_going(nodes_)) return true;
+    if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
+        cutoff_->load(std::memory_order_relaxed) < index_) {
+      abandoned_ = true;
+      return true;
+    }
     if (g + hv > bound) {
       next_bound_ = std::min(next_bound_, g + hv);
       return false;
@@ -297,6 +385,116 @@ class Kernel {
   int next_bound_ = INT_MAX;
   bool found_ = false;
   int beyond_limit_ = 0;
+  bool abandoned_ = false;
+  std::size_t index_ = 0;
+  const std::atomic<std::size_t>* cutoff_ = nullptr;
+  std::uint64_t split_start_ = 0;
+};
+
+// IDA* iterations on several threads: the tree is split below `SPLIT_DEPTH` (Kernel::split,
+// in the one-thread order) and the threads take the subtrees in that order, one kernel each.
+// The answer is the one-thread search's: the solution(s) of the first subtree that has any
+// (with --all-optimal every subtree's, in order), and the nodes that search would have counted
+// up to it.
+class ParallelKernel {
+ public:
+  using Move = int;
+  static constexpr int SPLIT_DEPTH = 3;
+  ParallelKernel(std::vector<Kernel>& kernels, const RunContext& run,
+                 const search::IdaOptions& options, bool all)
+      : kernels_(kernels), run_(run), options_(options), all_(all) {}
+  int start(const Position& root) {
+    int h = 0;
+    for (Kernel& k : kernels_) h = k.start(root);
+    return h;
+  }
+  search::IdaIteration iterate(int bound, search::IdaControl& control) {
+    Kernel& first = kernels_.front();
+    if (bound > first.max_depth()) return first.iterate(bound, control);  // the limit's path
+    // Step 1. The items, in the one-thread order.
+    std::vector<Kernel::Item> items;
+    const std::uint64_t before = first.nodes();
+    first.split(bound, std::min(SPLIT_DEPTH, bound), items, control);
+    const std::uint64_t split_nodes = first.nodes() - before;
+    int next_bound = first.next_bound();
+    nodes_ += split_nodes;
+    if (control.stopped()) return {};
+    nodes_ -= split_nodes;
+    // Step 2. Threads take items in order.
+    const std::size_t n = items.size();
+    std::vector<std::uint64_t> item_nodes(n, 0);
+    std::vector<int> item_next(n, INT_MAX);
+    std::vector<std::vector<std::vector<int>>> item_solutions(n);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> cutoff{n};
+    std::atomic<bool> stopped{false};
+    auto work = [&](Kernel& k) {
+      search::IdaControl own(run_, options_);
+      for (;;) {
+        const std::size_t i = next.fetch_add(1);
+        if (i >= n || stopped.load()) return;
+        if (!all_ && i > cutoff.load()) return;
+        const Kernel::Item& item = items[i];
+        if (item.solution) {
+          item_solutions[i].push_back(item.path);
+        } else {
+          const std::uint64_t start_nodes = k.nodes();
+          k.run_item(item, i, all_ ? nullptr : &cutoff, bound, own);
+          item_nodes[i] = k.nodes() - start_nodes;
+          item_next[i] = k.next_bound();
+          if (own.stopped()) {
+            stopped = true;
+            return;
+          }
+          if (k.abandoned()) continue;
+          if (k.found()) item_solutions[i] = k.solutions();
+        }
+        if (!item_solutions[i].empty() && !all_) {
+          std::size_t cur = cutoff.load();
+          while (i < cur && !cutoff.compare_exchange_weak(cur, i)) {
+          }
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < kernels_.size(); ++t)
+      pool.emplace_back(work, std::ref(kernels_[t]));
+    work(kernels_.front());
+    for (auto& th : pool) th.join();
+    // Step 3. The one-thread answer and node count.
+    std::size_t last = n;  // items the one-thread search would have entered
+    if (!all_ && cutoff.load() < n) last = cutoff.load() + 1;
+    std::uint64_t nodes = last < n ? items[last - 1].nodes_before : split_nodes;
+    solutions_.clear();
+    for (std::size_t i = 0; i < last; ++i) {
+      nodes += item_nodes[i];
+      next_bound = std::min(next_bound, item_next[i]);
+      for (auto& sol : item_solutions[i]) solutions_.push_back(std::move(sol));
+    }
+    nodes_ += nodes;
+    if (stopped.load()) {
+      control.check_now(nodes_);  // the driver's control learns why the workers stopped
+      return {};
+    }
+    search::IdaIteration it;
+    it.found = !solutions_.empty();
+    it.next_bound = next_bound;
+    return it;
+  }
+  std::uint64_t nodes() const { return nodes_; }
+  std::vector<int> solution() const {
+    return solutions_.empty() ? std::vector<int>{} : solutions_.front();
+  }
+  const std::vector<std::vector<int>>& solutions() const { return solutions_; }
+  int beyond_limit() const { return kernels_.front().beyond_limit(); }
+
+ private:
+  std::vector<Kernel>& kernels_;
+  const RunContext& run_;
+  const search::IdaOptions& options_;
+  bool all_;
+  std::uint64_t nodes_ = 0;
+  std::vector<std::vector<int>> solutions_;
 };
 
 }  // namespace
@@ -390,7 +588,29 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
       first = last;
     }
     if (any) tables_plan.push_back(current);
-    if (tables_plan.size() <= count) plan = std::move(tables_plan);
+    if (tables_plan.size() > count) continue;
+    // A table that tracks part of a group may have room left (the last of a group's tables
+    // holds what remained): it takes more of that group's pieces, those just before its own
+    // first, while it fits. The bound is the maximum, so tables may overlap; a larger table is
+    // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12).
+    for (auto& table : tables_plan) {
+      for (std::size_t gi = 0; gi < table.size(); ++gi) {
+        const auto& tracked = table[gi];
+        const auto n = std::count(tracked.begin(), tracked.end(), 1);
+        if (n == 0 || n == static_cast<std::ptrdiff_t>(tracked.size())) continue;
+        const std::size_t first = static_cast<std::size_t>(
+            std::find(tracked.begin(), tracked.end(), 1) - tracked.begin());
+        for (std::size_t k = 1; k < tracked.size(); ++k) {
+          const std::size_t l = (first + tracked.size() - k) % tracked.size();
+          if (table[gi][l]) continue;
+          auto trial = table;
+          trial[gi][l] = 1;
+          if (!fits(trial)) break;
+          table = std::move(trial);
+        }
+      }
+    }
+    plan = std::move(tables_plan);
   }
   if (plan.empty()) {
     return make_error("no pattern database fits in the memory budget (--memory)", {},
@@ -423,6 +643,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     TableReport report;
     auto nib = tables.obtain(recipe, run, &report);
     if (!nib) return nib.error();
+    // Entries are read at random (several per search node): 2 MiB pages save most TLB misses.
+    detail::collapse_huge_pages((*nib)->data(), (*nib)->size());
     Pdb pdb;
     pdb.puzzle = ppp;
     pdb.nibbles = *nib;
@@ -460,31 +682,39 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   for (std::size_t m : fp.moves()) {
     costs.push_back(options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost);
   }
-  Kernel kernel(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length);
   search::IdaOptions io;
   // The kernel refuses bounds past max_length itself (see iterate) so that this case is told
   // apart from the time and node limits.
   io.max_bound = INT_MAX - 1;
   io.phase = "def solve";
+  const unsigned threads = std::max(1u, run.threads());
+  std::vector<Kernel> kernels;
+  kernels.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length);
+  }
+  ParallelKernel parallel(kernels, run, io, options_.all_optimal);
   auto replay_ok = [&](const Position&, const std::vector<int>& moves) {
     std::vector<std::size_t> seq;
     for (int m : moves) seq.push_back(fp.moves()[static_cast<std::size_t>(m)]);
     auto reached = fp.position_of(replay(d, start, seq));
     return reached && *reached == fp.solved();
   };
-  auto r = search::ida_star(kernel, *root, run, io, replay_ok);
-  if (!r && kernel.beyond_limit() > 0) {
+  auto r = threads == 1 ? search::ida_star(kernels.front(), *root, run, io, replay_ok)
+                        : search::ida_star(parallel, *root, run, io, replay_ok);
+  const int beyond_limit = kernels.front().beyond_limit();
+  const auto& solutions = threads == 1 ? kernels.front().solutions() : parallel.solutions();
+  if (!r && beyond_limit > 0) {
     // IDA* meets the optimal length first, so there is no shorter non-optimal answer to give:
     // past the limit the answer is a proof that none exists.
-    return make_error(
-        fmt::format("no solution of length {} or less exists: every solution is at "
-                    "least {} long ({}); raise --max-length",
-                    options_.max_length, kernel.beyond_limit(), metric_name(options_.metric)),
-        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    return make_error(fmt::format("no solution of length {} or less exists: every solution is at "
+                                  "least {} long ({}); raise --max-length",
+                                  options_.max_length, beyond_limit, metric_name(options_.metric)),
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   if (!r) return r.error();
   std::vector<DefSolution> out;
-  for (const auto& sol : kernel.solutions()) {
+  for (const auto& sol : solutions) {
     if (!replay_ok(*root, sol)) {
       return make_error("solution failed verification by replay (internal error)", {},
                         Error::NO_POSITION, ErrorKind::Internal);

@@ -83,6 +83,7 @@ struct Component {
   std::uint64_t size = 1;
   std::uint64_t weight = 1;          // its factor in the rank
   std::vector<std::uint32_t> table;  // [coordinate * moves + move]; empty: computed directly
+  std::uint64_t ori_part = 1;        // Mixed: the orientations' factor (o^k) of the coordinate
   bool tabulated() const { return !table.empty(); }
 };
 
@@ -156,7 +157,15 @@ class RankExpander {
   explicit RankExpander(const CompiledPuzzle& puzzle);
   template <class Visit>
   void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
-    load(rank);
+    if (rank - block_ < inner_rows_) {
+      // The loaded outer value (a scan within one block) and a tabulated inner component: the
+      // inner row only.
+      coord_.back() = rank - block_;
+      inner_row_ = inner_table_ + (rank - block_) * static_cast<std::uint64_t>(moves_);
+      have_ = rank;
+    } else {
+      load(rank);
+    }
     const int moves = moves_;
     for (int m = 0; m < moves; ++m) {
       if (visit(outer_[static_cast<std::size_t>(m)] + inner_after(m))) return;
@@ -182,8 +191,13 @@ class RankExpander {
 
   const CompiledPuzzle* puzzle_;
   int moves_;
-  std::size_t count_;                 // components
-  std::uint64_t have_ = ~0ULL;        // rank loaded
+  std::size_t count_;           // components
+  std::uint64_t have_ = ~0ULL;  // rank loaded
+  // The fast path of for_each_neighbour: the rank of the loaded outer value (inner coordinate
+  // 0) and the inner component's size when it is tabulated (else 0: never taken).
+  std::uint64_t block_ = ~0ULL;
+  std::uint64_t inner_rows_ = 0;
+  const std::uint32_t* inner_table_ = nullptr;
   std::vector<std::uint64_t> coord_;  // per component
   std::vector<std::uint64_t> outer_;  // per move: the outer components' part of the neighbour
   const std::uint32_t* inner_row_ = nullptr;
