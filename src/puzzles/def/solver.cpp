@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <optional>
 #include <thread>
 
 #include "core/huge_pages.hpp"
@@ -150,14 +151,54 @@ std::vector<Perm> point_perms(const Definition& d, const std::vector<std::size_t
   return out;
 }
 
+// The inverse of a position, for puzzles whose positions are group elements: every piece
+// distinct and its orientation tracked, solved orientations 0, every move's inverse a move.
+// Then a position and its inverse are equally far from solved (reverse and invert a solution),
+// so the databases' bound of the inverse is a second admissible bound (a "dual lookup").
+// In state form x sends slot i the piece solved at slot x(i) = home[label[i]], turned by
+// ori[i]; applying x then y gives slot i the piece x(y(i)) turned by ori_x[y(i)] + ori_y[i], so
+// the inverse z has z(x(i)) = i and ori_z[x(i)] = -ori_x[i].
+struct Inverter {
+  std::vector<std::vector<std::uint8_t>> home;  // [group][label] = its slot when solved
+  static std::optional<Inverter> make(const CompiledPuzzle& p) {
+    if (!p.undirected()) return std::nullopt;
+    Inverter inv;
+    for (const PieceGroup& g : p.groups()) {
+      if (!g.distinct || g.blank >= 0 || g.ignored_pieces > 0) return std::nullopt;
+      for (std::uint8_t o : g.solved_ori) {
+        if (o != 0) return std::nullopt;
+      }
+      std::vector<std::uint8_t> home(g.label_value.size(), 0);
+      for (int j = 0; j < g.size(); ++j) {
+        home[g.solved_labels[static_cast<std::size_t>(j)]] = static_cast<std::uint8_t>(j);
+      }
+      inv.home.push_back(std::move(home));
+    }
+    return inv;
+  }
+  void invert(const CompiledPuzzle& p, const Position& x, Position& z) const {
+    for (std::size_t gi = 0; gi < x.size(); ++gi) {
+      const PieceGroup& g = p.groups()[gi];
+      const auto o = static_cast<unsigned>(g.orientations);
+      const std::vector<std::uint8_t>& h = home[gi];
+      for (std::size_t i = 0; i < x[gi].labels.size(); ++i) {
+        const std::uint8_t k = h[x[gi].labels[i]];
+        z[gi].labels[k] = g.solved_labels[i];
+        z[gi].ori[k] = static_cast<std::uint8_t>((o - x[gi].ori[i]) % o);
+      }
+    }
+  }
+};
+
 // The IDA* kernel: positions on a stack, bounds from the databases.
 class Kernel {
  public:
   using Move = int;
   Kernel(const CompiledPuzzle& full, const std::vector<DefSolver::Pdb>& pdbs,
          const std::vector<std::int32_t>& canonical, std::vector<int> costs, bool all,
-         int max_depth)
+         int max_depth, const Inverter* inverter)
       : full_(full),
+        inverter_(inverter),
         pdbs_(pdbs),
         canonical_(canonical),
         costs_(std::move(costs)),
@@ -166,6 +207,8 @@ class Kernel {
         moves_(full.move_count()),
         goal_(full.solved()) {
     for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
+    inverse_ = full.solved();
+    inverse_ranks_.assign(pdbs.size(), 0);
   }
   int start(const Position& root) {
     // Children and their database ranks per depth, deep enough for any bound the driver allows
@@ -242,6 +285,16 @@ class Kernel {
   int next_bound() const { return next_bound_; }
 
  private:
+  // The dual lookup on a node that passed its own bound (so that it is paid once per expanded
+  // node, not per generated child): true when the inverse's bound cuts it.
+  bool inverse_cuts(const Position& pos, int g, int bound) {
+    if (inverter_ == nullptr) return false;
+    inverter_->invert(full_, pos, inverse_);
+    const int h = lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
+    if (g + h <= bound) return false;
+    next_bound_ = std::min(next_bound_, g + h);
+    return true;
+  }
   void enumerate(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
                  int left, std::vector<Item>& items, search::IdaControl& control) {
     if (left == 0) {
@@ -259,6 +312,7 @@ class Kernel {
       items.push_back({pos, path_, state, g, hv, true, nodes_ - split_start_});
       return;
     }
+    if (inverse_cuts(pos, g, bound)) return;
     std::vector<Position> kids(static_cast<std::size_t>(moves_), pos);
     std::vector<std::uint64_t> ranks(static_cast<std::size_t>(moves_) * pdbs_.size());
     const std::size_t np = pdbs_.size();
@@ -332,6 +386,7 @@ class Kernel {
       solutions_.push_back(path_);
       return !all_;
     }
+    if (inverse_cuts(pos, g, bound)) return false;
     auto& kids = children_[depth];
     std::uint64_t* ranks = ranks_[depth].data();
     const std::size_t np = pdbs_.size();
@@ -368,6 +423,9 @@ class Kernel {
   }
 
   const CompiledPuzzle& full_;
+  const Inverter* inverter_;  // null: no dual lookups
+  Position inverse_;
+  std::vector<std::uint64_t> inverse_ranks_;
   const std::vector<DefSolver::Pdb>& pdbs_;
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
@@ -688,10 +746,13 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   io.max_bound = INT_MAX - 1;
   io.phase = "def solve";
   const unsigned threads = std::max(1u, run.threads());
+  const std::optional<Inverter> inverter =
+      options_.inverse_lookups ? Inverter::make(fp) : std::nullopt;
   std::vector<Kernel> kernels;
   kernels.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) {
-    kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length);
+    kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length,
+                         inverter ? &*inverter : nullptr);
   }
   ParallelKernel parallel(kernels, run, io, options_.all_optimal);
   auto replay_ok = [&](const Position&, const std::vector<int>& moves) {

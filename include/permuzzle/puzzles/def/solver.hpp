@@ -30,6 +30,9 @@ struct DefSolveOptions {
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // all pattern databases together
   bool all_optimal = false;                             // every optimal canonical solution
   int max_length = 100;  // LimitExceeded rather than an IDA* bound past this
+  // Where positions are group elements (distinct pieces, orientations tracked), also bound a
+  // node by the databases' bound of its inverse position (admissible: equal distances).
+  bool inverse_lookups = true;
 };
 
 struct DefSolution {
