@@ -78,6 +78,28 @@ TEST(Cube, MovesEqualKociembaCubieTables) {
   }
 }
 
+TEST(Cube, RigidMotionsOfFaceTurnsAndRotations) {
+  // For face turns the rigid-motion reading equals the sticker reading of from_sticker_perm
+  // (the same convention); x, y, z are rigid with order 4; x^-1 U x (turn the cube as L does,
+  // which brings the B layer up, turn U, turn back) is a quarter turn of B.
+  for (const char* face : {"U", "R", "F", "D", "L", "B"}) {
+    auto a = cube::rigid_motion_cubies(cube::move_perm(face));
+    auto b = cube::from_sticker_perm(cube::move_perm(face));
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(*a, *b) << face;
+  }
+  for (const char* r : {"x", "y", "z"}) {
+    auto c = cube::rigid_motion_cubies(cube::move_perm(r));
+    ASSERT_TRUE(c) << r;
+    EXPECT_FALSE(c->is_solved());
+    EXPECT_TRUE((*c * *c * *c * *c).is_solved()) << r;
+  }
+  auto x = *cube::rigid_motion_cubies(cube::move_perm("x"));
+  auto u = *cube::from_sticker_perm(cube::move_perm("U"));
+  auto b = *cube::from_sticker_perm(cube::move_perm("B"));
+  EXPECT_EQ(x.inverse() * u * x, b);
+}
+
 TEST(Cube, SemidirectProductEqualsStickerProduct) {
   permuzzle::Rng rng(3);
   const char* names[] = {"U", "D", "L", "R", "F", "B"};

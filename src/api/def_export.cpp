@@ -71,28 +71,40 @@ def::Definition cube_definition(int size, bool fixed_corner) {
   const std::vector<std::string> faces =
       fixed_corner ? std::vector<std::string>{"U", "R", "F"}
                    : std::vector<std::string>{"U", "R", "F", "D", "L", "B"};
-  for (const std::string& f : faces) {
-    auto c = cube::from_sticker_perm(cube::move_perm(f));
-    assert(c.ok());
+  auto effect = [&](const cube::CubieState& c) {
     std::vector<int> to, twist;
     for (int i = 0; i < 8; ++i) {
       if (fixed_corner && i == FIXED) continue;
-      int target = c->r[static_cast<std::size_t>(i)];
+      int target = c.r[static_cast<std::size_t>(i)];
       if (fixed_corner && target > FIXED) --target;
       to.push_back(target);
-      twist.push_back(c->v[static_cast<std::size_t>(i)]);
+      twist.push_back(c.v[static_cast<std::size_t>(i)]);
     }
     def::State e;
     e.sets.push_back(passive(to, twist));
     if (size == 3) {
       std::vector<int> eto, eflip;
       for (int i = 0; i < 12; ++i) {
-        eto.push_back(c->s[static_cast<std::size_t>(i)]);
-        eflip.push_back(c->w[static_cast<std::size_t>(i)]);
+        eto.push_back(c.s[static_cast<std::size_t>(i)]);
+        eflip.push_back(c.w[static_cast<std::size_t>(i)]);
       }
       e.sets.push_back(passive(eto, eflip));
     }
-    d.base_moves.push_back({f, 1, std::move(e)});
+    return e;
+  };
+  for (const std::string& f : faces) {
+    auto c = cube::from_sticker_perm(cube::move_perm(f));
+    assert(c.ok());
+    d.base_moves.push_back({f, 1, effect(*c)});
+  }
+  // The whole-cube rotations x, y, z as the file's symmetries (def solve's symmetry lookups);
+  // not with a fixed corner, which they would move.
+  if (!fixed_corner) {
+    for (const std::string r : {"x", "y", "z"}) {
+      auto c = cube::rigid_motion_cubies(cube::move_perm(r));
+      assert(c.ok());
+      d.rotations.push_back({r, 1, effect(*c)});
+    }
   }
   auto ok = def::finish_definition(d, "cube export");
   assert(ok.ok());

@@ -108,6 +108,43 @@ std::string to_facelets(const CubieState& c) {
   return facelets_of(to_sticker_perm(c));
 }
 
+Result<CubieState> rigid_motion_cubies(const Perm& p54) {
+  CubieState c;
+  auto image = [&](int sticker) {
+    return static_cast<int>(p54.image(static_cast<Point>(sticker)));
+  };
+  for (int i = 0; i < 8; ++i) {
+    bool found = false;
+    for (int j = 0; j < 8 && !found; ++j) {
+      for (int k = 0; k < 3 && !found; ++k) {
+        found = image(CORNER_FACELET[i][0]) == CORNER_FACELET[j][k] &&
+                image(CORNER_FACELET[i][1]) == CORNER_FACELET[j][(k + 1) % 3] &&
+                image(CORNER_FACELET[i][2]) == CORNER_FACELET[j][(k + 2) % 3];
+        if (found) {
+          c.r[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(j);
+          c.v[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(k);
+        }
+      }
+    }
+    if (!found) return make_error("not a rigid motion of the cube: a corner's stickers split");
+  }
+  for (int i = 0; i < 12; ++i) {
+    bool found = false;
+    for (int j = 0; j < 12 && !found; ++j) {
+      for (int k = 0; k < 2 && !found; ++k) {
+        found = image(EDGE_FACELET[i][0]) == EDGE_FACELET[j][k] &&
+                image(EDGE_FACELET[i][1]) == EDGE_FACELET[j][1 - k];
+        if (found) {
+          c.s[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(j);
+          c.w[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(k);
+        }
+      }
+    }
+    if (!found) return make_error("not a rigid motion of the cube: an edge's stickers split");
+  }
+  return c;
+}
+
 Result<CubieState> from_sticker_perm(const Perm& p54) {
   auto reading = read_facelets(facelets_of(p54));
   if (!reading) return reading.error();

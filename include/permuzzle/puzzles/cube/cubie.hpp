@@ -43,6 +43,12 @@ struct CubieState {
 // The cubie form of a sticker permutation (centres fixed); an error if it is not a cube move.
 Result<CubieState> from_sticker_perm(const Perm& p54);
 Perm to_sticker_perm(const CubieState& c);  // 54 points, centres fixed
+// Where a rigid motion of the whole cube (face turn, slice, rotation x y z: a 54-point sticker
+// permutation, centres free to move) takes the cubie of each position: r/s the position it goes
+// to, v/w the index within that position's sticker triple/pair at which its first sticker lands
+// (the same convention as from_sticker_perm for face turns). An error if the stickers of a
+// position do not land together on one position in cyclic order (not a rigid motion).
+Result<CubieState> rigid_motion_cubies(const Perm& p54);
 std::string to_facelets(const CubieState& c);
 
 // The fundamental theorem's three conditions, each with the value found.

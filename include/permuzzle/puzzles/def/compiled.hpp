@@ -74,6 +74,7 @@ using Position = std::vector<GroupState>;  // per group
 struct GroupMove {
   std::vector<std::uint8_t> src;
   std::vector<std::uint8_t> dori;
+  bool operator==(const GroupMove&) const = default;
 };
 
 struct Component {
