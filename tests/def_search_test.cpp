@@ -299,36 +299,48 @@ TEST(DefSearch, ThreadsGiveTheOneThreadAnswer) {
   }
 }
 
-TEST(DefSearch, InverseLookupsKeepTheAnswerAndCutNodes) {
-  // The dual lookup only cuts subtrees without a solution inside the bound (it is admissible:
-  // a position and its inverse are equally far from solved), so the first solution in the
-  // search order stays the same; it must cut some nodes on these group-like puzzles. The
-  // lengths themselves are checked against BFS in SolverLengthsEqualBfsDistances.
-  for (const Definition& d : {samples::cube2(true), samples::loopover(3, 3)}) {
-    std::uint64_t with_total = 0, without_total = 0;
-    std::vector<std::vector<std::string>> first;  // the solutions with dual lookups
-    for (bool inverse : {true, false}) {
-      TableStore store;
-      DefSolveOptions so;
-      so.memory_bytes = 16 << 10;
-      so.inverse_lookups = inverse;
-      auto solver = DefSolver::create(d, so, store, RunContext());
-      ASSERT_TRUE(solver) << solver.error().message;
-      Rng rng(9);
-      for (std::size_t i = 0; i < 8; ++i) {
-        std::vector<std::size_t> scramble;
-        for (int k = 0; k < 12; ++k) scramble.push_back(rng.below(d.moves.size()));
-        auto r = (*solver)->solve_moves(scramble, RunContext().with_threads(1));
-        ASSERT_TRUE(r) << r.error().message;
-        (inverse ? with_total : without_total) += r->front().nodes;
-        if (inverse) {
-          first.push_back(r->front().moves);
-        } else {
-          EXPECT_EQ(r->front().moves, first[i]);
-        }
+// Solves `count` seeded scrambles of `length` moves on one thread with a lookup option on and
+// off: the lookups only cut subtrees without a solution inside the bound (they are admissible),
+// so the first solutions in the search order are the same. Returns the node totals (on, off).
+std::pair<std::uint64_t, std::uint64_t> lookup_nodes(const Definition& d, std::uint64_t memory,
+                                                     bool DefSolveOptions::*lookup,
+                                                     std::uint64_t seed, int length,
+                                                     std::size_t count) {
+  std::uint64_t on_total = 0, off_total = 0;
+  std::vector<std::vector<std::string>> first;  // the solutions with the lookup
+  for (bool on : {true, false}) {
+    TableStore store;
+    DefSolveOptions so;
+    so.memory_bytes = memory;
+    so.*lookup = on;
+    auto solver = DefSolver::create(d, so, store, RunContext());
+    EXPECT_TRUE(solver) << solver.error().message;
+    if (!solver) return {0, 0};
+    Rng rng(seed);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::vector<std::size_t> scramble;
+      for (int k = 0; k < length; ++k) scramble.push_back(rng.below(d.moves.size()));
+      auto r = (*solver)->solve_moves(scramble, RunContext().with_threads(1));
+      EXPECT_TRUE(r) << r.error().message;
+      if (!r) return {0, 0};
+      (on ? on_total : off_total) += r->front().nodes;
+      if (on) {
+        first.push_back(r->front().moves);
+      } else {
+        EXPECT_EQ(r->front().moves, first[i]);
       }
     }
-    EXPECT_LT(with_total, without_total);
+  }
+  return {on_total, off_total};
+}
+
+TEST(DefSearch, InverseLookupsKeepTheAnswerAndCutNodes) {
+  // Dual lookups on group-like puzzles: the same solutions and fewer nodes; the lengths are
+  // checked against BFS in SolverLengthsEqualBfsDistances.
+  for (const Definition& d : {samples::cube2(true), samples::loopover(3, 3)}) {
+    const auto [with, without] =
+        lookup_nodes(d, 16 << 10, &DefSolveOptions::inverse_lookups, 9, 12, 8);
+    EXPECT_LT(with, without) << d.name;
   }
 }
 
@@ -353,73 +365,26 @@ Definition loopover_with_rotation() {
 
 TEST(DefSearch, SymmetryLookupsFromRotations) {
   // Optimal lengths still equal BFS distances with the symmetry lookups on (admissibility), the
-  // first solution is the one without them, and they cut nodes.
+  // first solutions are those without them, and they cut nodes.
   const Definition d = loopover_with_rotation();
   expect_solver_matches_bfs(d, Metric::Htm, 16 << 10, 30);
-  std::uint64_t with_total = 0, without_total = 0;
-  std::vector<std::vector<std::string>> first;
-  for (bool symmetric : {true, false}) {
-    TableStore store;
-    DefSolveOptions so;
-    so.memory_bytes = 16 << 10;
-    so.symmetry_lookups = symmetric;
-    auto solver = DefSolver::create(d, so, store, RunContext());
-    ASSERT_TRUE(solver) << solver.error().message;
-    Rng rng(4);
-    for (std::size_t i = 0; i < 8; ++i) {
-      std::vector<std::size_t> scramble;
-      for (int k = 0; k < 12; ++k) scramble.push_back(rng.below(d.moves.size()));
-      auto r = (*solver)->solve_moves(scramble, RunContext().with_threads(1));
-      ASSERT_TRUE(r) << r.error().message;
-      (symmetric ? with_total : without_total) += r->front().nodes;
-      if (symmetric) {
-        first.push_back(r->front().moves);
-      } else {
-        EXPECT_EQ(r->front().moves, first[i]);
-      }
-    }
-  }
-  EXPECT_LT(with_total, without_total);
+  const auto [with, without] =
+      lookup_nodes(d, 16 << 10, &DefSolveOptions::symmetry_lookups, 4, 12, 8);
+  EXPECT_LT(with, without);
 }
 
 TEST(DefSearch, CubeExportRotationsAreSymmetries) {
   // `cube export --size 2` writes x, y, z; every rotation maps the face turns to face turns, so
-  // the solver uses them: the same solutions, fewer nodes on nine-move scrambles.
-  auto parsed = parse_definition(
-      [] {
-        std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/2x2x2.tws");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-      }(),
-      "2x2x2.tws");
-  ASSERT_TRUE(parsed) << parsed.error().describe();
-  const Definition& d = *parsed;
-  ASSERT_EQ(d.rotations.size(), 3u);
-  std::uint64_t with_total = 0, without_total = 0;
-  std::vector<std::vector<std::string>> first;
-  for (bool symmetric : {true, false}) {
-    TableStore store;
-    DefSolveOptions so;
-    so.memory_bytes = 256 << 10;
-    so.symmetry_lookups = symmetric;
-    auto solver = DefSolver::create(d, so, store, RunContext());
-    ASSERT_TRUE(solver) << solver.error().message;
-    Rng rng(2);
-    for (std::size_t i = 0; i < 5; ++i) {
-      std::vector<std::size_t> scramble;
-      for (int k = 0; k < 10; ++k) scramble.push_back(rng.below(d.moves.size()));
-      auto r = (*solver)->solve_moves(scramble, RunContext().with_threads(1));
-      ASSERT_TRUE(r) << r.error().message;
-      (symmetric ? with_total : without_total) += r->front().nodes;
-      if (symmetric) {
-        first.push_back(r->front().moves);
-      } else {
-        EXPECT_EQ(r->front().moves, first[i]);
-      }
-    }
-  }
-  EXPECT_LT(with_total, without_total);
+  // the solver uses them: the same solutions, fewer nodes on ten-move scrambles.
+  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/2x2x2.tws");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto d = parse_definition(text.str(), "2x2x2.tws");
+  ASSERT_TRUE(d) << d.error().describe();
+  ASSERT_EQ(d->rotations.size(), 3u);
+  const auto [with, without] =
+      lookup_nodes(*d, 256 << 10, &DefSolveOptions::symmetry_lookups, 2, 10, 5);
+  EXPECT_LT(with, without);
 }
 
 TEST(DefSearch, SolverAllOptimalAndExactTable) {
