@@ -536,6 +536,45 @@ TEST(DefSearch, SolverMaxLengthAndTimeLimit) {
   EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
 }
 
+TEST(DefSearch, QuickPassAnswersWithinACapOrATimeLimit) {
+  // With --max-length the caller accepts any solution within the cap: a weighted pass (closest
+  // child first) answers random 4x4 Loopover positions after few nodes, replayed, within the
+  // cap. Under a time limit alone its answer stands in when the optimal search runs out of
+  // time: an answer, not an error.
+  const Definition d = samples::loopover(4, 4);
+  TableStore store;
+  DefSolveOptions so;
+  so.memory_bytes = 1 << 20;
+  Rng rng(3);
+  std::vector<State> starts;
+  for (int i = 0; i < 3; ++i) {
+    State st = full_solved(d);
+    rng.shuffle(st.sets[0].perm.begin(), st.sets[0].perm.end());
+    starts.push_back(st);
+  }
+  so.accept_non_optimal = true;
+  so.max_length = 40;
+  auto capped = DefSolver::create(d, so, store, RunContext());
+  ASSERT_TRUE(capped) << capped.error().message;
+  for (const State& st : starts) {
+    auto r = (*capped)->solve(st, RunContext().with_threads(1));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_LE(r->front().length, 40);
+    EXPECT_LT(r->front().nodes, 1'000'000u);
+    std::vector<std::size_t> moves;
+    for (const std::string& name : r->front().moves) moves.push_back(*d.find_move(name));
+    EXPECT_EQ(replay(d, st, moves), full_solved(d));
+  }
+  so.accept_non_optimal = false;
+  so.max_length = 100;
+  auto plain = DefSolver::create(d, so, store, RunContext());
+  ASSERT_TRUE(plain);
+  auto r = (*plain)->solve(
+      starts[0], RunContext().with_threads(1).with_time_limit(std::chrono::milliseconds(500)));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_GT(r->front().length, 0);
+}
+
 }  // namespace
 }  // namespace permuzzle::def
 

@@ -108,7 +108,9 @@ Result<Output> solve_command(const Request& q, Session& s) {
   o.metric = *metric;
   o.memory_bytes = q.unsigned_integer("memory") << 20;
   o.all_optimal = q.flag("all-optimal");
-  o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+  // Without --max-length: optimal answers only, searched up to 100 moves.
+  o.accept_non_optimal = q.has("max-length");
+  o.max_length = o.accept_non_optimal ? static_cast<int>(q.unsigned_integer("max-length")) : 100;
   const RunContext run = with_threads(q, s);
   auto solver = DefSolver::create(*d, o, s.tables, run);
   if (!solver) return solver.error();
@@ -119,9 +121,10 @@ Result<Output> solve_command(const Request& q, Session& s) {
     auto r = (*solver)->solve(sc.state, run);
     if (!r) return r.error();
     const DefSolution& first = r->front();
-    nlohmann::json entry = {
-        {"name", sc.name},  {"moves", first.moves}, {"length", first.length},  {"optimal", true},
-        {"verified", true}, {"nodes", first.nodes}, {"seconds", first.seconds}};
+    nlohmann::json entry = {{"name", sc.name},         {"moves", first.moves},
+                            {"length", first.length},  {"optimal", first.optimal},
+                            {"verified", true},        {"nodes", first.nodes},
+                            {"seconds", first.seconds}};
     if (o.all_optimal) {
       nlohmann::json all = nlohmann::json::array();
       for (const auto& x : *r) all.push_back(x.moves);
@@ -130,8 +133,8 @@ Result<Output> solve_command(const Request& q, Session& s) {
     solutions.push_back(entry);
     std::string seq;
     for (const auto& m : first.moves) seq += (seq.empty() ? "" : " ") + m;
-    text += fmt::format("{}: {} ({} moves, optimal{})\n", sc.name, seq.empty() ? "(solved)" : seq,
-                        first.length,
+    text += fmt::format("{}: {} ({} moves, {}{})\n", sc.name, seq.empty() ? "(solved)" : seq,
+                        first.length, first.optimal ? "optimal" : "not proven optimal",
                         o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "");
   }
   nlohmann::json tables = nlohmann::json::array();
@@ -182,10 +185,12 @@ void register_def_search(Registry& r) {
         option("scramble", ParamType::InputFile, "Scramble file (Scramble/ScrambleAlg blocks)"),
         option("moves", ParamType::String, "Solve the position these moves make from solved"),
         option("state", ParamType::String,
-               "A state in the Solved layout, ';' between lines: \"SET;1 2 3 ...;0 0 1 ...\""),
+               "A state in the Solved layout: \"SET 1 2 3 ... [0 0 1 ...] SET ...\" (1-based)"),
         metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
         with_range(option("max-length", ParamType::Unsigned,
-                          "Refuse (exit 3) when every solution is longer", 100),
+                          "Stop at the first solution of at most N moves (a quick non-optimal "
+                          "pass first); refuse (exit 3) when none exists (default: no cap, "
+                          "optimal only)"),
                    0, 1000),
         threads_option()},
        solve_command,

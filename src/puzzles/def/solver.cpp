@@ -20,6 +20,9 @@ namespace permuzzle::def {
 namespace {
 
 constexpr std::uint32_t PDB_FORMAT = 1;
+// The quick pass's node budget (see DefSolver::solve): seconds at most.
+constexpr std::uint64_t QUICK_NODES = 1'000'000;
+constexpr int QUICK_WEIGHT = 3;  // f = g + 3h
 
 // A piece unit: one label of one group of the full puzzle (all copies of identical pieces).
 struct Unit {
@@ -342,13 +345,17 @@ class Kernel {
     for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
     inverse_ = full.solved();
     inverse_ranks_.assign(pdbs.size(), 0);
+    max_length_ = max_depth;
   }
   int start(const Position& root) {
     // Children and their database ranks per depth, deep enough for any bound the driver allows
     // (every move costs at least 1), so that nothing is allocated during an iteration.
     root_ = root;
+    beyond_limit_ = 0;
     children_.assign(static_cast<std::size_t>(max_depth_) + 2,
                      std::vector<Position>(static_cast<std::size_t>(moves_), root));
+    order_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
+    for (auto& o : order_) o.reserve(static_cast<std::size_t>(moves_));
     ranks_.assign(static_cast<std::size_t>(max_depth_) + 2,
                   std::vector<std::uint64_t>(static_cast<std::size_t>(moves_) * pdbs_.size(), 0));
     return lookup_max(rank_all(root, scratch_ranks()), 0);
@@ -415,6 +422,12 @@ class Kernel {
   bool found() const { return found_; }
   bool abandoned() const { return abandoned_; }
   int max_depth() const { return max_depth_; }
+  // Weighted search (f = g + weight * h; 1 = IDA*, admissible): with weight 2 the bound no
+  // longer proves optimality, but a solution is found after far fewer nodes (quick pass).
+  void set_weight(int weight) {
+    weight_ = weight;
+    max_depth_ = max_length_ * weight;  // f = g + weight * h of a solution up to the cap
+  }
   int next_bound() const { return next_bound_; }
 
  private:
@@ -423,7 +436,7 @@ class Kernel {
   bool inverse_cuts(const Position& pos, int g, int bound) {
     if (inverter_ == nullptr) return false;
     inverter_->invert(full_, pos, inverse_);
-    const int h = lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
+    const int h = weight_ * lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
     if (g + h > bound) {
       next_bound_ = std::min(next_bound_, g + h);
       return true;
@@ -435,7 +448,7 @@ class Kernel {
     if (symmetries_ == nullptr || bound - g < SYMMETRY_MIN_DEPTH) return false;
     for (std::size_t k = 0; k < symmetries_->size(); ++k) {
       symmetries_->conjugate(full_, *inverter_, k, pos, inverse_);
-      const int hs = lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
+      const int hs = weight_ * lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
       if (g + hs > bound) {
         next_bound_ = std::min(next_bound_, g + hs);
         return true;
@@ -452,8 +465,8 @@ class Kernel {
     // As dfs() does, with the children collected instead of searched.
     ++nodes_;
     if (!control.keep_going(nodes_)) return;
-    if (g + hv > bound) {
-      next_bound_ = std::min(next_bound_, g + hv);
+    if (g + weight_ * hv > bound) {
+      next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return;
     }
     if (pos == goal_) {
@@ -524,8 +537,8 @@ class Kernel {
       abandoned_ = true;
       return true;
     }
-    if (g + hv > bound) {
-      next_bound_ = std::min(next_bound_, g + hv);
+    if (g + weight_ * hv > bound) {
+      next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return false;
     }
     if (pos == goal_) {
@@ -556,22 +569,50 @@ class Kernel {
       full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
       rank_all(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np);
     }
-    // Step 2. Their bounds, then the search below each.
+    // Step 2. Their bounds, then the search below each: in move order (IDA*: the order does not
+    // change the work of a failing iteration), or the closest child first in the weighted
+    // quick pass, which wants any solution soon.
+    if (weight_ == 1) {
+      for (int m = 0; m < moves_; ++m) {
+        int next = 0;
+        if (!allowed(m, next)) continue;
+        const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+        path_.push_back(m);
+        const bool stop = dfs(kids[static_cast<std::size_t>(m)], depth + 1,
+                              g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
+        path_.pop_back();
+        if (stop) return true;
+      }
+      return false;
+    }
+    auto& order = order_[depth];
+    order.clear();
     for (int m = 0; m < moves_; ++m) {
       int next = 0;
       if (!allowed(m, next)) continue;
-      const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
-      path_.push_back(m);
-      const bool stop = dfs(kids[static_cast<std::size_t>(m)], depth + 1,
-                            g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
+      order.push_back({lookup_max(ranks + static_cast<std::size_t>(m) * np, 0), m, next});
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Child& a, const Child& b) { return a.h < b.h; });
+    for (const Child& c : order) {
+      path_.push_back(c.move);
+      const bool stop =
+          dfs(kids[static_cast<std::size_t>(c.move)], depth + 1,
+              g + costs_[static_cast<std::size_t>(c.move)], c.next, bound, c.h, control);
       path_.pop_back();
       if (stop) return true;
     }
     return false;
   }
+  struct Child {
+    int h, move, next;
+  };
+  std::vector<std::vector<Child>> order_;  // [depth]: the quick pass's children, closest first
 
   const CompiledPuzzle& full_;
   static constexpr int SYMMETRY_MIN_DEPTH = 5;
+  int weight_ = 1;
+  int max_length_ = 0;
   const Inverter* inverter_;      // null: no dual lookups
   const Symmetries* symmetries_;  // null: no symmetry lookups
   Position inverse_;
@@ -913,10 +954,52 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
     auto reached = fp.position_of(replay(d, start, seq));
     return reached && *reached == fp.solved();
   };
-  auto r = threads == 1 ? search::ida_star(kernels.front(), *root, run, io, replay_ok)
+  auto to_solution = [&](const std::vector<int>& sol, std::uint64_t nodes, double seconds) {
+    DefSolution s;
+    for (int m : sol) {
+      s.moves.push_back(d.moves[fp.moves()[static_cast<std::size_t>(m)]].name);
+      s.length += costs[static_cast<std::size_t>(m)];
+    }
+    s.nodes = nodes;
+    s.seconds = seconds;
+    return s;
+  };
+  const auto run_ida = [&] {
+    return threads == 1 ? search::ida_star(kernels.front(), *root, run, io, replay_ok)
                         : search::ida_star(parallel, *root, run, io, replay_ok);
+  };
+  // Step 1. When a non-optimal answer is acceptable (a length cap or a time limit was given), a
+  // quick weighted pass first (f = g + 2h, at most QUICK_NODES nodes): a solution within the cap
+  // is the answer at once; under a time limit alone it is kept for when the optimal search runs
+  // out of time.
+  std::optional<DefSolution> quick;
+  const bool time_limited = run.deadline().has_value();
+  if ((options_.accept_non_optimal || time_limited) && !options_.all_optimal) {
+    for (Kernel& k : kernels) k.set_weight(QUICK_WEIGHT);
+    search::IdaOptions qo = io;
+    qo.node_limit = QUICK_NODES;
+    qo.phase = "def solve (quick pass)";
+    ParallelKernel quick_parallel(kernels, run, qo, false);
+    auto q = threads == 1 ? search::ida_star(kernels.front(), *root, run, qo, replay_ok)
+                          : search::ida_star(quick_parallel, *root, run, qo, replay_ok);
+    for (Kernel& k : kernels) k.set_weight(1);
+    if (q) {
+      DefSolution s = to_solution(q->moves, q->nodes, q->seconds);
+      s.optimal = s.length <= q->initial_bound;  // met the admissible bound of the root
+      if (s.length <= options_.max_length && (options_.accept_non_optimal || s.optimal)) {
+        return std::vector<DefSolution>{std::move(s)};
+      }
+      if (s.length <= options_.max_length) quick = std::move(s);
+    }
+    if (run.should_stop() && quick) return std::vector<DefSolution>{*quick};
+  }
+  // Step 2. IDA*: the optimal solution(s).
+  auto r = run_ida();
   const int beyond_limit = kernels.front().beyond_limit();
   const auto& solutions = threads == 1 ? kernels.front().solutions() : parallel.solutions();
+  if (!r && quick && time_limited && run.should_stop()) {
+    return std::vector<DefSolution>{*quick};  // out of time: the quick pass's answer
+  }
   if (!r && beyond_limit > 0) {
     // IDA* meets the optimal length first, so there is no shorter non-optimal answer to give:
     // past the limit the answer is a proof that none exists.
@@ -932,14 +1015,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
       return make_error("solution failed verification by replay (internal error)", {},
                         Error::NO_POSITION, ErrorKind::Internal);
     }
-    DefSolution s;
-    for (int m : sol) {
-      s.moves.push_back(d.moves[fp.moves()[static_cast<std::size_t>(m)]].name);
-      s.length += costs[static_cast<std::size_t>(m)];
-    }
-    s.nodes = r->nodes;
-    s.seconds = r->seconds;
-    out.push_back(std::move(s));
+    out.push_back(to_solution(sol, r->nodes, r->seconds));
   }
   return out;
 }

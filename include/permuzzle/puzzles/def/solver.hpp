@@ -30,6 +30,10 @@ struct DefSolveOptions {
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // all pattern databases together
   bool all_optimal = false;                             // every optimal canonical solution
   int max_length = 100;  // LimitExceeded rather than an IDA* bound past this
+  // A non-optimal answer is welcome (the caller gave --max-length or a time limit): a quick
+  // weighted pass runs first; a solution within max_length from it is returned at once without
+  // a time limit, or kept for when the optimal search runs out of time.
+  bool accept_non_optimal = false;
   // Where positions are group elements (distinct pieces, orientations tracked), also bound a
   // node by the databases' bound of its inverse position (admissible: equal distances).
   bool inverse_lookups = true;
@@ -40,7 +44,8 @@ struct DefSolveOptions {
 
 struct DefSolution {
   std::vector<std::string> moves;
-  int length = 0;  // in the metric
+  int length = 0;       // in the metric
+  bool optimal = true;  // false: from the quick pass, longer than the proven lower bound
   std::uint64_t nodes = 0;
   double seconds = 0;
 };
