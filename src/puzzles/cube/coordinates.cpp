@@ -139,6 +139,13 @@ int KCube::slice() const {
   }
   return a;
 }
+int KCube::ccomb() const {
+  int comb = 0, x = 0;
+  for (int j = 0; j < 8; ++j) {
+    if (cp[j] < 4) comb += binomial(j, ++x);
+  }
+  return comb;
+}
 int KCube::cperm() const {
   return lehmer_rank<8>(cp.data());
 }
@@ -218,7 +225,7 @@ std::uint64_t CoordTables::bytes() const {
          cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
          fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
          prune_cperm_sperm.size() + prune_eperm_sperm.size() + cperm_ccombp.size() +
-         ccombp_move.size() + prune_eperm_ccombp.size();
+         ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() + ccomb_conj.size();
 }
 
 namespace {
@@ -347,6 +354,32 @@ CoordTables CoordTables::make() {
       assert(rep[v] >= 0);
       for (int m : PHASE2_MOVES) {
         t.ccombp_move[v * N_MOVES + m] = t.cperm_ccombp[t.cperm_move[rep[v] * N_MOVES + m]];
+      }
+    }
+  }
+  // The corner combination alone: one cube per combination of 4 of the 8 positions.
+  {
+    std::vector<KCube> comb_cube(N_CCOMB);
+    for (int mask = 0; mask < (1 << 8); ++mask) {
+      if (__builtin_popcount(mask) != 4) continue;
+      KCube c;
+      int uc = 0, dc = 4;
+      for (int j = 0; j < 8; ++j)
+        c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
+      comb_cube[c.ccomb()] = c;
+    }
+    t.ccomb_move.resize(N_CCOMB * N_MOVES);
+    t.ccomb_conj.resize(N_CCOMB * N_SYM_D4H);
+    for (int v = 0; v < N_CCOMB; ++v) {
+      assert(comb_cube[v].ccomb() == v);
+      for (int m = 0; m < N_MOVES; ++m) {
+        KCube d = comb_cube[v];
+        d.corners_times(mv[m]);
+        t.ccomb_move[v * N_MOVES + m] = static_cast<std::uint8_t>(d.ccomb());
+      }
+      for (int s = 0; s < N_SYM_D4H; ++s) {
+        t.ccomb_conj[v * N_SYM_D4H + s] =
+            static_cast<std::uint8_t>(t.basics.conj(comb_cube[v], s).ccomb());
       }
     }
   }
