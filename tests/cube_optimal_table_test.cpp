@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <unordered_map>
 
 #include "../src/puzzles/cube/coordinates.hpp"
 #include "../src/puzzles/cube/optimal_table.hpp"
@@ -70,6 +71,87 @@ TEST(CubeOptimalTable, TrivialExtraCoordinateGivesThePhaseOneTable) {
     EXPECT_EQ(mod3_exact_distance(t, trivial, m3, x.twist(), x.flip(), x.slice(), 0),
               phase1_distance(t, *st.phase1, x.twist(), x.flip(), x.slice()));
   }
+}
+
+// The big table's search (mod-3 tracking, the inverse's bound anchored on the phase-1 table,
+// nxopt's tricks (a) and (b)) run on the table of the phase-1 size: optimal lengths must equal
+// the breadth-first distances, and the lengths of the phase-1-only solver on deeper scrambles
+// (if a trick were not admissible, some length would come out too long).
+std::shared_ptr<const OptimalTable> small_table() {
+  static std::shared_ptr<const OptimalTable> made = [] {
+    const std::array<std::uint8_t, N_MOVES> zero_move{};
+    const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+    auto o = std::make_shared<OptimalTable>();
+    build_mod3_table(*tables().coords, {1, zero_move.data(), zero_conj.data()}, 2, o->table, {}, {},
+                     &o->per_depth);
+    return o;
+  }();
+  return made;
+}
+
+TEST(CubeOptimalTable, SearchWithTricksGivesBreadthFirstDistances) {
+  const CubeBasics& b = tables().coords->basics;
+  auto key = [](const KCube& c) {
+    return std::string(reinterpret_cast<const char*>(&c), sizeof c);
+  };
+  std::unordered_map<std::string, int> seen{{key(KCube{}), 0}};
+  std::vector<std::vector<KCube>> layers{{KCube{}}};
+  for (int d = 1; d <= 5; ++d) {
+    std::vector<KCube> next;
+    for (const KCube& c : layers.back()) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const KCube n = c * b.moves[m];
+        if (seen.emplace(key(n), d).second) next.push_back(n);
+      }
+    }
+    layers.push_back(std::move(next));
+  }
+  ASSERT_EQ(layers[5].size(), 574908u);  // published
+  OptimalOptions o;
+  o.table = small_table();
+  Rng rng(8);
+  for (int d = 0; d <= 5; ++d) {
+    const std::size_t samples = d <= 2 ? layers[d].size() : 100;
+    for (std::size_t i = 0; i < samples; ++i) {
+      const KCube& c = d <= 2 ? layers[d][i] : layers[d][rng.below(layers[d].size())];
+      auto s = solve_optimal(tables(), to_cubie(c), o, RunContext{}.with_threads(1));
+      ASSERT_TRUE(s);
+      EXPECT_EQ(s->length, d);
+      EXPECT_TRUE(s->optimal && s->verified);
+    }
+  }
+}
+
+TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
+  OptimalOptions o;
+  o.table = small_table();
+  Rng rng(21);
+  std::uint64_t nodes_old = 0, nodes_new = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<CubeMove> scramble;
+    for (int k = 0; k < 8; ++k) {
+      scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
+    }
+    auto c = from_sticker_perm(moves_perm(scramble));
+    ASSERT_TRUE(c);
+    auto old = solve_optimal(tables(), *c, {}, RunContext{}.with_threads(2));
+    auto one = solve_optimal(tables(), *c, o, RunContext{}.with_threads(1));
+    auto two = solve_optimal(tables(), *c, o, RunContext{}.with_threads(2));
+    ASSERT_TRUE(old && one && two);
+    EXPECT_EQ(one->length, old->length);
+    EXPECT_EQ(format_moves(one->moves), format_moves(two->moves));
+    EXPECT_EQ(one->nodes, two->nodes);
+    nodes_old += old->nodes, nodes_new += one->nodes;
+  }
+  EXPECT_LT(nodes_new, nodes_old);  // the tricks prune
+  // The quarter-turn metric: R2 U costs 3.
+  OptimalOptions q = o;
+  q.metric = Metric::Qtm;
+  auto c = from_sticker_perm(moves_perm(*parse_moves("R2 U")));
+  ASSERT_TRUE(c);
+  auto s = solve_optimal(tables(), *c, q, RunContext{});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->length, 3);
 }
 
 }  // namespace

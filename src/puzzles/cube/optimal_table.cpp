@@ -30,7 +30,10 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
                       std::vector<std::uint64_t>* per_depth) {
   // Step 1. Shape, and the small tables of the inner loops.
   const int X = extra.size;
-  out = Mod3Table::shape(X);
+  const Mod3Table shape = Mod3Table::shape(X);
+  out.extra = shape.extra;
+  out.row_entries = shape.row_entries;
+  out.row_bytes = shape.row_bytes;
   out.data.assign(out.bytes(), 0xFF);
   std::uint8_t* const base = out.data.data();
   const std::uint64_t row_bytes = out.row_bytes, row_entries = out.row_entries;
