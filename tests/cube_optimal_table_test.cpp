@@ -31,6 +31,11 @@ TEST(CubeOptimalTable, CornerCombinationTablesAgreeWithCubies) {
   for (int i = 0; i < 300; ++i) {
     const KCube x = from_cubie(random_state(rng));
     seen.insert(x.ccomb());
+    int sm = 0, cm = 0;
+    for (int j = 0; j < 12; ++j) sm |= (x.ep[j] >= 8) << j;
+    for (int j = 0; j < 8; ++j) cm |= (x.cp[j] < 4) << j;
+    EXPECT_EQ(t.slice_of_mask[sm], x.slice());
+    EXPECT_EQ(t.ccomb_of_mask[cm], x.ccomb());
     for (int m = 0; m < N_MOVES; ++m) {
       EXPECT_EQ((x * t.basics.moves[m]).ccomb(), t.ccomb_move[x.ccomb() * N_MOVES + m]);
     }

@@ -166,6 +166,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
     }
     OptimalOptions o;
     o.metric = metric;
+    if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
     if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
     // With --memory >= 2600 MB: the 2.3 GiB table too (built once, about 5 minutes).
     if (q.has("memory") && q.unsigned_integer("memory") >= OPTIMAL_TABLE_MIN_MEMORY_MB) {

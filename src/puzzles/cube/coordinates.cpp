@@ -225,7 +225,8 @@ std::uint64_t CoordTables::bytes() const {
          cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
          fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
          prune_cperm_sperm.size() + prune_eperm_sperm.size() + cperm_ccombp.size() +
-         ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() + ccomb_conj.size();
+         ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() + ccomb_conj.size() +
+         slice_of_mask.size() * 2 + ccomb_of_mask.size();
 }
 
 namespace {
@@ -293,6 +294,12 @@ CoordTables CoordTables::make() {
     int se = 8, oe = 0;
     for (int j = 0; j < 12; ++j) c.ep[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? se++ : oe++);
     slice_cube[c.slice()] = c;
+  }
+  t.slice_of_mask.assign(1 << 12, 0);
+  for (int s = 0; s < N_SLICE; ++s) {
+    int mask = 0;
+    for (int j = 0; j < 12; ++j) mask |= (slice_cube[s].ep[j] >= 8) << j;
+    t.slice_of_mask[mask] = static_cast<std::uint16_t>(s);
   }
   t.slice_move.resize(N_SLICE * N_MOVES);
   for (int s = 0; s < N_SLICE; ++s) {
@@ -367,6 +374,14 @@ CoordTables CoordTables::make() {
       for (int j = 0; j < 8; ++j)
         c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
       comb_cube[c.ccomb()] = c;
+    }
+    t.ccomb_of_mask.assign(256, 0);
+    for (int mask = 0; mask < 256; ++mask) {
+      if (__builtin_popcount(mask) != 4) continue;
+      KCube c;
+      int uc = 0, dc = 4;
+      for (int j = 0; j < 8; ++j) c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
+      t.ccomb_of_mask[mask] = static_cast<std::uint8_t>(c.ccomb());
     }
     t.ccomb_move.resize(N_CCOMB * N_MOVES);
     t.ccomb_conj.resize(N_CCOMB * N_SYM_D4H);

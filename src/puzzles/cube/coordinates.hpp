@@ -123,6 +123,10 @@ struct CoordTables {
   // other, so the conjugate's combination is a function of the combination).
   std::vector<std::uint8_t> ccomb_move;  // [ccomb * 18 + m]
   std::vector<std::uint8_t> ccomb_conj;  // [ccomb * 16 + s]: ccomb of conj(x, s), s in D4h
+  // Combination ranks from position masks (bit j: position j holds a slice edge / a U corner),
+  // for searches that compute coordinates of whole cubes.
+  std::vector<std::uint16_t> slice_of_mask;  // [12-bit mask] (only masks of 4 bits are valid)
+  std::vector<std::uint8_t> ccomb_of_mask;   // [8-bit mask]
   std::uint64_t bytes() const;
   static CoordTables make();
 };

@@ -359,8 +359,11 @@ class BigSearch {
       n.dist[a] = static_cast<std::int8_t>(
           mod3_exact_distance(t_, x_, m3_, n.twist[a], n.flip[a], n.slice[a], n.ccomb[a]));
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
-      const Probe p = probe(n.inv[a]);
-      n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(p));
+      const std::uint8_t* at;
+      int shift;
+      std::uint64_t p1;
+      probe(n.inv[a], at, shift, p1);
+      n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
     }
     return n;
   }
@@ -375,17 +378,24 @@ class BigSearch {
   };
   using Kids = std::array<Kid, N_MOVES>;
 
-  // The children of `n` that survive every bound with `budget` left, in move order, in `kids`;
-  // returns their number. Every child generated counts as a node.
-  int expand(const Node& n, int budget, int last, Kids& kids, std::uint64_t& nodes) const {
-    // Step 1. Moves: canonical order, the budget, trick (b) from the inverse bounds.
+  // The children of `n` that survive every bound with `budget` left: their indices into `kids`
+  // in move order in `alive`; returns their number. Every child generated counts as a node.
+  //
+  // The six table reads of a child are random reads of 2.3 GiB (DRAM, and a miss of the TLB
+  // without huge pages): the bottleneck. So they go in rounds, one axis at a time for all the
+  // children still alive, prefetched together; a child pruned by one axis costs no more reads.
+  using Alive = std::array<std::uint8_t, N_MOVES>;
+  int expand(const Node& n, int budget, int last, Kids& kids, Alive& alive,
+             std::uint64_t& nodes) const {
+    // Step 1. Moves: canonical order, the budget, trick (b) from the inverse bounds; the
+    // children's axis coordinates (small tables) and the first axis's table byte, prefetched.
     std::uint32_t banned = 0;
     for (int a = 0; a < 3; ++a) {
       if (n.inv_lb[a] == budget) banned |= axis_moves_[a];
     }
-    // Step 2. The children's axis coordinates; prefetch their big-table bytes.
-    std::array<const std::uint8_t*, N_MOVES * 3> fwd;
-    std::array<int, N_MOVES * 3> fwd_shift;
+    std::array<const std::uint8_t*, N_MOVES> at;
+    std::array<int, N_MOVES> shift;
+    std::array<std::uint64_t, N_MOVES> p1;
     int count = 0;
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > budget || ((banned >> m) & 1)) continue;
@@ -394,64 +404,61 @@ class BigSearch {
       k.limit = budget - cost(m);
       for (int a = 0; a < 3; ++a) {
         const int ma = conj_[a][m];
-        const int tw = t_.twist_move[n.twist[a] * N_MOVES + ma];
-        const int fl = t_.flip_move[n.flip[a] * N_MOVES + ma];
-        const int sl = t_.slice_move[n.slice[a] * N_MOVES + ma];
-        const int cc = x_.move[n.ccomb[a] * N_MOVES + ma];
-        k.node.twist[a] = static_cast<std::uint16_t>(tw);
-        k.node.flip[a] = static_cast<std::uint16_t>(fl);
-        k.node.slice[a] = static_cast<std::uint16_t>(sl);
-        k.node.ccomb[a] = static_cast<std::uint8_t>(cc);
-        const std::uint32_t fs = static_cast<std::uint32_t>(sl) * N_FLIP + fl;
-        const int s = t_.fs_to_rep[fs];
-        const std::uint64_t e = std::uint64_t(t_.twist_conj[tw * N_SYM_D4H + s]) * x_.size +
-                                x_.conj[cc * N_SYM_D4H + s];
-        fwd[count * 3 + a] = m3_.data.data() + m3_.byte_index(t_.fs_class[fs], e);
-        fwd_shift[count * 3 + a] = static_cast<int>(e & 3) * 2;
-        __builtin_prefetch(fwd[count * 3 + a]);
+        k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
+        k.node.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
+        k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
+        k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
       }
+      locate(k.node, 0, at[count], shift[count]);
+      alive[count] = static_cast<std::uint8_t>(count);
       ++count;
     }
-    // Step 3. Exact axis distances and their bound; the survivors' inverse cubes and probes.
-    std::array<Probe, N_MOVES * 3> inv;
-    int alive = 0;
-    for (int i = 0; i < count; ++i) {
-      ++nodes;
-      Kid& k = kids[i];
-      for (int a = 0; a < 3; ++a) {
-        const int r = (*fwd[i * 3 + a] >> fwd_shift[i * 3 + a]) & 3;
+    nodes += static_cast<std::uint64_t>(count);
+    int live = count;
+    // Step 2. Axis by axis: the exact distance (parent's +-1 by the residue); prune; prefetch
+    // the next axis of the survivors.
+    for (int a = 0; a < 3 && live > 0; ++a) {
+      int kept = 0;
+      for (int j = 0; j < live; ++j) {
+        const int i = alive[j];
+        Kid& k = kids[i];
+        const int r = (*at[i] >> shift[i]) & 3;
         k.node.dist[a] = static_cast<std::int8_t>(mod3_step(n.dist[a], r));
+        if (k.node.dist[a] > k.limit) continue;
+        if (a == 2 && side_bound(k.node.dist) > k.limit) continue;  // trick (a)
+        alive[kept++] = static_cast<std::uint8_t>(i);
+        if (a < 2) {
+          locate(k.node, a + 1, at[i], shift[i]);
+        } else {
+          premultiply(t_.basics.moves[inv_conj_[0][k.move]], n.inv[0], k.node.inv[0]);
+          probe(k.node.inv[0], at[i], shift[i], p1[i]);
+        }
       }
-      if (side_bound(k.node.dist) > k.limit) continue;
-      if (alive != i) {
-        kids[alive].move = k.move;
-        kids[alive].limit = k.limit;
-        kids[alive].node.twist = k.node.twist;
-        kids[alive].node.flip = k.node.flip;
-        kids[alive].node.slice = k.node.slice;
-        kids[alive].node.ccomb = k.node.ccomb;
-        kids[alive].node.dist = k.node.dist;
-      }
-      Kid& q = kids[alive];
-      for (int a = 0; a < 3; ++a) {
-        premultiply(t_.basics.moves[inv_conj_[a][q.move]], n.inv[a], q.node.inv[a]);
-        inv[alive * 3 + a] = probe(q.node.inv[a]);
-      }
-      ++alive;
+      live = kept;
     }
-    // Step 4. The inverse bounds.
-    int out = 0;
-    for (int i = 0; i < alive; ++i) {
-      Kid& k = kids[i];
-      for (int a = 0; a < 3; ++a) {
-        k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(inv[i * 3 + a]));
+    // Step 3. The inverse, axis by axis: the bound anchored on the phase-1 table; prune;
+    // the next axis's conjugate and its reads.
+    for (int a = 0; a < 3 && live > 0; ++a) {
+      int kept = 0;
+      for (int j = 0; j < live; ++j) {
+        const int i = alive[j];
+        Kid& k = kids[i];
+        k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at[i], shift[i], p1[i]));
+        if (k.node.inv_lb[a] > k.limit) continue;
+        if (a == 2) {
+          if (side_bound(k.node.inv_lb) > k.limit) continue;  // trick (a) on the inverse
+          if (k.limit == 0 && !solved(k.node)) continue;
+        }
+        alive[kept++] = static_cast<std::uint8_t>(i);
+        if (a < 2) {
+          premultiply(t_.basics.moves[inv_conj_[a + 1][k.move]], n.inv[a + 1],
+                      k.node.inv[a + 1]);
+          probe(k.node.inv[a + 1], at[i], shift[i], p1[i]);
+        }
       }
-      if (side_bound(k.node.inv_lb) > k.limit) continue;
-      if (k.limit == 0 && !solved(k.node)) continue;
-      if (out != i) kids[out] = k;
-      ++out;
+      live = kept;
     }
-    return out;
+    return live;
   }
 
   struct Worker {
@@ -463,15 +470,17 @@ class BigSearch {
            const std::function<bool()>& abort) const {
     if (budget == 0) return solved(n);
     Kids kids;
+    Alive alive;
     const std::uint64_t before = w.nodes;
-    const int count = expand(n, budget, last, kids, w.nodes);
+    const int count = expand(n, budget, last, kids, alive, w.nodes);
     if ((before >> 12) != (w.nodes >> 12) && abort()) {
       w.aborted = true;
       return false;
     }
-    for (int i = 0; i < count; ++i) {
-      w.path.push_back(kids[i].move);
-      if (dfs(kids[i].node, kids[i].limit, kids[i].move, w, abort)) return true;
+    for (int j = 0; j < count; ++j) {
+      const Kid& k = kids[alive[j]];
+      w.path.push_back(k.move);
+      if (dfs(k.node, k.limit, k.move, w, abort)) return true;
       w.path.pop_back();
       if (w.aborted) return false;
     }
@@ -490,36 +499,49 @@ class BigSearch {
       return;
     }
     Kids kids;
-    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), kids, nodes);
-    for (int i = 0; i < count; ++i) {
-      moves.push_back(kids[i].move);
-      prefixes(kids[i].node, kids[i].limit, depth - 1, moves, out, nodes);
+    Alive alive;
+    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), kids, alive, nodes);
+    for (int j = 0; j < count; ++j) {
+      const Kid& k = kids[alive[j]];
+      moves.push_back(k.move);
+      prefixes(k.node, k.limit, depth - 1, moves, out, nodes);
       moves.pop_back();
     }
   }
 
  private:
-  // Where the inverse conjugate's entries are: big table byte and shift, phase-1 index.
-  struct Probe {
-    const std::uint8_t* big;
-    int shift;
-    std::uint64_t p1;
-  };
-  Probe probe(const KCube& z) const {
-    const int tw = z.twist(), fl = z.flip(), sl = z.slice(), cc = extra_of(z);
+  // The table byte and shift of axis a of a node's coordinates, prefetched.
+  void locate(const Node& k, int a, const std::uint8_t*& at, int& shift) const {
+    const std::uint32_t fs = static_cast<std::uint32_t>(k.slice[a]) * N_FLIP + k.flip[a];
+    const int s = t_.fs_to_rep[fs];
+    const std::uint64_t e = std::uint64_t(t_.twist_conj[k.twist[a] * N_SYM_D4H + s]) * x_.size +
+                            x_.conj[k.ccomb[a] * N_SYM_D4H + s];
+    at = m3_.data.data() + m3_.byte_index(t_.fs_class[fs], e);
+    shift = static_cast<int>(e & 3) * 2;
+    __builtin_prefetch(at);
+  }
+  // The same for an inverse conjugate in full, and its phase-1 index, prefetched.
+  void probe(const KCube& z, const std::uint8_t*& at, int& shift, std::uint64_t& p1) const {
+    int tw = 0, fl = 0, sm = 0, cm = 0;
+    for (int i = 0; i < 7; ++i) tw = 3 * tw + z.co[i];
+    for (int i = 0; i < 11; ++i) fl = 2 * fl + z.eo[i];
+    for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
+    for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
+    const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
     const std::uint32_t fs = static_cast<std::uint32_t>(sl) * N_FLIP + fl;
     const int s = t_.fs_to_rep[fs];
     const std::uint32_t cls = t_.fs_class[fs];
     const int tc = t_.twist_conj[tw * N_SYM_D4H + s];
     const std::uint64_t e = std::uint64_t(tc) * x_.size + x_.conj[cc * N_SYM_D4H + s];
-    Probe p{m3_.data.data() + m3_.byte_index(cls, e), static_cast<int>(e & 3) * 2,
-            std::uint64_t(cls) * N_TWIST + tc};
-    __builtin_prefetch(p.big);
-    prefetch_phase1(p1_, p.p1);
-    return p;
+    at = m3_.data.data() + m3_.byte_index(cls, e);
+    shift = static_cast<int>(e & 3) * 2;
+    p1 = std::uint64_t(cls) * N_TWIST + tc;
+    __builtin_prefetch(at);
+    prefetch_phase1(p1_, p1);
   }
-  int inverse_bound(const Probe& p) const {
-    const int low = p1_.get(p.p1), r = (*p.big >> p.shift) & 3;
+  // The smallest value >= the phase-1 distance with the big table's residue.
+  int inverse_bound(const std::uint8_t* at, int shift, std::uint64_t p1) const {
+    const int low = p1_.get(p1), r = (*at >> shift) & 3;
     return low + (r - low % 3 + 3) % 3;
   }
   template <class A>
