@@ -4,6 +4,9 @@
 // published distribution in cube_two_phase_test.cpp), entry by entry.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -159,5 +162,33 @@ TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
   EXPECT_EQ(s->length, 3);
 }
 
+}  // namespace
+}  // namespace permuzzle::cube
+
+namespace permuzzle::cube {
+namespace {
+// By hand (needs the 2.3 GiB table in ~/.cache/permuzzle, built by `permuzzle bench cube
+// --optimal --memory 4096`): how far the phase-1 anchor leaves the inverse's bound below the big
+// table's exact distance, on random cubes.
+TEST(CubeOptimalTable, DISABLED_InverseAnchorGap) {
+  TableStore home(std::string(std::getenv("HOME")) + "/.cache/permuzzle");
+  auto big = optimal_table(home, tables(), RunContext{});
+  ASSERT_TRUE(big);
+  const CoordTables& t = *tables().coords;
+  const ExtraCoord x{N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
+  std::map<int, int> gap, exact;
+  Rng rng(1);
+  for (int i = 0; i < 3000; ++i) {
+    const KCube z = from_cubie(random_state(rng));
+    const int f = mod3_exact_distance(t, x, (*big)->table, z.twist(), z.flip(), z.slice(),
+                                      z.ccomb());
+    const int low = phase1_distance(t, *tables().phase1, z.twist(), z.flip(), z.slice());
+    const int lb = low + ((f % 3) - low % 3 + 3) % 3;
+    ++gap[f - lb];
+    ++exact[f];
+  }
+  for (auto [g, n] : gap) std::printf("gap %d: %d\n", g, n);
+  for (auto [g, n] : exact) std::printf("distance %d: %d\n", g, n);
+}
 }  // namespace
 }  // namespace permuzzle::cube

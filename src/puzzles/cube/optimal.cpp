@@ -469,6 +469,23 @@ class BigSearch {
   bool dfs(const Node& n, int budget, int last, Worker& w,
            const std::function<bool()>& abort) const {
     if (budget == 0) return solved(n);
+    if (budget == 1) {
+      // The last move: a child X m is solved iff X^-1 = m, so no table reads (the children
+      // count as nodes as expand would count them; a solved child passes every bound).
+      std::uint32_t banned = 0;
+      for (int a = 0; a < 3; ++a) {
+        if (n.inv_lb[a] == 1) banned |= axis_moves_[a];
+      }
+      for (int m = 0; m < N_MOVES; ++m) {
+        if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
+        ++w.nodes;
+        if (n.inv[0] == t_.basics.moves[m]) {
+          w.path.push_back(m);
+          return true;
+        }
+      }
+      return false;
+    }
     Kids kids;
     Alive alive;
     const std::uint64_t before = w.nodes;
