@@ -180,8 +180,8 @@ TEST(CubeOptimalTable, DISABLED_InverseAnchorGap) {
   Rng rng(1);
   for (int i = 0; i < 3000; ++i) {
     const KCube z = from_cubie(random_state(rng));
-    const int f = mod3_exact_distance(t, x, (*big)->table, z.twist(), z.flip(), z.slice(),
-                                      z.ccomb());
+    const int f =
+        mod3_exact_distance(t, x, (*big)->table, z.twist(), z.flip(), z.slice(), z.ccomb());
     const int low = phase1_distance(t, *tables().phase1, z.twist(), z.flip(), z.slice());
     const int lb = low + ((f % 3) - low % 3 + 3) % 3;
     ++gap[f - lb];

@@ -224,9 +224,9 @@ std::uint64_t CoordTables::bytes() const {
   return twist_move.size() * 2 + flip_move.size() * 2 + slice_move.size() * 2 +
          cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
          fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
-         prune_cperm_sperm.size() + prune_eperm_sperm.size() + cperm_ccombp.size() +
-         ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() + ccomb_conj.size() +
-         slice_of_mask.size() * 2 + ccomb_of_mask.size();
+         fs_class_sym.size() * 4 + prune_cperm_sperm.size() + prune_eperm_sperm.size() +
+         cperm_ccombp.size() + ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() +
+         ccomb_conj.size() + slice_of_mask.size() * 2 + ccomb_of_mask.size();
 }
 
 namespace {
@@ -380,7 +380,8 @@ CoordTables CoordTables::make() {
       if (__builtin_popcount(mask) != 4) continue;
       KCube c;
       int uc = 0, dc = 4;
-      for (int j = 0; j < 8; ++j) c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
+      for (int j = 0; j < 8; ++j)
+        c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
       t.ccomb_of_mask[mask] = static_cast<std::uint8_t>(c.ccomb());
     }
     t.ccomb_move.resize(N_CCOMB * N_MOVES);
@@ -433,6 +434,10 @@ CoordTables CoordTables::make() {
     }
   }
   assert(t.fs_rep.size() == N_FLIPSLICE_CLASS);
+  t.fs_class_sym.resize(t.fs_class.size());
+  for (std::size_t fs = 0; fs < t.fs_class.size(); ++fs) {
+    t.fs_class_sym[fs] = (std::uint32_t(t.fs_class[fs]) << 4) | t.fs_to_rep[fs];
+  }
   // Step 5. Phase-2 pruning tables.
   t.prune_cperm_sperm = phase2_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM);
   t.prune_eperm_sperm = phase2_prune(t.eperm_move, N_PERM8, t.sperm_move, N_SPERM);

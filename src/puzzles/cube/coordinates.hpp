@@ -109,6 +109,9 @@ struct CoordTables {
   std::vector<std::uint8_t> fs_to_rep;       // [flipslice] -> s with conj(x, s) the representative
   std::vector<std::uint32_t> fs_rep;         // [class] -> representative flipslice
   std::vector<std::uint16_t> fs_stabilizer;  // [class] -> bit set of s with conj(rep, s) = rep
+  // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the optimal
+  // search reads it for every child, at random).
+  std::vector<std::uint32_t> fs_class_sym;  // [flipslice]
   // Phase-2 pruning (exact distances inside H, bytes): corners with slice edges, and U/D edges
   // with slice edges.
   std::vector<std::uint8_t> prune_cperm_sperm;  // [cperm * 24 + sperm]

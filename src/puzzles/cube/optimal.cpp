@@ -451,8 +451,7 @@ class BigSearch {
         }
         alive[kept++] = static_cast<std::uint8_t>(i);
         if (a < 2) {
-          premultiply(t_.basics.moves[inv_conj_[a + 1][k.move]], n.inv[a + 1],
-                      k.node.inv[a + 1]);
+          premultiply(t_.basics.moves[inv_conj_[a + 1][k.move]], n.inv[a + 1], k.node.inv[a + 1]);
           probe(k.node.inv[a + 1], at[i], shift[i], p1[i]);
         }
       }
@@ -529,11 +528,11 @@ class BigSearch {
  private:
   // The table byte and shift of axis a of a node's coordinates, prefetched.
   void locate(const Node& k, int a, const std::uint8_t*& at, int& shift) const {
-    const std::uint32_t fs = static_cast<std::uint32_t>(k.slice[a]) * N_FLIP + k.flip[a];
-    const int s = t_.fs_to_rep[fs];
+    const std::uint32_t cs = t_.fs_class_sym[std::uint32_t(k.slice[a]) * N_FLIP + k.flip[a]];
+    const int s = static_cast<int>(cs & 15);
     const std::uint64_t e = std::uint64_t(t_.twist_conj[k.twist[a] * N_SYM_D4H + s]) * x_.size +
                             x_.conj[k.ccomb[a] * N_SYM_D4H + s];
-    at = m3_.data.data() + m3_.byte_index(t_.fs_class[fs], e);
+    at = m3_.data.data() + m3_.byte_index(cs >> 4, e);
     shift = static_cast<int>(e & 3) * 2;
     __builtin_prefetch(at);
   }
@@ -545,9 +544,9 @@ class BigSearch {
     for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
     for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
     const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
-    const std::uint32_t fs = static_cast<std::uint32_t>(sl) * N_FLIP + fl;
-    const int s = t_.fs_to_rep[fs];
-    const std::uint32_t cls = t_.fs_class[fs];
+    const std::uint32_t cs = t_.fs_class_sym[static_cast<std::uint32_t>(sl) * N_FLIP + fl];
+    const int s = static_cast<int>(cs & 15);
+    const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[tw * N_SYM_D4H + s];
     const std::uint64_t e = std::uint64_t(tc) * x_.size + x_.conj[cc * N_SYM_D4H + s];
     at = m3_.data.data() + m3_.byte_index(cls, e);
@@ -603,10 +602,12 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
   using Node = typename Search::Node;
   const unsigned threads = std::max(1u, run.threads());
   if (Search::solved(root)) return std::vector<int>{};
+  Stopwatch clock;
   for (int bound = std::max(1, h0);; ++bound) {
     if (bound > max_length) {
-      return make_error(fmt::format("no solution of at most {} moves", max_length), {},
-                        Error::NO_POSITION, ErrorKind::LimitExceeded);
+      return make_error(fmt::format("no solution of at most {} moves ({} nodes, {:.2f} s)",
+                                    max_length, total_nodes, clock.seconds()),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
     run.report({"cube optimal search", total_nodes, 0,
                 fmt::format("bound {}, {} nodes so far", bound, total_nodes)});
