@@ -402,13 +402,7 @@ class BigSearch {
       Kid& k = kids[count];
       k.move = m;
       k.limit = budget - cost(m);
-      for (int a = 0; a < 3; ++a) {
-        const int ma = conj_[a][m];
-        k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
-        k.node.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
-        k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
-        k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
-      }
+      advance(n, k, 0);
       locate(k.node, 0, at[count], shift[count]);
       alive[count] = static_cast<std::uint8_t>(count);
       ++count;
@@ -428,6 +422,7 @@ class BigSearch {
         if (a == 2 && side_bound(k.node.dist) > k.limit) continue;  // trick (a)
         alive[kept++] = static_cast<std::uint8_t>(i);
         if (a < 2) {
+          advance(n, k, a + 1);
           locate(k.node, a + 1, at[i], shift[i]);
         } else {
           premultiply(t_.basics.moves[inv_conj_[0][k.move]], n.inv[0], k.node.inv[0]);
@@ -526,6 +521,14 @@ class BigSearch {
   }
 
  private:
+  // A child's coordinates along axis a (computed only for children that reach that axis).
+  void advance(const Node& n, Kid& k, int a) const {
+    const int ma = conj_[a][k.move];
+    k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
+    k.node.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
+    k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
+    k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
+  }
   // The table byte and shift of axis a of a node's coordinates, prefetched.
   void locate(const Node& k, int a, const std::uint8_t*& at, int& shift) const {
     const std::uint32_t cs = t_.fs_class_sym[std::uint32_t(k.slice[a]) * N_FLIP + k.flip[a]];
