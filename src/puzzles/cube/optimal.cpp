@@ -1,7 +1,10 @@
-// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method).
+// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method), with one of two
+// searches: OptimalSearch (the phase-1 table only) or BigSearch (the 2.3 GiB table of
+// optimal_table.hpp, nxopt's method; described above the class). This file also obtains the big
+// table through the table store and checks it.
 //
-// A node carries the phase-1 coordinates of the cube seen along each of the three axes
-// (twist, flip, slice of S^-1 X S for the symmetries 0, 16, 32; a move m of X is the move
+// OptimalSearch: a node carries the phase-1 coordinates of the cube seen along each of the three
+// axes (twist, flip, slice of S^-1 X S for the symmetries 0, 16, 32; a move m of X is the move
 // conj_move[m][s] of the conjugate) and the inverse cube in full (X^-1 is premultiplied by the
 // inverse move). The bound is the largest of the four phase-1 distances: the distance to H of a
 // conjugate or of the inverse is at most the distance to solved, which both preserve.

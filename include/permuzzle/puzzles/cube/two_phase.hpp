@@ -11,9 +11,11 @@
 // time is up.
 //
 // Optimal: IDA* on the whole cube, bounded below by the same phase-1 table probed along the three
-// axes and on the inverse cube; canonical move order (no face twice in a row, opposite faces in
-// one order). Splits each iteration into subtrees of fixed order across threads and keeps the
-// first solution in that order, so the answer (and the counted nodes) equal one thread's.
+// axes and on the inverse cube, or (OptimalOptions::table) by the 2.3 GiB table of phase-1
+// coordinates x U-corner combination with nxopt's tricks; canonical move order (no face twice
+// in a row, opposite faces in one order). Splits each iteration into subtrees of fixed order across
+// threads and keeps the first solution in that order, so the answer (and the counted nodes) equal
+// one thread's.
 //
 // Every solution is replayed on the sticker model before it is returned.
 #pragma once
