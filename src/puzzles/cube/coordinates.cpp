@@ -139,6 +139,13 @@ int KCube::slice() const {
   }
   return a;
 }
+int KCube::ccomb() const {
+  int comb = 0, x = 0;
+  for (int j = 0; j < 8; ++j) {
+    if (cp[j] < 4) comb += binomial(j, ++x);
+  }
+  return comb;
+}
 int KCube::cperm() const {
   return lehmer_rank<8>(cp.data());
 }
@@ -217,8 +224,9 @@ std::uint64_t CoordTables::bytes() const {
   return twist_move.size() * 2 + flip_move.size() * 2 + slice_move.size() * 2 +
          cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
          fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
-         prune_cperm_sperm.size() + prune_eperm_sperm.size() + cperm_ccombp.size() +
-         ccombp_move.size() + prune_eperm_ccombp.size();
+         fs_class_sym.size() * 4 + prune_cperm_sperm.size() + prune_eperm_sperm.size() +
+         cperm_ccombp.size() + ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() +
+         ccomb_conj.size() + slice_of_mask.size() * 2 + ccomb_of_mask.size();
 }
 
 namespace {
@@ -287,6 +295,12 @@ CoordTables CoordTables::make() {
     for (int j = 0; j < 12; ++j) c.ep[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? se++ : oe++);
     slice_cube[c.slice()] = c;
   }
+  t.slice_of_mask.assign(1 << 12, 0);
+  for (int s = 0; s < N_SLICE; ++s) {
+    int mask = 0;
+    for (int j = 0; j < 12; ++j) mask |= (slice_cube[s].ep[j] >= 8) << j;
+    t.slice_of_mask[mask] = static_cast<std::uint16_t>(s);
+  }
   t.slice_move.resize(N_SLICE * N_MOVES);
   for (int s = 0; s < N_SLICE; ++s) {
     assert(slice_cube[s].slice() == s);
@@ -350,6 +364,41 @@ CoordTables CoordTables::make() {
       }
     }
   }
+  // The corner combination alone: one cube per combination of 4 of the 8 positions.
+  {
+    std::vector<KCube> comb_cube(N_CCOMB);
+    for (int mask = 0; mask < (1 << 8); ++mask) {
+      if (__builtin_popcount(mask) != 4) continue;
+      KCube c;
+      int uc = 0, dc = 4;
+      for (int j = 0; j < 8; ++j)
+        c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
+      comb_cube[c.ccomb()] = c;
+    }
+    t.ccomb_of_mask.assign(256, 0);
+    for (int mask = 0; mask < 256; ++mask) {
+      if (__builtin_popcount(mask) != 4) continue;
+      KCube c;
+      int uc = 0, dc = 4;
+      for (int j = 0; j < 8; ++j)
+        c.cp[j] = static_cast<std::uint8_t>((mask >> j) & 1 ? uc++ : dc++);
+      t.ccomb_of_mask[mask] = static_cast<std::uint8_t>(c.ccomb());
+    }
+    t.ccomb_move.resize(N_CCOMB * N_MOVES);
+    t.ccomb_conj.resize(N_CCOMB * N_SYM_D4H);
+    for (int v = 0; v < N_CCOMB; ++v) {
+      assert(comb_cube[v].ccomb() == v);
+      for (int m = 0; m < N_MOVES; ++m) {
+        KCube d = comb_cube[v];
+        d.corners_times(mv[m]);
+        t.ccomb_move[v * N_MOVES + m] = static_cast<std::uint8_t>(d.ccomb());
+      }
+      for (int s = 0; s < N_SYM_D4H; ++s) {
+        t.ccomb_conj[v * N_SYM_D4H + s] =
+            static_cast<std::uint8_t>(t.basics.conj(comb_cube[v], s).ccomb());
+      }
+    }
+  }
   // Step 4. Symmetry tables of D4h (the symmetries 0..15 keep the U-D axis, so they map the
   // phase-1 coordinates to phase-1 coordinates).
   t.twist_conj.resize(N_TWIST * N_SYM_D4H);
@@ -385,6 +434,10 @@ CoordTables CoordTables::make() {
     }
   }
   assert(t.fs_rep.size() == N_FLIPSLICE_CLASS);
+  t.fs_class_sym.resize(t.fs_class.size());
+  for (std::size_t fs = 0; fs < t.fs_class.size(); ++fs) {
+    t.fs_class_sym[fs] = (std::uint32_t(t.fs_class[fs]) << 4) | t.fs_to_rep[fs];
+  }
   // Step 5. Phase-2 pruning tables.
   t.prune_cperm_sperm = phase2_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM);
   t.prune_eperm_sperm = phase2_prune(t.eperm_move, N_PERM8, t.sperm_move, N_SPERM);

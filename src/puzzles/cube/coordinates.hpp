@@ -14,6 +14,8 @@
 //   cperm 0..40319  the corner permutation (Lehmer rank)
 //   eperm 0..40319  the permutation of the 8 U/D edges, inside phase 2's subgroup H
 //   sperm 0..23     the permutation of the 4 slice edges, inside H
+//   ccomb 0..69     which 4 of the 8 corner positions hold the U-layer corners URF UFL ULB UBR
+//                   (a combination, ranked like slice; the optimal solver's extra coordinate)
 // Moves are numbered 3 * face + (quarter turns - 1), faces U R F D L B (Kociemba's order).
 // Symmetries are numbered 16 * urf3 + 8 * f2 + 2 * u4 + lr2 (48 of them); the first 16 keep
 // the U-D axis (the group D4h that reduces the phase-1 coordinates).
@@ -36,6 +38,7 @@ inline constexpr int N_SLICE = 495;
 inline constexpr int N_PERM8 = 40320;
 inline constexpr int N_SPERM = 24;
 inline constexpr int N_CCOMBP = 140;
+inline constexpr int N_CCOMB = 70;
 inline constexpr int N_SYM = 48;
 inline constexpr int N_SYM_D4H = 16;
 inline constexpr int N_FLIPSLICE_CLASS = 64430;  // Kociemba's published count, checked on build
@@ -73,6 +76,7 @@ struct KCube {
   int cperm() const;
   int eperm() const;  // valid in H (U/D edges in U/D positions)
   int sperm() const;  // valid in H
+  int ccomb() const;
 };
 
 KCube from_cubie(const CubieState& c);
@@ -105,6 +109,9 @@ struct CoordTables {
   std::vector<std::uint8_t> fs_to_rep;       // [flipslice] -> s with conj(x, s) the representative
   std::vector<std::uint32_t> fs_rep;         // [class] -> representative flipslice
   std::vector<std::uint16_t> fs_stabilizer;  // [class] -> bit set of s with conj(rep, s) = rep
+  // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the optimal
+  // search reads it for every child, at random).
+  std::vector<std::uint32_t> fs_class_sym;  // [flipslice]
   // Phase-2 pruning (exact distances inside H, bytes): corners with slice edges, and U/D edges
   // with slice edges.
   std::vector<std::uint8_t> prune_cperm_sperm;  // [cperm * 24 + sperm]
@@ -114,6 +121,15 @@ struct CoordTables {
   std::vector<std::uint8_t> cperm_ccombp;        // [cperm] -> ccombp
   std::vector<std::uint8_t> ccombp_move;         // [ccombp * 18 + m], phase-2 moves only
   std::vector<std::uint8_t> prune_eperm_ccombp;  // [eperm * 140 + ccombp]
+  // The corner combination alone (the optimal solver's big table): all 18 moves, and its
+  // conjugation by the D4h symmetries (which map the U and D layers to themselves or to each
+  // other, so the conjugate's combination is a function of the combination).
+  std::vector<std::uint8_t> ccomb_move;  // [ccomb * 18 + m]
+  std::vector<std::uint8_t> ccomb_conj;  // [ccomb * 16 + s]: ccomb of conj(x, s), s in D4h
+  // Combination ranks from position masks (bit j: position j holds a slice edge / a U corner),
+  // for searches that compute coordinates of whole cubes.
+  std::vector<std::uint16_t> slice_of_mask;  // [12-bit mask] (only masks of 4 bits are valid)
+  std::vector<std::uint8_t> ccomb_of_mask;   // [8-bit mask]
   std::uint64_t bytes() const;
   static CoordTables make();
 };

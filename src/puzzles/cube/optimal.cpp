@@ -1,7 +1,10 @@
-// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method).
+// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method), with one of two
+// searches: OptimalSearch (the phase-1 table only) or BigSearch (the 2.3 GiB table of
+// optimal_table.hpp, nxopt's method; described above the class). This file also obtains the big
+// table through the table store and checks it.
 //
-// A node carries the phase-1 coordinates of the cube seen along each of the three axes
-// (twist, flip, slice of S^-1 X S for the symmetries 0, 16, 32; a move m of X is the move
+// OptimalSearch: a node carries the phase-1 coordinates of the cube seen along each of the three
+// axes (twist, flip, slice of S^-1 X S for the symmetries 0, 16, 32; a move m of X is the move
 // conj_move[m][s] of the conjugate) and the inverse cube in full (X^-1 is premultiplied by the
 // inverse move). The bound is the largest of the four phase-1 distances: the distance to H of a
 // conjugate or of the inverse is at most the distance to solved, which both preserve.
@@ -9,9 +12,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 #include "solver_tables.hpp"
 
@@ -21,13 +26,14 @@ using namespace detail;
 
 namespace {
 
-struct Node {
+struct P1Node {
   std::array<std::uint16_t, 3> twist, flip, slice;
   KCube inverse;
 };
 
 class OptimalSearch {
  public:
+  using Node = P1Node;
   OptimalSearch(const SolverTables& tables, Metric metric, const RunContext& run)
       : t_(*tables.coords), p1_(*tables.phase1), metric_(metric), run_(run) {}
 
@@ -159,31 +165,460 @@ class OptimalSearch {
 
 }  // namespace
 
-Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
-                                   const OptimalOptions& options, const RunContext& run) {
-  Stopwatch clock;
-  auto theorem = check_theorem(state);
-  if (!theorem.solvable()) {
-    return make_error("unsolvable: " + theorem.failures().front(), {}, Error::NO_POSITION,
-                      ErrorKind::Unsolvable);
+std::uint64_t optimal_table_bytes() {
+  return Mod3Table::shape(N_CCOMB).bytes() + OptimalTable::TRAILER;
+}
+
+namespace {
+ExtraCoord ccomb_coord(const CoordTables& t) {
+  return {N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
+}
+// The per-distance counts in the trailer.
+void write_trailer(OptimalTable& o) {
+  std::uint8_t* p = o.table.data.data() + o.table.bytes();
+  std::fill(p, p + OptimalTable::TRAILER, 0);
+  for (std::size_t d = 0; d < o.per_depth.size() && d < 32; ++d) {
+    std::memcpy(p + 8 * d, &o.per_depth[d], 8);
   }
-  OptimalSearch search(tables, options.metric, run);
-  const Node root = search.root(from_cubie(state));
-  const int h0 = search.bound(root, 99);
+}
+Status read_trailer(OptimalTable& o) {
+  const std::uint8_t* p = o.table.data.data() + o.table.bytes();
+  o.per_depth.clear();
+  std::uint64_t sum = 0;
+  for (int d = 0; d < 32; ++d) {
+    std::uint64_t v;
+    std::memcpy(&v, p + 8 * d, 8);
+    o.per_depth.push_back(v);
+    sum += v;
+  }
+  while (!o.per_depth.empty() && o.per_depth.back() == 0) o.per_depth.pop_back();
+  if (sum != OPTIMAL_TABLE_ENTRIES) {
+    return make_error(
+        fmt::format("the distance counts sum to {}, not {}", sum, OPTIMAL_TABLE_ENTRIES));
+  }
+  return Ok{};
+}
+}  // namespace
+
+Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
+                                                          const SolverTables& tables,
+                                                          const RunContext& run,
+                                                          TableReport* report) {
+  const CoordTables& t = *tables.coords;
+  TableRecipe<OptimalTable> recipe;
+  recipe.key = TableKey{"cube-3x3x3", "optimal-flipslice-twist-ccomb-mod3", 1};
+  recipe.bytes = optimal_table_bytes();
+  recipe.allocate = [] {
+    auto o = std::make_shared<OptimalTable>();
+    o->table = Mod3Table::shape(N_CCOMB);
+    o->table.data.resize(optimal_table_bytes());
+    return o;
+  };
+  recipe.payload = [](OptimalTable& o) { return std::span<std::uint8_t>(o.table.data); };
+  recipe.loaded = [](OptimalTable& o) { return read_trailer(o); };
+  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<OptimalTable>> {
+    auto o = std::make_shared<OptimalTable>();
+    o->table.data.reserve(optimal_table_bytes());  // room for the trailer: no copy of 2.3 GiB
+    Stopwatch clock;
+    const bool ok = build_mod3_table(
+        t, ccomb_coord(t), std::max(1u, r.threads()), o->table, [&r] { return r.should_stop(); },
+        [&](int depth, std::uint64_t filled) {
+          r.report({"building the cube optimal table", filled, OPTIMAL_TABLE_ENTRIES,
+                    fmt::format("depth {}: {} of {} entries, {:.0f} s", depth, filled,
+                                OPTIMAL_TABLE_ENTRIES, clock.seconds())});
+        },
+        &o->per_depth);
+    if (!ok) {
+      if (r.should_stop()) return r.stop_error();
+      return make_error("internal: the optimal table did not fill", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+    }
+    o->table.data.resize(optimal_table_bytes(), 0);
+    write_trailer(*o);
+    return o;
+  };
+  return store.obtain(recipe, run, report);
+}
+
+Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
+                                              std::uint64_t samples, std::uint64_t seed) {
+  const CoordTables& t = *tables.coords;
+  const ExtraCoord x = ccomb_coord(t);
+  const Mod3Table& m3 = table.table;
+  OptimalTableCheck out;
+  out.per_depth = table.per_depth;
+  for (auto v : out.per_depth) out.entries += v;
+  auto fail = [](const std::string& what) {
+    return make_error("internal: optimal table check: " + what, {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  };
+  if (out.entries != OPTIMAL_TABLE_ENTRIES) {
+    return fail(fmt::format("{} entries counted, expected {}", out.entries, OPTIMAL_TABLE_ENTRIES));
+  }
+  if (m3.get(0, 0) != 0) return fail("the goal entry is not 0");
+  Rng rng(seed);
+  for (std::uint64_t i = 0; i < samples; ++i) {
+    const auto c = static_cast<std::uint32_t>(rng.below(N_FLIPSLICE_CLASS));
+    const int tw = static_cast<int>(rng.below(N_TWIST)), cc = static_cast<int>(rng.below(N_CCOMB));
+    const std::uint32_t fs = t.fs_rep[c];
+    const int slice = static_cast<int>(fs / N_FLIP), flip = static_cast<int>(fs % N_FLIP);
+    const int d = mod3_exact_distance(t, x, m3, tw, flip, slice, cc);
+    if (d < 0) return fail(fmt::format("entry ({}, {}, {}) has no way down", c, tw, cc));
+    if (d == 0 && !(c == 0 && tw == 0 && cc == 0)) {
+      return fail(fmt::format("entry ({}, {}, {}) at distance 0", c, tw, cc));
+    }
+    if (d < phase1_distance(t, *tables.phase1, tw, flip, slice)) {
+      return fail(fmt::format("entry ({}, {}, {}) below its phase-1 distance", c, tw, cc));
+    }
+    if (out.sample_depths.size() <= static_cast<std::size_t>(d)) out.sample_depths.resize(d + 1);
+    ++out.sample_depths[d];
+    ++out.samples;
+    for (int m = 0; m < N_MOVES; ++m) {
+      const int d2 = mod3_exact_distance(
+          t, x, m3, t.twist_move[tw * N_MOVES + m], t.flip_move[flip * N_MOVES + m],
+          t.slice_move[slice * N_MOVES + m], t.ccomb_move[cc * N_MOVES + m]);
+      if (d2 < d - 1 || d2 > d + 1) {
+        return fail(
+            fmt::format("entry ({}, {}, {}) at {} has a neighbour at {}", c, tw, cc, d, d2));
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The extra coordinate of a table: the corner combination, or none (a table of the phase-1
+// size, which the tests use to check the search's logic without the big table).
+constexpr std::array<std::uint8_t, N_MOVES> NO_EXTRA{};
+ExtraCoord extra_coord(const CoordTables& t, int size) {
+  if (size == 1) return {1, NO_EXTRA.data(), NO_EXTRA.data()};
+  return {N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
+}
+
+// The search with the big table (nxopt's method). A node carries, per axis a (the conjugates
+// Y_a = S^-1 X S for the symmetries 0, 16, 32: the cube seen with the U-D, R-L, F-B axis as its
+// U-D axis), Y_a's coordinates and its exact big-table distance f(Y_a), tracked from the parent
+// (neighbours differ by at most 1, so the child's residue mod 3 decides); and per axis the
+// conjugate Z_a of the inverse cube in full, with a lower bound on f(Z_a).
+//
+// The inverse's distances cannot be tracked that way: (X m)^-1 = m^-1 X^-1 is not a neighbour
+// of X^-1 in the graph of the table (which moves by right multiplication), so its residue alone
+// says nothing. The phase-1 table gives the exact distance L of Z_a to H, a subgroup containing
+// H', so f(Z_a) >= L; the smallest value >= L with f's residue is a lower bound on f(Z_a) (equal
+// to it unless f(Z_a) >= L + 3).
+//
+// Bounds (D = the distance of X to solved, in either metric; a half turn costs 1 or 2):
+//   D >= f(Y_a) and D >= f(Z_a): a solution w of X solves the conjugates with conj(w), and the
+//     inverse X^-1 = w with w^-1; H' contains the solved cube.
+//   Trick (a): D >= min_a f(Y_a) + 1 unless X is solved. The last move of an optimal w turns a
+//     face of some axis a; seen along a that move is a U or D turn, which lies in H', so w
+//     without it already takes Y_a into H': f(Y_a) <= D - 1. So when the three values are equal
+//     (the case nxopt names) the bound is one more than each; likewise for the Z_a.
+//   Trick (b): when f(Z_a) = B, the budget left, no solution of cost <= B starts with a turn of
+//     an axis-a face. Such a solution w = m1 ... mk solves Z_a by conj(w)^-1, which ends with
+//     conj(m1)^-1, a U or D turn along a, in H'; dropping it leaves a sequence taking Z_a into H'
+//     of length k - 1 < B (k <= cost <= B), against f(Z_a) = B. A lower bound equal to B
+//     implies f(Z_a) = B when such a solution exists (f <= k <= B), so the bound serves.
+class BigSearch {
+ public:
+  struct Node {
+    std::array<std::uint16_t, 3> twist, flip, slice;
+    std::array<std::uint8_t, 3> ccomb;
+    std::array<std::int8_t, 3> dist;    // f(Y_a), exact
+    std::array<std::int8_t, 3> inv_lb;  // lower bounds on f(Z_a)
+    std::array<KCube, 3> inv;           // Z_a = conj(X^-1, 16 a)
+  };
+
+  BigSearch(const SolverTables& tables, const OptimalTable& big, Metric metric)
+      : t_(*tables.coords),
+        p1_(*tables.phase1),
+        m3_(big.table),
+        x_(extra_coord(t_, big.table.extra)),
+        metric_(metric) {
+    for (int a = 0; a < 3; ++a) {
+      axis_moves_[a] = 0;
+      for (int m = 0; m < N_MOVES; ++m) {
+        const int c = t_.basics.conj_move[m * N_SYM + 16 * a];
+        conj_[a][m] = static_cast<std::uint8_t>(c);
+        inv_conj_[a][m] = static_cast<std::uint8_t>(3 * (c / 3) + 2 - c % 3);
+        if (c / 3 == 0 || c / 3 == 3) axis_moves_[a] |= 1u << m;
+      }
+    }
+  }
+
+  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  static bool solved(const Node& n) { return n.inv[0] == KCube{}; }
+
+  Node root(const KCube& cube) const {
+    Node n;
+    const KCube inverse = cube.inverse();
+    for (int a = 0; a < 3; ++a) {
+      const KCube c = t_.basics.conj(cube, 16 * a);
+      n.twist[a] = static_cast<std::uint16_t>(c.twist());
+      n.flip[a] = static_cast<std::uint16_t>(c.flip());
+      n.slice[a] = static_cast<std::uint16_t>(c.slice());
+      n.ccomb[a] = static_cast<std::uint8_t>(extra_of(c));
+      n.dist[a] = static_cast<std::int8_t>(
+          mod3_exact_distance(t_, x_, m3_, n.twist[a], n.flip[a], n.slice[a], n.ccomb[a]));
+      n.inv[a] = t_.basics.conj(inverse, 16 * a);
+      const std::uint8_t* at;
+      int shift;
+      std::uint64_t p1;
+      probe(n.inv[a], at, shift, p1);
+      n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
+    }
+    return n;
+  }
+
+  // The bound of a node from its six values (tricks (a) on both sides).
+  static int bound(const Node& n) { return std::max(side_bound(n.dist), side_bound(n.inv_lb)); }
+
+  struct Kid {
+    Node node;
+    int move;
+    int limit;
+  };
+  using Kids = std::array<Kid, N_MOVES>;
+
+  // The children of `n` that survive every bound with `budget` left: their indices into `kids`
+  // in move order in `alive`; returns their number. Every child generated counts as a node.
+  //
+  // The six table reads of a child are random reads of 2.3 GiB (DRAM, and a miss of the TLB
+  // without huge pages): the bottleneck. So they go in rounds, one axis at a time for all the
+  // children still alive, prefetched together; a child pruned by one axis costs no more reads.
+  using Alive = std::array<std::uint8_t, N_MOVES>;
+  int expand(const Node& n, int budget, int last, Kids& kids, Alive& alive,
+             std::uint64_t& nodes) const {
+    // Step 1. Moves: canonical order, the budget, trick (b) from the inverse bounds; the
+    // children's axis coordinates (small tables) and the first axis's table byte, prefetched.
+    std::uint32_t banned = 0;
+    for (int a = 0; a < 3; ++a) {
+      if (n.inv_lb[a] == budget) banned |= axis_moves_[a];
+    }
+    std::array<const std::uint8_t*, N_MOVES> at;
+    std::array<int, N_MOVES> shift;
+    std::array<std::uint64_t, N_MOVES> p1;
+    int count = 0;
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m) || cost(m) > budget || ((banned >> m) & 1)) continue;
+      Kid& k = kids[count];
+      k.move = m;
+      k.limit = budget - cost(m);
+      advance(n, k, 0);
+      locate(k.node, 0, at[count], shift[count]);
+      alive[count] = static_cast<std::uint8_t>(count);
+      ++count;
+    }
+    nodes += static_cast<std::uint64_t>(count);
+    int live = count;
+    // Step 2. Axis by axis: the exact distance (parent's +-1 by the residue); prune; prefetch
+    // the next axis of the survivors.
+    for (int a = 0; a < 3 && live > 0; ++a) {
+      int kept = 0;
+      for (int j = 0; j < live; ++j) {
+        const int i = alive[j];
+        Kid& k = kids[i];
+        const int r = (*at[i] >> shift[i]) & 3;
+        k.node.dist[a] = static_cast<std::int8_t>(mod3_step(n.dist[a], r));
+        if (k.node.dist[a] > k.limit) continue;
+        if (a == 2 && side_bound(k.node.dist) > k.limit) continue;  // trick (a)
+        alive[kept++] = static_cast<std::uint8_t>(i);
+        if (a < 2) {
+          advance(n, k, a + 1);
+          locate(k.node, a + 1, at[i], shift[i]);
+        } else {
+          premultiply(t_.basics.moves[inv_conj_[0][k.move]], n.inv[0], k.node.inv[0]);
+          probe(k.node.inv[0], at[i], shift[i], p1[i]);
+        }
+      }
+      live = kept;
+    }
+    // Step 3. The inverse, axis by axis: the bound anchored on the phase-1 table; prune;
+    // the next axis's conjugate and its reads.
+    for (int a = 0; a < 3 && live > 0; ++a) {
+      int kept = 0;
+      for (int j = 0; j < live; ++j) {
+        const int i = alive[j];
+        Kid& k = kids[i];
+        k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at[i], shift[i], p1[i]));
+        if (k.node.inv_lb[a] > k.limit) continue;
+        if (a == 2) {
+          if (side_bound(k.node.inv_lb) > k.limit) continue;  // trick (a) on the inverse
+          if (k.limit == 0 && !solved(k.node)) continue;
+        }
+        alive[kept++] = static_cast<std::uint8_t>(i);
+        if (a < 2) {
+          premultiply(t_.basics.moves[inv_conj_[a + 1][k.move]], n.inv[a + 1], k.node.inv[a + 1]);
+          probe(k.node.inv[a + 1], at[i], shift[i], p1[i]);
+        }
+      }
+      live = kept;
+    }
+    return live;
+  }
+
+  struct Worker {
+    std::uint64_t nodes = 0;
+    std::vector<int> path;
+    bool aborted = false;
+  };
+  bool dfs(const Node& n, int budget, int last, Worker& w,
+           const std::function<bool()>& abort) const {
+    if (budget == 0) return solved(n);
+    if (budget == 1) {
+      // The last move: a child X m is solved iff X^-1 = m, so no table reads (the children
+      // count as nodes as expand would count them; a solved child passes every bound).
+      std::uint32_t banned = 0;
+      for (int a = 0; a < 3; ++a) {
+        if (n.inv_lb[a] == 1) banned |= axis_moves_[a];
+      }
+      for (int m = 0; m < N_MOVES; ++m) {
+        if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
+        ++w.nodes;
+        if (n.inv[0] == t_.basics.moves[m]) {
+          w.path.push_back(m);
+          return true;
+        }
+      }
+      return false;
+    }
+    Kids kids;
+    Alive alive;
+    const std::uint64_t before = w.nodes;
+    const int count = expand(n, budget, last, kids, alive, w.nodes);
+    if ((before >> 12) != (w.nodes >> 12) && abort()) {
+      w.aborted = true;
+      return false;
+    }
+    for (int j = 0; j < count; ++j) {
+      const Kid& k = kids[alive[j]];
+      w.path.push_back(k.move);
+      if (dfs(k.node, k.limit, k.move, w, abort)) return true;
+      w.path.pop_back();
+      if (w.aborted) return false;
+    }
+    return false;
+  }
+
+  struct Prefix {
+    Node node;
+    std::vector<int> moves;
+    int budget;
+  };
+  void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
+                std::vector<Prefix>& out, std::uint64_t& nodes) const {
+    if (depth == 0 || budget == 0) {
+      out.push_back({n, moves, budget});
+      return;
+    }
+    Kids kids;
+    Alive alive;
+    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), kids, alive, nodes);
+    for (int j = 0; j < count; ++j) {
+      const Kid& k = kids[alive[j]];
+      moves.push_back(k.move);
+      prefixes(k.node, k.limit, depth - 1, moves, out, nodes);
+      moves.pop_back();
+    }
+  }
+
+ private:
+  // A child's coordinates along axis a (computed only for children that reach that axis).
+  void advance(const Node& n, Kid& k, int a) const {
+    const int ma = conj_[a][k.move];
+    k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
+    k.node.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
+    k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
+    k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
+  }
+  // The table byte and shift of axis a of a node's coordinates, prefetched.
+  void locate(const Node& k, int a, const std::uint8_t*& at, int& shift) const {
+    const std::uint32_t cs = t_.fs_class_sym[std::uint32_t(k.slice[a]) * N_FLIP + k.flip[a]];
+    const int s = static_cast<int>(cs & 15);
+    const std::uint64_t e = std::uint64_t(t_.twist_conj[k.twist[a] * N_SYM_D4H + s]) * x_.size +
+                            x_.conj[k.ccomb[a] * N_SYM_D4H + s];
+    at = m3_.data.data() + m3_.byte_index(cs >> 4, e);
+    shift = static_cast<int>(e & 3) * 2;
+    __builtin_prefetch(at);
+  }
+  // The same for an inverse conjugate in full, and its phase-1 index, prefetched.
+  void probe(const KCube& z, const std::uint8_t*& at, int& shift, std::uint64_t& p1) const {
+    int tw = 0, fl = 0, sm = 0, cm = 0;
+    for (int i = 0; i < 7; ++i) tw = 3 * tw + z.co[i];
+    for (int i = 0; i < 11; ++i) fl = 2 * fl + z.eo[i];
+    for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
+    for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
+    const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
+    const std::uint32_t cs = t_.fs_class_sym[static_cast<std::uint32_t>(sl) * N_FLIP + fl];
+    const int s = static_cast<int>(cs & 15);
+    const std::uint32_t cls = cs >> 4;
+    const int tc = t_.twist_conj[tw * N_SYM_D4H + s];
+    const std::uint64_t e = std::uint64_t(tc) * x_.size + x_.conj[cc * N_SYM_D4H + s];
+    at = m3_.data.data() + m3_.byte_index(cls, e);
+    shift = static_cast<int>(e & 3) * 2;
+    p1 = std::uint64_t(cls) * N_TWIST + tc;
+    __builtin_prefetch(at);
+    prefetch_phase1(p1_, p1);
+  }
+  // The smallest value >= the phase-1 distance with the big table's residue.
+  int inverse_bound(const std::uint8_t* at, int shift, std::uint64_t p1) const {
+    const int low = p1_.get(p1), r = (*at >> shift) & 3;
+    return low + (r - low % 3 + 3) % 3;
+  }
+  template <class A>
+  static int side_bound(const A& v) {
+    const int lo = std::min({int(v[0]), int(v[1]), int(v[2])});
+    const int hi = std::max({int(v[0]), int(v[1]), int(v[2])});
+    return std::max(hi, lo > 0 ? lo + 1 : 0);
+  }
+  // out = m * z (m a face turn, z unmirrored): the inverse's update.
+  static void premultiply(const KCube& m, const KCube& z, KCube& out) {
+    for (int i = 0; i < 8; ++i) {
+      const int c = z.cp[i];
+      out.cp[i] = m.cp[c];
+      const int o = m.co[c] + z.co[i];
+      out.co[i] = static_cast<std::uint8_t>(o >= 3 ? o - 3 : o);
+    }
+    for (int i = 0; i < 12; ++i) {
+      const int e = z.ep[i];
+      out.ep[i] = m.ep[e];
+      out.eo[i] = static_cast<std::uint8_t>(m.eo[e] ^ z.eo[i]);
+    }
+  }
+
+  int extra_of(const KCube& c) const { return x_.size == 1 ? 0 : c.ccomb(); }
+
+  const CoordTables& t_;
+  const Phase1Table& p1_;
+  const Mod3Table& m3_;
+  ExtraCoord x_;
+  Metric metric_;
+  std::array<std::array<std::uint8_t, N_MOVES>, 3> conj_{}, inv_conj_{};
+  std::array<std::uint32_t, 3> axis_moves_{};
+};
+
+// Iterative deepening over either search: each iteration's subtrees below depth 3 (in the order
+// one thread would enter them) are shared among the threads; the answer is the first subtree in
+// that order with a solution, so answer and node count are one thread's.
+template <class Search>
+Result<std::vector<int>> iterate(const Search& search, const typename Search::Node& root, int h0,
+                                 int max_length, const RunContext& run,
+                                 std::uint64_t& total_nodes) {
+  using Node = typename Search::Node;
   const unsigned threads = std::max(1u, run.threads());
-  std::uint64_t total_nodes = 0;
-  std::vector<int> found;
-  bool have = OptimalSearch::solved(root);
-  int bound = have ? 0 : std::max(1, h0);
-  for (; !have; ++bound) {
-    if (bound > options.max_length) {
-      return make_error(fmt::format("no solution of at most {} moves", options.max_length), {},
-                        Error::NO_POSITION, ErrorKind::LimitExceeded);
+  if (Search::solved(root)) return std::vector<int>{};
+  Stopwatch clock;
+  for (int bound = std::max(1, h0);; ++bound) {
+    if (bound > max_length) {
+      return make_error(fmt::format("no solution of at most {} moves ({} nodes, {:.2f} s)",
+                                    max_length, total_nodes, clock.seconds()),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
     run.report({"cube optimal search", total_nodes, 0,
                 fmt::format("bound {}, {} nodes so far", bound, total_nodes)});
     // Step 1. The subtrees below depth 3 (or fewer when the bound is small), in DFS order.
-    std::vector<OptimalSearch::Prefix> subtrees;
+    std::vector<typename Search::Prefix> subtrees;
     std::vector<int> moves;
     search.prefixes(root, bound, std::min(3, bound), moves, subtrees, total_nodes);
     // Step 2. Workers take subtrees in order; the answer is the first subtree with a solution.
@@ -197,14 +632,15 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
         const std::size_t i = next.fetch_add(1);
         if (i >= subtrees.size() || i > first_found.load() || stopped.load()) return;
         const auto& p = subtrees[i];
-        OptimalSearch::Worker w;
+        typename Search::Worker w;
         auto abort = [&] {
           if (run.should_stop()) stopped = true;
           return stopped.load() || first_found.load() < i;
         };
-        bool ok = p.budget == 0 ? OptimalSearch::solved(p.node)
-                                : search.dfs(p.node, p.budget,
-                                             p.moves.empty() ? -1 : p.moves.back(), w, abort);
+        const Node& node = p.node;
+        bool ok = p.budget == 0
+                      ? Search::solved(node)
+                      : search.dfs(node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
         subtree_nodes[i] = w.nodes;
         if (ok) {
           subtree_path[i] = p.moves;
@@ -223,21 +659,48 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     // Step 3. Nodes as one thread counts them: every subtree up to the first with a solution.
     const std::size_t last = std::min(first_found.load() + 1, subtrees.size());
     for (std::size_t i = 0; i < last; ++i) total_nodes += subtree_nodes[i];
-    if (first_found.load() < subtrees.size()) {
-      found = subtree_path[first_found.load()];
-      have = true;
-      break;
-    }
+    if (first_found.load() < subtrees.size()) return subtree_path[first_found.load()];
   }
-  auto solution = finish_solution(state, found, options.metric);
+}
+
+}  // namespace
+
+Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
+                                   const OptimalOptions& options, const RunContext& run) {
+  Stopwatch clock;
+  auto theorem = check_theorem(state);
+  if (!theorem.solvable()) {
+    return make_error("unsolvable: " + theorem.failures().front(), {}, Error::NO_POSITION,
+                      ErrorKind::Unsolvable);
+  }
+  const unsigned threads = std::max(1u, run.threads());
+  std::uint64_t total_nodes = 0;
+  int h0 = 0;
+  Result<std::vector<int>> found = make_error("unreached");
+  std::string method;
+  if (options.table) {
+    BigSearch search(tables, *options.table, options.metric);
+    const auto root = search.root(from_cubie(state));
+    h0 = BigSearch::bound(root);
+    found = iterate(search, root, h0, options.max_length, run, total_nodes);
+    method =
+        "IDA* with the 2.3 GiB phase-1 x corner-combination table (mod 3) on 3 axes and the "
+        "inverse, nxopt's tricks";
+  } else {
+    OptimalSearch search(tables, options.metric, run);
+    const auto root = search.root(from_cubie(state));
+    h0 = search.bound(root, 99);
+    found = iterate(search, root, h0, options.max_length, run, total_nodes);
+    method = "IDA* with the phase-1 table on 3 axes and the inverse";
+  }
+  if (!found) return found.error();
+  auto solution = finish_solution(state, *found, options.metric);
   if (!solution) return solution.error();
   solution->optimal = true;
   solution->lower_bound = h0;
   solution->nodes = total_nodes;
   solution->seconds = clock.seconds();
-  solution->method =
-      fmt::format("IDA* with the phase-1 table on 3 axes and the inverse, {} thread{}", threads,
-                  threads == 1 ? "" : "s");
+  solution->method = fmt::format("{}, {} thread{}", method, threads, threads == 1 ? "" : "s");
   return solution;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "coordinates.hpp"
+#include "optimal_table.hpp"
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::cube {
@@ -11,6 +12,15 @@ namespace permuzzle::cube {
 struct SolverTables {
   std::shared_ptr<const detail::CoordTables> coords;
   std::shared_ptr<const detail::Phase1Table> phase1;
+};
+
+// The big table; `data` holds the rows, then OPTIMAL_TRAILER bytes: the number of entries at
+// each distance 0..31 (uint64, little-endian as on the machine that built it; the file format is
+// this machine's, as for every table of the store).
+struct OptimalTable {
+  detail::Mod3Table table;
+  std::vector<std::uint64_t> per_depth;
+  static constexpr std::uint64_t TRAILER = 32 * 8;
 };
 
 namespace detail {

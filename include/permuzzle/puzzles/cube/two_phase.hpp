@@ -11,9 +11,11 @@
 // time is up.
 //
 // Optimal: IDA* on the whole cube, bounded below by the same phase-1 table probed along the three
-// axes and on the inverse cube; canonical move order (no face twice in a row, opposite faces in
-// one order). Splits each iteration into subtrees of fixed order across threads and keeps the
-// first solution in that order, so the answer (and the counted nodes) equal one thread's.
+// axes and on the inverse cube, or (OptimalOptions::table) by the 2.3 GiB table of phase-1
+// coordinates x U-corner combination with nxopt's tricks; canonical move order (no face twice
+// in a row, opposite faces in one order). Splits each iteration into subtrees of fixed order across
+// threads and keeps the first solution in that order, so the answer (and the counted nodes) equal
+// one thread's.
 //
 // Every solution is replayed on the sticker model before it is returned.
 #pragma once
@@ -67,9 +69,35 @@ struct TwoPhaseOptions {
 Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieState& state,
                                      const TwoPhaseOptions& options, const RunContext& run);
 
+// The optimal solver's big table (opaque; see optimal_table.hpp): the distance mod 3 to
+// <U, D, R2 L2 ...> of (flip-slice class, twist, U-corner combination), 2.30 GiB, built once in
+// a few minutes through the store. With it the optimal solver is about 100 times faster.
+struct OptimalTable;
+// Bytes of memory it takes (its payload), and the --memory (MB) from which front ends use it.
+std::uint64_t optimal_table_bytes();
+inline constexpr std::uint64_t OPTIMAL_TABLE_MIN_MEMORY_MB = 2600;
+Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
+                                                          const SolverTables& tables,
+                                                          const RunContext& run,
+                                                          TableReport* report = nullptr);
+// What the table says about itself: the number of entries at each distance (from the build,
+// kept in the file), and a check of `samples` random entries: their exact distances (by
+// descending the table) differ by at most 1 from their neighbours', are at least the phase-1
+// table's distance of the same coordinates, and 0 only for the goal. Errors: Internal.
+struct OptimalTableCheck {
+  std::vector<std::uint64_t> per_depth;
+  std::uint64_t entries = 0;
+  std::uint64_t samples = 0;
+  std::vector<std::uint64_t> sample_depths;  // sampled entries at each exact distance
+};
+Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
+                                              std::uint64_t samples, std::uint64_t seed);
+
 struct OptimalOptions {
   Metric metric = Metric::Htm;
   int max_length = 30;  // refuse (LimitExceeded) beyond this bound
+  // The big table: null = the phase-1 table alone (85 MB, minutes per random cube).
+  std::shared_ptr<const OptimalTable> table;
 };
 Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
                                    const OptimalOptions& options, const RunContext& run);

@@ -1,0 +1,225 @@
+#include "optimal_table.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace permuzzle::cube::detail {
+
+namespace {
+
+// Entries of other rows are read while their owners write them (whole bytes, relaxed: a reader
+// only compares the 2 bits of its own entry, which the concurrent write does not change).
+inline std::uint8_t load(const std::uint8_t* p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+inline void store(std::uint8_t* p, std::uint8_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+// Any 2-bit field equal to 3 (unvisited) in the word?
+inline bool has_unvisited(std::uint64_t w) {
+  return (w & (w >> 1) & 0x5555555555555555ull) != 0;
+}
+
+}  // namespace
+
+bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned threads,
+                      Mod3Table& out, const std::function<bool()>& cancelled,
+                      const std::function<void(int, std::uint64_t)>& progress,
+                      std::vector<std::uint64_t>* per_depth) {
+  // Step 1. Shape, and the small tables of the inner loops.
+  const int X = extra.size;
+  const Mod3Table shape = Mod3Table::shape(X);
+  out.extra = shape.extra;
+  out.row_entries = shape.row_entries;
+  out.row_bytes = shape.row_bytes;
+  out.data.assign(out.bytes(), 0xFF);
+  std::uint8_t* const base = out.data.data();
+  const std::uint64_t row_bytes = out.row_bytes, row_entries = out.row_entries;
+  const std::uint64_t total = out.entries();
+  // child[c * 18 + m] = (class << 4) | sym: the row of the representative of c moved by m, and
+  // the symmetry that takes the moved flip-slice to that row's representative.
+  std::vector<std::uint32_t> child(std::size_t(N_FLIPSLICE_CLASS) * N_MOVES);
+  for (std::uint32_t c = 0; c < N_FLIPSLICE_CLASS; ++c) {
+    const std::uint32_t fs = t.fs_rep[c];
+    const int slice = static_cast<int>(fs / N_FLIP), flip = static_cast<int>(fs % N_FLIP);
+    for (int m = 0; m < N_MOVES; ++m) {
+      const std::uint32_t f2 = std::uint32_t(t.slice_move[slice * N_MOVES + m]) * N_FLIP +
+                               t.flip_move[flip * N_MOVES + m];
+      child[c * N_MOVES + m] = (std::uint32_t(t.fs_class[f2]) << 4) | t.fs_to_rep[f2];
+    }
+  }
+  // tcol[(m * 16 + s) * 2187 + tw]: the twist moved by m, then conjugated by s (one contiguous
+  // column per (move, symmetry): the inner loop's map of a row's twists to its target row's).
+  std::vector<std::uint16_t> tcol(std::size_t(N_MOVES) * N_SYM_D4H * N_TWIST);
+  std::vector<std::uint8_t> xcol(std::size_t(N_MOVES) * N_SYM_D4H * X);
+  for (int m = 0; m < N_MOVES; ++m) {
+    for (int s = 0; s < N_SYM_D4H; ++s) {
+      for (int tw = 0; tw < N_TWIST; ++tw) {
+        tcol[(m * N_SYM_D4H + s) * N_TWIST + tw] =
+            t.twist_conj[t.twist_move[tw * N_MOVES + m] * N_SYM_D4H + s];
+      }
+      for (int x = 0; x < X; ++x) {
+        xcol[(m * N_SYM_D4H + s) * X + x] = extra.conj[extra.move[x * N_MOVES + m] * N_SYM_D4H + s];
+      }
+    }
+  }
+  // Bit d of row_depths[c]: row c holds an entry at distance d (forward levels skip the others).
+  std::vector<std::uint32_t> row_depths(N_FLIPSLICE_CLASS, 0);
+  std::vector<std::uint64_t> counts{1};
+  // Step 2. The goal: twist 0, extra 0 in the row of flip-slice 0 (its own representative, which
+  // every symmetry fixes with these coordinates: one entry).
+  base[0] = 0xFC;
+  row_depths[0] = 1;
+  std::uint64_t filled = 1;
+  const unsigned n_threads = std::max(1u, threads);
+  std::atomic<bool> stop{false};
+  bool backward = false;
+  for (int d = 0; filled < total; ++d) {
+    if (d >= 30) return false;  // cannot happen: the distances are at most about 18
+    // Step 3. Direction: forward while the level is small against what is left to find.
+    const std::uint64_t unvisited = total - filled;
+    if (!backward && counts[d] * 3 > unvisited) backward = true;
+    const int cur = d % 3, next = (d + 1) % 3;
+    std::atomic<std::uint32_t> next_row{0};
+    std::atomic<std::uint64_t> found{0};
+    auto work = [&](bool main_thread) {
+      std::vector<std::uint32_t> list;  // (t << 8) | x of the row's entries in hand
+      list.reserve(row_entries);
+      std::uint64_t local = 0;
+      constexpr std::uint32_t CHUNK = 16;
+      for (;;) {
+        if (main_thread && cancelled && cancelled()) stop = true;
+        if (stop.load(std::memory_order_relaxed)) break;
+        const std::uint32_t first = next_row.fetch_add(CHUNK);
+        if (first >= N_FLIPSLICE_CLASS) break;
+        const std::uint32_t last = std::min<std::uint32_t>(first + CHUNK, N_FLIPSLICE_CLASS);
+        for (std::uint32_t c = first; c < last; ++c) {
+          std::uint8_t* const row = base + c * row_bytes;
+          list.clear();
+          if (!backward) {
+            // Forward: every entry of residue d (a few of distance d - 3 come along: their
+            // neighbours are all visited, so they set nothing).
+            if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) continue;
+            for (std::uint64_t k = 0; k < row_bytes; ++k) {
+              const std::uint8_t b = load(row + k);
+              if (b == 0xFF) continue;
+              for (int j = 0; j < 4; ++j) {
+                const std::uint64_t e = 4 * k + j;
+                if (e < row_entries && ((b >> (2 * j)) & 3) == cur) {
+                  list.push_back(static_cast<std::uint32_t>(((e / X) << 8) | (e % X)));
+                }
+              }
+            }
+            for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+              const std::uint32_t cc = child[c * N_MOVES + m] >> 4;
+              const int s = child[c * N_MOVES + m] & 15;
+              const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
+              const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
+              std::uint8_t* const target = base + cc * row_bytes;
+              const std::uint32_t stab = t.fs_stabilizer[cc] & ~1u;
+              std::uint64_t before = local;
+              // Sets an unvisited entry of the target row (atomically: other threads may set
+              // entries of the same byte).
+              auto claim = [&](std::uint32_t e) {
+                std::uint8_t* p = target + (e >> 2);
+                const int sh = (e & 3) * 2;
+                if (((load(p) >> sh) & 3) != 3) return;
+                const std::uint8_t old = __atomic_fetch_and(
+                    p, static_cast<std::uint8_t>(~((3 ^ next) << sh)), __ATOMIC_RELAXED);
+                if (((old >> sh) & 3) == 3) ++local;
+              };
+              for (std::uint32_t v : list) {
+                const std::uint32_t t2 = tc[v >> 8], x2 = xc[v & 255];
+                claim(t2 * X + x2);
+                // The stabiliser's images of the new entry are the same position up to
+                // symmetry: same distance (a forward level must set every entry of it).
+                for (std::uint32_t bits = stab; bits; bits &= bits - 1) {
+                  const int s2 = __builtin_ctz(bits);
+                  claim(std::uint32_t(t.twist_conj[t2 * N_SYM_D4H + s2]) * X +
+                        extra.conj[x2 * N_SYM_D4H + s2]);
+                }
+              }
+              if (local != before) {
+                __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
+              }
+            }
+          } else {
+            // Backward: this thread owns row c; every unvisited entry looks for a neighbour of
+            // residue d (an unvisited entry is at distance > d, so such a neighbour is at d).
+            const auto* words = reinterpret_cast<const std::uint64_t*>(row);
+            for (std::uint64_t k = 0; k < row_bytes / 8; ++k) {
+              const std::uint64_t w = __atomic_load_n(words + k, __ATOMIC_RELAXED);
+              if (!has_unvisited(w)) continue;
+              for (int j = 0; j < 32; ++j) {
+                const std::uint64_t e = 32 * k + j;
+                if (e < row_entries && ((w >> (2 * j)) & 3) == 3) {
+                  list.push_back(static_cast<std::uint32_t>(((e / X) << 8) | (e % X)));
+                }
+              }
+            }
+            std::uint64_t before = local;
+            for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+              const std::uint32_t cc = child[c * N_MOVES + m] >> 4;
+              const int s = child[c * N_MOVES + m] & 15;
+              const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
+              const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
+              const std::uint8_t* const target = base + cc * row_bytes;
+              std::size_t kept = 0;
+              for (std::uint32_t v : list) {
+                const std::uint32_t e2 = std::uint32_t(tc[v >> 8]) * X + xc[v & 255];
+                if (((load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
+                  const std::uint32_t e = (v >> 8) * X + (v & 255);
+                  std::uint8_t* p = row + (e >> 2);
+                  store(p, static_cast<std::uint8_t>(load(p) & ~((3 ^ next) << ((e & 3) * 2))));
+                  ++local;
+                } else {
+                  list[kept++] = v;
+                }
+              }
+              list.resize(kept);
+            }
+            if (local != before) {
+              __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+            }
+          }
+        }
+      }
+      found += local;
+    };
+    std::vector<std::thread> pool;
+    for (unsigned k = 1; k < n_threads; ++k) pool.emplace_back(work, false);
+    work(true);
+    for (auto& th : pool) th.join();
+    if (stop) return false;
+    counts.push_back(found.load());
+    filled += found.load();
+    if (progress) progress(d + 1, filled);
+    if (found.load() == 0) return false;
+  }
+  if (per_depth) *per_depth = counts;
+  return filled == total;
+}
+
+int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod3Table& table,
+                        int twist, int flip, int slice, int x) {
+  int steps = 0;
+  for (;;) {
+    if (twist == 0 && flip == 0 && slice == 0 && x == 0) return steps;
+    const Mod3Index i = mod3_index(t, extra, twist, flip, slice, x);
+    const int r = table.get(i.row, i.entry);
+    bool moved = false;
+    for (int m = 0; m < N_MOVES && !moved; ++m) {
+      const int tw2 = t.twist_move[twist * N_MOVES + m], fl2 = t.flip_move[flip * N_MOVES + m];
+      const int sl2 = t.slice_move[slice * N_MOVES + m], x2 = extra.move[x * N_MOVES + m];
+      const Mod3Index j = mod3_index(t, extra, tw2, fl2, sl2, x2);
+      if (table.get(j.row, j.entry) == (r + 2) % 3) {
+        twist = tw2, flip = fl2, slice = sl2, x = x2, moved = true;
+      }
+    }
+    if (!moved || ++steps > 40) return -1;  // a table without a way down: not a distance table
+  }
+}
+
+}  // namespace permuzzle::cube::detail

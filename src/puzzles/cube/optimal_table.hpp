@@ -1,0 +1,139 @@
+// Internal to the cube solvers: pruning tables of the phase-1 coordinates times an extra corner
+// coordinate, at 2 bits an entry (the distance mod 3), built breadth-first by rows.
+//
+// The optimal solver's big table (as in Rokicki's nxopt): the distance of (flip-slice class,
+// twist, ccomb) to the subgroup H' of cubes with twist 0, flip 0, the slice edges in the slice and
+// the U corners in the U layer, 64430 x 2187 x 70 = 9,863,588,700 entries, 2.30 GiB. H' contains
+// U and D (and R2 L2 ... only in pairs), which the search's tricks rely on. With the trivial extra
+// coordinate (size 1) the same builder gives the phase-1 table mod 3 (the test compares the two).
+//
+// Data layout: one row per flip-slice class c (its representative's coordinates, as in
+// phase1_index): entry e = t * extra + x for the twist t and the extra coordinate x, both
+// conjugated by the symmetry fs_to_rep of the position's flip-slice (the same symmetry for both:
+// the entry is the coordinates of the conjugate S^-1 X S whose flip-slice is the representative).
+// Entry e of row c is bits 2(e%4)..2(e%4)+1 of byte c * row_bytes + e / 4; rows are padded to 64
+// bytes (whole cache lines: threads own rows while building). Values 0..2 are the distance mod 3;
+// 3 means unvisited while building (the padding keeps 3). A class whose representative has a
+// non-trivial stabiliser has several entries for one position up to symmetry (the entries of
+// its conjugates by the stabiliser); every entry holds its own coordinates' distance, so all
+// 9,863,588,700 entries are filled, symmetric ones with equal values.
+//
+// Reading mod-3 values: a child X*m differs from X by at most 1 in distance, so its distance is
+// the parent's plus 0, +1 or -1, whichever has the child's residue (mod3_step).
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <vector>
+
+#include "coordinates.hpp"
+
+namespace permuzzle::cube::detail {
+
+// Large blocks on 2 MiB boundaries with transparent huge pages asked for: the search reads the
+// big table at random, and with 4 KiB pages nearly every read also misses the TLB.
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
+  static constexpr std::size_t THRESHOLD = 64 * HUGE_PAGE;
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < THRESHOLD) return static_cast<T*>(::operator new(bytes));
+    const std::size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void* p = std::aligned_alloc(HUGE_PAGE, rounded);
+    if (!p) throw std::bad_alloc();
+    madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it the table still works
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) < THRESHOLD) {
+      ::operator delete(p);
+    } else {
+      std::free(p);
+    }
+  }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
+};
+
+struct Mod3Table {
+  int extra = 1;                  // size of the extra coordinate (1 or 70)
+  std::uint64_t row_entries = 0;  // 2187 * extra
+  std::uint64_t row_bytes = 0;    // row_entries / 4, rounded up to a multiple of 64
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> data;
+
+  static Mod3Table shape(int extra) {
+    Mod3Table t;
+    t.extra = extra;
+    t.row_entries = std::uint64_t(N_TWIST) * extra;
+    t.row_bytes = ((t.row_entries + 3) / 4 + 63) / 64 * 64;
+    return t;
+  }
+  std::uint64_t bytes() const { return std::uint64_t(N_FLIPSLICE_CLASS) * row_bytes; }
+  std::uint64_t entries() const { return std::uint64_t(N_FLIPSLICE_CLASS) * row_entries; }
+  // The byte and shift of entry e of row c.
+  std::uint64_t byte_index(std::uint32_t c, std::uint64_t e) const {
+    return c * row_bytes + (e >> 2);
+  }
+  int get(std::uint32_t c, std::uint64_t e) const {
+    return (data[byte_index(c, e)] >> ((e & 3) * 2)) & 3;
+  }
+};
+
+// The big table's shape: ccomb as the extra coordinate.
+inline constexpr std::uint64_t OPTIMAL_TABLE_ENTRIES =
+    std::uint64_t(N_FLIPSLICE_CLASS) * N_TWIST * N_CCOMB;
+
+// The extra coordinate: its size, move table [x * 18 + m] and D4h conjugation [x * 16 + s].
+struct ExtraCoord {
+  int size = 1;
+  const std::uint8_t* move = nullptr;
+  const std::uint8_t* conj = nullptr;
+};
+
+// Distance of child = parent + mod3_step(parent, child residue) (neighbours differ by <= 1).
+inline int mod3_step(int parent, int residue) {
+  const int d = (residue - parent % 3 + 3) % 3;  // 0: same, 1: +1, 2: -1
+  return parent + (d == 2 ? -1 : d);
+}
+
+// Builds the table breadth-first: forward levels (each entry of the level sets its unvisited
+// neighbours) while the level is small, then backward levels (each unvisited entry looks for a
+// neighbour in the level). Rows are shared among `threads` threads. `cancelled` is polled between
+// rows (by the calling thread); `progress` is called after each level. `per_depth` receives the
+// number of entries at each distance. False when cancelled (or on an internal failure).
+bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned threads,
+                      Mod3Table& out, const std::function<bool()>& cancelled,
+                      const std::function<void(int depth, std::uint64_t filled)>& progress,
+                      std::vector<std::uint64_t>* per_depth);
+
+// The exact distance of an entry's position, by descending the table: from the position
+// (twist, flip, slice, extra) follow a neighbour one closer (residue - 1) until the goal.
+int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod3Table& table,
+                        int twist, int flip, int slice, int x);
+
+// The row (class) and entry of the coordinates.
+struct Mod3Index {
+  std::uint32_t row;
+  std::uint32_t entry;
+};
+inline Mod3Index mod3_index(const CoordTables& t, const ExtraCoord& extra, int twist, int flip,
+                            int slice, int x) {
+  const std::uint32_t fs = static_cast<std::uint32_t>(slice) * N_FLIP + flip;
+  const int s = t.fs_to_rep[fs];
+  return {t.fs_class[fs], static_cast<std::uint32_t>(t.twist_conj[twist * N_SYM_D4H + s]) *
+                                  static_cast<std::uint32_t>(extra.size) +
+                              extra.conj[x * N_SYM_D4H + s]};
+}
+
+}  // namespace permuzzle::cube::detail
