@@ -11,6 +11,7 @@
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::api {
 
@@ -81,5 +82,11 @@ std::string distance_chart_svg(const std::string& title,
 // present as a quarter turn), else a word of at most about 26 letters, verified.
 std::optional<Result<Word>> cube_group_word(const PermGroup& group, const Perm& element,
                                             Session& session);
+
+// `--optimal --memory MB` (cube.cpp): from OPTIMAL_TABLE_MIN_MEMORY_MB on, the 2.3 GiB optimal
+// table (built once, about 5 minutes) into `options`, its time, size and report added to
+// `info`; below, nothing. `cube solve` and `bench cube` share it.
+Status attach_optimal_table(const Request& q, Session& session, const cube::SolverTables& tables,
+                            cube::SolverTablesInfo& info, cube::OptimalOptions& options);
 
 }  // namespace permuzzle::api

@@ -168,17 +168,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
     o.metric = metric;
     if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
     if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
-    // With --memory >= 2600 MB: the 2.3 GiB table too (built once, about 5 minutes).
-    if (q.has("memory") && q.unsigned_integer("memory") >= OPTIMAL_TABLE_MIN_MEMORY_MB) {
-      Stopwatch clock;
-      TableReport report;
-      auto big = optimal_table(s.tables, **tables, s.run, &report);
-      if (!big) return big.error();
-      info.seconds += clock.seconds();
-      info.bytes += optimal_table_bytes();
-      info.reports.push_back(report);
-      o.table = *big;
-    }
+    if (auto ok = attach_optimal_table(q, s, **tables, info, o); !ok) return ok.error();
     sol = solve_optimal(**tables, *state, o, s.run);
   } else {
     TwoPhaseOptions o;
@@ -339,6 +329,20 @@ std::string demo_cube() {
 }
 
 }  // namespace
+
+Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
+                            SolverTablesInfo& info, OptimalOptions& options) {
+  if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
+  Stopwatch clock;
+  TableReport report;
+  auto big = optimal_table(s.tables, tables, s.run, &report);
+  if (!big) return big.error();
+  info.seconds += clock.seconds();
+  info.bytes += optimal_table_bytes();
+  info.reports.push_back(report);
+  options.table = *big;
+  return Ok{};
+}
 
 std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {
   // Step 1. Recognise the cube group: generators on GAP's 48 stickers, each a face turn, every

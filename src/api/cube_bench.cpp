@@ -31,16 +31,14 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   OptimalOptions oo;
   nlohmann::json table_json = nullptr;
   std::string table_text;
-  if (optimal && q.has("memory") && q.unsigned_integer("memory") >= OPTIMAL_TABLE_MIN_MEMORY_MB) {
-    Stopwatch clock;
-    TableReport report;
-    auto big = optimal_table(s.tables, **tables, s.run, &report);
-    if (!big) return big.error();
-    info.seconds += clock.seconds();
-    info.bytes += optimal_table_bytes();
-    info.reports.push_back(report);
-    oo.table = *big;
-    auto check = check_optimal_table(**tables, **big, 1000, seed);
+  Stopwatch table_clock;
+  if (optimal) {
+    if (auto ok = attach_optimal_table(q, s, **tables, info, oo); !ok) return ok.error();
+  }
+  const double table_seconds = table_clock.seconds();
+  if (oo.table) {
+    const TableReport& report = info.reports.back();
+    auto check = check_optimal_table(**tables, *oo.table, 1000, seed);
     if (!check) return check.error();
     nlohmann::json per_depth = nlohmann::json::array(), sampled = nlohmann::json::array();
     std::string counts;
@@ -51,7 +49,7 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     for (auto v : check->sample_depths) sampled.push_back(v);
     table_json = {{"entries", check->entries},         {"per_distance", per_depth},
                   {"sampled_entries", check->samples}, {"sampled_per_distance", sampled},
-                  {"seconds", clock.seconds()},        {"report", describe(report)}};
+                  {"seconds", table_seconds},          {"report", describe(report)}};
     table_text = fmt::format(
         "  optimal table: {} entries ({}), per distance{}; {} sampled entries consistent\n",
         check->entries, describe(report), counts, check->samples);
