@@ -13,14 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string stem(std::string_view file) {
-  std::size_t slash = file.find_last_of('/');
-  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
-  std::size_t dot = file.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) file = file.substr(0, dot);
-  return std::string(file);
-}
-
 // Errors of the KPuzzle reader name the file and the JSON path of the offending value.
 struct JsonReader {
   std::string file;
@@ -254,8 +246,8 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
   }
   if (!j.is_object()) return r.at("(top)", "expected a JSON object");
   def::Definition d;
-  d.name =
-      j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : stem(file_name);
+  d.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>()
+                                                       : def::file_stem(file_name);
   // Step 1. Orbits: an array of {orbitName, numPieces, numOrientations} or an object by name.
   if (!j.contains("orbits")) return r.at("orbits", "missing: expected the puzzle's orbits");
   std::vector<std::pair<std::string, json>> orbits;

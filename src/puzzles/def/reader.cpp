@@ -415,14 +415,6 @@ struct NameTable {
   }
 };
 
-std::string file_stem(std::string_view file) {
-  std::size_t slash = file.find_last_of('/');
-  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
-  std::size_t dot = file.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) file = file.substr(0, dot);
-  return std::string(file);
-}
-
 bool valid_set_name(std::string_view name) {
   return !name.empty() && !is_value_token(name) && name != "End";
 }
@@ -942,6 +934,14 @@ std::string format_definition(const Definition& d, const std::vector<std::string
 
 std::string format_scramble(const Definition& d, const State& s, std::string_view name) {
   return "Scramble " + std::string(name) + "\n" + format_state_body(d, s) + "End\n";
+}
+
+std::string file_stem(std::string_view file) {
+  std::size_t slash = file.find_last_of('/');
+  if (slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  std::size_t dot = file.find_last_of('.');
+  if (dot != std::string_view::npos && dot > 0) file = file.substr(0, dot);
+  return std::string(file);
 }
 
 }  // namespace permuzzle::def

@@ -89,4 +89,8 @@ std::string format_definition(const Definition& d, const std::vector<std::string
 // KPuzzle JSON) after filling d.sets, d.solved, d.base_moves, d.rotations, d.aliases.
 Status finish_definition(Definition& d, std::string_view file_name);
 
+// A file's name without folders and extension ("data/3x3x3.tws" -> "3x3x3"): the puzzle's name
+// when its file gives none.
+std::string file_stem(std::string_view file);
+
 }  // namespace permuzzle::def
