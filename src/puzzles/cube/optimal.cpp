@@ -31,6 +31,14 @@ struct P1Node {
   KCube inverse;
 };
 
+// A subtree of one iteration (see iterate): its root, the moves to it and the budget left.
+template <class Node>
+struct SearchPrefix {
+  Node node;
+  std::vector<int> moves;
+  int budget;
+};
+
 class OptimalSearch {
  public:
   using Node = P1Node;
@@ -131,11 +139,7 @@ class OptimalSearch {
 
   // The subtrees of one iteration: the nodes at depth `depth` that the one-thread search would
   // enter, in its order, with the nodes it counts above them.
-  struct Prefix {
-    Node node;
-    std::vector<int> moves;
-    int budget;
-  };
+  using Prefix = SearchPrefix<Node>;
   void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
                 std::vector<Prefix>& out, std::uint64_t& nodes) const {
     if (depth == 0 || budget == 0) {
@@ -501,11 +505,7 @@ class BigSearch {
     return false;
   }
 
-  struct Prefix {
-    Node node;
-    std::vector<int> moves;
-    int budget;
-  };
+  using Prefix = SearchPrefix<Node>;
   void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
                 std::vector<Prefix>& out, std::uint64_t& nodes) const {
     if (depth == 0 || budget == 0) {
