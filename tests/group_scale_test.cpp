@@ -3,6 +3,7 @@
 // 244,823,040 (ATLAS), |PSL(2,p)| = p(p^2-1)/2, |S_12 wr S_2| = 2 * 12!^2, the Rubik's cube
 // group's published order; and the two chain representations against each other.
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
 #include <gtest/gtest.h>
@@ -64,23 +65,6 @@ std::vector<Perm> cube() {
           P("(41,43,48,46)(42,45,47,44)(14,22,30,38)(15,23,31,39)(16,24,32,40)")};
 }
 
-// PSL(2,p) on the projective line {0..p-1, oo} (points 1..p, oo = p+1): x -> x+1, x -> -1/x.
-std::vector<Perm> psl2(std::uint64_t p) {
-  std::vector<Point> shift(p + 1), invert(p + 1);
-  for (std::uint64_t x = 0; x < p; ++x) {
-    shift[x] = static_cast<Point>((x + 1) % p);
-    // -1/x = -(x^(p-2)) mod p; 0 <-> oo.
-    std::uint64_t inv = 1, b = x, e = p - 2;
-    for (; e; e >>= 1, b = b * b % p) {
-      if (e & 1) inv = inv * b % p;
-    }
-    invert[x] = x == 0 ? static_cast<Point>(p) : static_cast<Point>((p - inv) % p);
-  }
-  shift[p] = static_cast<Point>(p);
-  invert[p] = 0;
-  return {*Perm::from_images(shift), *Perm::from_images(invert)};
-}
-
 TEST(GroupScale, M24AndTheCubeInBothRepresentations) {
   for (Mode mode : {Mode::Automatic, Mode::SchreierVectors}) {
     PermGroup m = G(m24(), mode);
@@ -106,11 +90,11 @@ TEST(GroupScale, M24AndTheCubeInBothRepresentations) {
 TEST(GroupScale, PslTwoOnTheProjectiveLine) {
   for (std::uint64_t p : {5u, 7u, 11u, 13u, 31u, 101u}) {
     mpz_class expected = mpz_class(p) * (p * p - 1) / 2;
-    EXPECT_EQ(G(psl2(p)).order(), expected) << p;
-    EXPECT_EQ(G(psl2(p), Mode::SchreierVectors).order(), expected) << p;
+    EXPECT_EQ(G(psl2_generators(p)).order(), expected) << p;
+    EXPECT_EQ(G(psl2_generators(p), Mode::SchreierVectors).order(), expected) << p;
   }
   // Degree 1032: Schreier vectors and the deterministic completion (not S_n, not abelian).
-  EXPECT_EQ(G(psl2(1031)).order(), mpz_class(1031) * (1031 * 1031 - 1) / 2);
+  EXPECT_EQ(G(psl2_generators(1031)).order(), mpz_class(1031) * (1031 * 1031 - 1) / 2);
 }
 
 TEST(GroupScale, WreathProductS12WrS2) {

@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 
@@ -38,22 +39,6 @@ Perm random_perm(Rng& rng, std::size_t n, int parity) {  // parity 0: any, 1: ev
   Perm p = *Perm::from_images(std::move(images));
   if (parity == 1 && p.sign() == -1) p = p * *Perm::from_cycles({{1, 2}});
   return p;
-}
-
-// PSL(2,p) on the projective line (points 1..p, infinity = p+1): x -> x+1, x -> -1/x.
-std::vector<Perm> psl2(std::uint64_t p) {
-  std::vector<Point> shift(p + 1), invert(p + 1);
-  for (std::uint64_t x = 0; x < p; ++x) {
-    shift[x] = static_cast<Point>((x + 1) % p);
-    std::uint64_t inv = 1, b = x, e = p - 2;
-    for (; e; e >>= 1, b = b * b % p) {
-      if (e & 1) inv = inv * b % p;
-    }
-    invert[x] = x == 0 ? static_cast<Point>(p) : static_cast<Point>((p - inv) % p);
-  }
-  shift[p] = static_cast<Point>(p);
-  invert[p] = 0;
-  return {*Perm::from_images(shift), *Perm::from_images(invert)};
 }
 
 struct LargeCase {
@@ -84,8 +69,8 @@ std::vector<LargeCase> large_cases() {
   cases.push_back({"S20001 ((1,...,20001), (1,2))",
                    {long_cycle(20001), *Perm::from_cycles({{1, 2}})},
                    fact(20001)});
-  cases.push_back(
-      {"PSL(2,1031) on 1032 points", psl2(1031), mpz_class(1031) * (1031 * 1031 - 1) / 2});
+  cases.push_back({"PSL(2,1031) on 1032 points", psl2_generators(1031),
+                   mpz_class(1031) * (1031 * 1031 - 1) / 2});
   return cases;
 }
 
