@@ -748,6 +748,11 @@ class ParallelKernel {
 
 }  // namespace
 
+struct DefSolver::Lookups {
+  std::optional<Inverter> inverter;  // none: positions are not group elements, or turned off
+  Symmetries symmetries;             // empty: no rotations usable, or turned off
+};
+
 Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                                                      const DefSolveOptions& options,
                                                      TableStore& tables, const RunContext& run) {
@@ -919,6 +924,16 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                               report.seconds});
     solver->pdbs_.push_back(std::move(pdb));
   }
+  // Step 5. The moves' costs and the lookups' tables, once for every solve.
+  for (std::size_t m : fp.moves()) {
+    solver->costs_.push_back(options.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost);
+  }
+  auto lookups = std::make_shared<Lookups>();
+  if (options.inverse_lookups) lookups->inverter = Inverter::make(fp);
+  if (lookups->inverter && options.symmetry_lookups) {
+    lookups->symmetries = Symmetries::make(fp, solver->costs_);
+  }
+  solver->lookups_ = std::move(lookups);
   return solver;
 }
 
@@ -927,25 +942,19 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   const Definition& d = fp.definition();
   auto root = fp.position_of(start);
   if (!root) return root.error();
-  std::vector<int> costs;
-  for (std::size_t m : fp.moves()) {
-    costs.push_back(options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost);
-  }
+  const std::vector<int>& costs = costs_;
   search::IdaOptions io;
   // The kernel refuses bounds past max_length itself (see iterate) so that this case is told
   // apart from the time and node limits.
   io.max_bound = INT_MAX - 1;
   io.phase = "def solve";
   const unsigned threads = std::max(1u, run.threads());
-  const std::optional<Inverter> inverter =
-      options_.inverse_lookups ? Inverter::make(fp) : std::nullopt;
-  const Symmetries symmetries =
-      inverter && options_.symmetry_lookups ? Symmetries::make(fp, costs) : Symmetries{};
+  const Lookups& lookups = *lookups_;
   std::vector<Kernel> kernels;
   kernels.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) {
     kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length,
-                         inverter ? &*inverter : nullptr, &symmetries);
+                         lookups.inverter ? &*lookups.inverter : nullptr, &lookups.symmetries);
   }
   ParallelKernel parallel(kernels, run, io, options_.all_optimal);
   auto replay_ok = [&](const Position&, const std::vector<int>& moves) {

@@ -84,6 +84,11 @@ class DefSolver {
   std::vector<PdbInfo> infos_;
   std::vector<std::int32_t> canonical_;  // [state][move]
   int canonical_states_ = 0;
+  // The search moves' costs in the metric, and what the dual and symmetry lookups need (built
+  // once by create, shared by every solve; solver.cpp).
+  std::vector<int> costs_;
+  struct Lookups;
+  std::shared_ptr<const Lookups> lookups_;
 };
 
 }  // namespace permuzzle::def
