@@ -231,15 +231,11 @@ void ori_unrank(const PieceGroup& g, std::uint64_t r, GroupState& s) {
 }
 
 // Mixed: orientations of the pieces that keep one, in slot order.
+// The orientations of the pieces that keep one, in slot order (for mixed_arrangement groups
+// CompiledPuzzle::coordinate takes them in label order itself).
 std::uint64_t mixed_ori_rank(const PieceGroup& g, const GroupState& s) {
+  assert(!g.mixed_arrangement);
   std::uint64_t r = 0;
-  if (g.mixed_arrangement) {
-    std::uint8_t pos[32];
-    tracked_slots(g, s.labels.data(), pos);
-    const int k = static_cast<int>(g.multiplicity.size()) - 1;
-    for (int i = 0; i < k; ++i) r = r * static_cast<std::uint64_t>(g.orientations) + s.ori[pos[i]];
-    return r;
-  }
   for (int j = 0; j < g.size(); ++j) {
     if (g.label_ignored[s.labels[static_cast<std::size_t>(j)]]) continue;
     r = r * static_cast<std::uint64_t>(g.orientations) + s.ori[static_cast<std::size_t>(j)];
@@ -726,8 +722,9 @@ std::uint64_t CompiledPuzzle::coordinate(std::size_t component, const Position& 
     case Component::Kind::Ori:
       return ori_rank(g, s);
     case Component::Kind::Mixed:
-      if (g.blank >= 0 && g.mixed_arrangement) {
-        // The tracked pieces' slots once for both parts (the pattern databases' hot case).
+      if (g.mixed_arrangement) {
+        // The arrangement of the tracked labels and their orientations in label order, from
+        // their slots found once (the pattern databases' hot case).
         std::uint8_t pos[32];
         tracked_slots(g, s.labels.data(), pos);
         const int k = static_cast<int>(g.multiplicity.size()) - 1;
