@@ -217,22 +217,17 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
     while (match != 0) {
       const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
       match &= match - 1;
-      if (level.shared) {
-        expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-          if (load_entry<BITS>(words, neighbour) == UNSEEN && claim<BITS>(words, neighbour, nxt)) {
-            ++found;
-          }
-          return false;
-        });
-      } else {
-        expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-          if (load_entry<BITS>(words, neighbour) == UNSEEN) {
-            claim_exclusive<BITS>(words, neighbour, nxt);
-            ++found;
-          }
-          return false;
-        });
-      }
+      expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
+        if (load_entry<BITS>(words, neighbour) != UNSEEN) return false;
+        // Another thread may claim the same entry: only the atomic claim says who did.
+        if (!level.shared) {
+          claim_exclusive<BITS>(words, neighbour, nxt);
+          ++found;
+        } else if (claim<BITS>(words, neighbour, nxt)) {
+          ++found;
+        }
+        return false;
+      });
     }
   }
   return found;
