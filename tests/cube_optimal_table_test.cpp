@@ -145,10 +145,15 @@ TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
     auto old = solve_optimal(tables(), *c, {}, RunContext{}.with_threads(2));
     auto one = solve_optimal(tables(), *c, o, RunContext{}.with_threads(1));
     auto two = solve_optimal(tables(), *c, o, RunContext{}.with_threads(2));
-    ASSERT_TRUE(old && one && two);
+    OptimalOptions single = o;  // one subtree at a time: a plain depth-first search
+    single.lanes = 1;
+    auto plain = solve_optimal(tables(), *c, single, RunContext{}.with_threads(1));
+    ASSERT_TRUE(old && one && two && plain);
     EXPECT_EQ(one->length, old->length);
     EXPECT_EQ(format_moves(one->moves), format_moves(two->moves));
     EXPECT_EQ(one->nodes, two->nodes);
+    EXPECT_EQ(format_moves(one->moves), format_moves(plain->moves));
+    EXPECT_EQ(one->nodes, plain->nodes);
     nodes_old += old->nodes, nodes_new += one->nodes;
   }
   EXPECT_LT(nodes_new, nodes_old);  // the tricks prune

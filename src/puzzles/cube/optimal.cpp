@@ -39,6 +39,65 @@ struct SearchPrefix {
   int budget;
 };
 
+// The subtrees of one iteration shared by the threads (see iterate): they are taken in order; the
+// answer is the first subtree in that order with a solution, so answer and node count are the
+// one-thread ones whatever the threads and the order in which they finish.
+template <class Node>
+class SubtreeQueue {
+ public:
+  static constexpr std::size_t NONE = ~std::size_t(0);
+  SubtreeQueue(const std::vector<SearchPrefix<Node>>& subtrees, const RunContext& run)
+      : subtrees_(subtrees),
+        run_(run),
+        first_found_(subtrees.size()),
+        nodes_(subtrees.size(), 0),
+        paths_(subtrees.size()) {}
+
+  const SearchPrefix<Node>& subtree(std::size_t i) const { return subtrees_[i]; }
+  // The next subtree worth searching, or NONE.
+  std::size_t take() {
+    const std::size_t i = next_.fetch_add(1);
+    if (i >= subtrees_.size() || i > first_found_.load() || stopped_.load()) return NONE;
+    return i;
+  }
+  // Whether the search of subtree i should stop (cancelled, or an earlier subtree has the answer).
+  bool abandon(std::size_t i) {
+    if (run_.should_stop()) stopped_ = true;
+    return stopped_.load() || first_found_.load() < i;
+  }
+  // Subtree i is done: its nodes and, when it has a solution, the moves below its root.
+  void finish(std::size_t i, std::uint64_t nodes, const std::vector<int>* path) {
+    nodes_[i] = nodes;
+    if (!path) return;
+    paths_[i] = subtrees_[i].moves;
+    paths_[i].insert(paths_[i].end(), path->begin(), path->end());
+    std::size_t cur = first_found_.load();
+    while (i < cur && !first_found_.compare_exchange_weak(cur, i)) {
+    }
+  }
+  bool stopped() const { return stopped_.load(); }
+  // Nodes as one thread counts them: every subtree up to the first with a solution.
+  std::uint64_t nodes() const {
+    const std::size_t last = std::min(first_found_.load() + 1, subtrees_.size());
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < last; ++i) sum += nodes_[i];
+    return sum;
+  }
+  const std::vector<int>* answer() const {
+    const std::size_t f = first_found_.load();
+    return f < subtrees_.size() ? &paths_[f] : nullptr;
+  }
+
+ private:
+  const std::vector<SearchPrefix<Node>>& subtrees_;
+  const RunContext& run_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> first_found_;
+  std::vector<std::uint64_t> nodes_;
+  std::vector<std::vector<int>> paths_;
+  std::atomic<bool> stopped_{false};
+};
+
 class OptimalSearch {
  public:
   using Node = P1Node;
@@ -135,6 +194,19 @@ class OptimalSearch {
       if (w.aborted) return false;
     }
     return false;
+  }
+
+  // One thread's share of an iteration: subtrees one after the other.
+  void search_subtrees(SubtreeQueue<Node>& q) const {
+    for (std::size_t i; (i = q.take()) != SubtreeQueue<Node>::NONE;) {
+      const auto& p = q.subtree(i);
+      Worker w;
+      auto abort = [&] { return q.abandon(i); };
+      const bool ok = p.budget == 0
+                          ? solved(p.node)
+                          : dfs(p.node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
+      q.finish(i, w.nodes, ok ? &w.path : nullptr);
+    }
   }
 
   // The subtrees of one iteration: the nodes at depth `depth` that the one-thread search would
@@ -334,8 +406,9 @@ class BigSearch {
     std::array<KCube, 3> inv;           // Z_a = conj(X^-1, 16 a)
   };
 
-  BigSearch(const SolverTables& tables, const OptimalTable& big, Metric metric)
-      : t_(*tables.coords),
+  BigSearch(const SolverTables& tables, const OptimalTable& big, Metric metric, int lanes)
+      : lanes_(std::max(1, lanes)),
+        t_(*tables.coords),
         p1_(*tables.phase1),
         m3_(big.table),
         x_(extra_coord(t_, big.table.extra)),
@@ -367,7 +440,7 @@ class BigSearch {
           mod3_exact_distance(t_, x_, m3_, n.twist[a], n.flip[a], n.slice[a], n.ccomb[a]));
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
       const std::uint8_t* at;
-      int shift;
+      std::uint8_t shift;
       std::uint64_t p1;
       probe(n.inv[a], at, shift, p1);
       n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
@@ -384,127 +457,270 @@ class BigSearch {
     int limit;
   };
   using Kids = std::array<Kid, N_MOVES>;
-
-  // The children of `n` that survive every bound with `budget` left: their indices into `kids`
-  // in move order in `alive`; returns their number. Every child generated counts as a node.
-  //
-  // The six table reads of a child are random reads of 2.3 GiB (DRAM, and a miss of the TLB
-  // without huge pages): the bottleneck. So they go in rounds, one axis at a time for all the
-  // children still alive, prefetched together; a child pruned by one axis costs no more reads.
   using Alive = std::array<std::uint8_t, N_MOVES>;
-  int expand(const Node& n, int budget, int last, Kids& kids, Alive& alive,
-             std::uint64_t& nodes) const {
-    // Step 1. Moves: canonical order, the budget, trick (b) from the inverse bounds; the
-    // children's axis coordinates (small tables) and the first axis's table byte, prefetched.
+
+  // An expansion of a node in progress: its children, the indices of those still alive (in move
+  // order) and their pending table reads.
+  //
+  // The six table reads of a child are random reads of 2.3 GiB: the bottleneck (a read from DRAM
+  // takes about 300 ns on this machine, while 16 independent ones take about 40 ns each). So
+  // they go in rounds, one axis at a time for all the children still alive, prefetched together
+  // (a child pruned by one axis costs no more reads); and a thread advances several expansions
+  // (its lanes, see search_subtrees) one round each in turn, so that a round's reads arrive while
+  // the other lanes work.
+  struct Expansion {
+    Kids kids;
+    Alive alive;
+    std::array<const std::uint8_t*, N_MOVES> at;
+    std::array<std::uint64_t, N_MOVES> p1;
+    std::array<std::uint8_t, N_MOVES> shift;
+    // The next read of each child: 0-2 the axes, 3-5 the inverse's axes (in the order of
+    // `axis`), 6 none left (the child survives).
+    std::array<std::uint8_t, N_MOVES> stage;
+    std::array<std::uint8_t, 6> axis;  // the axes in the order read (see expand_begin)
+    int live = 0;                      // children alive
+    int pending = 0;                   // of which with a read in flight
+  };
+
+  // Step 1 of an expansion: moves in canonical order within the budget, trick (b) from the
+  // inverse bounds; the children's axis-0 coordinates (small tables) and table bytes, prefetched.
+  // Every child generated counts as a node.
+  void expand_begin(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
     std::uint32_t banned = 0;
     for (int a = 0; a < 3; ++a) {
       if (n.inv_lb[a] == budget) banned |= axis_moves_[a];
     }
-    std::array<const std::uint8_t*, N_MOVES> at;
-    std::array<int, N_MOVES> shift;
-    std::array<std::uint64_t, N_MOVES> p1;
+    // The axes whose parent value is largest first: they prune most children (a child's value
+    // is the parent's +-1 or equal), so fewer reads reach the others. The survivors do not
+    // depend on the order.
+    order_axes(n.dist, e.axis.data());
+    order_axes(n.inv_lb, e.axis.data() + 3);
+    const int a0 = e.axis[0];
     int count = 0;
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > budget || ((banned >> m) & 1)) continue;
-      Kid& k = kids[count];
+      Kid& k = e.kids[count];
       k.move = m;
       k.limit = budget - cost(m);
-      advance(n, k, 0);
-      locate(k.node, 0, at[count], shift[count]);
-      alive[count] = static_cast<std::uint8_t>(count);
+      advance(n, k, a0);
+      locate(k.node, a0, e.at[count], e.shift[count]);
+      e.stage[count] = 0;
+      e.alive[count] = static_cast<std::uint8_t>(count);
       ++count;
     }
     nodes += static_cast<std::uint64_t>(count);
-    int live = count;
-    // Step 2. Axis by axis: the exact distance (parent's +-1 by the residue); prune; prefetch
-    // the next axis of the survivors.
-    for (int a = 0; a < 3 && live > 0; ++a) {
-      int kept = 0;
-      for (int j = 0; j < live; ++j) {
-        const int i = alive[j];
-        Kid& k = kids[i];
-        const int r = (*at[i] >> shift[i]) & 3;
-        k.node.dist[a] = static_cast<std::int8_t>(mod3_step(n.dist[a], r));
-        if (k.node.dist[a] > k.limit) continue;
-        if (a == 2 && side_bound(k.node.dist) > k.limit) continue;  // trick (a)
-        alive[kept++] = static_cast<std::uint8_t>(i);
-        if (a < 2) {
-          advance(n, k, a + 1);
-          locate(k.node, a + 1, at[i], shift[i]);
+    e.live = count;
+    e.pending = count;
+  }
+
+  // The next round of an expansion: read the round's table bytes of the children alive, prune,
+  // and prefetch the next round's. True when the expansion is complete: e.alive[0, e.live) are
+  // the children that survive every bound.
+  bool expand_round(const Node& n, Expansion& e) const {
+    if (e.pending == 0) return true;
+    int kept = 0, pending = 0;
+    for (int j = 0; j < e.live; ++j) {
+      const int i = e.alive[j];
+      Kid& k = e.kids[i];
+      int stage = e.stage[i];
+      if (stage < 6) {
+        // Step 1. The pending read: an axis's exact distance (the parent's +-1 by the residue),
+        // or an inverse axis's bound anchored on the phase-1 table; trick (a) after the third.
+        const int a = e.axis[stage];
+        if (stage < 3) {
+          const int r = (*e.at[i] >> e.shift[i]) & 3;
+          k.node.dist[a] = static_cast<std::int8_t>(mod3_step(n.dist[a], r));
+          if (k.node.dist[a] > k.limit) continue;
+          if (stage == 2 && side_bound(k.node.dist) > k.limit) continue;
         } else {
-          premultiply(t_.basics.moves[inv_conj_[0][k.move]], n.inv[0], k.node.inv[0]);
-          probe(k.node.inv[0], at[i], shift[i], p1[i]);
+          k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(e.at[i], e.shift[i], e.p1[i]));
+          if (k.node.inv_lb[a] > k.limit) continue;
+          if (stage == 5 && !inverse_complete(k)) continue;
         }
+        // Step 2. The next read, skipping the inverse axis that the move leaves unchanged.
+        stage = next_read(n, k, e, i, stage + 1);
+        if (stage < 0) continue;
+        e.stage[i] = static_cast<std::uint8_t>(stage);
+        pending += stage < 6;
       }
-      live = kept;
+      e.alive[kept++] = static_cast<std::uint8_t>(i);
     }
-    // Step 3. The inverse, axis by axis: the bound anchored on the phase-1 table; prune;
-    // the next axis's conjugate and its reads.
-    for (int a = 0; a < 3 && live > 0; ++a) {
-      int kept = 0;
-      for (int j = 0; j < live; ++j) {
-        const int i = alive[j];
-        Kid& k = kids[i];
-        k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at[i], shift[i], p1[i]));
-        if (k.node.inv_lb[a] > k.limit) continue;
-        if (a == 2) {
-          if (side_bound(k.node.inv_lb) > k.limit) continue;  // trick (a) on the inverse
-          if (k.limit == 0 && !solved(k.node)) continue;
-        }
-        alive[kept++] = static_cast<std::uint8_t>(i);
-        if (a < 2) {
-          premultiply(t_.basics.moves[inv_conj_[a + 1][k.move]], n.inv[a + 1], k.node.inv[a + 1]);
-          probe(k.node.inv[a + 1], at[i], shift[i], p1[i]);
-        }
-      }
-      live = kept;
-    }
-    return live;
+    e.live = kept;
+    e.pending = pending;
+    return pending == 0;
   }
 
-  struct Worker {
-    std::uint64_t nodes = 0;
-    std::vector<int> path;
-    bool aborted = false;
+  // Prepares read `stage` (0-5; 6: none left) of child i and prefetches it. The inverse axis a
+  // of the move's own axis needs no read: that move is a U or D turn seen along a, which lies in
+  // H' and H, so Z_a's bound is the parent's (the same value a read would give, as both tables'
+  // distances are the same on Z and U Z). Returns the stage of the read, or -1 when the child
+  // fails the final checks at an inherited axis.
+  int next_read(const Node& n, Kid& k, Expansion& e, int i, int stage) const {
+    for (; stage < 6; ++stage) {
+      const int a = e.axis[stage];
+      if (stage < 3) {
+        advance(n, k, a);
+        locate(k.node, a, e.at[i], e.shift[i]);
+        return stage;
+      }
+      premultiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
+      if (((axis_moves_[a] >> k.move) & 1) == 0) {
+        probe(k.node.inv[a], e.at[i], e.shift[i], e.p1[i]);
+        return stage;
+      }
+      k.node.inv_lb[a] = n.inv_lb[a];
+      if (k.node.inv_lb[a] > k.limit) return -1;
+      if (stage == 5 && !inverse_complete(k)) return -1;
+    }
+    return stage;
+  }
+
+  // The checks once the three inverse bounds are known: trick (a), and a child with nothing
+  // left must be solved.
+  bool inverse_complete(const Kid& k) const {
+    if (side_bound(k.node.inv_lb) > k.limit) return false;
+    return k.limit > 0 || solved(k.node);
+  }
+
+  // A whole expansion at once (the prefixes above the subtrees).
+  int expand(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
+    expand_begin(n, budget, last, e, nodes);
+    while (!expand_round(n, e)) {
+    }
+    return e.live;
+  }
+
+  // The last move (budget 1): a child X m is solved iff X^-1 = m, so no table reads. The
+  // children count as nodes as expand would count them, up to the solving one (a solved child
+  // passes every bound). Returns the solving move or -1.
+  int last_move(const Node& n, int last, std::uint64_t& nodes) const {
+    std::uint32_t banned = 0;
+    for (int a = 0; a < 3; ++a) {
+      if (n.inv_lb[a] == 1) banned |= axis_moves_[a];
+    }
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
+      ++nodes;
+      if (n.inv[0] == t_.basics.moves[m]) return m;
+    }
+    return -1;
+  }
+
+  // A lane: the depth-first search of one subtree as an explicit stack of expansions, advanced
+  // one table round at a time. stack[0, depth) are the open expansions; path[d] is the move of
+  // the child entered from stack[d].
+  struct Frame {
+    const Node* node = nullptr;
+    int next = 0;  // the next survivor to enter once the expansion is complete
+    bool expanding = false;
+    Expansion e;
   };
-  bool dfs(const Node& n, int budget, int last, Worker& w,
-           const std::function<bool()>& abort) const {
-    if (budget == 0) return solved(n);
-    if (budget == 1) {
-      // The last move: a child X m is solved iff X^-1 = m, so no table reads (the children
-      // count as nodes as expand would count them; a solved child passes every bound).
-      std::uint32_t banned = 0;
-      for (int a = 0; a < 3; ++a) {
-        if (n.inv_lb[a] == 1) banned |= axis_moves_[a];
-      }
-      for (int m = 0; m < N_MOVES; ++m) {
-        if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
-        ++w.nodes;
-        if (n.inv[0] == t_.basics.moves[m]) {
-          w.path.push_back(m);
-          return true;
+  struct Lane {
+    std::size_t subtree = SubtreeQueue<Node>::NONE;
+    std::vector<Frame> stack;
+    int depth = 0;
+    std::vector<int> path;
+    std::uint64_t nodes = 0;
+  };
+
+  // One thread's share of an iteration: `lanes_` subtrees at a time, each advanced by one round in
+  // turn. Each subtree is searched exactly as a recursive depth-first search would (same order,
+  // same nodes), whatever the lanes.
+  void search_subtrees(SubtreeQueue<Node>& q) const {
+    std::vector<Lane> lanes(lanes_);
+    for (;;) {
+      bool busy = false;
+      for (Lane& lane : lanes) {
+        if (lane.subtree == SubtreeQueue<Node>::NONE) {
+          busy |= start(lane, q);  // its first round is in flight: step it next turn
+        } else {
+          busy = true;
+          step(lane, q);
         }
       }
-      return false;
+      if (!busy) return;
     }
-    Kids kids;
-    Alive alive;
-    const std::uint64_t before = w.nodes;
-    const int count = expand(n, budget, last, kids, alive, w.nodes);
-    if ((before >> 12) != (w.nodes >> 12) && abort()) {
-      w.aborted = true;
-      return false;
-    }
-    for (int j = 0; j < count; ++j) {
-      const Kid& k = kids[alive[j]];
-      w.path.push_back(k.move);
-      if (dfs(k.node, k.limit, k.move, w, abort)) return true;
-      w.path.pop_back();
-      if (w.aborted) return false;
-    }
-    return false;
   }
 
+ private:
+  // Takes subtrees until one needs an expansion (those of budget 0 or 1 are settled at once) and
+  // begins it; false when the queue has none left.
+  bool start(Lane& lane, SubtreeQueue<Node>& q) const {
+    for (;;) {
+      const std::size_t i = q.take();
+      if (i == SubtreeQueue<Node>::NONE) return false;
+      const auto& p = q.subtree(i);
+      const int last = p.moves.empty() ? -1 : p.moves.back();
+      lane.subtree = i;
+      lane.nodes = 0;
+      lane.path.clear();
+      if (p.budget <= 1) {
+        const int m =
+            p.budget == 0 ? (solved(p.node) ? N_MOVES : -1) : last_move(p.node, last, lane.nodes);
+        if (m >= 0 && m < N_MOVES) lane.path.push_back(m);
+        finish(lane, q, m >= 0);
+        continue;
+      }
+      if (lane.stack.size() < static_cast<std::size_t>(p.budget)) lane.stack.resize(p.budget);
+      lane.depth = 1;
+      Frame& f = lane.stack[0];
+      f.node = &p.node;
+      f.expanding = true;
+      expand_begin(p.node, p.budget, last, f.e, lane.nodes);
+      return true;
+    }
+  }
+
+  void finish(Lane& lane, SubtreeQueue<Node>& q, bool found) const {
+    q.finish(lane.subtree, lane.nodes, found ? &lane.path : nullptr);
+    lane.subtree = SubtreeQueue<Node>::NONE;
+    lane.depth = 0;
+  }
+
+  // Advances a lane: the top expansion's next round; once complete, the next survivor that needs
+  // table reads is entered (its first round prefetched) and exhausted expansions are left.
+  void step(Lane& lane, SubtreeQueue<Node>& q) const {
+    // Step 1. The pending round.
+    {
+      Frame& top = lane.stack[lane.depth - 1];
+      if (top.expanding) {
+        if (!expand_round(*top.node, top.e)) return;
+        top.expanding = false;
+        top.next = 0;
+      }
+    }
+    // Step 2. Enter the next survivor, settling those with budget 0 or 1 on the way.
+    while (lane.depth > 0) {
+      Frame& top = lane.stack[lane.depth - 1];
+      if (top.next == top.e.live) {
+        --lane.depth;
+        continue;
+      }
+      const Kid& k = top.e.kids[top.e.alive[top.next++]];
+      lane.path.resize(lane.depth - 1);
+      lane.path.push_back(k.move);
+      if (k.limit == 0) return finish(lane, q, true);  // survivors with no budget are solved
+      if (k.limit == 1) {
+        const int m = last_move(k.node, k.move, lane.nodes);
+        if (m < 0) continue;
+        lane.path.push_back(m);
+        return finish(lane, q, true);
+      }
+      Frame& child = lane.stack[lane.depth++];
+      child.node = &k.node;
+      child.expanding = true;
+      const std::uint64_t before = lane.nodes;
+      expand_begin(k.node, k.limit, k.move, child.e, lane.nodes);
+      if ((before >> 12) != (lane.nodes >> 12) && q.abandon(lane.subtree)) {
+        finish(lane, q, false);
+      }
+      return;
+    }
+    // Step 3. The subtree is exhausted.
+    finish(lane, q, false);
+  }
+
+ public:
   using Prefix = SearchPrefix<Node>;
   void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
                 std::vector<Prefix>& out, std::uint64_t& nodes) const {
@@ -512,11 +728,10 @@ class BigSearch {
       out.push_back({n, moves, budget});
       return;
     }
-    Kids kids;
-    Alive alive;
-    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), kids, alive, nodes);
+    Expansion e;
+    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), e, nodes);
     for (int j = 0; j < count; ++j) {
-      const Kid& k = kids[alive[j]];
+      const Kid& k = e.kids[e.alive[j]];
       moves.push_back(k.move);
       prefixes(k.node, k.limit, depth - 1, moves, out, nodes);
       moves.pop_back();
@@ -533,17 +748,18 @@ class BigSearch {
     k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
   }
   // The table byte and shift of axis a of a node's coordinates, prefetched.
-  void locate(const Node& k, int a, const std::uint8_t*& at, int& shift) const {
+  void locate(const Node& k, int a, const std::uint8_t*& at, std::uint8_t& shift) const {
     const std::uint32_t cs = t_.fs_class_sym[std::uint32_t(k.slice[a]) * N_FLIP + k.flip[a]];
     const int s = static_cast<int>(cs & 15);
     const std::uint64_t e = std::uint64_t(t_.twist_conj[k.twist[a] * N_SYM_D4H + s]) * x_.size +
                             x_.conj[k.ccomb[a] * N_SYM_D4H + s];
     at = m3_.data.data() + m3_.byte_index(cs >> 4, e);
-    shift = static_cast<int>(e & 3) * 2;
+    shift = static_cast<std::uint8_t>((e & 3) * 2);
     __builtin_prefetch(at);
   }
   // The same for an inverse conjugate in full, and its phase-1 index, prefetched.
-  void probe(const KCube& z, const std::uint8_t*& at, int& shift, std::uint64_t& p1) const {
+  void probe(const KCube& z, const std::uint8_t*& at, std::uint8_t& shift,
+             std::uint64_t& p1) const {
     int tw = 0, fl = 0, sm = 0, cm = 0;
     for (int i = 0; i < 7; ++i) tw = 3 * tw + z.co[i];
     for (int i = 0; i < 11; ++i) fl = 2 * fl + z.eo[i];
@@ -556,7 +772,7 @@ class BigSearch {
     const int tc = t_.twist_conj[tw * N_SYM_D4H + s];
     const std::uint64_t e = std::uint64_t(tc) * x_.size + x_.conj[cc * N_SYM_D4H + s];
     at = m3_.data.data() + m3_.byte_index(cls, e);
-    shift = static_cast<int>(e & 3) * 2;
+    shift = static_cast<std::uint8_t>((e & 3) * 2);
     p1 = std::uint64_t(cls) * N_TWIST + tc;
     __builtin_prefetch(at);
     prefetch_phase1(p1_, p1);
@@ -565,6 +781,13 @@ class BigSearch {
   int inverse_bound(const std::uint8_t* at, int shift, std::uint64_t p1) const {
     const int low = p1_.get(p1), r = (*at >> shift) & 3;
     return low + (r - low % 3 + 3) % 3;
+  }
+  // The axes 0-2 by decreasing value (ties in axis order).
+  static void order_axes(const std::array<std::int8_t, 3>& v, std::uint8_t* out) {
+    out[0] = 0, out[1] = 1, out[2] = 2;
+    if (v[out[1]] > v[out[0]]) std::swap(out[0], out[1]);
+    if (v[out[2]] > v[out[1]]) std::swap(out[1], out[2]);
+    if (v[out[1]] > v[out[0]]) std::swap(out[0], out[1]);
   }
   template <class A>
   static int side_bound(const A& v) {
@@ -589,6 +812,7 @@ class BigSearch {
 
   int extra_of(const KCube& c) const { return x_.size == 1 ? 0 : c.ccomb(); }
 
+  int lanes_;
   const CoordTables& t_;
   const Phase1Table& p1_;
   const Mod3Table& m3_;
@@ -621,45 +845,17 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
     std::vector<typename Search::Prefix> subtrees;
     std::vector<int> moves;
     search.prefixes(root, bound, std::min(3, bound), moves, subtrees, total_nodes);
-    // Step 2. Workers take subtrees in order; the answer is the first subtree with a solution.
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> first_found{subtrees.size()};
-    std::vector<std::uint64_t> subtree_nodes(subtrees.size(), 0);
-    std::vector<std::vector<int>> subtree_path(subtrees.size());
-    std::atomic<bool> stopped{false};
-    auto work = [&] {
-      for (;;) {
-        const std::size_t i = next.fetch_add(1);
-        if (i >= subtrees.size() || i > first_found.load() || stopped.load()) return;
-        const auto& p = subtrees[i];
-        typename Search::Worker w;
-        auto abort = [&] {
-          if (run.should_stop()) stopped = true;
-          return stopped.load() || first_found.load() < i;
-        };
-        const Node& node = p.node;
-        bool ok = p.budget == 0
-                      ? Search::solved(node)
-                      : search.dfs(node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
-        subtree_nodes[i] = w.nodes;
-        if (ok) {
-          subtree_path[i] = p.moves;
-          subtree_path[i].insert(subtree_path[i].end(), w.path.begin(), w.path.end());
-          std::size_t cur = first_found.load();
-          while (i < cur && !first_found.compare_exchange_weak(cur, i)) {
-          }
-        }
-      }
-    };
+    // Step 2. The threads take subtrees in order (see SubtreeQueue).
+    SubtreeQueue<Node> queue(subtrees, run);
     std::vector<std::thread> pool;
-    for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);
-    work();
+    for (unsigned k = 1; k < threads; ++k) {
+      pool.emplace_back([&] { search.search_subtrees(queue); });
+    }
+    search.search_subtrees(queue);
     for (auto& th : pool) th.join();
-    if (stopped) return run.stop_error();
-    // Step 3. Nodes as one thread counts them: every subtree up to the first with a solution.
-    const std::size_t last = std::min(first_found.load() + 1, subtrees.size());
-    for (std::size_t i = 0; i < last; ++i) total_nodes += subtree_nodes[i];
-    if (first_found.load() < subtrees.size()) return subtree_path[first_found.load()];
+    if (queue.stopped()) return run.stop_error();
+    total_nodes += queue.nodes();
+    if (const auto* answer = queue.answer()) return *answer;
   }
 }
 
@@ -679,7 +875,7 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   Result<std::vector<int>> found = make_error("unreached");
   std::string method;
   if (options.table) {
-    BigSearch search(tables, *options.table, options.metric);
+    BigSearch search(tables, *options.table, options.metric, options.lanes);
     const auto root = search.root(from_cubie(state));
     h0 = BigSearch::bound(root);
     found = iterate(search, root, h0, options.max_length, run, total_nodes);

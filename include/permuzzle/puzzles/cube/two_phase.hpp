@@ -98,6 +98,9 @@ struct OptimalOptions {
   int max_length = 30;  // refuse (LimitExceeded) beyond this bound
   // The big table: null = the phase-1 table alone (85 MB, minutes per random cube).
   std::shared_ptr<const OptimalTable> table;
+  // With the big table: subtrees each thread searches at once, interleaved so that their table
+  // reads overlap (a speed setting only: answers and node counts do not depend on it).
+  int lanes = 4;
 };
 Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
                                    const OptimalOptions& options, const RunContext& run);
