@@ -442,7 +442,7 @@ class BigSearch {
       const std::uint8_t* at;
       std::uint8_t shift;
       std::uint64_t p1;
-      probe(n.inv[a], at, shift, p1);
+      locate(coords_of(n.inv[a]), at, shift, p1);
       n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
     }
     return n;
@@ -468,23 +468,32 @@ class BigSearch {
   // (a child pruned by one axis costs no more reads); and a thread advances several expansions
   // (its lanes, see search_subtrees) one round each in turn, so that a round's reads arrive while
   // the other lanes work.
+  // The coordinates of a read: flip-slice index (slice * 2048 + flip), twist, extra coordinate.
+  struct Coords {
+    std::uint32_t flipslice;
+    std::uint16_t twist;
+    std::uint8_t extra;
+  };
+
   struct Expansion {
     Kids kids;
     Alive alive;
     std::array<const std::uint8_t*, N_MOVES> at;
     std::array<std::uint64_t, N_MOVES> p1;
     std::array<std::uint8_t, N_MOVES> shift;
-    // The next read of each child: 0-2 the axes, 3-5 the inverse's axes (in the order of
-    // `axis`), 6 none left (the child survives).
-    std::array<std::uint8_t, N_MOVES> stage;
+    // The read in flight of each child: 0-2 the axes, 3-5 the inverse's axes (in the order of
+    // `axis`), 6 none left (the child survives); the stage its move leaves unchanged (no read);
+    // the coordinates of its next read, prepared a round ahead.
+    std::array<std::uint8_t, N_MOVES> stage, inherited;
+    std::array<Coords, N_MOVES> next;
     std::array<std::uint8_t, 6> axis;  // the axes in the order read (see expand_begin)
     int live = 0;                      // children alive
     int pending = 0;                   // of which with a read in flight
   };
 
   // Step 1 of an expansion: moves in canonical order within the budget, trick (b) from the
-  // inverse bounds; the children's axis-0 coordinates (small tables) and table bytes, prefetched.
-  // Every child generated counts as a node.
+  // inverse bounds; the inverse axis each move leaves unchanged; the first read of each child in
+  // flight and its second prepared. Every child generated counts as a node.
   void expand_begin(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
     std::uint32_t banned = 0;
     for (int a = 0; a < 3; ++a) {
@@ -495,27 +504,40 @@ class BigSearch {
     // depend on the order.
     order_axes(n.dist, e.axis.data());
     order_axes(n.inv_lb, e.axis.data() + 3);
-    const int a0 = e.axis[0];
-    int count = 0;
+    int count = 0, live = 0;
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > budget || ((banned >> m) & 1)) continue;
-      Kid& k = e.kids[count];
+      const int i = count++;
+      Kid& k = e.kids[i];
       k.move = m;
       k.limit = budget - cost(m);
-      advance(n, k, a0);
-      locate(k.node, a0, e.at[count], e.shift[count]);
-      e.stage[count] = 0;
-      e.alive[count] = static_cast<std::uint8_t>(count);
-      ++count;
+      // The inverse axis a of the move's own axis needs no read: the move is a U or D turn seen
+      // along a, which lies in H' and in H, so Z_a's bound is the parent's (the value a read
+      // would give: both tables' distances are the same on Z and U Z).
+      const int own = axis_of_move(m);
+      premultiply(t_.basics.moves[inv_conj_[own][m]], n.inv[own], k.node.inv[own]);
+      k.node.inv_lb[own] = n.inv_lb[own];
+      if (k.node.inv_lb[own] > k.limit) continue;
+      e.inherited[i] = static_cast<std::uint8_t>(3 + (e.axis[3] == own   ? 0
+                                                      : e.axis[4] == own ? 1
+                                                                         : 2));
+      e.stage[i] = 0;
+      prepare(n, k, e, i, 0);
+      e.alive[live++] = static_cast<std::uint8_t>(i);
     }
     nodes += static_cast<std::uint64_t>(count);
-    e.live = count;
-    e.pending = count;
+    for (int j = 0; j < live; ++j) {
+      const int i = e.alive[j];
+      issue(e, i, 0);
+      prepare(n, e.kids[i], e, i, 1);
+    }
+    e.live = live;
+    e.pending = live;
   }
 
-  // The next round of an expansion: read the round's table bytes of the children alive, prune,
-  // and prefetch the next round's. True when the expansion is complete: e.alive[0, e.live) are
-  // the children that survive every bound.
+  // The next round of an expansion: read each alive child's byte in flight, prune, put its next
+  // read in flight and prepare the one after. True when the expansion is complete:
+  // e.alive[0, e.live) are the children that survive every bound.
   bool expand_round(const Node& n, Expansion& e) const {
     if (e.pending == 0) return true;
     int kept = 0, pending = 0;
@@ -524,8 +546,8 @@ class BigSearch {
       Kid& k = e.kids[i];
       int stage = e.stage[i];
       if (stage < 6) {
-        // Step 1. The pending read: an axis's exact distance (the parent's +-1 by the residue),
-        // or an inverse axis's bound anchored on the phase-1 table; trick (a) after the third.
+        // Step 1. The read: an axis's exact distance (the parent's +-1 by the residue), or an
+        // inverse axis's bound anchored on the phase-1 table; trick (a) after the third.
         const int a = e.axis[stage];
         if (stage < 3) {
           const int r = (*e.at[i] >> e.shift[i]) & 3;
@@ -535,13 +557,19 @@ class BigSearch {
         } else {
           k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(e.at[i], e.shift[i], e.p1[i]));
           if (k.node.inv_lb[a] > k.limit) continue;
-          if (stage == 5 && !inverse_complete(k)) continue;
         }
-        // Step 2. The next read, skipping the inverse axis that the move leaves unchanged.
-        stage = next_read(n, k, e, i, stage + 1);
-        if (stage < 0) continue;
+        // Step 2. The next read in flight (prepared last round), the one after prepared; once
+        // none is left, the final checks of the inverse.
+        stage = after(stage, e.inherited[i]);
+        if (stage == 6) {
+          if (!inverse_complete(k)) continue;
+        } else {
+          issue(e, i, stage);
+          const int later = after(stage, e.inherited[i]);
+          if (later < 6) prepare(n, k, e, i, later);
+          ++pending;
+        }
         e.stage[i] = static_cast<std::uint8_t>(stage);
-        pending += stage < 6;
       }
       e.alive[kept++] = static_cast<std::uint8_t>(i);
     }
@@ -550,29 +578,48 @@ class BigSearch {
     return pending == 0;
   }
 
-  // Prepares read `stage` (0-5; 6: none left) of child i and prefetches it. The inverse axis a
-  // of the move's own axis needs no read: that move is a U or D turn seen along a, which lies in
-  // H' and H, so Z_a's bound is the parent's (the same value a read would give, as both tables'
-  // distances are the same on Z and U Z). Returns the stage of the read, or -1 when the child
-  // fails the final checks at an inherited axis.
-  int next_read(const Node& n, Kid& k, Expansion& e, int i, int stage) const {
-    for (; stage < 6; ++stage) {
-      const int a = e.axis[stage];
-      if (stage < 3) {
-        advance(n, k, a);
-        locate(k.node, a, e.at[i], e.shift[i]);
-        return stage;
-      }
+  // The stage after `stage`, skipping the inherited one.
+  static int after(int stage, int inherited) {
+    ++stage;
+    return stage == inherited ? stage + 1 : stage;
+  }
+
+  // Prepares read `stage` of child i: its coordinates (from the parent's by the small move
+  // tables, or from the inverse conjugate in full) and a prefetch of their flip-slice word, which
+  // the read looks up a round later.
+  void prepare(const Node& n, Kid& k, Expansion& e, int i, int stage) const {
+    const int a = e.axis[stage];
+    Coords& c = e.next[i];
+    if (stage < 3) {
+      advance(n, k, a);
+      c = {std::uint32_t(k.node.slice[a]) * N_FLIP + k.node.flip[a], k.node.twist[a],
+           k.node.ccomb[a]};
+    } else {
       premultiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
-      if (((axis_moves_[a] >> k.move) & 1) == 0) {
-        probe(k.node.inv[a], e.at[i], e.shift[i], e.p1[i]);
-        return stage;
-      }
-      k.node.inv_lb[a] = n.inv_lb[a];
-      if (k.node.inv_lb[a] > k.limit) return -1;
-      if (stage == 5 && !inverse_complete(k)) return -1;
+      c = coords_of(k.node.inv[a]);
     }
-    return stage;
+    __builtin_prefetch(&t_.fs_class_sym[c.flipslice]);
+  }
+
+  // Puts the prepared read of child i in flight: its table byte (and for an inverse axis its
+  // phase-1 entry) located and prefetched.
+  void issue(Expansion& e, int i, int stage) const {
+    locate(e.next[i], e.at[i], e.shift[i], e.p1[i]);
+    __builtin_prefetch(e.at[i]);
+    if (stage >= 3) prefetch_phase1(p1_, e.p1[i]);
+  }
+
+  // The big table's byte and shift of coordinates, and their phase-1 index.
+  void locate(const Coords& c, const std::uint8_t*& at, std::uint8_t& shift,
+              std::uint64_t& p1) const {
+    const std::uint32_t cs = t_.fs_class_sym[c.flipslice];
+    const int s = static_cast<int>(cs & 15);
+    const std::uint32_t cls = cs >> 4;
+    const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];
+    const std::uint64_t x = std::uint64_t(tc) * x_.size + x_.conj[c.extra * N_SYM_D4H + s];
+    at = m3_.data.data() + m3_.byte_index(cls, x);
+    shift = static_cast<std::uint8_t>((x & 3) * 2);
+    p1 = std::uint64_t(cls) * N_TWIST + tc;
   }
 
   // The checks once the three inverse bounds are known: trick (a), and a child with nothing
@@ -747,35 +794,20 @@ class BigSearch {
     k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
     k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
   }
-  // The table byte and shift of axis a of a node's coordinates, prefetched.
-  void locate(const Node& k, int a, const std::uint8_t*& at, std::uint8_t& shift) const {
-    const std::uint32_t cs = t_.fs_class_sym[std::uint32_t(k.slice[a]) * N_FLIP + k.flip[a]];
-    const int s = static_cast<int>(cs & 15);
-    const std::uint64_t e = std::uint64_t(t_.twist_conj[k.twist[a] * N_SYM_D4H + s]) * x_.size +
-                            x_.conj[k.ccomb[a] * N_SYM_D4H + s];
-    at = m3_.data.data() + m3_.byte_index(cs >> 4, e);
-    shift = static_cast<std::uint8_t>((e & 3) * 2);
-    __builtin_prefetch(at);
-  }
-  // The same for an inverse conjugate in full, and its phase-1 index, prefetched.
-  void probe(const KCube& z, const std::uint8_t*& at, std::uint8_t& shift,
-             std::uint64_t& p1) const {
+  // The coordinates of a cube in full.
+  Coords coords_of(const KCube& z) const {
     int tw = 0, fl = 0, sm = 0, cm = 0;
     for (int i = 0; i < 7; ++i) tw = 3 * tw + z.co[i];
     for (int i = 0; i < 11; ++i) fl = 2 * fl + z.eo[i];
     for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
     for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
     const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
-    const std::uint32_t cs = t_.fs_class_sym[static_cast<std::uint32_t>(sl) * N_FLIP + fl];
-    const int s = static_cast<int>(cs & 15);
-    const std::uint32_t cls = cs >> 4;
-    const int tc = t_.twist_conj[tw * N_SYM_D4H + s];
-    const std::uint64_t e = std::uint64_t(tc) * x_.size + x_.conj[cc * N_SYM_D4H + s];
-    at = m3_.data.data() + m3_.byte_index(cls, e);
-    shift = static_cast<std::uint8_t>((e & 3) * 2);
-    p1 = std::uint64_t(cls) * N_TWIST + tc;
-    __builtin_prefetch(at);
-    prefetch_phase1(p1_, p1);
+    return {static_cast<std::uint32_t>(sl) * N_FLIP + fl, static_cast<std::uint16_t>(tw),
+            static_cast<std::uint8_t>(cc)};
+  }
+  // The axis (0-2: U-D, R-L, F-B as conjugated) whose U or D turns a move becomes.
+  int axis_of_move(int m) const {
+    return (axis_moves_[0] >> m) & 1 ? 0 : (axis_moves_[1] >> m) & 1 ? 1 : 2;
   }
   // The smallest value >= the phase-1 distance with the big table's residue.
   int inverse_bound(const std::uint8_t* at, int shift, std::uint64_t p1) const {
