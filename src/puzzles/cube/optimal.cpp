@@ -16,6 +16,10 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 #include "solver_tables.hpp"
@@ -25,6 +29,10 @@ namespace permuzzle::cube {
 using namespace detail;
 
 namespace {
+
+static_assert(sizeof(KCube) == 40 && offsetof(KCube, co) == 8 && offsetof(KCube, ep) == 16 &&
+                  offsetof(KCube, eo) == 28,
+              "the byte layout BigSearch's shuffles read");
 
 struct P1Node {
   std::array<std::uint16_t, 3> twist, flip, slice;
@@ -422,6 +430,10 @@ class BigSearch {
         if (c / 3 == 0 || c / 3 == 3) axis_moves_[a] |= 1u << m;
       }
     }
+    for (int v = 0; v < 2048; ++v) {
+      for (int b = 0; b < 11; ++b)
+        reverse11_[v] |= static_cast<std::uint16_t>(((v >> b) & 1) << (10 - b));
+    }
   }
 
   int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
@@ -796,11 +808,29 @@ class BigSearch {
   }
   // The coordinates of a cube in full.
   Coords coords_of(const KCube& z) const {
+#if defined(__SSE4_1__)
+    // KCube's bytes: cp at 0, co at 8, ep at 16, eo at 28 (40 in all; checked below).
+    const auto* base = reinterpret_cast<const std::uint8_t*>(&z);
+    const __m128i corners = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base));
+    const __m128i edges = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 16));
+    const __m128i flips = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 24));
+    // twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 + co5) 3 + co6.
+    const __m128i pairs =
+        _mm_maddubs_epi16(corners, _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 3, 1, 3, 1, 1, 0));
+    const __m128i sums = _mm_madd_epi16(pairs, _mm_setr_epi16(0, 0, 0, 0, 243, 27, 3, 1));
+    const int tw = _mm_extract_epi32(sums, 2) + _mm_extract_epi32(sums, 3);
+    const int cm = _mm_movemask_epi8(_mm_cmplt_epi8(corners, _mm_set1_epi8(4))) & 0xFF;
+    const int sm = _mm_movemask_epi8(_mm_cmpgt_epi8(edges, _mm_set1_epi8(7))) & 0xFFF;
+    // flip: eo0 is the most significant of 11 bits; the mask has eo_i at bit 4 + i.
+    const int fl =
+        reverse11_[(_mm_movemask_epi8(_mm_cmpgt_epi8(flips, _mm_setzero_si128())) >> 4) & 0x7FF];
+#else
     int tw = 0, fl = 0, sm = 0, cm = 0;
     for (int i = 0; i < 7; ++i) tw = 3 * tw + z.co[i];
     for (int i = 0; i < 11; ++i) fl = 2 * fl + z.eo[i];
     for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
     for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
+#endif
     const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
     return {static_cast<std::uint32_t>(sl) * N_FLIP + fl, static_cast<std::uint16_t>(tw),
             static_cast<std::uint8_t>(cc)};
@@ -829,6 +859,36 @@ class BigSearch {
   }
   // out = m * z (m a face turn, z unmirrored): the inverse's update.
   static void premultiply(const KCube& m, const KCube& z, KCube& out) {
+#if defined(__SSE4_1__)
+    // Byte shuffles: corners [cp | co] in one register; edges in two overlapping ones,
+    // [ep0..11 eo0..3] at byte 16 and [ep8..11 eo0..11] at byte 24.
+    const auto* zb = reinterpret_cast<const std::uint8_t*>(&z);
+    const auto* mb = reinterpret_cast<const std::uint8_t*>(&m);
+    auto* ob = reinterpret_cast<std::uint8_t*>(&out);
+    auto load = [](const std::uint8_t* p) {
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    };
+    const __m128i zc = load(zb), mc = load(mb);
+    const __m128i hi = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
+    const __m128i lo_twice = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+    // [m.cp[cp_i] | m.co[cp_i] + co_i], the orientations reduced mod 3.
+    const __m128i picked = _mm_shuffle_epi8(mc, _mm_add_epi8(_mm_shuffle_epi8(zc, lo_twice), hi));
+    __m128i c = _mm_add_epi8(picked, _mm_and_si128(zc, _mm_cmpeq_epi8(hi, _mm_set1_epi8(8))));
+    const __m128i over =
+        _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8(2)), _mm_cmpeq_epi8(hi, _mm_set1_epi8(8)));
+    c = _mm_sub_epi8(c, _mm_and_si128(over, _mm_set1_epi8(3)));
+    const __m128i za = load(zb + 16), zo = load(zb + 24);
+    const __m128i ma = load(mb + 16), mo = load(mb + 24);
+    // out.ep[i] = m.ep[ep_i] (lanes 0..11); out.eo[i] = m.eo[ep_i] ^ eo_i (lanes 4..15 of the
+    // second register, where m.eo[k] is lane 4 + k).
+    const __m128i ep = _mm_shuffle_epi8(ma, za);
+    const __m128i idx = _mm_add_epi8(_mm_slli_si128(za, 4), _mm_set1_epi8(4));
+    __m128i eo = _mm_xor_si128(_mm_shuffle_epi8(mo, idx), zo);
+    eo = _mm_blend_epi16(eo, _mm_srli_si128(ep, 8), 0x03);  // lanes 0..3: ep8..11
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob), c);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 16), ep);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 24), eo);
+#else
     for (int i = 0; i < 8; ++i) {
       const int c = z.cp[i];
       out.cp[i] = m.cp[c];
@@ -840,9 +900,12 @@ class BigSearch {
       out.ep[i] = m.ep[e];
       out.eo[i] = static_cast<std::uint8_t>(m.eo[e] ^ z.eo[i]);
     }
+#endif
   }
 
-  int extra_of(const KCube& c) const { return x_.size == 1 ? 0 : c.ccomb(); }
+  int extra_of(const KCube& c) const {
+    return x_.size == 1 ? 0 : c.ccomb();
+  }
 
   int lanes_;
   const CoordTables& t_;
@@ -852,6 +915,7 @@ class BigSearch {
   Metric metric_;
   std::array<std::array<std::uint8_t, N_MOVES>, 3> conj_{}, inv_conj_{};
   std::array<std::uint32_t, 3> axis_moves_{};
+  std::array<std::uint16_t, 2048> reverse11_{};  // 11-bit reversal
 };
 
 // Iterative deepening over either search: each iteration's subtrees below depth 3 (in the order
