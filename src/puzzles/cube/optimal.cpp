@@ -587,7 +587,32 @@ class BigSearch {
     }
     e.live = kept;
     e.pending = pending;
-    return pending == 0;
+    if (pending > 0) return false;
+    order_survivors(e);
+    return true;
+  }
+
+  // The survivors, most promising first (smallest bound, then smallest sum of the six values,
+  // then move order): in the last iteration a solution tends to be met sooner. Deterministic,
+  // so threads and lanes still give the one-thread answer.
+  static void order_survivors(Expansion& e) {
+    std::array<int, N_MOVES> key;
+    for (int j = 0; j < e.live; ++j) {
+      const Node& c = e.kids[e.alive[j]].node;
+      const int sum = c.dist[0] + c.dist[1] + c.dist[2] + c.inv_lb[0] + c.inv_lb[1] + c.inv_lb[2];
+      key[j] = (bound(c) * 128 + sum) * 32 + j;
+    }
+    for (int j = 1; j < e.live; ++j) {  // insertion sort: at most 15 survivors
+      const int k = key[j];
+      const std::uint8_t v = e.alive[j];
+      int i = j - 1;
+      for (; i >= 0 && key[i] > k; --i) {
+        key[i + 1] = key[i];
+        e.alive[i + 1] = e.alive[i];
+      }
+      key[i + 1] = k;
+      e.alive[i + 1] = v;
+    }
   }
 
   // The stage after `stage`, skipping the inherited one.
