@@ -474,12 +474,12 @@ class BigSearch {
   // An expansion of a node in progress: its children, the indices of those still alive (in move
   // order) and their pending table reads.
   //
-  // The six table reads of a child are random reads of 2.3 GiB: the bottleneck (a read from DRAM
-  // takes about 300 ns on this machine, while 16 independent ones take about 40 ns each). So
-  // they go in rounds, one axis at a time for all the children still alive, prefetched together
-  // (a child pruned by one axis costs no more reads); and a thread advances several expansions
-  // (its lanes, see search_subtrees) one round each in turn, so that a round's reads arrive while
-  // the other lanes work.
+  // A child's table reads (at most five: the inverse axis of its move's own axis is inherited)
+  // are random reads of 2.3 GiB: the bottleneck (a read from DRAM takes about 300 ns on this
+  // machine, while 16 independent ones take about 40 ns each). So they go in rounds, one read
+  // per child still alive, prefetched together (a child pruned by one read costs no more); and a
+  // thread advances several expansions (its lanes, see search_subtrees) one round each in turn,
+  // so that a round's reads arrive while the other lanes work.
   // The coordinates of a read: flip-slice index (slice * 2048 + flip), twist, extra coordinate.
   struct Coords {
     std::uint32_t flipslice;
