@@ -507,10 +507,7 @@ class BigSearch {
   // inverse bounds; the inverse axis each move leaves unchanged; the first read of each child in
   // flight and its second prepared. Every child generated counts as a node.
   void expand_begin(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
-    std::uint32_t banned = 0;
-    for (int a = 0; a < 3; ++a) {
-      if (n.inv_lb[a] == budget) banned |= axis_moves_[a];
-    }
+    const std::uint32_t banned = banned_moves(n, budget);
     // The axes whose parent value is largest first: they prune most children (a child's value
     // is the parent's +-1 or equal), so fewer reads reach the others. The survivors do not
     // depend on the order.
@@ -616,6 +613,15 @@ class BigSearch {
     }
   }
 
+  // Trick (b): the moves of the axes whose inverse bound equals the budget (bit m: move m).
+  std::uint32_t banned_moves(const Node& n, int budget) const {
+    std::uint32_t banned = 0;
+    for (int a = 0; a < 3; ++a) {
+      if (n.inv_lb[a] == budget) banned |= axis_moves_[a];
+    }
+    return banned;
+  }
+
   // The stage after `stage`, skipping the inherited one.
   static int after(int stage, int inherited) {
     ++stage;
@@ -679,10 +685,7 @@ class BigSearch {
   // children count as nodes as expand would count them, up to the solving one (a solved child
   // passes every bound). Returns the solving move or -1.
   int last_move(const Node& n, int last, std::uint64_t& nodes) const {
-    std::uint32_t banned = 0;
-    for (int a = 0; a < 3; ++a) {
-      if (n.inv_lb[a] == 1) banned |= axis_moves_[a];
-    }
+    const std::uint32_t banned = banned_moves(n, 1);
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
       ++nodes;
