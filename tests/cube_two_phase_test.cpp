@@ -54,11 +54,134 @@ TEST(CubeCoordinates, FlipSliceClassesMatchPublishedCount) {
   EXPECT_EQ(coords().fs_rep.size(), 64430u);
 }
 
-// Phase-2 tables: the exact distances inside H. The diameter of H in its own moves is 18
-// (Kociemba), so no entry of these projections exceeds it.
-TEST(CubeCoordinates, PhaseTwoTablesAreComplete) {
-  for (auto d : coords().prune_cperm_sperm) EXPECT_LE(d, 18);
-  for (auto d : coords().prune_eperm_sperm) EXPECT_LE(d, 18);
+// Burnside: the number of classes of a permutation coordinate under D4h is the mean number of
+// permutations each symmetry fixes (a count independent of the class-building code).
+std::size_t burnside_classes(int (KCube::*coord)() const, bool edges) {
+  const CubeBasics& b = coords().basics;
+  std::size_t fixed = 0;
+  std::array<std::uint8_t, 8> p{0, 1, 2, 3, 4, 5, 6, 7};
+  do {
+    KCube x;
+    if (edges) {
+      std::copy(p.begin(), p.end(), x.ep.begin());
+    } else {
+      x.cp = p;
+    }
+    const int v = (x.*coord)();
+    for (int s = 0; s < N_SYM_D4H; ++s) fixed += (b.conj(x, s).*coord)() == v;
+  } while (std::next_permutation(p.begin(), p.end()));
+  return fixed / N_SYM_D4H;
+}
+
+// Kociemba: 2768 classes of corner permutations under D4h.
+TEST(CubeCoordinates, PermutationClassesMatchPublishedAndBurnsideCounts) {
+  EXPECT_EQ(coords().cperm_rep.size(), 2768u);
+  EXPECT_EQ(coords().cperm_rep.size(), burnside_classes(&KCube::cperm, false));
+  EXPECT_EQ(coords().eperm_rep.size(), burnside_classes(&KCube::eperm, true));
+}
+
+// The phase-2 moves on classes (through representatives and symmetries) against the moves on
+// cubes: along random walks in H, x's class << 4 | s must name x's class, and conj(x, s) must
+// have the representative's permutation.
+TEST(CubeCoordinates, PhaseTwoClassMovesFollowTheCube) {
+  const CoordTables& t = coords();
+  Rng rng(11);
+  for (int walk = 0; walk < 200; ++walk) {
+    KCube x;
+    int c = 0, e = 0;
+    for (int step = 0; step < 30; ++step) {
+      const int j = static_cast<int>(rng.below(N_PHASE2_MOVES));
+      x = x * t.basics.moves[PHASE2_MOVES[j]];
+      c = class_after(t, t.cclass_move, c, j);
+      e = class_after(t, t.eclass_move, e, j);
+      ASSERT_EQ(c >> 4, t.cperm_class_sym[x.cperm()] >> 4);
+      ASSERT_EQ(e >> 4, t.eperm_class_sym[x.eperm()] >> 4);
+      ASSERT_EQ(t.basics.conj(x, c & 15).cperm(), t.cperm_rep[c >> 4]);
+      ASSERT_EQ(t.basics.conj(x, e & 15).eperm(), t.eperm_rep[e >> 4]);
+    }
+  }
+}
+
+int corner_parity(const KCube& x) {
+  int inversions = 0;
+  for (int j = 0; j < 8; ++j) {
+    for (int i = 0; i < j; ++i) inversions += x.cp[i] > x.cp[j];
+  }
+  return inversions & 1;
+}
+
+// Breadth-first distances inside H of a pair of raw coordinates, from raw move tables built
+// here on cubes: the second method for the symmetry-reduced phase-2 tables.
+std::vector<std::uint8_t> raw_distances(const std::vector<int>& a_move, int na,
+                                        const std::vector<int>& b_move, int nb) {
+  std::vector<std::uint8_t> dist(static_cast<std::size_t>(na) * nb, 0xFF);
+  std::vector<std::uint32_t> frontier{0};
+  dist[0] = 0;
+  for (int d = 0; !frontier.empty(); ++d) {
+    std::vector<std::uint32_t> next;
+    for (std::uint32_t v : frontier) {
+      for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+        const std::uint32_t w =
+            a_move[(v / nb) * N_PHASE2_MOVES + j] * nb + b_move[(v % nb) * N_PHASE2_MOVES + j];
+        if (dist[w] == 0xFF) dist[w] = static_cast<std::uint8_t>(d + 1), next.push_back(w);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return dist;
+}
+
+// Phase-2 tables: every projection's exact distance inside H, read through the classes, equals
+// the breadth-first distance of the raw coordinates, for every raw pair. The diameter of H in
+// its own moves is 18 (Kociemba), so no entry exceeds it.
+TEST(CubeCoordinates, PhaseTwoTablesEqualRawDistances) {
+  const CoordTables& t = coords();
+  const CubeBasics& b = t.basics;
+  std::vector<int> cmove(N_PERM8 * N_PHASE2_MOVES), emove(cmove.size());
+  std::vector<int> smove(N_SPERM * N_PHASE2_MOVES), ccmove(N_CCOMBP * N_PHASE2_MOVES);
+  std::vector<int> ccombp(N_PERM8);
+  std::array<std::uint8_t, 8> p{0, 1, 2, 3, 4, 5, 6, 7};
+  for (int k = 0; k < N_PERM8; ++k, std::next_permutation(p.begin(), p.end())) {
+    KCube x;
+    x.cp = p;
+    std::copy(p.begin(), p.end(), x.ep.begin());
+    ASSERT_EQ(x.cperm(), k);
+    ccombp[k] = x.ccomb() * 2 + corner_parity(x);
+    for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+      const KCube y = x * b.moves[PHASE2_MOVES[j]];
+      cmove[k * N_PHASE2_MOVES + j] = y.cperm();
+      emove[k * N_PHASE2_MOVES + j] = y.eperm();
+      ccmove[ccombp[k] * N_PHASE2_MOVES + j] = y.ccomb() * 2 + corner_parity(y);
+    }
+  }
+  std::array<std::uint8_t, 4> q{8, 9, 10, 11};
+  for (int k = 0; k < N_SPERM; ++k, std::next_permutation(q.begin(), q.end())) {
+    KCube x;
+    std::copy(q.begin(), q.end(), x.ep.begin() + 8);
+    for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+      smove[k * N_PHASE2_MOVES + j] = (x * b.moves[PHASE2_MOVES[j]]).sperm();
+    }
+  }
+  const auto cs = raw_distances(cmove, N_PERM8, smove, N_SPERM);
+  const auto es = raw_distances(emove, N_PERM8, smove, N_SPERM);
+  const auto ec = raw_distances(emove, N_PERM8, ccmove, N_CCOMBP);
+  int deepest = 0;
+  for (int k = 0; k < N_PERM8; ++k) {
+    const int c = t.cperm_class_sym[k], e = t.eperm_class_sym[k];
+    for (int v = 0; v < N_SPERM; ++v) {
+      const int dc = t.prune_cclass_sperm[(c >> 4) * N_SPERM + t.sperm_conj[v * 16 + (c & 15)]];
+      const int de = t.prune_eclass_sperm[(e >> 4) * N_SPERM + t.sperm_conj[v * 16 + (e & 15)]];
+      ASSERT_EQ(dc, cs[k * N_SPERM + v]) << k << " " << v;
+      ASSERT_EQ(de, es[k * N_SPERM + v]) << k << " " << v;
+      deepest = std::max({deepest, dc, de});
+    }
+    for (int v = 0; v < N_CCOMBP; ++v) {
+      const int d = t.prune_eclass_ccombp[(e >> 4) * N_CCOMBP + t.ccombp_conj[v * 16 + (e & 15)]];
+      ASSERT_EQ(d, ec[k * N_CCOMBP + v]) << k << " " << v;
+      deepest = std::max(deepest, d);
+    }
+  }
+  EXPECT_LE(deepest, 18);
 }
 
 // Kociemba's published phase-1 distance distribution over all 2,217,093,120 raw phase-1

@@ -222,10 +222,13 @@ CubeBasics CubeBasics::make() {
 
 std::uint64_t CoordTables::bytes() const {
   return twist_move.size() * 2 + flip_move.size() * 2 + slice_move.size() * 2 +
-         cperm_move.size() * 2 + eperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 +
-         fs_class.size() * 2 + fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 +
-         fs_class_sym.size() * 4 + prune_cperm_sperm.size() + prune_eperm_sperm.size() +
-         cperm_ccombp.size() + ccombp_move.size() + prune_eperm_ccombp.size() + ccomb_move.size() +
+         cperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 + fs_class.size() * 2 +
+         fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 + fs_class_sym.size() * 4 +
+         cperm_ccombp.size() + ccombp_move.size() + cperm_class_sym.size() * 2 +
+         eperm_class_sym.size() * 2 + cperm_rep.size() * 2 + eperm_rep.size() * 2 +
+         cclass_move.size() * 2 + eclass_move.size() * 2 + sym_mult.size() + p2_conj_move.size() +
+         sperm_conj.size() + ccombp_conj.size() + prune_cclass_sperm.size() +
+         prune_eclass_sperm.size() + prune_eclass_ccombp.size() + ccomb_move.size() +
          ccomb_conj.size() + slice_of_mask.size() * 2 + ccomb_of_mask.size();
 }
 
@@ -250,6 +253,53 @@ std::vector<std::uint8_t> phase2_prune(const std::vector<std::uint16_t>& a_move,
     }
   }
   return dist;
+}
+
+// The classes of a permutation coordinate under D4h, numbered by their smallest member (the
+// representative): class_sym[p] = class << 4 | s with conj(x, s) the representative.
+void reduce_by_d4h(const CubeBasics& b, const std::vector<KCube>& cube_of,
+                   int (KCube::*coord)() const, std::vector<std::uint16_t>& class_sym,
+                   std::vector<std::uint16_t>& rep) {
+  constexpr std::uint16_t NONE = 0xFFFF;
+  class_sym.assign(cube_of.size(), NONE);
+  rep.clear();
+  for (std::size_t k = 0; k < cube_of.size(); ++k) {
+    if (class_sym[k] != NONE) continue;
+    const auto cls = static_cast<std::uint16_t>(rep.size());
+    rep.push_back(static_cast<std::uint16_t>(k));
+    for (int s = 0; s < N_SYM_D4H; ++s) {
+      // y = conj(x, s), so conj(y, s^-1) = x is the representative.
+      const auto y = static_cast<std::size_t>((b.conj(cube_of[k], s).*coord)());
+      if (class_sym[y] == NONE) {
+        class_sym[y] = static_cast<std::uint16_t>(cls << 4 | b.sym_inverse[s]);
+      }
+    }
+  }
+}
+
+// [class * 10 + j]: class_sym of the representative after phase-2 move j.
+std::vector<std::uint16_t> class_moves(const std::vector<std::uint16_t>& rep,
+                                       const std::vector<std::uint16_t>& raw_move,
+                                       const std::vector<std::uint16_t>& class_sym) {
+  std::vector<std::uint16_t> out(rep.size() * N_PHASE2_MOVES);
+  for (std::size_t c = 0; c < rep.size(); ++c) {
+    for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+      out[c * N_PHASE2_MOVES + j] = class_sym[raw_move[rep[c] * N_MOVES + PHASE2_MOVES[j]]];
+    }
+  }
+  return out;
+}
+
+// The rows of a [a * width + b] table for the representatives a = rep[class].
+std::vector<std::uint8_t> rows_of(const std::vector<std::uint8_t>& full,
+                                  const std::vector<std::uint16_t>& rep, int width) {
+  std::vector<std::uint8_t> out;
+  out.reserve(rep.size() * static_cast<std::size_t>(width));
+  for (std::uint16_t a : rep) {
+    const auto row = full.begin() + static_cast<std::ptrdiff_t>(a) * width;
+    out.insert(out.end(), row, row + width);
+  }
+  return out;
 }
 
 }  // namespace
@@ -313,13 +363,15 @@ CoordTables CoordTables::make() {
   // Step 3. Permutations: the k-th permutation in lexicographic order has Lehmer rank k.
   t.cperm_move.resize(N_PERM8 * N_MOVES);
   t.cperm_ccombp.resize(N_PERM8);
-  t.eperm_move.assign(N_PERM8 * N_MOVES, 0);
+  std::vector<std::uint16_t> eperm_move(N_PERM8 * N_MOVES, 0);  // phase-2 moves only
+  std::vector<KCube> perm_cube(N_PERM8);  // corners and U/D edges in the k-th permutation
   std::array<std::uint8_t, 8> p{0, 1, 2, 3, 4, 5, 6, 7};
   for (int k = 0; k < N_PERM8; ++k, std::next_permutation(p.begin(), p.end())) {
     KCube c;
     c.cp = p;
     std::copy(p.begin(), p.end(), c.ep.begin());
     assert(c.cperm() == k && c.eperm() == k);
+    perm_cube[k] = c;
     {
       int comb = 0, x = 0, inversions = 0;
       for (int j = 0; j < 8; ++j) {
@@ -334,16 +386,20 @@ CoordTables CoordTables::make() {
       t.cperm_move[k * N_MOVES + m] = static_cast<std::uint16_t>(d.cperm());
       if (is_phase2_move(m)) {
         d.edges_times(mv[m]);
-        t.eperm_move[k * N_MOVES + m] = static_cast<std::uint16_t>(d.eperm());
+        eperm_move[k * N_MOVES + m] = static_cast<std::uint16_t>(d.eperm());
       }
     }
   }
   t.sperm_move.assign(N_SPERM * N_MOVES, 0);
+  t.sperm_conj.resize(N_SPERM * N_SYM_D4H);
   std::array<std::uint8_t, 4> q{8, 9, 10, 11};
   for (int k = 0; k < N_SPERM; ++k, std::next_permutation(q.begin(), q.end())) {
     KCube c;
     std::copy(q.begin(), q.end(), c.ep.begin() + 8);
     assert(c.sperm() == k);
+    for (int s = 0; s < N_SYM_D4H; ++s) {
+      t.sperm_conj[k * N_SYM_D4H + s] = static_cast<std::uint8_t>(t.basics.conj(c, s).sperm());
+    }
     for (int m : PHASE2_MOVES) {
       KCube d = c;
       d.edges_times(mv[m]);
@@ -438,10 +494,43 @@ CoordTables CoordTables::make() {
   for (std::size_t fs = 0; fs < t.fs_class.size(); ++fs) {
     t.fs_class_sym[fs] = (std::uint32_t(t.fs_class[fs]) << 4) | t.fs_to_rep[fs];
   }
-  // Step 5. Phase-2 pruning tables.
-  t.prune_cperm_sperm = phase2_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM);
-  t.prune_eperm_sperm = phase2_prune(t.eperm_move, N_PERM8, t.sperm_move, N_SPERM);
-  t.prune_eperm_ccombp = phase2_prune(t.eperm_move, N_PERM8, t.ccombp_move, N_CCOMBP);
+  // Step 5. Phase 2 on symmetry classes: the classes, the symmetries' products and the moves
+  // and coordinates conjugated.
+  reduce_by_d4h(t.basics, perm_cube, &KCube::cperm, t.cperm_class_sym, t.cperm_rep);
+  reduce_by_d4h(t.basics, perm_cube, &KCube::eperm, t.eperm_class_sym, t.eperm_rep);
+  for (int a = 0; a < N_SYM_D4H; ++a) {
+    for (int b = 0; b < N_SYM_D4H; ++b) {
+      const KCube ab = t.basics.syms[a] * t.basics.syms[b];
+      for (int k = 0; k < N_SYM_D4H; ++k) {
+        if (t.basics.syms[k] == ab) t.sym_mult[a * N_SYM_D4H + b] = static_cast<std::uint8_t>(k);
+      }
+    }
+  }
+  for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+    for (int s = 0; s < N_SYM_D4H; ++s) {
+      const int m = t.basics.conj_move[PHASE2_MOVES[j] * N_SYM + s];
+      const auto at = std::find(PHASE2_MOVES.begin(), PHASE2_MOVES.end(), m);
+      assert(at != PHASE2_MOVES.end());  // D4h keeps the U-D axis: phase-2 moves stay so
+      t.p2_conj_move[j * N_SYM_D4H + s] = static_cast<std::uint8_t>(at - PHASE2_MOVES.begin());
+    }
+  }
+  t.ccombp_conj.resize(N_CCOMBP * N_SYM_D4H);
+  for (int v = 0; v < N_CCOMBP; ++v) {
+    for (int s = 0; s < N_SYM_D4H; ++s) {  // a conjugate has the same parity
+      t.ccombp_conj[v * N_SYM_D4H + s] =
+          static_cast<std::uint8_t>(t.ccomb_conj[(v / 2) * N_SYM_D4H + s] * 2 + v % 2);
+    }
+  }
+  t.cclass_move = class_moves(t.cperm_rep, t.cperm_move, t.cperm_class_sym);
+  t.eclass_move = class_moves(t.eperm_rep, eperm_move, t.eperm_class_sym);
+  // Step 6. Phase-2 pruning: breadth-first search over the full coordinates (a few seconds'
+  // fraction), then the representatives' rows kept.
+  t.prune_cclass_sperm =
+      rows_of(phase2_prune(t.cperm_move, N_PERM8, t.sperm_move, N_SPERM), t.cperm_rep, N_SPERM);
+  t.prune_eclass_sperm =
+      rows_of(phase2_prune(eperm_move, N_PERM8, t.sperm_move, N_SPERM), t.eperm_rep, N_SPERM);
+  t.prune_eclass_ccombp =
+      rows_of(phase2_prune(eperm_move, N_PERM8, t.ccombp_move, N_CCOMBP), t.eperm_rep, N_CCOMBP);
   return t;
 }
 

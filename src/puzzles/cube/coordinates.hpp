@@ -101,7 +101,6 @@ struct CoordTables {
   std::vector<std::uint16_t> flip_move;   // [flip * 18 + m]
   std::vector<std::uint16_t> slice_move;  // [slice * 18 + m]
   std::vector<std::uint16_t> cperm_move;  // [cperm * 18 + m]
-  std::vector<std::uint16_t> eperm_move;  // [eperm * 18 + m], phase-2 moves only (else 0)
   std::vector<std::uint8_t> sperm_move;   // [sperm * 18 + m], phase-2 moves only
   std::vector<std::uint16_t> twist_conj;  // [twist * 16 + s]: twist of conj(x, s), s in D4h
   // Flip-slice classes under D4h: flipslice = slice * 2048 + flip.
@@ -112,15 +111,34 @@ struct CoordTables {
   // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the optimal
   // search reads it for every child, at random).
   std::vector<std::uint32_t> fs_class_sym;  // [flipslice]
-  // Phase-2 pruning (exact distances inside H, bytes): corners with slice edges, and U/D edges
-  // with slice edges.
-  std::vector<std::uint8_t> prune_cperm_sperm;  // [cperm * 24 + sperm]
-  std::vector<std::uint8_t> prune_eperm_sperm;  // [eperm * 24 + sperm]
   // Corners and edges together (as min2phase does): which 4 corner positions hold U corners
-  // (70 combinations) and the corner parity, ccombp = ccomb * 2 + parity, with the U/D edges.
-  std::vector<std::uint8_t> cperm_ccombp;        // [cperm] -> ccombp
-  std::vector<std::uint8_t> ccombp_move;         // [ccombp * 18 + m], phase-2 moves only
-  std::vector<std::uint8_t> prune_eperm_ccombp;  // [eperm * 140 + ccombp]
+  // (70 combinations) and the corner parity, ccombp = ccomb * 2 + parity.
+  std::vector<std::uint8_t> cperm_ccombp;  // [cperm] -> ccombp
+  std::vector<std::uint8_t> ccombp_move;   // [ccombp * 18 + m], phase-2 moves only
+  // Phase 2 on symmetry classes (as min2phase does): the corner permutation and the U/D-edge
+  // permutation are each reduced by the 16 symmetries of D4h to their classes (2768), so that
+  // phase 2's tables (about 640 KB) stay in the level-2 cache; the full-size ones (9 MB)
+  // missed it on every probe. A permutation p is read as class_sym[p] = class << 4 | s, where
+  // conj(x, s) has the class's representative permutation. For a phase-2 move j (an index into
+  // PHASE2_MOVES), x * M_j is read through the representative: conj(x * M, s) =
+  // conj(x, s) * conj(M, s), so its class_sym is class_move[class * 10 + p2_conj_move[j * 16 +
+  // s]] with that symmetry s2 composed: the new symmetry is sym_mult[s * 16 + s2].
+  std::vector<std::uint16_t> cperm_class_sym;                  // [cperm]
+  std::vector<std::uint16_t> eperm_class_sym;                  // [eperm]
+  std::vector<std::uint16_t> cperm_rep;                        // [class] -> cperm
+  std::vector<std::uint16_t> eperm_rep;                        // [class] -> eperm
+  std::vector<std::uint16_t> cclass_move;                      // [class * 10 + j] -> class << 4 | s
+  std::vector<std::uint16_t> eclass_move;                      // [class * 10 + j] -> class << 4 | s
+  std::array<std::uint8_t, N_SYM_D4H * N_SYM_D4H> sym_mult{};  // [a * 16 + b]: S_a S_b
+  std::array<std::uint8_t, N_PHASE2_MOVES * N_SYM_D4H> p2_conj_move{};  // [j * 16 + s]
+  std::vector<std::uint8_t> sperm_conj;   // [sperm * 16 + s]: sperm of conj(x, s)
+  std::vector<std::uint8_t> ccombp_conj;  // [ccombp * 16 + s]: ccombp of conj(x, s)
+  // Phase-2 pruning: the exact distances inside H of the projections (corners with slice
+  // edges, U/D edges with slice edges, U/D edges with the corner combination), each indexed by
+  // the representative's class and the other coordinate conjugated by the same symmetry.
+  std::vector<std::uint8_t> prune_cclass_sperm;   // [class * 24 + sperm]
+  std::vector<std::uint8_t> prune_eclass_sperm;   // [class * 24 + sperm]
+  std::vector<std::uint8_t> prune_eclass_ccombp;  // [class * 140 + ccombp]
   // The corner combination alone (the optimal solver's big table): all 18 moves, and its
   // conjugation by the D4h symmetries (which map the U and D layers to themselves or to each
   // other, so the conjugate's combination is a function of the combination).
@@ -133,6 +151,14 @@ struct CoordTables {
   std::uint64_t bytes() const;
   static CoordTables make();
 };
+
+// class << 4 | s of x * M_j for phase-2 move j, given x's class << 4 | s (see CoordTables).
+inline int class_after(const CoordTables& t, const std::vector<std::uint16_t>& class_move, int x,
+                       int j) {
+  const int s = x & 15;
+  const int y = class_move[(x >> 4) * N_PHASE2_MOVES + t.p2_conj_move[j * N_SYM_D4H + s]];
+  return (y & ~15) | t.sym_mult[s * N_SYM_D4H + (y & 15)];
+}
 
 // The phase-1 pruning table: the exact distance to H of every (flip-slice class, twist),
 // 64430 x 2187 entries, 4 bits each (about 70 MB). Entry (c, t) at byte (c * 2187 + t) / 2,
@@ -148,8 +174,8 @@ struct Phase1Table {
 // children first and prefetch them: the table is far larger than the caches).
 inline std::uint64_t phase1_index(const CoordTables& t, int twist, int flip, int slice) {
   const std::uint32_t fs = static_cast<std::uint32_t>(slice) * N_FLIP + flip;
-  const std::uint64_t cls = t.fs_class[fs];
-  return cls * N_TWIST + t.twist_conj[twist * N_SYM_D4H + t.fs_to_rep[fs]];
+  const std::uint32_t cs = t.fs_class_sym[fs];  // one read (fs_class and fs_to_rep are two)
+  return std::uint64_t(cs >> 4) * N_TWIST + t.twist_conj[twist * N_SYM_D4H + (cs & 15)];
 }
 inline void prefetch_phase1(const Phase1Table& p, std::uint64_t index) {
   __builtin_prefetch(p.nibbles.data() + (index >> 1));

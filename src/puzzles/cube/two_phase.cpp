@@ -137,9 +137,9 @@ class TwoPhaseSearch {
       for (current_ = 0; current_ < 6 && !stop_; ++current_) {
         if (h0[current_] > length) continue;
         const KCube& c = dir_[current_].cube;
-        edge_at_[0] = c;  // the edge replay cache restarts with each direction
-        edge_valid_ = 0;
-        phase1(c.twist(), c.flip(), c.slice(), c.cperm(), 0, length, -1);
+        at_[0] = c;  // the replay cache restarts with each direction
+        at_valid_ = 0;
+        phase1(c.twist(), c.flip(), c.slice(), 0, length, -1);
       }
       if (error_) return *error_;
       if (stop_) break;
@@ -171,12 +171,25 @@ class TwoPhaseSearch {
     }
   }
 
-  void phase1(int twist, int flip, int slice, int cperm, int depth, int togo, int last) {
+  void phase1(int twist, int flip, int slice, int depth, int togo, int last) {
     if (togo == 0) {
-      if (depth == 0 || !is_phase2_move(last)) phase2_start(cperm, depth);
+      if (depth == 0 || !is_phase2_move(last)) phase2_start(depth);
       return;
     }
-    // Children first, their table entries prefetched; then bounded in move order.
+    if (togo == 1) {  // the children that end phase 1 are in H: no table read needed
+      for (int m = 0; m < N_MOVES && !stop_; ++m) {
+        if (!allowed_after(last, m) || t_.twist_move[twist * N_MOVES + m] != 0 ||
+            t_.flip_move[flip * N_MOVES + m] != 0 || t_.slice_move[slice * N_MOVES + m] != 0) {
+          continue;
+        }
+        poll();
+        moves1_[depth] = m;
+        phase1(0, 0, 0, depth + 1, 0, m);
+      }
+      return;
+    }
+    // Children first in two rounds of independent reads (their flip-slice classes, 4 MB, then
+    // their table entries, 70 MB: both miss the caches); then bounded in move order.
     struct Kid {
       int m, tw, fl, sl;
       std::uint64_t index;
@@ -190,6 +203,10 @@ class TwoPhaseSearch {
       k.tw = t_.twist_move[twist * N_MOVES + m];
       k.fl = t_.flip_move[flip * N_MOVES + m];
       k.sl = t_.slice_move[slice * N_MOVES + m];
+      __builtin_prefetch(&t_.fs_class_sym[static_cast<std::uint32_t>(k.sl) * N_FLIP + k.fl]);
+    }
+    for (int i = 0; i < count; ++i) {
+      Kid& k = kids[i];
       k.index = phase1_index(t_, k.tw, k.fl, k.sl);
       prefetch_phase1(p1_, k.index);
     }
@@ -200,26 +217,29 @@ class TwoPhaseSearch {
       if (h > togo - 1 || (h == 0 && togo > 1)) continue;
       poll();
       moves1_[depth] = k.m;
-      phase1(k.tw, k.fl, k.sl, t_.cperm_move[cperm * N_MOVES + k.m], depth + 1, togo - 1, k.m);
+      phase1(k.tw, k.fl, k.sl, depth + 1, togo - 1, k.m);
     }
   }
 
-  // The start cube's edges after the first depth1 phase-1 moves. Consecutive phase-1 solutions
-  // share most of their moves (depth-first order), so the cube after each prefix is cached
-  // (edge_at_[i] after edge_moves_[0..i)) and only the changed suffix is replayed.
-  const KCube& edges_after(int depth1) {
+  // The start cube's permutations after the first depth1 phase-1 moves (phase 1 tracks only
+  // orientations and the slice: a permutation coordinate's move table would cost a cache miss
+  // per phase-1 node). Consecutive phase-1 solutions share most of their moves (depth-first
+  // order), so the cube after each prefix is cached (at_[i] after at_moves_[0..i)) and only the
+  // changed suffix is replayed.
+  const KCube& cube_after(int depth1) {
     int i = 0;
-    while (i < edge_valid_ && i < depth1 && edge_moves_[i] == moves1_[i]) ++i;
+    while (i < at_valid_ && i < depth1 && at_moves_[i] == moves1_[i]) ++i;
     for (; i < depth1; ++i) {
-      edge_at_[i + 1] = edge_at_[i];
-      edge_at_[i + 1].edges_times(t_.basics.moves[moves1_[i]]);
-      edge_moves_[i] = moves1_[i];
+      at_[i + 1] = at_[i];
+      at_[i + 1].corners_times(t_.basics.moves[moves1_[i]]);
+      at_[i + 1].edges_times(t_.basics.moves[moves1_[i]]);
+      at_moves_[i] = moves1_[i];
     }
-    edge_valid_ = depth1;
-    return edge_at_[depth1];
+    at_valid_ = depth1;
+    return at_[depth1];
   }
 
-  void phase2_start(int cperm, int depth1) {
+  void phase2_start(int depth1) {
     // Step 1. The longest phase 2 worth searching. Without --max-length, phase 2 is capped at 10
     // moves while phase 1 is short (phase 2 is the costly part; a longer phase 1 is cheap and
     // usually leaves a shorter phase 2), at 12 once a solution of at most 21 moves is known (then
@@ -234,53 +254,53 @@ class TwoPhaseSearch {
     }
     if (max2 < 0) return;
     // Step 2. Cheap rejection first: corners with slice edges, before the U/D edge permutation.
-    const KCube& e = edges_after(depth1);
-    const int sperm = e.sperm();
-    const int hc = t_.prune_cperm_sperm[cperm * N_SPERM + sperm];
-    if (hc > max2) return;
-    const int ccombp = t_.cperm_ccombp[cperm];
-    const int eperm = e.eperm();
-    const int h = std::max({hc, int(t_.prune_eperm_sperm[eperm * N_SPERM + sperm]),
-                            int(t_.prune_eperm_ccombp[eperm * N_CCOMBP + ccombp])});
+    const KCube& e = cube_after(depth1);
+    const int cperm = e.cperm();
+    const Phase2 start{t_.cperm_class_sym[cperm], 0, e.sperm(), t_.cperm_ccombp[cperm]};
+    if (corner_bound(start) > max2) return;
+    const Phase2 p{start.c, t_.eperm_class_sym[e.eperm()], start.sperm, start.ccombp};
+    const int h = std::max(corner_bound(p), edge_bound(p));
     // Step 3. IDA* phase 2, shortest first.
     for (int d2 = h; d2 <= max2 && !stop_; ++d2) {
-      if (phase2(cperm, eperm, sperm, ccombp, 0, d2, depth1 > 0 ? moves1_[depth1 - 1] : -1)) {
+      if (phase2(p, 0, d2, depth1 > 0 ? moves1_[depth1 - 1] : -1)) {
         record(depth1, d2);
         return;
       }
     }
   }
 
-  bool phase2(int cperm, int eperm, int sperm, int ccombp, int depth, int togo, int last) {
-    if (togo == 0) return cperm == 0 && eperm == 0 && sperm == 0;
-    // Children first, their U/D-edge table entries prefetched (those tables miss the cache);
-    // then bounded in move order.
-    struct Kid {
-      int m, c, e, s, cc;
-    };
-    std::array<Kid, N_PHASE2_MOVES> kids;
-    int count = 0;
-    for (int m : PHASE2_MOVES) {
+  // Phase 2's coordinates: the corner and U/D-edge permutations as class << 4 | symmetry (see
+  // CoordTables), the slice edges' permutation and the corner combination with parity.
+  struct Phase2 {
+    int c, e, sperm, ccombp;
+  };
+  int corner_bound(const Phase2& p) const {
+    const int s = p.c & 15;
+    return t_.prune_cclass_sperm[(p.c >> 4) * N_SPERM + t_.sperm_conj[p.sperm * N_SYM_D4H + s]];
+  }
+  int edge_bound(const Phase2& p) const {
+    const int s = p.e & 15;
+    return std::max(
+        t_.prune_eclass_sperm[(p.e >> 4) * N_SPERM + t_.sperm_conj[p.sperm * N_SYM_D4H + s]],
+        t_.prune_eclass_ccombp[(p.e >> 4) * N_CCOMBP + t_.ccombp_conj[p.ccombp * N_SYM_D4H + s]]);
+  }
+  bool phase2(const Phase2& p, int depth, int togo, int last) {
+    // The representative of class 0 is the identity, its only member.
+    if (togo == 0) return (p.c >> 4) == 0 && (p.e >> 4) == 0 && p.sperm == 0;
+    for (int j = 0; j < N_PHASE2_MOVES; ++j) {
+      const int m = PHASE2_MOVES[j];
       if (!allowed_after(last, m)) continue;
-      Kid& k = kids[count++];
-      k.m = m;
-      k.c = t_.cperm_move[cperm * N_MOVES + m];
-      k.e = t_.eperm_move[eperm * N_MOVES + m];
-      k.s = t_.sperm_move[sperm * N_MOVES + m];
-      k.cc = t_.ccombp_move[ccombp * N_MOVES + m];
-      __builtin_prefetch(t_.prune_eperm_sperm.data() + k.e * N_SPERM + k.s);
-      __builtin_prefetch(t_.prune_eperm_ccombp.data() + k.e * N_CCOMBP + k.cc);
-    }
-    for (int i = 0; i < count; ++i) {
-      const Kid& k = kids[i];
-      if (t_.prune_cperm_sperm[k.c * N_SPERM + k.s] > togo - 1) continue;
-      // The 1 MB table before the 5.6 MB one (fewer cache misses).
-      if (t_.prune_eperm_sperm[k.e * N_SPERM + k.s] > togo - 1) continue;
-      if (t_.prune_eperm_ccombp[k.e * N_CCOMBP + k.cc] > togo - 1) continue;
+      Phase2 k;
+      k.c = class_after(t_, t_.cclass_move, p.c, j);
+      k.sperm = t_.sperm_move[p.sperm * N_MOVES + m];
+      if (corner_bound(k) > togo - 1) continue;
+      k.e = class_after(t_, t_.eclass_move, p.e, j);
+      k.ccombp = t_.ccombp_move[p.ccombp * N_MOVES + m];
+      if (edge_bound(k) > togo - 1) continue;
       poll();
       if (stop_) return false;
-      moves2_[depth] = k.m;
-      if (phase2(k.c, k.e, k.s, k.cc, depth + 1, togo - 1, k.m)) return true;
+      moves2_[depth] = m;
+      if (phase2(k, depth + 1, togo - 1, m)) return true;
     }
     return false;
   }
@@ -316,9 +336,9 @@ class TwoPhaseSearch {
   int current_ = 0;
   std::array<int, 40> moves1_{};
   std::array<int, 40> moves2_{};
-  std::array<KCube, 41> edge_at_{};   // see edges_after()
-  std::array<int, 40> edge_moves_{};  // the moves edge_at_ was replayed with
-  int edge_valid_ = 0;                // edge_at_[0..edge_valid_] are valid
+  std::array<KCube, 41> at_{};      // see cube_after()
+  std::array<int, 40> at_moves_{};  // the moves at_ was replayed with
+  int at_valid_ = 0;                // at_[0..at_valid_] are valid
   int best_length_ = NONE;
   std::vector<int> best_;
   int lower_bound_ = 0;
