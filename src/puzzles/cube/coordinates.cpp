@@ -174,12 +174,18 @@ CubeBasics CubeBasics::make() {
   CubeBasics b;
   // Step 1. Face turns from the sticker model (so both models agree by construction).
   for (int f = 0; f < 6; ++f) {
-    auto quarter = from_sticker_perm(move_perm(std::string(1, FACE_NAMES[f])));
+    const Perm turn = move_perm(std::string(1, FACE_NAMES[f]));
+    auto quarter = from_sticker_perm(turn);
     assert(quarter);
     KCube q = from_cubie(*quarter), m = q;
+    Perm stickers = turn;
     for (int p = 0; p < 3; ++p) {
       b.moves[3 * f + p] = m;
       m = m * q;
+      for (Point i = 0; i < 54; ++i) {
+        b.sticker_moves[3 * f + p][i] = static_cast<std::uint8_t>(stickers.image(i));
+      }
+      stickers *= turn;
     }
   }
   // Step 2. The 48 symmetries as products of the four generators.

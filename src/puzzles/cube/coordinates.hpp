@@ -89,6 +89,9 @@ struct CubeBasics {
   std::array<int, N_SYM> sym_inverse;
   // conj_move[m * 48 + s]: the move equal to S_s^-1 * M_m * S_s.
   std::array<std::uint8_t, N_MOVES * N_SYM> conj_move;
+  // The face turns on the 54 stickers of the facelet model (its move_perm), for replaying
+  // solutions without rebuilding the sticker geometry: sticker_moves[m][i] is the image of i.
+  std::array<std::array<std::uint8_t, 54>, N_MOVES> sticker_moves;
   KCube conj(const KCube& x, int s) const { return syms[sym_inverse[s]] * x * syms[s]; }
   static CubeBasics make();
 };

@@ -1015,7 +1015,7 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     method = "IDA* with the phase-1 table on 3 axes and the inverse";
   }
   if (!found) return found.error();
-  auto solution = finish_solution(state, *found, options.metric);
+  auto solution = finish_solution(tables.coords->basics, state, *found, options.metric);
   if (!solution) return solution.error();
   solution->optimal = true;
   solution->lower_bound = h0;

@@ -26,9 +26,10 @@ struct OptimalTable {
 namespace detail {
 // The moves of a solution (indices 0..17) as CubeMoves.
 std::vector<CubeMove> to_cube_moves(const std::vector<int>& moves);
-// Replays on the sticker model and fills the common fields of a solution.
-Result<CubeSolution> finish_solution(const CubieState& state, const std::vector<int>& moves,
-                                     Metric metric);
+// Replays on the sticker model (with its face turns kept in `basics`) and fills the common
+// fields of a solution.
+Result<CubeSolution> finish_solution(const CubeBasics& basics, const CubieState& state,
+                                     const std::vector<int>& moves, Metric metric);
 }  // namespace detail
 
 }  // namespace permuzzle::cube

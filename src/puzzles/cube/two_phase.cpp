@@ -32,12 +32,18 @@ std::vector<CubeMove> to_cube_moves(const std::vector<int>& moves) {
   return out;
 }
 
-Result<CubeSolution> finish_solution(const CubieState& state, const std::vector<int>& moves,
-                                     Metric metric) {
+Result<CubeSolution> finish_solution(const CubeBasics& basics, const CubieState& state,
+                                     const std::vector<int>& moves, Metric metric) {
   CubeSolution s;
   s.moves = to_cube_moves(moves);
   s.length = metric_length(s.moves, metric);
-  if (!replay_solves(state, s.moves)) {
+  // Replayed on the 54 stickers: the state's stickers, then each face turn.
+  std::vector<Point> at = to_sticker_perm(state).extended(54).images();
+  for (int m : moves) {
+    for (Point& x : at) x = basics.sticker_moves[static_cast<std::size_t>(m)][x];
+  }
+  auto end = Perm::from_images(std::move(at));
+  if (!end || facelets_of(*end) != solved_facelets()) {
     return make_error(
         "internal: the solution does not solve the cube (" + format_moves(s.moves) + ")", {},
         Error::NO_POSITION, ErrorKind::Internal);
@@ -366,7 +372,7 @@ Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieStat
     return make_error("no two-phase solution within 30 moves", {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   }
-  auto solution = finish_solution(state, search.best(), o.metric);
+  auto solution = finish_solution(tables.coords->basics, state, search.best(), o.metric);
   if (!solution) return solution.error();
   solution->lower_bound = search.lower_bound();
   // Optimal when the solution meets an admissible bound (HTM bounds hold for QTM too).
