@@ -110,6 +110,26 @@ int corner_parity(const KCube& x) {
   return inversions & 1;
 }
 
+// The flip-slice classes followed through moves (the optimal search's forward axes) against the
+// cube: along random walks of all 18 moves, the class must be the cube's, and conjugating the
+// cube by the symmetry must give the representative's flip and slice.
+TEST(CubeCoordinates, FlipSliceClassMovesFollowTheCube) {
+  const CoordTables& t = coords();
+  Rng rng(12);
+  for (int walk = 0; walk < 200; ++walk) {
+    KCube x;
+    std::uint32_t c = t.fs_class_sym[0];
+    for (int step = 0; step < 30; ++step) {
+      const int m = static_cast<int>(rng.below(N_MOVES));
+      x = x * t.basics.moves[m];
+      c = fs_after(t, c, m);
+      ASSERT_EQ(c >> 4, t.fs_class_sym[std::uint32_t(x.slice()) * N_FLIP + x.flip()] >> 4);
+      const KCube y = t.basics.conj(x, static_cast<int>(c & 15));
+      ASSERT_EQ(std::uint32_t(y.slice()) * N_FLIP + y.flip(), t.fs_rep[c >> 4]);
+    }
+  }
+}
+
 // Breadth-first distances inside H of a pair of raw coordinates, from raw move tables built
 // here on cubes: the second method for the symmetry-reduced phase-2 tables.
 std::vector<std::uint8_t> raw_distances(const std::vector<int>& a_move, int na,

@@ -230,10 +230,10 @@ std::uint64_t CoordTables::bytes() const {
   return twist_move.size() * 2 + flip_move.size() * 2 + slice_move.size() * 2 +
          cperm_move.size() * 2 + sperm_move.size() + twist_conj.size() * 2 + fs_class.size() * 2 +
          fs_to_rep.size() + fs_rep.size() * 4 + fs_stabilizer.size() * 2 + fs_class_sym.size() * 4 +
-         cperm_ccombp.size() + ccombp_move.size() + cperm_class_sym.size() * 2 +
-         eperm_class_sym.size() * 2 + cperm_rep.size() * 2 + eperm_rep.size() * 2 +
-         cclass_move.size() * 2 + eclass_move.size() * 2 + sym_mult.size() + p2_conj_move.size() +
-         sperm_conj.size() + ccombp_conj.size() + prune_cclass_sperm.size() +
+         fs_class_move.size() * sizeof(FsMoveRow) + cperm_ccombp.size() + ccombp_move.size() +
+         cperm_class_sym.size() * 2 + eperm_class_sym.size() * 2 + cperm_rep.size() * 2 +
+         eperm_rep.size() * 2 + cclass_move.size() * 2 + eclass_move.size() * 2 + sym_mult.size() +
+         p2_conj_move.size() + sperm_conj.size() + ccombp_conj.size() + prune_cclass_sperm.size() +
          prune_eclass_sperm.size() + prune_eclass_ccombp.size() + ccomb_move.size() +
          ccomb_conj.size() + slice_of_mask.size() * 2 + ccomb_of_mask.size();
 }
@@ -499,6 +499,18 @@ CoordTables CoordTables::make() {
   t.fs_class_sym.resize(t.fs_class.size());
   for (std::size_t fs = 0; fs < t.fs_class.size(); ++fs) {
     t.fs_class_sym[fs] = (std::uint32_t(t.fs_class[fs]) << 4) | t.fs_to_rep[fs];
+  }
+  t.fs_class_move.resize(t.fs_rep.size());
+  for (std::size_t c = 0; c < t.fs_rep.size(); ++c) {
+    auto& row = t.fs_class_move[c].bytes;
+    row.fill(0);
+    const std::uint32_t fs = t.fs_rep[c];
+    for (int m = 0; m < N_MOVES; ++m) {
+      const std::uint32_t fl = t.flip_move[(fs % N_FLIP) * N_MOVES + m];
+      const std::uint32_t sl = t.slice_move[(fs / N_FLIP) * N_MOVES + m];
+      const std::uint32_t y = t.fs_class_sym[sl * N_FLIP + fl];
+      for (int b = 0; b < 3; ++b) row[3 * m + b] = static_cast<std::uint8_t>(y >> (8 * b));
+    }
   }
   // Step 5. Phase 2 on symmetry classes: the classes, the symmetries' products and the moves
   // and coordinates conjugated.

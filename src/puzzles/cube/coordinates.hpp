@@ -114,6 +114,15 @@ struct CoordTables {
   // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the optimal
   // search reads it for every child, at random).
   std::vector<std::uint32_t> fs_class_sym;  // [flipslice]
+  // Flip-slice classes followed through moves (the optimal search's forward axes): row c holds,
+  // for each move m, fs_class_sym of the representative of class c times M_m, 3 bytes each
+  // (little-endian), 18 of them padded to 64 bytes: a node's row is one cache line, read once
+  // for all its children (fs_class_sym costs a line per child). For x with class_sym c << 4 | s,
+  // x * M has class_sym fs_after(t, x's, m) (see coordinates.hpp's fs_after).
+  struct alignas(64) FsMoveRow {
+    std::array<std::uint8_t, 64> bytes;
+  };
+  std::vector<FsMoveRow> fs_class_move;  // [class]
   // Corners and edges together (as min2phase does): which 4 corner positions hold U corners
   // (70 combinations) and the corner parity, ccombp = ccomb * 2 + parity.
   std::vector<std::uint8_t> cperm_ccombp;  // [cperm] -> ccombp
@@ -161,6 +170,17 @@ inline int class_after(const CoordTables& t, const std::vector<std::uint16_t>& c
   const int s = x & 15;
   const int y = class_move[(x >> 4) * N_PHASE2_MOVES + t.p2_conj_move[j * N_SYM_D4H + s]];
   return (y & ~15) | t.sym_mult[s * N_SYM_D4H + (y & 15)];
+}
+
+// class_sym (class << 4 | s) of x * M_m from x's flip-slice class_sym: conj(x * M, s) =
+// conj(x, s) * conj(M, s), the representative times a move, whose class_sym composes with s.
+inline std::uint32_t fs_after(const CoordTables& t, std::uint32_t x, int m) {
+  const int s = static_cast<int>(x & 15);
+  const std::uint8_t* row = t.fs_class_move[x >> 4].bytes.data();
+  const int mc = t.basics.conj_move[m * N_SYM + s];
+  const std::uint32_t y =
+      row[3 * mc] | std::uint32_t(row[3 * mc + 1]) << 8 | std::uint32_t(row[3 * mc + 2]) << 16;
+  return (y & ~15u) | t.sym_mult[s * N_SYM_D4H + (y & 15)];
 }
 
 // The phase-1 pruning table: the exact distance to H of every (flip-slice class, twist),

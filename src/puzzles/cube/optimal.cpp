@@ -407,7 +407,8 @@ ExtraCoord extra_coord(const CoordTables& t, int size) {
 class BigSearch {
  public:
   struct Node {
-    std::array<std::uint16_t, 3> twist, flip, slice;
+    std::array<std::uint16_t, 3> twist;
+    std::array<std::uint32_t, 3> fs;  // flip-slice class << 4 | s (see CoordTables::fs_class_move)
     std::array<std::uint8_t, 3> ccomb;
     std::array<std::int8_t, 3> dist;    // f(Y_a), exact
     std::array<std::int8_t, 3> inv_lb;  // lower bounds on f(Z_a)
@@ -445,16 +446,17 @@ class BigSearch {
     for (int a = 0; a < 3; ++a) {
       const KCube c = t_.basics.conj(cube, 16 * a);
       n.twist[a] = static_cast<std::uint16_t>(c.twist());
-      n.flip[a] = static_cast<std::uint16_t>(c.flip());
-      n.slice[a] = static_cast<std::uint16_t>(c.slice());
+      n.fs[a] = t_.fs_class_sym[static_cast<std::uint32_t>(c.slice()) * N_FLIP + c.flip()];
       n.ccomb[a] = static_cast<std::uint8_t>(extra_of(c));
       n.dist[a] = static_cast<std::int8_t>(
-          mod3_exact_distance(t_, x_, m3_, n.twist[a], n.flip[a], n.slice[a], n.ccomb[a]));
+          mod3_exact_distance(t_, x_, m3_, n.twist[a], c.flip(), c.slice(), n.ccomb[a]));
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
       const std::uint8_t* at;
       std::uint8_t shift;
       std::uint64_t p1;
-      locate(coords_of(n.inv[a]), at, shift, p1);
+      Coords z = coords_of(n.inv[a]);
+      z.flipslice = t_.fs_class_sym[z.flipslice];
+      locate(z, at, shift, p1);
       n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
     }
     return n;
@@ -480,7 +482,8 @@ class BigSearch {
   // per child still alive, prefetched together (a child pruned by one read costs no more); and a
   // thread advances several expansions (its lanes, see search_subtrees) one round each in turn,
   // so that a round's reads arrive while the other lanes work.
-  // The coordinates of a read: flip-slice index (slice * 2048 + flip), twist, extra coordinate.
+  // The coordinates of a read: flip-slice (the class << 4 | s for the axes; for the inverse
+  // slice * 2048 + flip until its read is issued), twist, extra coordinate.
   struct Coords {
     std::uint32_t flipslice;
     std::uint16_t twist;
@@ -586,6 +589,12 @@ class BigSearch {
     e.pending = pending;
     if (pending > 0) return false;
     order_survivors(e);
+    // The survivors to be expanded will read their flip-slice rows: fetched from now on.
+    for (int j = 0; j < e.live; ++j) {
+      const Kid& k = e.kids[e.alive[j]];
+      if (k.limit < 2) continue;
+      for (int a = 0; a < 3; ++a) __builtin_prefetch(&t_.fs_class_move[k.node.fs[a] >> 4]);
+    }
     return true;
   }
 
@@ -636,27 +645,28 @@ class BigSearch {
     Coords& c = e.next[i];
     if (stage < 3) {
       advance(n, k, a);
-      c = {std::uint32_t(k.node.slice[a]) * N_FLIP + k.node.flip[a], k.node.twist[a],
-           k.node.ccomb[a]};
+      c = {k.node.fs[a], k.node.twist[a], k.node.ccomb[a]};
     } else {
       premultiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
       c = coords_of(k.node.inv[a]);
+      __builtin_prefetch(&t_.fs_class_sym[c.flipslice]);
     }
-    __builtin_prefetch(&t_.fs_class_sym[c.flipslice]);
   }
 
   // Puts the prepared read of child i in flight: its table byte (and for an inverse axis its
   // phase-1 entry) located and prefetched.
   void issue(Expansion& e, int i, int stage) const {
+    if (stage >= 3) e.next[i].flipslice = t_.fs_class_sym[e.next[i].flipslice];
     locate(e.next[i], e.at[i], e.shift[i], e.p1[i]);
     __builtin_prefetch(e.at[i]);
     if (stage >= 3) prefetch_phase1(p1_, e.p1[i]);
   }
 
-  // The big table's byte and shift of coordinates, and their phase-1 index.
+  // The big table's byte and shift of coordinates (with the flip-slice class << 4 | s), and
+  // their phase-1 index.
   void locate(const Coords& c, const std::uint8_t*& at, std::uint8_t& shift,
               std::uint64_t& p1) const {
-    const std::uint32_t cs = t_.fs_class_sym[c.flipslice];
+    const std::uint32_t cs = c.flipslice;
     const int s = static_cast<int>(cs & 15);
     const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];
@@ -831,8 +841,7 @@ class BigSearch {
   void advance(const Node& n, Kid& k, int a) const {
     const int ma = conj_[a][k.move];
     k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
-    k.node.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
-    k.node.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
+    k.node.fs[a] = fs_after(t_, n.fs[a], ma);
     k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
   }
   // The coordinates of a cube in full.
