@@ -72,17 +72,6 @@ TEST(CubeOptimalTable, TrivialExtraCoordinateGivesThePhaseOneTable) {
   }
   EXPECT_EQ(mismatches, 0u);
   EXPECT_EQ(per_depth, expected);
-  // The search's layout: the same entries, each twist's group ending with its phase-1 distance.
-  const Mod3Table dense = m3;
-  anchor_with_phase1(m3, *st.phase1);
-  EXPECT_NE(m3.group_bytes, 0u);
-  for (std::uint32_t c = 0; c < N_FLIPSLICE_CLASS; ++c) {
-    for (int tw = 0; tw < N_TWIST; ++tw) {
-      const int d = st.phase1->get(std::uint64_t(c) * N_TWIST + tw);
-      ASSERT_EQ(m3.get(c, tw), dense.get(c, tw)) << c << " " << tw;
-      ASSERT_EQ(m3.anchor(m3.group(c, tw)), d) << c << " " << tw;
-    }
-  }
   // Descending the mod-3 table gives the exact distances.
   Rng rng(3);
   for (int i = 0; i < 200; ++i) {
@@ -103,7 +92,6 @@ std::shared_ptr<const OptimalTable> small_table() {
     auto o = std::make_shared<OptimalTable>();
     build_mod3_table(*tables().coords, {1, zero_move.data(), zero_conj.data()}, 2, o->table, {}, {},
                      &o->per_depth);
-    anchor_with_phase1(o->table, *tables().phase1);
     return o;
   }();
   return made;

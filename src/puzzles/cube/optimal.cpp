@@ -250,7 +250,7 @@ class OptimalSearch {
 }  // namespace
 
 std::uint64_t optimal_table_bytes() {
-  return Mod3Table::grouped_shape(N_CCOMB).bytes() + OptimalTable::TRAILER;
+  return Mod3Table::shape(N_CCOMB).bytes() + OptimalTable::TRAILER;
 }
 
 namespace {
@@ -290,12 +290,11 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           TableReport* report) {
   const CoordTables& t = *tables.coords;
   TableRecipe<OptimalTable> recipe;
-  // Format 2: grouped by twist with the phase-1 distance (format 1 was dense).
-  recipe.key = TableKey{"cube-3x3x3", "optimal-flipslice-twist-ccomb-mod3", 2};
+  recipe.key = TableKey{"cube-3x3x3", "optimal-flipslice-twist-ccomb-mod3", 1};
   recipe.bytes = optimal_table_bytes();
   recipe.allocate = [] {
     auto o = std::make_shared<OptimalTable>();
-    o->table = Mod3Table::grouped_shape(N_CCOMB);
+    o->table = Mod3Table::shape(N_CCOMB);
     o->table.data.resize(optimal_table_bytes());
     return o;
   };
@@ -318,7 +317,6 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
       return make_error("internal: the optimal table did not fill", {}, Error::NO_POSITION,
                         ErrorKind::Internal);
     }
-    anchor_with_phase1(o->table, *tables.phase1);
     o->table.data.resize(optimal_table_bytes(), 0);
     write_trailer(*o);
     return o;
@@ -356,10 +354,6 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
     if (d < phase1_distance(t, *tables.phase1, tw, flip, slice)) {
       return fail(fmt::format("entry ({}, {}, {}) below its phase-1 distance", c, tw, cc));
     }
-    if (m3.anchor(m3.group(c, static_cast<std::uint32_t>(tw))) !=
-        tables.phase1->get(std::uint64_t(c) * N_TWIST + tw)) {
-      return fail(fmt::format("group ({}, {}) keeps another phase-1 distance", c, tw));
-    }
     if (out.sample_depths.size() <= static_cast<std::size_t>(d)) out.sample_depths.resize(d + 1);
     ++out.sample_depths[d];
     ++out.samples;
@@ -394,8 +388,7 @@ ExtraCoord extra_coord(const CoordTables& t, int size) {
 //
 // The inverse's distances cannot be tracked that way: (X m)^-1 = m^-1 X^-1 is not a neighbour
 // of X^-1 in the graph of the table (which moves by right multiplication), so its residue alone
-// says nothing. The phase-1 table (its values kept at the end of each twist's group of the big
-// table, so one read fetches both) gives the exact distance L of Z_a to H, a subgroup containing
+// says nothing. The phase-1 table gives the exact distance L of Z_a to H, a subgroup containing
 // H', so f(Z_a) >= L; the smallest value >= L with f's residue is a lower bound on f(Z_a) (equal
 // to it unless f(Z_a) >= L + 3).
 //
@@ -425,6 +418,7 @@ class BigSearch {
   BigSearch(const SolverTables& tables, const OptimalTable& big, Metric metric, int lanes)
       : lanes_(std::max(1, lanes)),
         t_(*tables.coords),
+        p1_(*tables.phase1),
         m3_(big.table),
         x_(extra_coord(t_, big.table.extra)),
         metric_(metric) {
@@ -459,11 +453,11 @@ class BigSearch {
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
       const std::uint8_t* at;
       std::uint8_t shift;
-      const std::uint8_t* group;
+      std::uint64_t p1;
       Coords z = coords_of(n.inv[a]);
       z.flipslice = t_.fs_class_sym[z.flipslice];
-      locate(z, at, shift, group);
-      n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, group));
+      locate(z, at, shift, p1);
+      n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
     }
     return n;
   }
@@ -500,7 +494,7 @@ class BigSearch {
     Kids kids;
     Alive alive;
     std::array<const std::uint8_t*, N_MOVES> at;
-    std::array<const std::uint8_t*, N_MOVES> group;
+    std::array<std::uint64_t, N_MOVES> p1;
     std::array<std::uint8_t, N_MOVES> shift;
     // The read in flight of each child: 0-2 the axes, 3-5 the inverse's axes (in the order of
     // `axis`), 6 none left (the child survives); the stage its move leaves unchanged (no read);
@@ -573,8 +567,7 @@ class BigSearch {
           if (k.node.dist[a] > k.limit) continue;
           if (stage == 2 && side_bound(k.node.dist) > k.limit) continue;
         } else {
-          k.node.inv_lb[a] =
-              static_cast<std::int8_t>(inverse_bound(e.at[i], e.shift[i], e.group[i]));
+          k.node.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(e.at[i], e.shift[i], e.p1[i]));
           if (k.node.inv_lb[a] > k.limit) continue;
         }
         // Step 2. The next read in flight (prepared last round), the one after prepared; once
@@ -660,28 +653,27 @@ class BigSearch {
     }
   }
 
-  // Puts the prepared read of child i in flight: its table byte (and for an inverse axis the
-  // phase-1 distance at the end of its group) located and prefetched.
+  // Puts the prepared read of child i in flight: its table byte (and for an inverse axis its
+  // phase-1 entry) located and prefetched.
   void issue(Expansion& e, int i, int stage) const {
     if (stage >= 3) e.next[i].flipslice = t_.fs_class_sym[e.next[i].flipslice];
-    locate(e.next[i], e.at[i], e.shift[i], e.group[i]);
+    locate(e.next[i], e.at[i], e.shift[i], e.p1[i]);
     __builtin_prefetch(e.at[i]);
-    // The inverse's anchor ends the group: in the same line unless the group straddles two.
-    if (stage >= 3) __builtin_prefetch(e.group[i] + m3_.group_bytes - 1);
+    if (stage >= 3) prefetch_phase1(p1_, e.p1[i]);
   }
 
   // The big table's byte and shift of coordinates (with the flip-slice class << 4 | s), and
-  // their group (which ends with their phase-1 distance).
+  // their phase-1 index.
   void locate(const Coords& c, const std::uint8_t*& at, std::uint8_t& shift,
-              const std::uint8_t*& group) const {
+              std::uint64_t& p1) const {
     const std::uint32_t cs = c.flipslice;
     const int s = static_cast<int>(cs & 15);
     const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];
-    const int xc = x_.conj[c.extra * N_SYM_D4H + s];
-    group = m3_.group(cls, static_cast<std::uint32_t>(tc));
-    at = group + (xc >> 2);
-    shift = static_cast<std::uint8_t>((xc & 3) * 2);
+    const std::uint64_t x = std::uint64_t(tc) * x_.size + x_.conj[c.extra * N_SYM_D4H + s];
+    at = m3_.data.data() + m3_.byte_index(cls, x);
+    shift = static_cast<std::uint8_t>((x & 3) * 2);
+    p1 = std::uint64_t(cls) * N_TWIST + tc;
   }
 
   // The checks once the three inverse bounds are known: trick (a), and a child with nothing
@@ -886,8 +878,8 @@ class BigSearch {
     return (axis_moves_[0] >> m) & 1 ? 0 : (axis_moves_[1] >> m) & 1 ? 1 : 2;
   }
   // The smallest value >= the phase-1 distance with the big table's residue.
-  int inverse_bound(const std::uint8_t* at, int shift, const std::uint8_t* group) const {
-    const int low = m3_.anchor(group), r = (*at >> shift) & 3;
+  int inverse_bound(const std::uint8_t* at, int shift, std::uint64_t p1) const {
+    const int low = p1_.get(p1), r = (*at >> shift) & 3;
     return low + (r - low % 3 + 3) % 3;
   }
   // The axes 0-2 by decreasing value (ties in axis order).
@@ -955,6 +947,7 @@ class BigSearch {
 
   int lanes_;
   const CoordTables& t_;
+  const Phase1Table& p1_;
   const Mod3Table& m3_;
   ExtraCoord x_;
   Metric metric_;

@@ -1,9 +1,7 @@
 #include "optimal_table.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
-#include <cassert>
 #include <thread>
 
 namespace permuzzle::cube::detail {
@@ -202,40 +200,6 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   }
   if (per_depth) *per_depth = counts;
   return filled == total;
-}
-
-void anchor_with_phase1(Mod3Table& table, const Phase1Table& phase1) {
-  const Mod3Table dense = Mod3Table::shape(table.extra);
-  const Mod3Table grouped = Mod3Table::grouped_shape(table.extra);
-  assert(table.group_bytes == 0 && table.row_bytes == dense.row_bytes);
-  const std::uint64_t g = grouped.group_bytes, bits = 2 * std::uint64_t(table.extra);
-  const std::uint64_t old_bytes = dense.bytes();
-  table.data.resize(std::max(grouped.bytes(), old_bytes + g + 1), 0);
-  std::uint8_t* const base = table.data.data();
-  // Rows and groups from the last: a group's new place is at or after its old one, and after
-  // every old byte not yet moved, so each group is read before anything overwrites it.
-  for (std::uint32_t c = N_FLIPSLICE_CLASS; c-- > 0;) {
-    const std::uint8_t* const from = base + c * dense.row_bytes;
-    std::uint8_t* const to = base + c * grouped.row_bytes;
-    std::fill(to + N_TWIST * g, to + grouped.row_bytes, 0);
-    for (std::uint32_t t = N_TWIST; t-- > 0;) {
-      const std::uint64_t first = t * bits;  // the group's first bit in the old row
-      std::array<std::uint8_t, 32> old{};
-      std::copy(from + first / 8, from + first / 8 + g + 1, old.begin());
-      const int shift = static_cast<int>(first % 8);
-      std::array<std::uint8_t, 32> out{};
-      for (std::uint64_t k = 0; k < g; ++k) {
-        out[k] = static_cast<std::uint8_t>((old[k] >> shift) | (old[k + 1] << (8 - shift)));
-      }
-      if (bits % 8 != 0) out[bits / 8] &= static_cast<std::uint8_t>((1u << (bits % 8)) - 1);
-      out[g - 1] = static_cast<std::uint8_t>((out[g - 1] & 15) |
-                                             phase1.get(std::uint64_t(c) * N_TWIST + t) << 4);
-      std::copy(out.begin(), out.begin() + g, to + t * g);
-    }
-  }
-  table.data.resize(grouped.bytes());
-  table.row_bytes = grouped.row_bytes;
-  table.group_bytes = g;
 }
 
 int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod3Table& table,

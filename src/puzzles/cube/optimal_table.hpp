@@ -11,13 +11,12 @@
 // phase1_index): entry e = t * extra + x for the twist t and the extra coordinate x, both
 // conjugated by the symmetry fs_to_rep of the position's flip-slice (the same symmetry for both:
 // the entry is the coordinates of the conjugate S^-1 X S whose flip-slice is the representative).
-// As built, entry e of row c is bits 2(e%4)..2(e%4)+1 of byte c * row_bytes + e / 4; rows are
-// padded to 64 bytes (whole cache lines: threads own rows while building). As searched and
-// stored, the entries of each twist form a group with the phase-1 distance (Mod3Table). Values 0..2
-// are the distance mod 3; 3 means unvisited while building (the padding keeps 3). A class whose
-// representative has a non-trivial stabiliser has several entries for one position up to symmetry
-// (the entries of its conjugates by the stabiliser); every entry holds its own coordinates'
-// distance, so all 9,863,588,700 entries are filled, symmetric ones with equal values.
+// Entry e of row c is bits 2(e%4)..2(e%4)+1 of byte c * row_bytes + e / 4; rows are padded to 64
+// bytes (whole cache lines: threads own rows while building). Values 0..2 are the distance mod 3;
+// 3 means unvisited while building (the padding keeps 3). A class whose representative has a
+// non-trivial stabiliser has several entries for one position up to symmetry (the entries of
+// its conjugates by the stabiliser); every entry holds its own coordinates' distance, so all
+// 9,863,588,700 entries are filled, symmetric ones with equal values.
 //
 // Reading mod-3 values: a child X*m differs from X by at most 1 in distance, so its distance is
 // the parent's plus 0, +1 or -1, whichever has the child's residue (mod3_step).
@@ -70,15 +69,9 @@ struct HugePageAllocator {
 struct Mod3Table {
   int extra = 1;                  // size of the extra coordinate (1 or 70)
   std::uint64_t row_entries = 0;  // 2187 * extra
-  std::uint64_t row_bytes = 0;    // bytes of a row, a multiple of 64
-  // 0: the dense layout the builder writes (entry e of a row in bits 2(e%4).. of byte e / 4).
-  // Else the search's layout (see anchor_with_phase1): a group of group_bytes bytes per twist,
-  // its extra entries 2 bits each from bit 0, the phase-1 distance of (class, twist) in the high
-  // nibble of the last byte: the inverse's bound needs both, now in one cache line mostly.
-  std::uint64_t group_bytes = 0;
+  std::uint64_t row_bytes = 0;    // row_entries / 4, rounded up to a multiple of 64
   std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> data;
 
-  // The dense shape (as built).
   static Mod3Table shape(int extra) {
     Mod3Table t;
     t.extra = extra;
@@ -86,26 +79,14 @@ struct Mod3Table {
     t.row_bytes = ((t.row_entries + 3) / 4 + 63) / 64 * 64;
     return t;
   }
-  // The grouped shape (as searched and stored).
-  static Mod3Table grouped_shape(int extra) {
-    Mod3Table t = shape(extra);
-    t.group_bytes = (2 * std::uint64_t(extra) + 4 + 7) / 8;
-    t.row_bytes = (N_TWIST * t.group_bytes + 63) / 64 * 64;
-    return t;
-  }
   std::uint64_t bytes() const { return std::uint64_t(N_FLIPSLICE_CLASS) * row_bytes; }
   std::uint64_t entries() const { return std::uint64_t(N_FLIPSLICE_CLASS) * row_entries; }
-  // Grouped layout: the group of (row c, twist t), and the byte and shift of extra x in it.
-  const std::uint8_t* group(std::uint32_t c, std::uint32_t t) const {
-    return data.data() + c * row_bytes + t * group_bytes;
+  // The byte and shift of entry e of row c.
+  std::uint64_t byte_index(std::uint32_t c, std::uint64_t e) const {
+    return c * row_bytes + (e >> 2);
   }
-  // The phase-1 distance kept in a group (grouped layout).
-  int anchor(const std::uint8_t* g) const { return g[group_bytes - 1] >> 4; }
-  // Entry e = t * extra + x of row c, in either layout.
   int get(std::uint32_t c, std::uint64_t e) const {
-    if (group_bytes == 0) return (data[c * row_bytes + (e >> 2)] >> ((e & 3) * 2)) & 3;
-    const std::uint64_t x = e % extra;
-    return (group(c, static_cast<std::uint32_t>(e / extra))[x >> 2] >> ((x & 3) * 2)) & 3;
+    return (data[byte_index(c, e)] >> ((e & 3) * 2)) & 3;
   }
 };
 
@@ -135,11 +116,6 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
                       Mod3Table& out, const std::function<bool()>& cancelled,
                       const std::function<void(int depth, std::uint64_t filled)>& progress,
                       std::vector<std::uint64_t>* per_depth);
-
-// Turns a built (dense) table into the grouped layout in place, with the phase-1 distance of
-// each (class, twist) from `phase1` (whose entries have the same coordinates). The data grows
-// to grouped_shape's bytes (reserve them before building to avoid a copy).
-void anchor_with_phase1(Mod3Table& table, const Phase1Table& phase1);
 
 // The exact distance of an entry's position, by descending the table: from the position
 // (twist, flip, slice, extra) follow a neighbour one closer (residue - 1) until the goal.
