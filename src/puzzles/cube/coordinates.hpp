@@ -96,7 +96,7 @@ struct CubeBasics {
   static CubeBasics make();
 };
 
-// Move tables, symmetry tables and the phase-2 pruning tables: small (about 6 MB), built in
+// Move tables, symmetry tables and the phase-2 pruning tables: small (about 14 MB), built in
 // memory in well under a second.
 struct CoordTables {
   CubeBasics basics;
@@ -111,8 +111,8 @@ struct CoordTables {
   std::vector<std::uint8_t> fs_to_rep;       // [flipslice] -> s with conj(x, s) the representative
   std::vector<std::uint32_t> fs_rep;         // [class] -> representative flipslice
   std::vector<std::uint16_t> fs_stabilizer;  // [class] -> bit set of s with conj(rep, s) = rep
-  // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the optimal
-  // search reads it for every child, at random).
+  // fs_class and fs_to_rep in one word, class << 4 | s (one cache line per read: the searches
+  // read it at random).
   std::vector<std::uint32_t> fs_class_sym;  // [flipslice]
   // Flip-slice classes followed through moves (the optimal search's forward axes): row c holds,
   // for each move m, fs_class_sym of the representative of class c times M_m, 3 bytes each
