@@ -585,15 +585,12 @@ bool build_phase1(const CoordTables& t, Phase1Table& out, const std::function<bo
     for (std::uint32_t c = 0; c < N_FLIPSLICE_CLASS; ++c) {
       if (!(depths_in_row[c] & (1u << d))) continue;
       if ((c & 1023) == 0 && cancelled && cancelled()) return false;
-      const std::uint32_t fs = t.fs_rep[c];
-      const int slice = static_cast<int>(fs / N_FLIP), flip = static_cast<int>(fs % N_FLIP);
       std::array<std::uint32_t, N_MOVES> child_class;
       std::array<int, N_MOVES> child_sym;
       for (int m = 0; m < N_MOVES; ++m) {
-        const std::uint32_t f2 = std::uint32_t(t.slice_move[slice * N_MOVES + m]) * N_FLIP +
-                                 t.flip_move[flip * N_MOVES + m];
-        child_class[m] = t.fs_class[f2];
-        child_sym[m] = t.fs_to_rep[f2];
+        const std::uint32_t y = fs_rep_after(t, c, m);
+        child_class[m] = y >> 4;
+        child_sym[m] = static_cast<int>(y & 15);
       }
       const std::uint64_t base = std::uint64_t(c) * N_TWIST;
       for (int tw = 0; tw < N_TWIST; ++tw) {

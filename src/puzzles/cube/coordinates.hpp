@@ -172,14 +172,18 @@ inline int class_after(const CoordTables& t, const std::vector<std::uint16_t>& c
   return (y & ~15) | t.sym_mult[s * N_SYM_D4H + (y & 15)];
 }
 
+// class_sym (class << 4 | s) of the representative of flip-slice class c times M_m (its row in
+// fs_class_move).
+inline std::uint32_t fs_rep_after(const CoordTables& t, std::uint32_t c, int m) {
+  const std::uint8_t* row = t.fs_class_move[c].bytes.data();
+  return row[3 * m] | std::uint32_t(row[3 * m + 1]) << 8 | std::uint32_t(row[3 * m + 2]) << 16;
+}
+
 // class_sym (class << 4 | s) of x * M_m from x's flip-slice class_sym: conj(x * M, s) =
 // conj(x, s) * conj(M, s), the representative times a move, whose class_sym composes with s.
 inline std::uint32_t fs_after(const CoordTables& t, std::uint32_t x, int m) {
   const int s = static_cast<int>(x & 15);
-  const std::uint8_t* row = t.fs_class_move[x >> 4].bytes.data();
-  const int mc = t.basics.conj_move[m * N_SYM + s];
-  const std::uint32_t y =
-      row[3 * mc] | std::uint32_t(row[3 * mc + 1]) << 8 | std::uint32_t(row[3 * mc + 2]) << 16;
+  const std::uint32_t y = fs_rep_after(t, x >> 4, t.basics.conj_move[m * N_SYM + s]);
   return (y & ~15u) | t.sym_mult[s * N_SYM_D4H + (y & 15)];
 }
 
