@@ -454,9 +454,8 @@ class BigSearch {
       const std::uint8_t* at;
       std::uint8_t shift;
       std::uint64_t p1;
-      Coords z = coords_of(n.inv[a]);
-      z.flipslice = t_.fs_class_sym[z.flipslice];
-      locate(z, at, shift, p1);
+      const Coords z = coords_of(n.inv[a]);
+      locate(z, t_.fs_class_sym[z.flipslice], at, shift, p1);
       n.inv_lb[a] = static_cast<std::int8_t>(inverse_bound(at, shift, p1));
     }
     return n;
@@ -482,8 +481,8 @@ class BigSearch {
   // per child still alive, prefetched together (a child pruned by one read costs no more); and a
   // thread advances several expansions (its lanes, see search_subtrees) one round each in turn,
   // so that a round's reads arrive while the other lanes work.
-  // The coordinates of a read: flip-slice (the class << 4 | s for the axes; for the inverse
-  // slice * 2048 + flip until its read is issued), twist, extra coordinate.
+  // The coordinates of a read: flip-slice (the class << 4 | s for the axes, followed through
+  // moves; slice * 2048 + flip for the inverse, computed from the cube), twist, extra coordinate.
   struct Coords {
     std::uint32_t flipslice;
     std::uint16_t twist;
@@ -638,8 +637,8 @@ class BigSearch {
   }
 
   // Prepares read `stage` of child i: its coordinates (from the parent's by the small move
-  // tables, or from the inverse conjugate in full) and a prefetch of their flip-slice word, which
-  // the read looks up a round later.
+  // tables and the flip-slice row, or from the inverse conjugate in full, with a prefetch of
+  // its flip-slice word, which the read looks up a round later).
   void prepare(const Node& n, Kid& k, Expansion& e, int i, int stage) const {
     const int a = e.axis[stage];
     Coords& c = e.next[i];
@@ -656,17 +655,16 @@ class BigSearch {
   // Puts the prepared read of child i in flight: its table byte (and for an inverse axis its
   // phase-1 entry) located and prefetched.
   void issue(Expansion& e, int i, int stage) const {
-    if (stage >= 3) e.next[i].flipslice = t_.fs_class_sym[e.next[i].flipslice];
-    locate(e.next[i], e.at[i], e.shift[i], e.p1[i]);
+    const Coords& c = e.next[i];
+    locate(c, stage < 3 ? c.flipslice : t_.fs_class_sym[c.flipslice], e.at[i], e.shift[i], e.p1[i]);
     __builtin_prefetch(e.at[i]);
     if (stage >= 3) prefetch_phase1(p1_, e.p1[i]);
   }
 
-  // The big table's byte and shift of coordinates (with the flip-slice class << 4 | s), and
+  // The big table's byte and shift of coordinates whose flip-slice class << 4 | s is cs, and
   // their phase-1 index.
-  void locate(const Coords& c, const std::uint8_t*& at, std::uint8_t& shift,
+  void locate(const Coords& c, std::uint32_t cs, const std::uint8_t*& at, std::uint8_t& shift,
               std::uint64_t& p1) const {
-    const std::uint32_t cs = c.flipslice;
     const int s = static_cast<int>(cs & 15);
     const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];

@@ -38,9 +38,6 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   std::uint8_t* const base = out.data.data();
   const std::uint64_t row_bytes = out.row_bytes, row_entries = out.row_entries;
   const std::uint64_t total = out.entries();
-  // child(c, m) = (class << 4) | sym: the row of the representative of c moved by m, and the
-  // symmetry that takes the moved flip-slice to that row's representative.
-  auto child = [&t](std::uint32_t c, int m) { return fs_rep_after(t, c, m); };
   // tcol[(m * 16 + s) * 2187 + tw]: the twist moved by m, then conjugated by s (one contiguous
   // column per (move, symmetry): the inner loop's map of a row's twists to its target row's).
   std::vector<std::uint16_t> tcol(std::size_t(N_MOVES) * N_SYM_D4H * N_TWIST);
@@ -104,8 +101,10 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
               }
             }
             for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
-              const std::uint32_t cc = child(c, m) >> 4;
-              const int s = child(c, m) & 15;
+              // The row of the representative of c moved by m, and the symmetry that takes the
+              // moved flip-slice to that row's representative.
+              const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
+              const int s = static_cast<int>(y & 15);
               const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
               const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
               std::uint8_t* const target = base + cc * row_bytes;
@@ -152,8 +151,10 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
             }
             std::uint64_t before = local;
             for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
-              const std::uint32_t cc = child(c, m) >> 4;
-              const int s = child(c, m) & 15;
+              // The row of the representative of c moved by m, and the symmetry that takes the
+              // moved flip-slice to that row's representative.
+              const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
+              const int s = static_cast<int>(y & 15);
               const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
               const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
               const std::uint8_t* const target = base + cc * row_bytes;
