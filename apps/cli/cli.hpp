@@ -9,7 +9,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -23,6 +25,9 @@ struct CommandOutput {
   std::string text;                                // printed without --json
   nlohmann::json json = nlohmann::json::object();  // printed with --json
   bool already_printed = false;                    // interactive commands (play) print as they go
+  // The command stopped early (time limit, cancellation): the output above is what it knew;
+  // main prints it, then the error, and exits with the error's code.
+  std::optional<Error> stopped;
 };
 
 using Handler = std::function<Result<CommandOutput>()>;
@@ -31,7 +36,8 @@ struct Context {
   bool json = false;      // --json: one JSON object on stdout
   bool quiet = false;     // --quiet: no progress lines on stderr
   std::string tables;     // --tables DIR|none ("" = the default directory)
-  double time_limit = 0;  // --time-limit SECONDS (0 = none)
+  double time_limit = 0;  // --time-limit SECONDS (0 = none: main refuses a given 0)
+  std::uint64_t memory_mb = 0;  // --memory MB (0 = default_memory_budget())
   Handler action;         // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
   TableStore* store = nullptr;  // the process's table store (set before the action runs)

@@ -34,7 +34,7 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
     if (word == "--") return "";
     if (!word.empty() && word[0] == '-') {
       // Options of the top level that take a value: skip the value too.
-      if ((word == "--tables" || word == "--time-limit") && i + 1 < argc) ++i;
+      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
       continue;
     }
     auto subs = current->get_subcommands([](const CLI::App*) { return true; });
@@ -69,10 +69,14 @@ int run(int argc, char** argv) {
                  "Directory of cached tables, or 'none' for no cache at all (default: "
                  "$PERMUZZLE_TABLES, else $XDG_CACHE_HOME/permuzzle, else ~/.cache/permuzzle)");
 
-  app.add_option("--time-limit", ctx.time_limit,
-                 "Stop a long computation after this many seconds (exit 3); solvers, searches "
-                 "and whole-graph BFS check it")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* time_limit = app.add_option(
+      "--time-limit", ctx.time_limit,
+      "Stop any command after this many seconds (exit 3, with what it knows by then: the best "
+      "solution so far, a proven lower bound, a partial BFS histogram)");
+  app.add_option("--memory", ctx.memory_mb,
+                 "Memory budget in MB for tables, frontiers and lists: a command that would need "
+                 "more is refused before it starts (default: 3/4 of physical memory)")
+      ->check(CLI::PositiveNumber);
   const api::Registry registry = api::make_registry();
   ctx.registry = &registry;
   add_demo_command(app, ctx);
@@ -105,6 +109,12 @@ int run(int argc, char** argv) {
               << "Run with --help for usage.\n";
     return 2;
   }
+  if (time_limit->count() > 0) {
+    if (auto ok = check_time_limit(ctx.time_limit, "--time-limit"); !ok) {
+      std::cerr << "permuzzle: error: " << ok.error().describe() << "\n";
+      return 2;
+    }
+  }
   if (!ctx.action) {
     std::cerr << "permuzzle: error: the command needs a subcommand; run with --help for usage\n";
     return 2;
@@ -122,13 +132,20 @@ int run(int argc, char** argv) {
   end_progress(ctx);
   if (result->already_printed) return 0;
   if (ctx.json) {
-    std::cout << result->json.dump() << "\n";
+    // Invalid UTF-8 from the user's input is replaced, never an exception.
+    std::cout << result->json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     std::cout << result->text;
     if (!result->text.empty() && result->text.back() != '\n') std::cout << "\n";
   }
   std::cout.flush();
-  return std::cout ? 0 : 1;
+  if (!std::cout) return 1;
+  if (result->stopped) {
+    std::cerr << "permuzzle: stopped: " << result->stopped->describe() << "\n";
+    return exit_code(*result->stopped);
+  }
+  return 0;
 }
 
 }  // namespace

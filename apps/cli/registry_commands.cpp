@@ -173,6 +173,7 @@ void add_command(CLI::App& family, Context& ctx, const api::Command& command) {
       CommandOutput result;
       result.text = std::move(out->text);
       result.json = std::move(out->json);
+      result.stopped = std::move(out->stopped);
       return result;
     };
   });

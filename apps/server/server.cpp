@@ -242,10 +242,11 @@ struct Server::Impl {
       char* end = nullptr;
       std::string text = req.get_param_value("time_limit");
       double asked = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !(asked > 0)) {
+      if (text.empty() || *end != '\0') {
         send_error(res, 400, "time_limit must be a positive number of seconds, not '" + text + "'");
         return;
       }
+      if (auto ok = check_time_limit(asked, "time_limit"); !ok) return send_error(res, ok.error());
       limit = std::min(limit, asked);
     }
     auto wait = std::chrono::duration<double>(options.busy_wait_seconds);
@@ -264,6 +265,11 @@ struct Server::Impl {
     auto out = registry.call(family, verb, *params, session);
     if (!out) return send_error(res, out.error());
     for (const api::Artifact& a : out->artifacts) out->json[a.param] = a.content;
+    // A run stopped early answers with what it knew and the reason beside it.
+    if (out->stopped) {
+      out->json["error"] = error_json(*out->stopped)["error"];
+      return send_json(res, http_status(out->stopped->kind), out->json);
+    }
     send_json(res, 200, out->json);
   }
 
@@ -420,7 +426,14 @@ struct Server::Impl {
     auto out = registry.call(job.family, job.verb, params, session);
     std::lock_guard lock(job.mutex);
     job.seconds = watch.seconds();
-    if (out) {
+    if (out && out->stopped) {
+      for (const api::Artifact& a : out->artifacts) out->json[a.param] = a.content;
+      job.outcome = std::move(out->json);
+      job.outcome["error"] = error_json(*out->stopped)["error"];
+      job.state = Job::State::Failed;
+      job.status =
+          out->stopped->kind == ErrorKind::Cancelled ? 499 : http_status(out->stopped->kind);
+    } else if (out) {
       for (const api::Artifact& a : out->artifacts) out->json[a.param] = a.content;
       job.outcome = std::move(out->json);
       job.state = Job::State::Done;

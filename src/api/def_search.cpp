@@ -173,7 +173,8 @@ void register_def_search(Registry& r) {
         memory_param(4096),
         with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
                    100000),
-        option("checkpoint", ParamType::String, "Directory for a checkpoint after every level"),
+        option("checkpoint", ParamType::HostPath,
+               "Directory for a checkpoint after every level (command line only)"),
         flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
        bfs_command,
        true});

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <limits>
+#include <new>
+#include <stdexcept>
 
 namespace permuzzle::api {
 
@@ -85,6 +87,11 @@ Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
     case ParamType::Flag:
       if (!v.is_boolean()) return param_error(p.name, "expected true or false");
       return v;
+    case ParamType::HostPath:
+      if (!v.is_string() || v.get_ref<const std::string&>().empty()) {
+        return param_error(p.name, "expected a path");
+      }
+      return v;
     case ParamType::OutputPath:
       if (v.is_boolean()) return v.get<bool>() ? nlohmann::json("-") : nlohmann::json(nullptr);
       if (!v.is_string()) return param_error(p.name, "expected a path or true");
@@ -135,6 +142,8 @@ std::string_view type_name(ParamType type) {
       return "output";
     case ParamType::InputFile:
       return "input-file";
+    case ParamType::HostPath:
+      return "host-path";
   }
   return "string";
 }
@@ -255,7 +264,39 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
   }
   auto request = validate(*command, params);
   if (!request) return request.error();
-  return command->handler(*request, session);
+  // Step 2. Host paths are a capability of the front end, checked here once for every command.
+  if (!session.host_paths) {
+    for (const Param& p : command->params) {
+      if (p.type == ParamType::HostPath && request->has(p.name)) {
+        return make_error("parameter '" + p.name +
+                          "' names a path on the server's disk, which this front end does not "
+                          "grant to its clients (use the command line for it)");
+      }
+    }
+  }
+  // A command's own `memory` option (MB) is its budget, within the front end's.
+  if (request->has("memory") && request->json().at("memory").is_number_unsigned()) {
+    const std::uint64_t mb = request->unsigned_integer("memory");
+    const std::uint64_t asked = mb > (~std::uint64_t(0) >> 20) ? ~std::uint64_t(0) : mb << 20;
+    const std::uint64_t budget = session.run.memory_budget();
+    session.run.with_memory_budget(budget ? std::min(budget, asked) : asked);
+  }
+  // Step 3. The handler; what escapes it is still an answer, not a crash.
+  try {
+    return command->handler(*request, session);
+  } catch (const std::bad_alloc&) {
+    return make_error("out of memory: '" + command->family + " " + command->verb +
+                          "' needs more memory than this machine can give (ask for less)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  } catch (const std::length_error&) {
+    return make_error("'" + command->family + " " + command->verb +
+                          "' asked for a list larger than memory can hold (ask for less)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  } catch (const std::exception& e) {
+    return make_error("internal error in '" + command->family + " " + command->verb +
+                          "': " + e.what(),
+                      {}, Error::NO_POSITION, ErrorKind::Internal);
+  }
 }
 
 nlohmann::json Registry::describe() const {
@@ -278,6 +319,7 @@ nlohmann::json Registry::describe() const {
                     {"verb", c.verb},
                     {"help", c.help},
                     {"long_running", c.long_running},
+                    {"cost", c.cost == Cost::Cheap ? "cheap" : "expensive"},
                     {"params", std::move(params)}});
   }
   return list;
@@ -294,6 +336,7 @@ Result<nlohmann::json> parse_cli_value(const Param& p, const std::string& text) 
     case ParamType::Strings:
     case ParamType::OutputPath:
     case ParamType::InputFile:
+    case ParamType::HostPath:
       return nlohmann::json(text);
     case ParamType::Integer: {
       std::int64_t x = 0;

@@ -41,6 +41,10 @@ enum class ParamType {
   InputFile,   // the contents of a file (a definition file, a scramble file): on the CLI a path
                // that the CLI reads (at most MAX_INPUT_FILE_BYTES); other front ends pass the
                // text itself, as a JSON string or as {"name": ..., "text": ...}
+  HostPath,    // a path on the machine running the command, which the command itself reads or
+               // writes (a checkpoint directory): accepted only from a front end that grants
+               // host paths (Session::host_paths: the CLI does; the server and Python's call
+               // never), refused before the handler runs otherwise
 };
 
 // Largest file an InputFile parameter reads (front ends refuse bigger ones).
@@ -96,6 +100,10 @@ struct Session {
   TableStore& tables;
   RunContext run;
   std::string data_dir;
+  // The front end grants reading and writing the host paths its user names (HostPath
+  // parameters). The CLI does, for its own user; the server and Python's `call` never do for a
+  // client: there a HostPath parameter is refused.
+  bool host_paths = false;
   // Reports one human-readable progress line through run (the CLI prints it on stderr).
   void note(std::string line) const { run.report({"", 0, 0, std::move(line)}); }
 };
@@ -112,9 +120,21 @@ struct Output {
   nlohmann::json json = nlohmann::json::object();  // the result (the CLI's --json)
   std::string text;                                // the CLI's text form
   std::vector<Artifact> artifacts;
+  // Set when the run stopped before it finished (time limit, cancellation) and json/text hold
+  // what it knew then ("complete": false, "optimal": false, a proven lower bound, ...). Front
+  // ends print the output and report the error's kind: the CLI exits 3 (1 when cancelled), the
+  // server answers 422 with the JSON.
+  std::optional<Error> stopped;
 };
 
 using Handler = std::function<Result<Output>(const Request&, Session&)>;
+
+// How much a call of the command can cost, so that a server keeps cheap calls from waiting
+// behind expensive ones.
+enum class Cost {
+  Cheap,      // bounded small work on any valid input (parsing, a product, a check)
+  Expensive,  // searches, table builds, enumerations: may run until its limits stop it
+};
 
 struct Command {
   std::string family;
@@ -123,6 +143,13 @@ struct Command {
   std::vector<Param> params;
   Handler handler;
   bool long_running = false;  // table builds, whole-graph BFS, benchmarks: run as a job
+  Cost cost = Cost::Expensive;
+  // The conformance suite (tests/conformance_test.cpp) runs these on every command:
+  // `hard_example`: parameters of a call that runs far longer than a second unless stopped
+  // (null: none exists, every valid call is quick); `invalid_examples`: parameters that must be
+  // refused with InvalidInput.
+  nlohmann::json hard_example = nullptr;
+  std::vector<nlohmann::json> invalid_examples;
 };
 
 class Registry {
@@ -137,7 +164,8 @@ class Registry {
 
   // Checks `params` against the command's parameters (see the file comment) and fills fallbacks.
   Result<Request> validate(const Command& command, const nlohmann::json& params) const;
-  // validate, then run the handler.
+  // validate, refuse HostPath parameters the session does not grant, then run the handler; an
+  // exception escaping a handler becomes an error value (out of memory: LimitExceeded).
   Result<Output> call(std::string_view family, std::string_view verb, const nlohmann::json& params,
                       Session& session) const;
 

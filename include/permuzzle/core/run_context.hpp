@@ -14,6 +14,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 #include "permuzzle/core/result.hpp"
 
@@ -56,6 +57,12 @@ class RunContext {
     progress_ = std::move(sink);
     return *this;
   }
+  // Memory the computation may use for its tables, frontiers and lists, in bytes (0 = no
+  // budget given). Commands estimate their memory before they start and refuse what is over.
+  RunContext& with_memory_budget(std::uint64_t bytes) {
+    memory_budget_ = bytes;
+    return *this;
+  }
 
   // Threads to use: the requested number, or every hardware thread when none was requested.
   unsigned threads() const;
@@ -63,6 +70,11 @@ class RunContext {
   std::uint64_t node_limit() const { return node_limit_; }  // 0 = none
   std::optional<Clock::time_point> deadline() const { return deadline_; }
   std::stop_token stop_token() const { return stop_; }
+  std::uint64_t memory_budget() const { return memory_budget_; }  // 0 = none
+
+  // Refuses, before any work, a computation whose estimated memory is over the budget: a
+  // LimitExceeded error naming `what`, the estimate and the budget (Ok without a budget).
+  Status check_memory(std::uint64_t estimate_bytes, std::string_view what) const;
 
   // True once the caller asked to stop or the deadline passed. Cheap enough to call every few
   // thousand nodes (one atomic load and, with a deadline, one clock read).
@@ -83,8 +95,20 @@ class RunContext {
   std::optional<Clock::time_point> deadline_;
   std::uint64_t node_limit_ = 0;
   unsigned threads_ = 0;
+  std::uint64_t memory_budget_ = 0;
   ProgressSink progress_;
 };
+
+// A time limit given by a user: a positive, finite number of seconds ("0", "nan", "inf" and
+// negative values are refused rather than read as "no limit"). `what` names the option.
+Status check_time_limit(double seconds, std::string_view what);
+
+// The memory budget a front end uses when its user gives none: 3/4 of the machine's physical
+// memory (at least 256 MiB).
+std::uint64_t default_memory_budget();
+
+// "1.5 GB", "288 MB", "12 KB": a byte count for messages (decimal units, rounded up).
+std::string memory_text(std::uint64_t bytes);
 
 // Every hardware thread (at least 1): the default wherever a thread count of 0 is given.
 unsigned hardware_threads();
