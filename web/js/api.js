@@ -2,8 +2,11 @@
 // its parameters as one JSON object (the CLI's names), and jobs with progress events.
 
 export class ApiError extends Error {
-  constructor(status, error) {
+  // `partial`: what a command stopped by its time limit knew (the JSON beside "error": a
+  // partial histogram with "complete": false, the best solution with "optimal": false), or null.
+  constructor(status, error, partial = null) {
     super(error.message || `HTTP ${status}`);
+    this.partial = partial;
     this.status = status;
     this.kind = error.kind;
     this.position = error.position;
@@ -19,7 +22,10 @@ async function parse(response) {
   } catch {
     throw new ApiError(response.status, { message: `HTTP ${response.status} (no JSON)` });
   }
-  if (!response.ok || body.error) throw new ApiError(response.status, body.error || {});
+  if (!response.ok || body.error) {
+    const { error, ...rest } = body;
+    throw new ApiError(response.status, error || {}, Object.keys(rest).length ? rest : null);
+  }
   return body;
 }
 
@@ -60,7 +66,8 @@ export async function job(family, verb, params, onProgress) {
       events.close();
       if (e.data) {
         const data = JSON.parse(e.data);
-        reject(new ApiError(data.status || 500, data.error || {}));
+        const { error, status, ...rest } = data;
+        reject(new ApiError(status || 500, error || {}, Object.keys(rest).length ? rest : null));
       } else {
         reject(new ApiError(0, { message: 'lost the connection to the server' }));
       }
