@@ -438,6 +438,7 @@ Registry make_registry() {
   r.add_family("bench", "Benchmarks on published instances, with checks");
   register_bench(r);
   register_cube_bench(r);
+  register_limits_bench(r);
   return r;
 }
 

@@ -149,7 +149,7 @@ struct Command {
   // (null: none exists, every valid call is quick); `invalid_examples`: parameters that must be
   // refused with InvalidInput.
   nlohmann::json hard_example = nullptr;
-  std::vector<nlohmann::json> invalid_examples;
+  std::vector<nlohmann::json> invalid_examples{};
 };
 
 class Registry {
@@ -221,5 +221,8 @@ void register_group_bench(Registry& registry);
 void register_words_bench(Registry& registry);  // `bench words` (words_bench.cpp)
 // `bench cube` (cube_bench.cpp).
 void register_cube_bench(Registry& registry);
+// `bench limits` (limits_bench.cpp): every command's hard example under a time limit and a
+// cancellation, with the measured overruns.
+void register_limits_bench(Registry& registry);
 
 }  // namespace permuzzle::api
