@@ -233,12 +233,9 @@ api::Registry registry_with_cheap_perm_order() {
     if (c.family == "perm" && c.verb == "order") c.cost = api::Cost::Cheap;
     r.add(std::move(c));
   }
-  for (const api::Command& c : fixture::test_registry().commands()) {
-    if (!r.find(c.family, c.verb)) {
-      if (!r.find("test", "quick")) r.add_family("test", "Test commands");
-      r.add(c);
-    }
-  }
+  api::Registry test = fixture::test_registry();
+  r.add_family("test", "Test commands");
+  for (const api::Command& c : test.commands()) r.add(c);
   return r;
 }
 
@@ -256,6 +253,12 @@ TEST(ServerSoak, DISABLED_PermOrderLatencyUnderLoad) {
                        "22 13"}},
                      {"heuristic", "manhattan"},
                      {"threads", 1}};
+  httplib::Client c = s.client();  // connected (and its thread started) before the load
+  auto warm = c.Post("/api/v1/perm/order", R"J({"perm": "(1,2)"})J", "application/json");
+  ASSERT_TRUE(warm);
+  ASSERT_EQ(warm->status, 200) << warm->body;
+  Latencies latency;
+  int answered = 0, refused = 0, over_100ms = 0;
   auto start = Clock::now();
   std::vector<std::thread> solvers;
   std::atomic<int> solve_answers{0};
@@ -268,18 +271,18 @@ TEST(ServerSoak, DISABLED_PermOrderLatencyUnderLoad) {
       }
     });
   }
-  Latencies latency;
-  int answered = 0, refused = 0;
   {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the solves hold the CPU
     SlowClients slow(s.port(), 100, std::chrono::milliseconds(100));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    httplib::Client c = s.client();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     for (int n = 2; seconds_since(start) < seconds; ++n) {
       auto t = Clock::now();
       auto r =
           c.Post("/api/v1/perm/order", Json{{"perm", "(1,2," + std::to_string(n + 1) + ")"}}.dump(),
                  "application/json");
-      latency.add(seconds_since(t) * 1000);
+      double ms = seconds_since(t) * 1000;
+      latency.add(ms);
+      if (ms > 100) ++over_100ms;
       if (r && r->status == 200) {
         ++answered;
       } else {
@@ -291,9 +294,11 @@ TEST(ServerSoak, DISABLED_PermOrderLatencyUnderLoad) {
   for (auto& t : solvers) t.join();
   std::printf(
       "perm/order under 16 %s solves and 100 slow connections (%.0f s): %d answered, %d "
-      "not; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d solve answers\n",
+      "not; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms, %d over 100 ms; %d solve "
+      "answers\n",
       sleeping ? "sleeping" : "computing", seconds, answered, refused, latency.quantile(0.5),
-      latency.quantile(0.9), latency.quantile(0.99), latency.quantile(1.0), solve_answers.load());
+      latency.quantile(0.9), latency.quantile(0.99), latency.quantile(1.0), over_100ms,
+      solve_answers.load());
   EXPECT_EQ(refused, 0);
 }
 

@@ -300,12 +300,17 @@ class Connection : public httplib::Stream {
 // cpp-httplib calls without it, ask it for the request's timing and bytes).
 thread_local Connection* current_connection = nullptr;
 
-// cpp-httplib's task queue, as one thread per open connection: threads are started when no idle
-// one is left, up to `max` (they stay, idle, for the next connections); a connection beyond
-// `max` is handed back to the accepting thread at once, which refuses it (HttpServer).
+// cpp-httplib's task queue, as one thread per open connection, all `max` of them started with
+// the server (threads started while solves saturate the CPU were measured to stall the whole
+// process for seconds: 100 connections arriving under 16 CPU-bound solves delayed a request on
+// another connection by 3.5 to 4.8 s; started beforehand they cost nothing then). A connection
+// beyond `max` is handed back to the accepting thread at once, which refuses it (HttpServer).
 class ConnectionPool : public httplib::TaskQueue {
  public:
-  explicit ConnectionPool(unsigned max) : max_(max) {}
+  explicit ConnectionPool(unsigned max) : max_(max) {
+    threads_.reserve(max);
+    for (unsigned i = 0; i < max; ++i) threads_.emplace_back([this] { work(); });
+  }
 
   void enqueue(std::function<void()> fn) override {
     std::unique_lock lock(mutex_);
@@ -316,11 +321,8 @@ class ConnectionPool : public httplib::TaskQueue {
     }
     ++open_;
     jobs_.push_back(std::move(fn));
-    if (jobs_.size() > idle_) {
-      threads_.emplace_back([this] { work(); });
-    } else {
-      wake_.notify_one();
-    }
+    lock.unlock();
+    wake_.notify_one();
   }
 
   void shutdown() override {
@@ -336,9 +338,7 @@ class ConnectionPool : public httplib::TaskQueue {
   void work() {
     std::unique_lock lock(mutex_);
     for (;;) {
-      ++idle_;
       wake_.wait(lock, [&] { return !jobs_.empty() || stopping_; });
-      --idle_;
       if (jobs_.empty()) return;  // stopping
       auto fn = std::move(jobs_.front());
       jobs_.pop_front();
@@ -353,9 +353,8 @@ class ConnectionPool : public httplib::TaskQueue {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;  // only the accepting thread adds and joins them
-  std::size_t idle_ = 0;
-  unsigned open_ = 0;
+  std::vector<std::thread> threads_;
+  unsigned open_ = 0;  // connections queued or served
   bool stopping_ = false;
 };
 
@@ -629,10 +628,13 @@ struct Server::Impl {
     bool chunked = req.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos;
     if (!req.has_header("Content-Length") && !chunked) return true;  // no body
     bool too_big = false;
+    // Past the limit the rest is read and dropped (within the body's deadline), so that the
+    // client, still sending, gets to read the 413 rather than a reset connection.
     auto take = [&](const char* data, std::size_t n) {
-      if (body.size() + n > options.max_body_bytes) {
+      if (too_big || body.size() + n > options.max_body_bytes) {
         too_big = true;
-        return false;
+        std::string().swap(body);
+        return true;
       }
       body.append(data, n);
       return true;
@@ -640,7 +642,7 @@ struct Server::Impl {
     bool ok;
     if (req.is_multipart_form_data()) {
       ok = reader([](const httplib::MultipartFormData&) { return true; }, take);
-      if (ok) {
+      if (ok && !too_big) {
         send_error(res, 400,
                    "the body is multipart form data; send the JSON object itself as the body "
                    "(curl -d '{...}' or --data-binary @file.json)");
@@ -649,10 +651,10 @@ struct Server::Impl {
     } else {
       ok = reader(take);
     }
-    if (ok) return true;
-    // Step 2a. Why the body could not be read; the rest of it is unread, so the connection
-    // ends after the answer.
-    if (current_connection) current_connection->close_after_response();
+    if (ok && !too_big) return true;
+    // Step 2a. Why the body was not taken. When it was not read to its end, the connection ends
+    // after the answer (what follows on it is not a request).
+    if (!ok && current_connection) current_connection->close_after_response();
     if (too_big || res.status == 413) {
       send_too_large(res);
     } else if (current_connection && current_connection->timed_out()) {
