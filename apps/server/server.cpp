@@ -1073,13 +1073,18 @@ struct Server::Impl {
     // requests that name a loopback host, and a POST or DELETE that carries an Origin must come
     // from this server's own pages.
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      // A request refused here leaves its body unread: the connection ends after the answer.
+      auto refuse = [&] {
+        if (current_connection) current_connection->close_after_response();
+        return httplib::Server::HandlerResponse::Handled;
+      };
       const std::string host = req.get_header_value("Host");
       if (is_loopback(options.host) && !is_loopback(host_name(host))) {
         send_error(res, 403,
                    "this server listens on loopback and answers only requests for a loopback host "
                    "(Host: 127.0.0.1 or localhost), not '" +
                        host + "'");
-        return httplib::Server::HandlerResponse::Handled;
+        return refuse();
       }
       if (req.method != "GET" && req.method != "HEAD" && req.has_header("Origin")) {
         const std::string origin = req.get_header_value("Origin");
@@ -1087,7 +1092,7 @@ struct Server::Impl {
           send_error(res, 403,
                      "cross-site request refused: Origin '" + origin +
                          "' is not this server (http://" + host + ")");
-          return httplib::Server::HandlerResponse::Handled;
+          return refuse();
         }
       }
       return httplib::Server::HandlerResponse::Unhandled;
