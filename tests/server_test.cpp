@@ -733,9 +733,9 @@ TEST(Server, AccessLogHasOneLinePerRequest) {
 }
 
 TEST(Server, ServeLogsUnlessQuiet) {
-  // Two seconds of `permuzzle serve` each (timeout ends them): the limits line, then nothing
+  // A few seconds of `permuzzle serve` each (timeout ends them): the limits line, then nothing
   // with --quiet.
-  auto loud = ::permuzzle::test::run_cli_env("timeout 2", "serve --port 0 --max-memory 1024");
+  auto loud = ::permuzzle::test::run_cli_env("timeout 3", "serve --port 0 --max-memory 1024");
   EXPECT_EQ(loud.exit_code, 124) << loud.err;
   EXPECT_NE(loud.out.find("listening on http://127.0.0.1:"), std::string::npos);
   EXPECT_NE(loud.err.find("memory 1.1 GB"), std::string::npos) << loud.err;
