@@ -1,6 +1,7 @@
 // `permuzzle serve`: the web app and the HTTP API (apps/server/) on loopback by default.
 #include <csignal>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli.hpp"
@@ -21,9 +22,26 @@ void add_serve_command(CLI::App& app, Context& ctx) {
                     "Requests solved at once (default: one per hardware thread; more wait, then "
                     "get 503)");
   serve->add_option("--max-jobs", options->max_running_jobs, "Jobs running at once (default 2)");
-  set_action(ctx, serve, [&ctx, options]() -> Result<CommandOutput> {
+  auto max_memory_mb = std::make_shared<std::uint64_t>(0);
+  serve
+      ->add_option("--max-memory", *max_memory_mb,
+                   "Memory of the whole server in MB, shared out between the solve and job "
+                   "slots, the quick calls and the finished jobs' results (default: the global "
+                   "--memory, else 3/4 of physical memory)")
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+  set_action(ctx, serve, [&ctx, options, max_memory_mb]() -> Result<CommandOutput> {
     // The top-level --time-limit, when given, replaces the default 10 s per request.
     if (ctx.time_limit > 0) options->time_limit_seconds = ctx.time_limit;
+    std::uint64_t mb = *max_memory_mb ? *max_memory_mb : ctx.memory_mb;
+    if (mb) options->max_memory_bytes = mb << 20;
+    // The access log: one line per request on stderr (--quiet: none).
+    if (!ctx.quiet) {
+      auto mutex = std::make_shared<std::mutex>();
+      options->log = [mutex](const std::string& line) {
+        std::lock_guard lock(*mutex);
+        std::cerr << line << '\n' << std::flush;
+      };
+    }
     if (!server::is_loopback(options->host)) {
       std::cerr << "permuzzle: warning: listening on " << options->host
                 << ", not loopback: anyone who can reach this address can use the server (no "
@@ -32,6 +50,7 @@ void add_serve_command(CLI::App& app, Context& ctx) {
     server::Server http(*ctx.registry, *ctx.store, *options);
     if (auto ok = http.bind(); !ok) return ok.error();
     std::cout << "permuzzle web app listening on " << http.url() << std::endl;
+    if (!ctx.quiet) std::cerr << "permuzzle serve: " << http.limits().describe() << std::endl;
     if (auto ok = http.listen(); !ok) return ok.error();
     CommandOutput out;
     out.already_printed = true;
