@@ -165,9 +165,12 @@ Result<Output> solve_command(const Request& q, Session& s) {
     solutions.push_back(entry);
     std::string seq;
     for (const auto& m : first.moves) seq += (seq.empty() ? "" : " ") + m;
-    text += fmt::format("{}: {} ({} moves, {}{})\n", sc.name, seq.empty() ? "(solved)" : seq,
+    text += fmt::format("{}: {} ({} moves, {}{}{})\n", sc.name, seq.empty() ? "(solved)" : seq,
                         first.length, first.optimal ? "optimal" : "not proven optimal",
-                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "");
+                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "",
+                        report.stopped ? fmt::format("; stopped, no solution is shorter than {}",
+                                                     report.lower_bound)
+                                       : "");
     if (out.stopped) break;
   }
   nlohmann::json tables = nlohmann::json::array();
@@ -216,7 +219,7 @@ void register_def_search(Registry& r) {
   bfs.hard_example = {{"file", loopover_definition_text(3, 4)}, {"antipodes", 0}};
   bfs.invalid_examples = {{{"file", "garbage"}},
                           {{"file", cube}, {"metric", "xtm"}},
-                          {{"file", cube}, {"resume", true}}};
+                          {{"file", loopover_definition_text(2, 4)}, {"resume", true}}};
   r.add(std::move(bfs));
   Command solve{
       "def",

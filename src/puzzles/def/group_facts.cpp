@@ -342,10 +342,15 @@ Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<
   // pointwise stabiliser G0 (the strong generators fixing them, after a rebase that puts them
   // first).
   const std::size_t degree = std::max(g.degree(), colour.size());
+  // Explicit transversals within MAX_TRANSVERSAL_BYTES and the run's memory budget.
+  const std::size_t max_bytes = run.memory_budget() != 0
+                                    ? static_cast<std::size_t>(std::min<std::uint64_t>(
+                                          MAX_TRANSVERSAL_BYTES, run.memory_budget()))
+                                    : MAX_TRANSVERSAL_BYTES;
   // Step 0. Most patterns are done fastest by one search over g's own chain (no rebuilds): try
   // it with a tenth of the budget first.
   if (direct_first) {
-    auto direct = search_stabiliser(g, colour, node_budget / 10, MAX_TRANSVERSAL_BYTES, &run);
+    auto direct = search_stabiliser(g, colour, node_budget / 10, max_bytes, &run);
     if (direct) {
       auto h = rebased(*direct, {}, degree);
       if (!h) return h.error();
@@ -399,7 +404,7 @@ Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<
     std::vector<int> restricted(degree, next_colour);
     for (Point x : orbit) restricted[x] = col[x];
     if (run.should_stop()) return run.stop_error();
-    auto found = search_stabiliser(*r, restricted, node_budget, MAX_TRANSVERSAL_BYTES, &run);
+    auto found = search_stabiliser(*r, restricted, node_budget, max_bytes, &run);
     if (!found) return found.error();
     current = std::move(*found);
   }
