@@ -424,6 +424,16 @@ TEST(DefReaderText, BadBytesAreEscapedNeverRaw) {
     EXPECT_NE(r.error().message.find("b.tws:1:"), std::string::npos) << r.error().message;
   }
   EXPECT_EQ(escape_bytes("ok \xE2\x9C\x93 \xff\x01"), "ok \xE2\x9C\x93 \\xFF\\x01");
+  // KPuzzle JSON: a control character written as \u0001 in an orbit name.
+  Call call;
+  const std::string kpuzzle =
+      R"({"orbits": [{"orbitName": "A\u0001", "numPieces": 2, "numOrientations": 1}],
+          "defaultPattern": {"A\u0001": {"pieces": [0, 1], "orientation": [0, 0]}},
+          "moves": {"M": {"A\u0001": {"permutation": [1, 0], "orientationDelta": [0, 0]}}}})";
+  auto k = call("def", "info", {{"file", kpuzzle}});
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::InvalidInput);
+  EXPECT_NE(k.error().message.find("'A\\x01'"), std::string::npos) << k.error().message;
   // Unknown move names from the user are escaped too (the CLI prints them).
   auto cli = test::run_cli("--json def apply " + data_file("2x2x2.tws") + " --moves " +
                            test::shell_quote("R \xff\x1b"));
