@@ -26,7 +26,7 @@ std::string big_with_commas(const mpz_class& v) {
   return out;
 }
 
-Result<Output> info_command(const Request& q, Session&) {
+Result<Output> info_command(const Request& q, Session& session) {
   auto d = read_definition_param(q, "file");
   if (!d) return d.error();
   Output out;
@@ -66,8 +66,9 @@ Result<Output> info_command(const Request& q, Session&) {
               {"search_moves", search_moves},
               {"rotations", rotations}};
   // Group facts are refused (not guessed) for groups too large to handle: the rest is printed.
-  auto facts = def::group_facts(*d);
+  auto facts = def::group_facts(*d, session.run);
   if (!facts) {
+    if (session.run.should_stop()) return session.run.stop_error();
     if (facts.error().kind != ErrorKind::LimitExceeded) return facts.error();
     out.json["positions"] = nullptr;
     out.json["positions_refused"] = facts.error().message;
@@ -103,21 +104,32 @@ Output state_output(const def::Definition& d, const def::State& s, const std::st
   return out;
 }
 
-Result<Output> apply_command(const Request& q, Session&) {
+Result<Output> apply_command(const Request& q, Session& session) {
   auto d = read_definition_param(q, "file");
   if (!d) return d.error();
   def::State start = d->solved;
   if (q.has("state")) {
     auto s = def::parse_state(*d, q.string("state"), "--state");
-    if (!s) return s.error();
+    if (!s) return escaped(s.error());
     start = std::move(*s);
+    // An unreachable start is refused with the reason (the moves cannot make it reachable).
+    auto g = def::build_group(*d);
+    if (g) {
+      if (auto ok = def::check_reachable(*d, *g, start, session.run); !ok) {
+        Error e = ok.error();
+        if (e.kind == ErrorKind::Unsolvable) e.message = "--state: " + e.message;
+        return e;
+      }
+    } else if (g.error().kind != ErrorKind::LimitExceeded) {
+      return g.error();
+    }
   }
   const std::string text = q.string("moves");
   auto moves = def::parse_move_sequence(*d, text);
   if (!moves) {
     Error e = moves.error();
     e.message = "--moves: " + e.message;
-    return e;
+    return escaped(std::move(e));
   }
   Output out = state_output(*d, def::apply_moves(*d, start, *moves), "moves");
   std::vector<std::string> names;
@@ -143,28 +155,43 @@ Result<Output> random_command(const Request& q, Session&) {
 
 void register_def(Registry& r) {
   r.add_family("def", "Any permutation puzzle from a definition file (ksolve/twsearch, KPuzzle)");
-  r.add({"def",
-         "info",
-         "Sets, moves and their orders, group order and structure, and the exact number of "
-         "positions reachable from the solved pattern (identical pieces and ignored "
-         "orientations counted correctly)",
-         {file_param()},
-         info_command});
-  r.add({"def",
-         "apply",
-         "Apply moves to the solved pattern (or --state); prints the position as a scramble "
-         "file entry",
-         {file_param(), required(option("moves", ParamType::String, "Moves, e.g. \"R U R' U2\"")),
-          option("state", ParamType::String,
-                 "Start from this state: SET numbers [orientations] ... (1-based, Solved "
-                 "layout)")},
-         apply_command});
-  r.add({"def",
-         "random",
-         "A uniformly random reachable position (a uniform group element applied to the "
-         "solved pattern), as a scramble file entry",
-         {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1)},
-         random_command});
+  const std::string cube = cube_definition_text(3);
+  Command info{"def",
+               "info",
+               "Sets, moves and their orders, group order and structure, and the exact number of "
+               "positions reachable from the solved pattern (identical pieces and ignored "
+               "orientations counted correctly)",
+               {file_param()},
+               info_command};
+  // Group facts: Schreier–Sims and a stabiliser search bounded by STABILISER_SEARCH_NODES.
+  info.cost = Cost::Cheap;
+  info.invalid_examples = {
+      {{"file", "Set X 2 1\nbogus\n"}},
+      {{"file", "Set X 4 1\nMove M1\nX\n2 3 4 1\nEnd\nMove M12\nX\n2 1 3 4\nEnd\n"}}};
+  r.add(std::move(info));
+  Command apply{
+      "def",
+      "apply",
+      "Apply moves to the solved pattern (or --state); prints the position as a scramble "
+      "file entry",
+      {file_param(), required(option("moves", ParamType::String, "Moves, e.g. \"R U R' U2\"")),
+       option("state", ParamType::String,
+              "Start from this state: SET numbers [orientations] ... (1-based, Solved "
+              "layout)")},
+      apply_command};
+  apply.cost = Cost::Cheap;
+  apply.invalid_examples = {{{"file", cube}, {"moves", "U Q"}},
+                            {{"file", "not a definition"}, {"moves", "U"}}};
+  r.add(std::move(apply));
+  Command random{"def",
+                 "random",
+                 "A uniformly random reachable position (a uniform group element applied to the "
+                 "solved pattern), as a scramble file entry",
+                 {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1)},
+                 random_command};
+  random.cost = Cost::Cheap;
+  random.invalid_examples = {{{"file", "Move"}}, {{"file", cube}, {"seed", "x"}}};
+  r.add(std::move(random));
   register_def_exports(r);
 }
 

@@ -64,6 +64,7 @@ Result<Output> bench_def(const Request& q, Session& s) {
     if (threads > 0) r.with_threads(threads);
     auto res = def::bfs(d, o, r);
     if (!res) return res.error();
+    if (res->stopped) return *res->stopped;
     if (!expected.empty() && res->histogram != expected) return check_failed(name + " histogram");
     if (total(res->histogram) != expected_total || !res->complete) {
       return check_failed(name + " positions");
@@ -94,8 +95,10 @@ Result<Output> bench_def(const Request& q, Session& s) {
     std::vector<int> lengths;
     for (std::size_t i = 0; i < starts.size(); ++i) {
       Stopwatch clock;
-      auto r = (*solver)->solve(starts[i], run);
+      DefSolveReport report;
+      auto r = (*solver)->solve(starts[i], run, &report);
       if (!r) return r.error();
+      if (report.stopped) return run.stop_error();
       const double t = clock.seconds();
       sum += t;
       worst = std::max(worst, t);
@@ -171,19 +174,22 @@ Result<Output> bench_def(const Request& q, Session& s) {
 }  // namespace
 
 void register_def_bench(Registry& r) {
-  r.add(
-      {"bench",
-       "def",
-       "Generic engine on definitions: BFS of 2x2x2 (fixed corner, six faces), 3x4 Loopover; "
-       "optimal 4x4 Loopover and 3x3x3 (14 moves) solves",
-       {option("cases", ParamType::String,
-               "Comma-separated cases: cube2-fixed, cube2, loopover3x4, loopover4x4, cube3",
-               "cube2-fixed,cube2,loopover3x4,loopover4x4,cube3"),
-        option("seed", ParamType::Unsigned, "Random seed", 1),
-        with_range(option("count", ParamType::Unsigned, "Positions per solve case", 10), 1, 100000),
-        with_range(option("threads", ParamType::Unsigned, "Threads (default: every one)"), 1, 256)},
-       bench_def,
-       true});
+  Command bench{
+      "bench",
+      "def",
+      "Generic engine on definitions: BFS of 2x2x2 (fixed corner, six faces), 3x4 Loopover; "
+      "optimal 4x4 Loopover and 3x3x3 (14 moves) solves",
+      {option("cases", ParamType::String,
+              "Comma-separated cases: cube2-fixed, cube2, loopover3x4, loopover4x4, cube3",
+              "cube2-fixed,cube2,loopover3x4,loopover4x4,cube3"),
+       option("seed", ParamType::Unsigned, "Random seed", 1),
+       with_range(option("count", ParamType::Unsigned, "Positions per solve case", 10), 1, 100000),
+       with_range(option("threads", ParamType::Unsigned, "Threads (default: every one)"), 1, 256)},
+      bench_def,
+      true};
+  bench.hard_example = {{"cases", "loopover3x4"}};  // a BFS of 479,001,600 positions
+  bench.invalid_examples = {{{"cases", "nope"}}, {{"count", 0}}};
+  r.add(std::move(bench));
 }
 
 }  // namespace permuzzle::api

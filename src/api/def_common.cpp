@@ -381,19 +381,54 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
   return d;
 }
 
+Error escaped(Error e) {
+  if (e.position != Error::NO_POSITION && e.position <= e.input.size()) {
+    e.position = def::escape_bytes(std::string_view(e.input).substr(0, e.position)).size();
+  }
+  e.input = def::escape_bytes(e.input);
+  e.message = def::escape_bytes(e.message);
+  return e;
+}
+
+Status check_names(const def::Definition& d, const std::string& file) {
+  auto bad = [&](const std::string& what, const std::string& name) -> Status {
+    if (def::first_bad_byte(name) == std::string::npos) return Ok{};
+    return make_error(def::escape_bytes(file + ": " + what + " '" + name +
+                                        "' is not UTF-8 text without control characters"));
+  };
+  for (const def::PieceSet& s : d.sets) {
+    if (auto ok = bad("set name", s.name); !ok) return ok;
+  }
+  for (const def::BaseMove& b : d.base_moves) {
+    if (auto ok = bad("move name", b.name); !ok) return ok;
+  }
+  for (const def::BaseMove& b : d.rotations) {
+    if (auto ok = bad("move name", b.name); !ok) return ok;
+  }
+  return Ok{};
+}
+
 Result<def::Definition> read_definition_param(const Request& q, const std::string& name) {
   const InputText in = q.input_file(name);
-  const std::size_t first = in.text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && in.text[first] == '{') {
-    return parse_kpuzzle_json(in.text, in.name);
-  }
-  return def::parse_definition(in.text, in.name);
+  // A UTF-8 byte order mark is no part of the text (editors on Windows write one).
+  std::string_view text = in.text;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  auto d = first != std::string::npos && text[first] == '{' ? parse_kpuzzle_json(text, in.name)
+                                                            : def::parse_definition(text, in.name);
+  if (!d) return escaped(d.error());
+  if (auto ok = check_names(*d, in.name); !ok) return ok.error();
+  d->name = def::escape_bytes(d->name);  // a name from the file's name, or JSON's \u escapes
+  return d;
 }
 
 Result<std::vector<def::Scramble>> read_scrambles_param(const Request& q, const def::Definition& d,
                                                         const std::string& name) {
   const InputText in = q.input_file(name);
-  return def::parse_scrambles(d, in.text, in.name);
+  auto r = def::parse_scrambles(d, in.text, in.name);
+  if (!r) return escaped(r.error());
+  for (def::Scramble& s : *r) s.name = def::escape_bytes(s.name);
+  return r;
 }
 
 Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
@@ -411,12 +446,12 @@ Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
     if (!moves) {
       Error e = moves.error();
       e.message = "--moves: " + e.message;
-      return e;
+      return escaped(std::move(e));
     }
     return std::vector<def::Scramble>{{"moves", def::apply_moves(d, *moves)}};
   }
   auto s = def::parse_state(d, q.string("state"), "--state");
-  if (!s) return s.error();
+  if (!s) return escaped(s.error());
   return std::vector<def::Scramble>{{"state", std::move(*s)}};
 }
 

@@ -19,6 +19,10 @@ namespace permuzzle::api {
 // moves (permutation + orientationDelta, or the older orientation), derivedMoves.
 Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_view file_name);
 
+// An error about user text made safe to print: its message and input escaped (def::escape_bytes,
+// invalid UTF-8 and control characters as \xNN), its position counted in the escaped input.
+Error escaped(Error e);
+
 // The definition in the InputFile parameter `name`: KPuzzle JSON when the text starts with '{'
 // (after blanks), else the text format. Errors name the file.
 Result<def::Definition> read_definition_param(const Request& q, const std::string& name);
@@ -41,5 +45,11 @@ nlohmann::json state_json(const def::Definition& d, const def::State& s);
 def::Definition loopover_definition(loopover::BoardSize size);
 def::Definition cube_definition(int size, bool fixed_corner);
 void register_def_exports(Registry& registry);
+// Their definition files as text (the commands' conformance examples give files as text).
+std::string cube_definition_text(int size);
+std::string loopover_definition_text(int rows, int cols);
+// A hard optimal 3x3x3 position (the superflip), as moves of cube_definition_text(3).
+inline constexpr const char* CUBE3_HARD_MOVES =
+    "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 
 }  // namespace permuzzle::api

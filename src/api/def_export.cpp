@@ -112,48 +112,63 @@ def::Definition cube_definition(int size, bool fixed_corner) {
   return d;
 }
 
+std::string cube_definition_text(int size) {
+  return def::format_definition(cube_definition(size, false));
+}
+
+std::string loopover_definition_text(int rows, int cols) {
+  return def::format_definition(loopover_definition(loopover::BoardSize{rows, cols}));
+}
+
 void register_def_exports(Registry& r) {
-  r.add({"loopover",
-         "export",
-         "Print a definition file (ksolve/twsearch text format) of the RxC board, generated "
-         "from the built-in model: rows A.. shift right, columns a.. shift down",
-         {positional("size", ParamType::String, "Board size RxC, e.g. 3x3")},
-         [](const Request& q, Session&) -> Result<Output> {
-           auto size = loopover::parse_size(q.string("size"));
-           if (!size) return size.error();
-           def::Definition d = loopover_definition(*size);
-           Output out;
-           out.text = def::format_definition(
-               d, {"Loopover " + loopover::format_size(*size) +
-                       ", written by `permuzzle loopover export` from the built-in model.",
-                   "Cells row-major; row moves A.. shift the row right, column moves a.. "
-                   "(column 1 = a) shift the column down."});
-           out.json = {{"name", d.name}, {"definition", out.text}};
-           return out;
-         }});
-  r.add(
-      {"cube",
-       "export",
-       "Print a definition file (ksolve/twsearch text format) of the 3x3x3 or the 2x2x2, "
-       "generated from the built-in cubie model",
-       {with_choices(option("size", ParamType::String, "3 (3x3x3) or 2 (2x2x2)", "3"), {"2", "3"}),
-        flag("fixed-corner", "2x2x2 only: keep the DBL corner fixed, moves U R F")},
-       [](const Request& q, Session&) -> Result<Output> {
-         const int size = q.string("size") == "2" ? 2 : 3;
-         const bool fixed = q.flag("fixed-corner");
-         if (fixed && size != 2) return make_error("--fixed-corner needs --size 2");
-         def::Definition d = cube_definition(size, fixed);
-         Output out;
-         out.text = def::format_definition(
-             d, {d.name + ", written by `permuzzle cube export` "
-                          "from the built-in cubie model.",
-                 "Corners URF UFL ULB UBR DFR DLF DBL DRB" +
-                     std::string(fixed ? " (DBL left out)" : "") +
-                     (size == 3 ? "; edges UR UF UL UB DR DF DL DB FR FL BL BR." : "."),
-                 "Orientation: the twist of the cubie model (spec section 6)."});
-         out.json = {{"name", d.name}, {"definition", out.text}};
-         return out;
-       }});
+  Command loopover_export{
+      "loopover",
+      "export",
+      "Print a definition file (ksolve/twsearch text format) of the RxC board, generated "
+      "from the built-in model: rows A.. shift right, columns a.. shift down",
+      {positional("size", ParamType::String, "Board size RxC, e.g. 3x3")},
+      [](const Request& q, Session&) -> Result<Output> {
+        auto size = loopover::parse_size(q.string("size"));
+        if (!size) return size.error();
+        def::Definition d = loopover_definition(*size);
+        Output out;
+        out.text = def::format_definition(
+            d, {"Loopover " + loopover::format_size(*size) +
+                    ", written by `permuzzle loopover export` from the built-in model.",
+                "Cells row-major; row moves A.. shift the row right, column moves a.. "
+                "(column 1 = a) shift the column down."});
+        out.json = {{"name", d.name}, {"definition", out.text}};
+        return out;
+      }};
+  loopover_export.cost = Cost::Cheap;
+  loopover_export.invalid_examples = {{{"size", "0x3"}}, {{"size", "big"}}};
+  r.add(std::move(loopover_export));
+  Command cube_export{
+      "cube",
+      "export",
+      "Print a definition file (ksolve/twsearch text format) of the 3x3x3 or the 2x2x2, "
+      "generated from the built-in cubie model",
+      {with_choices(option("size", ParamType::String, "3 (3x3x3) or 2 (2x2x2)", "3"), {"2", "3"}),
+       flag("fixed-corner", "2x2x2 only: keep the DBL corner fixed, moves U R F")},
+      [](const Request& q, Session&) -> Result<Output> {
+        const int size = q.string("size") == "2" ? 2 : 3;
+        const bool fixed = q.flag("fixed-corner");
+        if (fixed && size != 2) return make_error("--fixed-corner needs --size 2");
+        def::Definition d = cube_definition(size, fixed);
+        Output out;
+        out.text = def::format_definition(
+            d, {d.name + ", written by `permuzzle cube export` "
+                         "from the built-in cubie model.",
+                "Corners URF UFL ULB UBR DFR DLF DBL DRB" +
+                    std::string(fixed ? " (DBL left out)" : "") +
+                    (size == 3 ? "; edges UR UF UL UB DR DF DL DB FR FL BL BR." : "."),
+                "Orientation: the twist of the cubie model (spec section 6)."});
+        out.json = {{"name", d.name}, {"definition", out.text}};
+        return out;
+      }};
+  cube_export.cost = Cost::Cheap;
+  cube_export.invalid_examples = {{{"size", "4"}}, {{"size", "3"}, {"fixed-corner", true}}};
+  r.add(std::move(cube_export));
 }
 
 }  // namespace permuzzle::api

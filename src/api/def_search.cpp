@@ -44,6 +44,13 @@ Param memory_param(std::uint64_t fallback) {
                     std::uint64_t{1} << 24);
 }
 
+// The tables' budget: --memory, within the run's memory budget (the front end's).
+std::uint64_t table_budget(const Request& q, const Session& s) {
+  const std::uint64_t bytes = q.unsigned_integer("memory") << 20;
+  const std::uint64_t run = s.run.memory_budget();
+  return run != 0 ? std::min(bytes, run) : bytes;
+}
+
 Result<Output> bfs_command(const Request& q, Session& s) {
   auto d = read_definition_file(q);
   if (!d) return d.error();
@@ -52,7 +59,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   DefBfsOptions o;
   o.metric = *metric;
   o.max_depth = q.has("max-depth") ? static_cast<int>(q.unsigned_integer("max-depth")) : -1;
-  o.memory_bytes = q.unsigned_integer("memory") << 20;
+  o.memory_bytes = table_budget(q, s);
   o.antipodes = static_cast<std::size_t>(q.unsigned_integer("antipodes"));
   if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
   o.resume = q.flag("resume");
@@ -79,14 +86,19 @@ Result<Output> bfs_command(const Request& q, Session& s) {
     out.json["rank_space"] = r->rank_space;
   }
   if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
-  std::string text = fmt::format("{} ({}): {} positions{}\n", d->name, metric_name(*metric),
-                                 with_commas(total), r->complete ? "" : " (depth-limited)");
+  out.stopped = r->stopped;
+  std::string text =
+      fmt::format("{} ({}): {} positions{}\n", d->name, metric_name(*metric), with_commas(total),
+                  r->complete  ? ""
+                  : r->stopped ? " (stopped, incomplete)"
+                               : " (depth-limited)");
   text += "distance  positions\n";
   for (std::size_t i = 0; i < r->histogram.size(); ++i) {
     text += fmt::format("{:8}  {:>13}\n", i, with_commas(r->histogram[i]));
   }
-  text += r->complete ? fmt::format("God's number: {}\n", r->max_distance)
-                      : fmt::format("searched to depth {}\n", r->max_distance);
+  text += r->complete  ? fmt::format("God's number: {}\n", r->max_distance)
+          : r->stopped ? fmt::format("stopped: searched to depth {}\n", r->max_distance)
+                       : fmt::format("searched to depth {}\n", r->max_distance);
   for (const auto& a : r->antipodes) {
     std::string seq;
     for (const auto& m : a) seq += (seq.empty() ? "" : " ") + m;
@@ -106,7 +118,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
   const std::vector<Scramble>& scrambles = *positions;
   DefSolveOptions o;
   o.metric = *metric;
-  o.memory_bytes = q.unsigned_integer("memory") << 20;
+  o.memory_bytes = table_budget(q, s);
   o.all_optimal = q.flag("all-optimal");
   // Without --max-length: optimal answers only, searched up to 100 moves.
   o.accept_non_optimal = q.has("max-length");
@@ -118,13 +130,33 @@ Result<Output> solve_command(const Request& q, Session& s) {
   nlohmann::json solutions = nlohmann::json::array();
   std::string text;
   for (const Scramble& sc : scrambles) {
-    auto r = (*solver)->solve(sc.state, run);
+    DefSolveReport report;
+    auto r = (*solver)->solve(sc.state, run, &report);
+    if (!r && report.stopped) {
+      // Stopped by the time limit or cancellation: what is known of this position (a proven
+      // lower bound), the positions solved before it, and the run's stop error.
+      solutions.push_back({{"name", sc.name},
+                           {"moves", nullptr},
+                           {"optimal", false},
+                           {"lower_bound", report.lower_bound},
+                           {"stopped", true}});
+      text += fmt::format("{}: stopped ({}); no solution shorter than {} moves\n", sc.name,
+                          r.error().message, report.lower_bound);
+      out.stopped = r.error();
+      break;
+    }
     if (!r) return r.error();
     const DefSolution& first = r->front();
     nlohmann::json entry = {{"name", sc.name},         {"moves", first.moves},
                             {"length", first.length},  {"optimal", first.optimal},
                             {"verified", true},        {"nodes", first.nodes},
                             {"seconds", first.seconds}};
+    if (report.stopped) {
+      // The quick pass's solution, kept when the optimal search ran out of time.
+      entry["lower_bound"] = report.lower_bound;
+      entry["stopped"] = true;
+      out.stopped = run.stop_error();
+    }
     if (o.all_optimal) {
       nlohmann::json all = nlohmann::json::array();
       for (const auto& x : *r) all.push_back(x.moves);
@@ -133,9 +165,13 @@ Result<Output> solve_command(const Request& q, Session& s) {
     solutions.push_back(entry);
     std::string seq;
     for (const auto& m : first.moves) seq += (seq.empty() ? "" : " ") + m;
-    text += fmt::format("{}: {} ({} moves, {}{})\n", sc.name, seq.empty() ? "(solved)" : seq,
+    text += fmt::format("{}: {} ({} moves, {}{}{})\n", sc.name, seq.empty() ? "(solved)" : seq,
                         first.length, first.optimal ? "optimal" : "not proven optimal",
-                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "");
+                        o.all_optimal ? fmt::format(", {} optimal solutions", r->size()) : "",
+                        report.stopped ? fmt::format("; stopped, no solution is shorter than {}",
+                                                     report.lower_bound)
+                                       : "");
+    if (out.stopped) break;
   }
   nlohmann::json tables = nlohmann::json::array();
   for (const PdbInfo& t : (*solver)->tables()) {
@@ -164,38 +200,51 @@ void register_def_search(Registry& r) {
     r.add_family("def", "Any permutation puzzle from a definition file (ksolve/twsearch)");
   const Param file = positional("file", ParamType::InputFile,
                                 "Definition file (.tws/.def text format, or KPuzzle JSON)");
-  r.add(
-      {"def",
-       "bfs",
-       "Whole-graph BFS: positions per distance, God's number, antipodes (resumable)",
-       {file, metric_param(),
-        option("max-depth", ParamType::Unsigned, "Stop after this distance (depth-limited search)"),
-        memory_param(4096),
-        with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
-                   100000),
-        option("checkpoint", ParamType::HostPath,
-               "Directory for a checkpoint after every level (command line only)"),
-        flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
-       bfs_command,
-       true});
-  r.add(
-      {"def",
-       "solve",
-       "Optimal solutions by IDA* with pattern databases chosen within --memory",
-       {file,
-        option("scramble", ParamType::InputFile, "Scramble file (Scramble/ScrambleAlg blocks)"),
-        option("moves", ParamType::String, "Solve the position these moves make from solved"),
-        option("state", ParamType::String,
-               "A state in the Solved layout: \"SET 1 2 3 ... [0 0 1 ...] SET ...\" (1-based)"),
-        metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
-        with_range(option("max-length", ParamType::Unsigned,
-                          "Stop at the first solution of at most N moves (a quick non-optimal "
-                          "pass first); refuse (exit 3) when none exists (default: no cap, "
-                          "optimal only)"),
-                   0, 1000),
-        threads_option()},
-       solve_command,
-       true});
+  const std::string cube = cube_definition_text(3);
+  Command bfs{
+      "def",
+      "bfs",
+      "Whole-graph BFS: positions per distance, God's number, antipodes (resumable)",
+      {file, metric_param(),
+       option("max-depth", ParamType::Unsigned, "Stop after this distance (depth-limited search)"),
+       memory_param(4096),
+       with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
+                  100000),
+       option("checkpoint", ParamType::HostPath,
+              "Directory for a checkpoint after every level (command line only)"),
+       flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
+      bfs_command,
+      true};
+  // 479,001,600 positions (a 120 MB table at 2 bits): about a minute on two cores.
+  bfs.hard_example = {{"file", loopover_definition_text(3, 4)}, {"antipodes", 0}};
+  bfs.invalid_examples = {{{"file", "garbage"}},
+                          {{"file", cube}, {"metric", "xtm"}},
+                          {{"file", loopover_definition_text(2, 4)}, {"resume", true}}};
+  r.add(std::move(bfs));
+  Command solve{
+      "def",
+      "solve",
+      "Optimal solutions by IDA* with pattern databases chosen within --memory",
+      {file,
+       option("scramble", ParamType::InputFile, "Scramble file (Scramble/ScrambleAlg blocks)"),
+       option("moves", ParamType::String, "Solve the position these moves make from solved"),
+       option("state", ParamType::String,
+              "A state in the Solved layout: \"SET 1 2 3 ... [0 0 1 ...] SET ...\" (1-based)"),
+       metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
+       with_range(option("max-length", ParamType::Unsigned,
+                         "Stop at the first solution of at most N moves (a quick non-optimal "
+                         "pass first); refuse (exit 3) when none exists (default: no cap, "
+                         "optimal only)"),
+                  0, 1000),
+       threads_option()},
+      solve_command,
+      true};
+  // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
+  solve.hard_example = {{"file", cube}, {"moves", CUBE3_HARD_MOVES}, {"memory", 64}};
+  solve.invalid_examples = {{{"file", cube}, {"moves", "U Q"}},
+                            {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
+                            {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}}};
+  r.add(std::move(solve));
   register_def_bench(r);
 }
 

@@ -24,11 +24,12 @@ void add(FamilySet& s, int f) {
 
 // Family per move, numbered by first appearance: the classes of "one is a power of the other"
 // (U, U2 and U' all land in U's class, whatever order they come in).
-std::vector<int> derive_families(const std::vector<Perm>& moves) {
+Result<std::vector<int>> derive_families(const std::vector<Perm>& moves, const RunContext& run) {
   const std::size_t n = moves.size();
   // powers[i]: the cyclic group of move i without the identity (empty when its order is large).
   std::vector<std::vector<Perm>> powers(n);
   for (std::size_t i = 0; i < n; ++i) {
+    if (run.should_stop()) return run.stop_error();
     if (moves[i].order() > MAX_FAMILY_POWERS) continue;
     for (Perm p = moves[i]; !p.is_identity(); p *= moves[i]) powers[i].push_back(p);
   }
@@ -42,6 +43,7 @@ std::vector<int> derive_families(const std::vector<Perm>& moves) {
     return i;
   };
   for (std::size_t i = 0; i < n; ++i) {
+    if (run.should_stop()) return run.stop_error();
     for (std::size_t j = i + 1; j < n; ++j) {
       if (in(i, moves[j]) || in(j, moves[i])) {
         const std::size_t a = root(i), b = root(j);
@@ -61,7 +63,8 @@ std::vector<int> derive_families(const std::vector<Perm>& moves) {
 }  // namespace
 
 Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& moves,
-                                                     const CanonicalOptions& options) {
+                                                     const CanonicalOptions& options,
+                                                     const RunContext& run) {
   // Step 1. Families, renumbered by first appearance.
   const std::size_t n = moves.size();
   if (n == 0) return make_error("a canonical-sequence automaton needs at least one move");
@@ -70,7 +73,9 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
   }
   std::vector<int> family;
   if (options.families.empty()) {
-    family = derive_families(moves);
+    auto derived = derive_families(moves, run);
+    if (!derived) return derived.error();
+    family = std::move(*derived);
   } else {
     if (options.families.size() != n) {
       return make_error(fmt::format("{} family indices for {} moves", options.families.size(), n));
@@ -90,11 +95,20 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
   std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(nf));
   for (std::size_t i = 0; i < n; ++i) members[static_cast<std::size_t>(family[i])].push_back(i);
 
-  // Step 2. Which families commute, and which are closed under products.
-  a.commute_.assign(static_cast<std::size_t>(nf * nf), 1);
+  // Step 2. Which families commute, and which are closed under products (pairs of families
+  // already known not to commute are not tried again).
+  if (auto ok = run.check_memory(static_cast<std::uint64_t>(nf) * static_cast<std::uint64_t>(nf),
+                                 "the canonical-sequence automaton's commutation table");
+      !ok) {
+    return ok.error();
+  }
+  a.commute_.assign(static_cast<std::size_t>(nf) * static_cast<std::size_t>(nf), 1);
   for (std::size_t i = 0; i < n; ++i) {
+    if (run.should_stop()) return run.stop_error();
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (family[i] != family[j] && moves[i] * moves[j] != moves[j] * moves[i]) {
+      if (family[i] != family[j] &&
+          a.commute_[static_cast<std::size_t>(family[i] * nf + family[j])] != 0 &&
+          moves[i] * moves[j] != moves[j] * moves[i]) {
         a.commute_[static_cast<std::size_t>(family[i] * nf + family[j])] = 0;
         a.commute_[static_cast<std::size_t>(family[j] * nf + family[i])] = 0;
       }
@@ -102,6 +116,7 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
   }
   a.closed_.assign(static_cast<std::size_t>(nf), 1);
   for (int f = 0; f < nf; ++f) {
+    if (run.should_stop()) return run.stop_error();
     const auto& m = members[static_cast<std::size_t>(f)];
     for (std::size_t x : m) {
       for (std::size_t y : m) {
@@ -115,12 +130,17 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
   }
 
   // Step 3. The reachable states, breadth first from the empty set; row by row of the table.
+  // Each state costs its row of the table, its family set twice (list and index) and the
+  // index's node: checked against the memory budget before a state is added.
   const std::size_t words = static_cast<std::size_t>(nf + 63) / 64;
+  const std::uint64_t state_bytes =
+      n * sizeof(std::int32_t) + 2 * words * sizeof(std::uint64_t) + 2 * sizeof(FamilySet) + 64;
   std::map<FamilySet, int> index;
   std::vector<FamilySet> sets;
   sets.emplace_back(words, 0);
   index.emplace(sets[0], 0);
   for (std::size_t s = 0; s < sets.size(); ++s) {
+    if (run.should_stop()) return run.stop_error();
     for (std::size_t mv = 0; mv < n; ++mv) {
       const FamilySet cur = sets[s];  // a copy: sets grows below
       const int f = family[mv];
@@ -142,6 +162,13 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
                                         "states ({} families, many of them commuting)",
                                         options.max_states, nf),
                             {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+        }
+        if (auto ok = run.check_memory((sets.size() + 1) * state_bytes,
+                                       fmt::format("the canonical-sequence automaton ({} moves, "
+                                                   "more than {} states)",
+                                                   n, sets.size()));
+            !ok) {
+          return ok.error();
         }
         sets.push_back(next);
       }

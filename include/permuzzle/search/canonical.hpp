@@ -25,6 +25,7 @@
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 
 namespace permuzzle::search {
 
@@ -40,8 +41,11 @@ class CanonicalAutomaton {
   static constexpr int START = 0;
   static constexpr int PRUNED = -1;
 
+  // Every loop checks `run` (stop token and deadline: its stop error), and the table is refused
+  // (LimitExceeded, with the estimate) once its memory would pass the run's memory budget.
   static Result<CanonicalAutomaton> build(const std::vector<Perm>& moves,
-                                          const CanonicalOptions& options = {});
+                                          const CanonicalOptions& options = {},
+                                          const RunContext& run = RunContext{});
 
   int states() const { return states_; }
   int moves() const { return moves_; }

@@ -119,6 +119,21 @@ struct Checkpoint {
   }
 };
 
+// A search stopped by the run (time limit or cancellation): the levels it completed, marked
+// incomplete, with the run's stop error.
+DefBfsResult stopped_result(DefBfsResult result, std::vector<std::uint64_t> histogram,
+                            std::uint64_t table_bytes, const RunContext& run) {
+  result.histogram = std::move(histogram);
+  result.complete = false;
+  result.max_distance = static_cast<int>(result.histogram.size()) - 1;
+  result.reached = 0;
+  for (std::uint64_t c : result.histogram) result.reached += c;
+  result.table_bytes = table_bytes;
+  result.antipodes.clear();
+  result.stopped = run.stop_error();
+  return result;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ranked search.
 
@@ -163,7 +178,20 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     e.set_prefetch(table->words(), static_cast<unsigned>(bits));
     return e;
   };
+  // The levels completed so far, for a run that is stopped (time limit or cancellation).
+  std::vector<std::uint64_t> completed;
+  {
+    auto save = std::move(bo.on_level);
+    bo.on_level = [&completed, save](const search::BfsTable& t,
+                                     const std::vector<std::uint64_t>& h) -> Status {
+      completed = h;
+      return save ? save(t, h) : Status(Ok{});
+    };
+  }
   auto r = search::bfs(*table, starts, make_expander, run, bo);
+  if (!r && run.should_stop() && !completed.empty()) {
+    return stopped_result(std::move(result), completed, table->bytes() + p.table_bytes(), run);
+  }
   if (!r) return r.error();
   result.histogram = r->histogram;
   result.complete = r->complete;
@@ -181,7 +209,11 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
     for (std::uint64_t rank = 0; rank < p.states() && result.antipodes.size() < options.antipodes;
          ++rank) {
-      if ((rank & 0xFFFFF) == 0 && run.should_stop()) return run.stop_error();
+      if ((rank & 0xFFFFF) == 0 && run.should_stop()) {
+        // The histogram is complete: only the antipodes' list is cut short.
+        result.stopped = run.stop_error();
+        break;
+      }
       if (table->entry(rank) != last) continue;
       std::vector<int> walk;
       std::uint64_t cur = rank;
@@ -281,6 +313,11 @@ Result<DefBfsResult> sparse_bfs(const CompiledPuzzle& p, const DefBfsOptions& op
   for (int depth = 0; depth < options.max_depth; ++depth) {
     const std::vector<Key>& cur = levels.back();
     const std::uint64_t candidates = cur.size() * static_cast<std::uint64_t>(moves);
+    if (auto ok = run.check_memory((held + candidates) * sizeof(Key),
+                                   fmt::format("the depth-limited search to depth {}", depth + 1));
+        !ok) {
+      return ok.error();
+    }
     if ((held + candidates) * sizeof(Key) > options.memory_bytes) {
       return limit_error(
           fmt::format("the depth-limited search would hold {} positions at depth {} "
@@ -291,7 +328,10 @@ Result<DefBfsResult> sparse_bfs(const CompiledPuzzle& p, const DefBfsOptions& op
     std::vector<Key> next;
     next.reserve(static_cast<std::size_t>(candidates));
     for (std::size_t i = 0; i < cur.size(); ++i) {
-      if ((i & 0xFFF) == 0 && run.should_stop()) return run.stop_error();
+      if ((i & 0xFFF) == 0 && run.should_stop()) {
+        std::vector<std::uint64_t> histogram = result.histogram;
+        return stopped_result(std::move(result), std::move(histogram), held * sizeof(Key), run);
+      }
       for (int m = 0; m < moves; ++m) {
         packer->unpack(cur[i], pos);
         p.apply(pos, m);
@@ -390,7 +430,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
   co.metric = options.metric;
   co.require_ranks = false;
   co.max_table_bytes = std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
-  auto p = CompiledPuzzle::compile(definition, co);
+  auto p = CompiledPuzzle::compile(definition, co, run);
   if (!p) return p.error();
   if (options.sparse && options.max_depth < 0) {
     return make_error("the depth-limited search needs a maximum depth");
@@ -409,6 +449,13 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
       bits = 2;
     }
     if (bits != 0 && (bits == 4 ? bytes4 : bytes2) <= avail) {
+      if (auto ok = run.check_memory((bits == 4 ? bytes4 : bytes2) + p->table_bytes(),
+                                     fmt::format("a whole-graph BFS of {} ranked positions at {} "
+                                                 "bits each",
+                                                 p->states(), bits));
+          !ok) {
+        return ok.error();
+      }
       auto r = ranked_bfs(*p, bits, options, run);
       if (r) r->seconds = clock.seconds();
       return r;

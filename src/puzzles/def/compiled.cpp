@@ -361,8 +361,8 @@ std::string_view metric_name(Metric metric) {
   return metric == Metric::Htm ? "htm" : "qtm";
 }
 
-Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def,
-                                               const CompileOptions& options) {
+Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def, const CompileOptions& options,
+                                               const RunContext& run) {
   CompiledPuzzle p;
   p.def_ = std::make_shared<const Definition>(def);
   p.metric_ = options.metric;
@@ -602,6 +602,7 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def,
     const PieceGroup& g = p.groups_[c.group];
     GroupState after = pos[c.group];
     for (std::uint64_t x = 0; x < c.size; ++x) {
+      if ((x & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
       p.set_coordinate(k, x, pos);
       for (int m = 0; m < move_count; ++m) {
         apply_group(g, p.group_moves_[static_cast<std::size_t>(m)][c.group], pos[c.group], after);

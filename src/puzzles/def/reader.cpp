@@ -5,6 +5,8 @@
 // state or move block, values are read as runs of `pieces` tokens: in files a run must sit on
 // one line (so that a short line is reported where it is short), in `--state` text runs may
 // continue on the next line.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -13,6 +15,62 @@
 #include "permuzzle/puzzles/def/reader.hpp"
 
 namespace permuzzle::def {
+
+std::size_t first_bad_byte(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return i;
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: its length from the lead byte, continuation bytes 10xxxxxx, no overlong
+    // forms, surrogates or code points past U+10FFFF.
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      n = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 4;
+      cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + n > text.size()) return i;
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0x80 && cp < 0xA0)) {
+      return i;  // overlong, surrogate, out of range, or a C1 control character
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+std::string escape_bytes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t bad = first_bad_byte(text);
+    if (bad == std::string_view::npos) {
+      out += text;
+      break;
+    }
+    out += text.substr(0, bad);
+    out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[bad]));
+    text.remove_prefix(bad + 1);
+  }
+  return out;
+}
 
 namespace {
 
@@ -26,13 +84,15 @@ struct Token {
 // The tokens of a text with what error messages need.
 class Source {
  public:
+  // A UTF-8 byte order mark is skipped; lines end at "\n", "\r\n" or a lone "\r" (old Mac).
   Source(std::string_view text, std::string_view file) : file_(file) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     std::size_t start = 0;
     while (start <= text.size()) {
-      std::size_t end = text.find('\n', start);
+      std::size_t end = text.find_first_of("\r\n", start);
       if (end == std::string_view::npos) end = text.size();
       std::string_view line = text.substr(start, end - start);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
       const std::size_t index = lines_.size();
       lines_.push_back(line);
       if (line.empty() || line[0] != '#') {
@@ -59,14 +119,35 @@ class Source {
 
   const std::vector<Token>& tokens() const { return tokens_; }
 
+  // Every token is UTF-8 text without control characters (names reach JSON and terminals).
+  Status check_text() const {
+    for (const Token& t : tokens_) {
+      const std::size_t bad = first_bad_byte(t.text);
+      if (bad == std::string_view::npos) continue;
+      const auto byte = static_cast<unsigned char>(t.text[bad]);
+      Token at_byte = t;
+      at_byte.column += bad;
+      return at(at_byte, fmt::format("byte \\x{:02X} in '{}' is {}: names and values must be "
+                                     "UTF-8 text without control characters",
+                                     byte, escape_bytes(t.text),
+                                     byte < 0x20 || byte == 0x7F ? "a control character"
+                                                                 : "not valid UTF-8"));
+    }
+    return Ok{};
+  }
+
+  // Errors quote the line escaped (escape_bytes), the position counted in the escaped text.
   Error at(const Token& t, const std::string& message) const {
-    return make_error(location(t.line, t.column) + ": " + message, std::string(lines_[t.line]),
-                      t.column - 1);
+    const std::string_view line = lines_[t.line];
+    return make_error(escape_bytes(location(t.line, t.column) + ": " + message), escape_bytes(line),
+                      escape_bytes(line.substr(0, t.column - 1)).size());
   }
   // Just past the last character of the token's line.
   Error after(const Token& t, const std::string& message) const {
-    const std::size_t col = lines_[t.line].size() + 1;
-    return make_error(location(t.line, col) + ": " + message, std::string(lines_[t.line]), col - 1);
+    const std::string_view line = lines_[t.line];
+    const std::size_t col = line.size() + 1;
+    return make_error(escape_bytes(location(t.line, col) + ": " + message), escape_bytes(line),
+                      escape_bytes(line).size());
   }
   Error at_end(const std::string& message) const {
     const std::size_t line = lines_.empty() ? 0 : lines_.size() - 1;
@@ -549,6 +630,7 @@ Status check_state_shape(const Definition& d, const State& s, std::string_view w
 
 Result<Definition> parse_definition(std::string_view text, std::string_view file_name) {
   Source src(text, file_name);
+  if (auto ok = src.check_text(); !ok) return ok.error();
   const auto& toks = src.tokens();
   Definition d;
   NameTable names;
@@ -572,7 +654,10 @@ Result<Definition> parse_definition(std::string_view text, std::string_view file
       if (e.alias_of.empty() && e.power > 1) {
         const BaseMove& b = e.rotation ? d.rotations[e.base] : d.base_moves[e.base];
         what = " (as the power " + std::to_string(e.power) + " of '" + b.name +
-               "': powers are named X, X2, ..., X2', X')";
+               "': powers are named X, X2, ..., X2', X'); rename one of the two moves so that "
+               "no move's name is another's followed by a number, e.g. '" +
+               std::string(t.text) + "' to '" + std::string(t.text) + "_' or '" + b.name +
+               "' to '" + b.name + "_'";
       }
       return src.at(t, "the move name '" + std::string(t.text) + "' is already defined" + what);
     }
@@ -600,8 +685,18 @@ Result<Definition> parse_definition(std::string_view text, std::string_view file
     }
     std::string clash = names.add_base(b, list.size(), rotation);
     if (!clash.empty()) {
-      return src.at(name_token, "move '" + b.name + "' generates the power '" + clash +
-                                    "', a name that is already defined");
+      // Powers are named by appending the exponent (X2, X2'): a move named like another move
+      // followed by digits can collide with them (M11 squared is M112, as is M1 to the power 12).
+      const auto& e = names.names.at(clash);
+      const std::string other =
+          !e.alias_of.empty() ? clash
+                              : (e.rotation ? d.rotations[e.base] : d.base_moves[e.base]).name;
+      return src.at(name_token,
+                    "move '" + b.name + "' generates the power '" + clash +
+                        "', a name that is already defined (by '" + other +
+                        "'): powers are named X, X2, ..., X2', X'; rename one of the two moves "
+                        "so that no move's name is another's followed by a number, e.g. '" +
+                        b.name + "' to '" + b.name + "_'");
     }
     list.push_back(std::move(b));
     return Ok{};

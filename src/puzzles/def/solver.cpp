@@ -11,6 +11,7 @@
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/canonical.hpp"
 #include "permuzzle/search/ida.hpp"
@@ -350,14 +351,14 @@ class Kernel {
   int start(const Position& root) {
     // Children and their database ranks per depth, deep enough for any bound the driver allows
     // (every move costs at least 1), so that nothing is allocated during an iteration.
+    // A depth's vectors are allocated when the search first reaches it (a file with thousands
+    // of moves would otherwise allocate max_depth rows of them up front).
     root_ = root;
     beyond_limit_ = 0;
-    children_.assign(static_cast<std::size_t>(max_depth_) + 2,
-                     std::vector<Position>(static_cast<std::size_t>(moves_), root));
+    children_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
     order_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
-    for (auto& o : order_) o.reserve(static_cast<std::size_t>(moves_));
-    ranks_.assign(static_cast<std::size_t>(max_depth_) + 2,
-                  std::vector<std::uint64_t>(static_cast<std::size_t>(moves_) * pdbs_.size(), 0));
+    ranks_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
+    ranks_.back().assign(static_cast<std::size_t>(moves_) * pdbs_.size(), 0);
     return lookup_max(rank_all(root, scratch_ranks()), 0);
   }
   search::IdaIteration iterate(int bound, search::IdaControl& control) {
@@ -549,6 +550,11 @@ class Kernel {
     }
     if (inverse_cuts(pos, g, bound)) return false;
     auto& kids = children_[depth];
+    if (kids.empty()) {
+      kids.assign(static_cast<std::size_t>(moves_), pos);
+      ranks_[depth].assign(static_cast<std::size_t>(moves_) * pdbs_.size(), 0);
+      order_[depth].reserve(static_cast<std::size_t>(moves_));
+    }
     std::uint64_t* ranks = ranks_[depth].data();
     const std::size_t np = pdbs_.size();
     auto allowed = [&](int m, int& next) {
@@ -764,17 +770,28 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   co.require_ranks = false;
   co.max_table_bytes = 0;
   for (std::size_t m = 0; m < d.moves.size(); ++m) co.moves.push_back(m);
-  auto full = CompiledPuzzle::compile(d, co);
+  auto full = CompiledPuzzle::compile(d, co, run);
   if (!full) return full.error();
   solver->full_ = std::make_shared<const CompiledPuzzle>(std::move(*full));
   const CompiledPuzzle& fp = *solver->full_;
   const std::uint64_t hash = definition_hash(d);
+  // The group of the moves, for the reachability check before every search (a group too large
+  // for Schreier–Sims here leaves that check to the search, as before).
+  {
+    auto group = build_group(d);
+    if (group) {
+      solver->group_ = std::make_shared<const PermGroup>(std::move(*group));
+    } else if (group.error().kind != ErrorKind::LimitExceeded) {
+      return group.error();
+    }
+    if (run.should_stop()) return run.stop_error();
+  }
 
   // Step 2. Canonical sequences: families are the base moves.
   search::CanonicalOptions canon;
   for (std::size_t m = 0; m < d.moves.size(); ++m)
     canon.families.push_back(static_cast<int>(d.moves[m].base));
-  auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon);
+  auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
   if (!automaton) return automaton.error();
   solver->canonical_ = automaton->table();
   solver->canonical_states_ = automaton->states();
@@ -798,6 +815,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     auto current = empty_tracking();
     bool any = false;
     auto fits = [&](const std::vector<std::vector<char>>& t) {
+      if (run.should_stop()) return false;  // the plan is abandoned below
       const std::uint64_t n = projected_states(d, fp, t, options.metric);
       return n != 0 && n <= cap;
     };
@@ -842,6 +860,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
       first = last;
     }
     if (any) tables_plan.push_back(current);
+    if (run.should_stop()) return run.stop_error();
     if (tables_plan.size() > count) continue;
     // A table that tracks part of a group may have room left (the last of a group's tables
     // holds what remained): it takes more of that group's pieces, those just before its own
@@ -864,6 +883,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
         }
       }
     }
+    if (run.should_stop()) return run.stop_error();
     plan = std::move(tables_plan);
   }
   if (plan.empty()) {
@@ -871,14 +891,23 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                       Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
 
-  // Step 4. Build or load each database.
+  // Step 4. Build or load each database, after checking their memory against the run's budget
+  // (the plan keeps them within options.memory_bytes, which a caller may set past it).
+  {
+    std::uint64_t bytes = 0;
+    for (const auto& t : plan) bytes += (projected_states(d, fp, t, options.metric) + 1) / 2;
+    if (auto ok = run.check_memory(bytes, fmt::format("{} pattern database(s)", plan.size()));
+        !ok) {
+      return ok.error();
+    }
+  }
   for (std::size_t t = 0; t < plan.size(); ++t) {
     const Definition projected = project(d, fp, plan[t]);
     CompileOptions pco;
     pco.metric = options.metric;
     pco.max_table_bytes =
         std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
-    auto pp = CompiledPuzzle::compile(projected, pco);
+    auto pp = CompiledPuzzle::compile(projected, pco, run);
     if (!pp) return pp.error();
     auto ppp = std::make_shared<const CompiledPuzzle>(std::move(*pp));
     const std::string pattern = pattern_name(d, fp, plan[t]);
@@ -937,17 +966,33 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   return solver;
 }
 
-Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunContext& run) const {
+Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunContext& run,
+                                                  DefSolveReport* report) const {
   const CompiledPuzzle& fp = *full_;
   const Definition& d = fp.definition();
+  DefSolveReport own;
+  DefSolveReport& rep = report != nullptr ? *report : own;
+  rep = {};
   auto root = fp.position_of(start);
   if (!root) return root.error();
+  // Step 0. An unreachable position is refused with the reason before any search.
+  if (group_) {
+    if (auto ok = check_reachable(d, *group_, start, run); !ok) {
+      if (run.should_stop()) rep.stopped = true;
+      return ok.error();
+    }
+  }
   const std::vector<int>& costs = costs_;
   search::IdaOptions io;
   // The kernel refuses bounds past max_length itself (see iterate) so that this case is told
   // apart from the time and node limits.
   io.max_bound = INT_MAX - 1;
   io.phase = "def solve";
+  // Each optimal iteration's bound is a proven lower bound once it starts (the ones before it
+  // were searched without a solution); the root's own bound before any.
+  io.on_iteration = [&rep](int bound, std::uint64_t) {
+    rep.lower_bound = std::max(rep.lower_bound, bound);
+  };
   const unsigned threads = std::max(1u, run.threads());
   const Lookups& lookups = *lookups_;
   std::vector<Kernel> kernels;
@@ -957,6 +1002,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
                          lookups.inverter ? &*lookups.inverter : nullptr, &lookups.symmetries);
   }
   ParallelKernel parallel(kernels, run, io, options_.all_optimal);
+  rep.lower_bound = kernels.front().start(*root);  // the databases' bound of the root
   auto replay_ok = [&](const Position&, const std::vector<int>& moves) {
     std::vector<std::size_t> seq;
     for (int m : moves) seq.push_back(fp.moves()[static_cast<std::size_t>(m)]);
@@ -986,6 +1032,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   if ((options_.accept_non_optimal || time_limited) && !options_.all_optimal) {
     for (Kernel& k : kernels) k.set_weight(QUICK_WEIGHT);
     search::IdaOptions qo = io;
+    qo.on_iteration = nullptr;  // weighted bounds are no lower bounds
     qo.node_limit = QUICK_NODES;
     qo.phase = "def solve (quick pass)";
     ParallelKernel quick_parallel(kernels, run, qo, false);
@@ -1000,12 +1047,16 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
       }
       if (s.length <= options_.max_length) quick = std::move(s);
     }
-    if (run.should_stop() && quick) return std::vector<DefSolution>{*quick};
+    if (run.should_stop() && quick) {
+      rep.stopped = true;
+      return std::vector<DefSolution>{*quick};
+    }
   }
   // Step 2. IDA*: the optimal solution(s).
   auto r = run_ida();
   const int beyond_limit = kernels.front().beyond_limit();
   const auto& solutions = threads == 1 ? kernels.front().solutions() : parallel.solutions();
+  if (!r && run.should_stop()) rep.stopped = true;
   if (!r && quick && time_limited && run.should_stop()) {
     return std::vector<DefSolution>{*quick};  // out of time: the quick pass's answer
   }
@@ -1030,9 +1081,10 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
 }
 
 Result<std::vector<DefSolution>> DefSolver::solve_moves(const std::vector<std::size_t>& moves,
-                                                        const RunContext& run) const {
+                                                        const RunContext& run,
+                                                        DefSolveReport* report) const {
   const Definition& d = full_->definition();
-  return solve(replay(d, full_solved(d), moves), run);
+  return solve(replay(d, full_solved(d), moves), run, report);
 }
 
 }  // namespace permuzzle::def

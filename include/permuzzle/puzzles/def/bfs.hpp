@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ struct DefBfsResult {
   std::uint64_t table_bytes = 0;
   int resumed_from = -1;  // the checkpoint level resumed from, -1 if none
   double seconds = 0;
+  // Set when the run stopped the search (time limit or cancellation): the histogram holds the
+  // levels completed (complete is false), or, stopped during the antipode walk, the antipodes
+  // found so far.
+  std::optional<Error> stopped;
 };
 
 Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,

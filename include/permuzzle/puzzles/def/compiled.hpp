@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/def/definition.hpp"
 
 namespace permuzzle::def {
@@ -103,7 +104,9 @@ struct CompileOptions {
 class CompiledPuzzle {
  public:
   // Refuses definitions with Illegal entries, and rank spaces past 2^64.
-  static Result<CompiledPuzzle> compile(const Definition& def, const CompileOptions& options = {});
+  // The move tables' loops check `run` (stop token and deadline).
+  static Result<CompiledPuzzle> compile(const Definition& def, const CompileOptions& options = {},
+                                        const RunContext& run = RunContext{});
 
   const Definition& definition() const { return *def_; }
   Metric metric() const { return metric_; }

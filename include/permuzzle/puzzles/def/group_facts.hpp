@@ -24,6 +24,7 @@
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/def/definition.hpp"
 
@@ -54,8 +55,10 @@ struct GroupFacts {
 // Node budget of the stabiliser search; past it the count is refused (LimitExceeded).
 inline constexpr std::uint64_t STABILISER_SEARCH_NODES = 20'000'000;
 
-Result<GroupFacts> group_facts(const Definition& d, const PermGroup& g);
-Result<GroupFacts> group_facts(const Definition& d);
+// The stabiliser search checks `run` (stop token, deadline) every 1024 nodes.
+Result<GroupFacts> group_facts(const Definition& d, const PermGroup& g,
+                               const RunContext& run = RunContext{});
+Result<GroupFacts> group_facts(const Definition& d, const RunContext& run = RunContext{});
 
 // The order of the set-wise stabiliser of the colour classes (`colour[point]`, any integers) in
 // g; exposed for tests. Refused past `node_budget` search nodes.
@@ -63,12 +66,37 @@ Result<GroupFacts> group_facts(const Definition& d);
 // (for tests of both paths).
 Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<int>& colour,
                                           std::uint64_t node_budget = STABILISER_SEARCH_NODES,
-                                          bool direct_first = true);
+                                          bool direct_first = true,
+                                          const RunContext& run = RunContext{});
 
 // The colouring of the expanded points by the solved pattern (see the file comment).
 std::vector<int> pattern_colouring(const Definition& d);
 
 // A uniformly random reachable position: a uniform group element applied to the solved pattern.
 State random_position(const Definition& d, const PermGroup& g, Rng& rng);
+
+// Whether a position (pattern form, as the solvers take it) is reachable from the solved pattern
+// by the moves: decided before any search (issue 22). Step 1: invariants every move keeps (a
+// set's permutation parity, two sets' parities together, a set's orientation sum), which give
+// a reason a user recognises. Step 2: membership, with identical pieces and ignored
+// orientations counted right: is some element of the group (g = build_group(d)) mapping the
+// solved pattern's colouring (pattern_colouring) onto the position's? A transporter search
+// like the stabiliser search of group_facts, orbit by orbit, within a node budget.
+struct Reachability {
+  enum class Verdict { Reachable, Unreachable, Unknown };  // Unknown: over the search budget
+  Verdict verdict = Verdict::Reachable;
+  std::string reason;  // Unreachable: why, e.g. "odd permutation of TILES (...)"
+};
+struct ReachabilityOptions {
+  std::uint64_t node_budget = 1'000'000;                      // per backtrack search
+  std::size_t max_transversal_bytes = std::size_t(64) << 20;  // explicit transversals
+};
+Result<Reachability> reachability(const Definition& d, const PermGroup& g, const State& position,
+                                  const ReachabilityOptions& options = {},
+                                  const RunContext& run = RunContext{});
+// Unsolvable (with the reason) for an unreachable position; Ok when it is reachable or when the
+// check could not decide within its budget (the search then decides, as before).
+Status check_reachable(const Definition& d, const PermGroup& g, const State& position,
+                       const RunContext& run = RunContext{});
 
 }  // namespace permuzzle::def

@@ -32,6 +32,12 @@ inline constexpr std::size_t MAX_MOVE_BYTES = std::size_t(512) << 20;
 Result<Definition> parse_definition(std::string_view text, std::string_view file_name);
 
 // A named position to solve (a scramble file entry, or `--moves` / `--state` input).
+// Text from a file or a user, made safe for error messages, JSON and terminals: every byte
+// that is not part of valid UTF-8, and every control character (C0, DEL, C1), becomes \xNN.
+std::string escape_bytes(std::string_view text);
+// The offset of the first such byte in `text`, or npos.
+std::size_t first_bad_byte(std::string_view text);
+
 struct Scramble {
   std::string name;
   State state;

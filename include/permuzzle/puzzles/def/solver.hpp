@@ -21,6 +21,7 @@
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/core/table_store.hpp"
+#include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/def/compiled.hpp"
 
 namespace permuzzle::def {
@@ -58,16 +59,28 @@ struct PdbInfo {
   double seconds = 0;
 };
 
+// What a solve knew when it stopped (time limit or cancellation): `stopped` is set when the
+// run's stop cut the search (the answer is then the quick pass's solution, or the run's stop
+// error), and `lower_bound` is the proven lower bound on the optimal length (the bound of the
+// last IDA* iteration started: every shorter one was searched without a solution).
+struct DefSolveReport {
+  bool stopped = false;
+  int lower_bound = 0;
+};
+
 class DefSolver {
  public:
   static Result<std::shared_ptr<DefSolver>> create(const Definition& definition,
                                                    const DefSolveOptions& options,
                                                    TableStore& tables, const RunContext& run);
   // Optimal solution(s) from `start` (a state in pattern form), each replayed.
-  Result<std::vector<DefSolution>> solve(const State& start, const RunContext& run) const;
+  // An unreachable position is refused first (Unsolvable, with the reason: group_facts.hpp).
+  Result<std::vector<DefSolution>> solve(const State& start, const RunContext& run,
+                                         DefSolveReport* report = nullptr) const;
   // The same from a move sequence applied to the solved state (indices into Definition::moves).
   Result<std::vector<DefSolution>> solve_moves(const std::vector<std::size_t>& moves,
-                                               const RunContext& run) const;
+                                               const RunContext& run,
+                                               DefSolveReport* report = nullptr) const;
   const std::vector<PdbInfo>& tables() const { return infos_; }
   const CompiledPuzzle& puzzle() const { return *full_; }
 
@@ -89,6 +102,7 @@ class DefSolver {
   std::vector<int> costs_;
   struct Lookups;
   std::shared_ptr<const Lookups> lookups_;
+  std::shared_ptr<const PermGroup> group_;  // null: too large to build here
 };
 
 }  // namespace permuzzle::def
