@@ -26,6 +26,7 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -459,6 +460,12 @@ class HttpServer : public httplib::Server {
   std::thread::id accepting_;
 };
 
+// Makes the calling thread (and the threads it starts: Linux keeps a nice value per thread and
+// new threads inherit it) yield the CPU to the server's other threads: nice 10. Best effort.
+void lower_thread_priority() {
+  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10);
+}
+
 struct Job {
   enum class State { Running, Done, Failed };
   std::string id;
@@ -730,7 +737,19 @@ struct Server::Impl {
     session.run.with_stop_token(shutdown.get_token());
     session.run.with_memory_budget(cheap ? limits.cheap_call : limits.expensive_call);
     if (limit > 0) session.run.with_time_limit(std::chrono::duration<double>(limit));
-    auto out = registry.call(family, verb, *params, session);
+    Result<api::Output> out = make_error("not run");
+    if (cheap) {
+      out = registry.call(family, verb, *params, session);
+    } else {
+      // An expensive call computes on a thread of lower scheduling priority (the solver's own
+      // worker threads inherit it), so that on a loaded machine the CPU goes to quick answers
+      // first.
+      std::thread worker([&] {
+        lower_thread_priority();
+        out = registry.call(family, verb, *params, session);
+      });
+      worker.join();
+    }
     if (!out) return send_error(res, out.error());
     for (const api::Artifact& a : out->artifacts) out->json[a.param] = a.content;
     // A run stopped early answers with what it knew and the reason beside it.
@@ -887,6 +906,7 @@ struct Server::Impl {
   }
 
   void run_job(Job& job, const Json& params) {
+    lower_thread_priority();  // as expensive calls: quick answers first
     Stopwatch watch;
     api::Session session{tables, RunContext{}, options.data_dir};
     session.run.with_stop_token(job.stop.get_token());
