@@ -90,6 +90,17 @@ Perm align_cycles(const Perm& x, const Perm& y, const std::vector<Point>& points
   return *Perm::from_images(std::move(images));
 }
 
+// Checks a growing enumeration every 1024 steps: the stop request, and the memory of `items`
+// entries of `per_item` bytes against the budget (so a list is refused when it reaches the
+// budget, not after it filled the machine).
+Status check_growth(const RunContext* run, std::uint64_t step, std::uint64_t items,
+                    std::uint64_t per_item, const char* what) {
+  if (!run || (step & 1023) != 0) return Ok{};
+  if (run->should_stop()) return run->stop_error();
+  const std::uint64_t bytes = items > UINT64_MAX / per_item ? UINT64_MAX : items * per_item;
+  return run->check_memory(bytes, what);
+}
+
 }  // namespace
 
 PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points) {
@@ -139,21 +150,33 @@ Result<mpz_class> subgroup_index(const PermGroup& g, const PermGroup& h) {
 }
 
 Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const PermGroup& h,
-                                                      std::size_t limit) {
+                                                      std::uint64_t limit, const RunContext* run) {
   auto index = subgroup_index(g, h);
   if (!index) return index.error();
-  if (*index > mpz_class(static_cast<unsigned long>(limit))) {
+  if (*index > mpz_class(std::to_string(limit))) {
     return make_error(
         "the index is " + index->get_str() + ", more than the limit " + std::to_string(limit), {},
         Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   const std::size_t target = index->get_ui(), n = g.degree();
+  // Two permutations per coset (representative and inverse), reserved below.
+  const std::uint64_t per_coset = 2 * g.element_bytes();
+  if (run) {
+    const std::uint64_t bytes = target > UINT64_MAX / per_coset ? UINT64_MAX : target * per_coset;
+    if (auto s = run->check_memory(bytes, "the " + index->get_str() + " coset representatives");
+        !s) {
+      return s.error();
+    }
+  }
   std::vector<Perm> reps = {Perm(n)}, inverses = {Perm(n)};
+  std::uint64_t tests = 0;
   for (std::size_t q = 0; q < reps.size() && reps.size() < target; ++q) {
     for (const Perm& s : g.generators()) {
       Perm x = (reps[q] * s).extended(n);
       bool known = false;
       for (const Perm& inv : inverses) {
+        // Quadratic in the index: poll the stop request inside the scan too.
+        if (run && (++tests & 1023) == 0 && run->should_stop()) return run->stop_error();
         if (h.contains(x * inv)) {
           known = true;
           break;
@@ -170,12 +193,17 @@ Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const 
 }
 
 Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vector<Point> set,
-                                                  std::size_t limit) {
+                                                  std::uint64_t limit, const RunContext* run) {
   std::sort(set.begin(), set.end());
   set.erase(std::unique(set.begin(), set.end()), set.end());
   std::vector<std::vector<Point>> orbit = {set};
   std::set<std::vector<Point>> seen = {set};
+  // Each set is held twice (list and index), plus a tree node.
+  const std::uint64_t per_set = 2 * (set.size() * sizeof(Point) + 40) + 48;
   for (std::size_t q = 0; q < orbit.size(); ++q) {
+    if (auto s = check_growth(run, q, orbit.size(), per_set, "the orbit of the set"); !s) {
+      return s.error();
+    }
     for (const Perm& s : g.generators()) {
       std::vector<Point> image;
       for (Point p : orbit[q]) image.push_back(s.image(p));
@@ -193,7 +221,7 @@ Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vecto
 }
 
 Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
-                                                std::size_t limit) {
+                                                std::uint64_t limit, const RunContext* run) {
   for (const Perm* p : {&x, &y}) {
     if (!g.contains(*p)) {
       return make_error("the element " + p->to_cycle_string() + " is not in the group");
@@ -225,7 +253,13 @@ Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& 
   conjugator.emplace(queue[0], Perm(n));
   const Perm target = y.extended(n);
   if (queue[0] == target) return std::optional<Perm>(Perm(n));
+  // Per class element: its key and conjugator in the map (with a tree node) and its queue copy.
+  const std::uint64_t per_element = 3 * (n * sizeof(Point) + sizeof(Perm) + 16) + 48;
   for (std::size_t q = 0; q < queue.size(); ++q) {
+    if (auto s = check_growth(run, q, queue.size(), per_element, "the conjugacy class search");
+        !s) {
+      return s.error();
+    }
     const Perm c = conjugator.at(queue[q]);
     for (const Perm& s : g.generators()) {
       Perm e = queue[q].conjugate(s).extended(n);
@@ -244,15 +278,17 @@ Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& 
   return std::optional<Perm>();
 }
 
-Result<PermGroup> centre(const PermGroup& g, std::size_t limit) {
+Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit, const RunContext* run) {
   if (is_abelian(g)) return g;
   std::vector<Point> moved = moved_points(g);
   if (natural_giant(g, moved.size()) != 0) return PermGroup();  // non-abelian S_m, A_m
-  auto all = g.elements(limit);
+  auto all = g.elements(limit, run);
   if (!all) return all.error();
   std::vector<Perm> central;
   PermGroup z;
+  std::uint64_t step = 0;
   for (const Perm& e : *all) {
+    if (run && (++step & 255) == 0 && run->should_stop()) return run->stop_error();
     if (e.is_identity() || z.contains(e)) continue;
     bool commutes = std::all_of(g.generators().begin(), g.generators().end(),
                                 [&](const Perm& s) { return e * s == s * e; });

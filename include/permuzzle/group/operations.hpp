@@ -4,7 +4,9 @@
 //
 // Bounds: the functions marked "small groups" enumerate elements or a conjugacy class and
 // refuse (ErrorKind::LimitExceeded) beyond `limit`; the others work from the chain and scale
-// with it (S_n / A_n of any degree are recognised, see perm_group.hpp).
+// with it (S_n / A_n of any degree are recognised, see perm_group.hpp). Given a run context,
+// the enumerations also refuse what would not fit in its memory budget (LimitExceeded, checked
+// as their lists grow, before they pass it) and end with run->stop_error() when it asks to stop.
 #pragma once
 
 #include <gmpxx.h>
@@ -14,6 +16,7 @@
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle {
@@ -31,23 +34,27 @@ Result<mpz_class> subgroup_index(const PermGroup& g, const PermGroup& h);
 // RightTransversal). Breadth-first over the cosets (x ~ y iff x*y^-1 in H); refuses an index
 // above `limit` (quadratic in the index: meant for indices up to a few thousand).
 Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const PermGroup& h,
-                                                      std::size_t limit = 2000);
+                                                      std::uint64_t limit = 2000,
+                                                      const RunContext* run = nullptr);
 
 // The orbit of a set of points under G acting on sets (GAP: Orbit(G, set, OnSets)), each set
 // sorted, the given set first; refuses orbits longer than `limit`.
 Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vector<Point> set,
-                                                  std::size_t limit = 100000);
+                                                  std::uint64_t limit = 100000,
+                                                  const RunContext* run = nullptr);
 
 // An element c of G with x^c = c^-1 * x * c = y, or nullopt when x and y are not conjugate in G
 // (GAP: RepresentativeAction(G, x, y)). x and y must be in G. Different cycle types are
 // answered at once; otherwise a breadth-first search over the conjugacy class of x under
 // conjugation by the generators, refused beyond `limit` class elements (small groups).
 Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
-                                                std::size_t limit = 200000);
+                                                std::uint64_t limit = 200000,
+                                                const RunContext* run = nullptr);
 
 // The centre Z(G) (small groups: the elements are enumerated, at most `limit`); S_n and A_n
 // (n >= 4 / n >= 4) answered directly: trivial.
-Result<PermGroup> centre(const PermGroup& g, std::size_t limit = 1000000);
+Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit = 1000000,
+                         const RunContext* run = nullptr);
 
 // The commutator (derived) subgroup [G, G]: the normal closure of the commutators of the
 // generators (GAP: DerivedSubgroup).
