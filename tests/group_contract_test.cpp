@@ -8,6 +8,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "cli_runner.hpp"
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/group/cayley.hpp"
@@ -320,6 +321,26 @@ TEST(GroupContract, HardExamplesStopWithinTheLimit) {
     std::printf("%s %s: %.3f s: %s\n", c.family.c_str(), c.verb.c_str(), took,
                 error->message.substr(0, 100).c_str());
   }
+}
+
+}  // namespace
+}  // namespace permuzzle
+
+namespace permuzzle {
+namespace {
+
+// The reported CLI defect: exit 1 "internal error: vector::reserve". Now the small group is
+// listed (exit 0) and the huge one refused by the memory check (exit 3) with the estimate.
+TEST(GroupContract, CliElementsWithTheLargestLimit) {
+  auto small = test::run_cli("group elements --limit 18446744073709551615 '(1,2,3)' '(1,2)'");
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_EQ(small.out, "()\n(2,3)\n(1,2)\n(1,2,3)\n(1,3,2)\n(1,3)\n");
+  auto big = test::run_cli(
+      "--memory 64 group elements --limit 18446744073709551615 "
+      "'(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20)' '(1,2)'");
+  EXPECT_EQ(big.exit_code, 3) << big.err;
+  EXPECT_NE(big.err.find("2432902008176640000 elements"), std::string::npos) << big.err;
+  EXPECT_EQ(big.err.find("internal"), std::string::npos) << big.err;
 }
 
 }  // namespace

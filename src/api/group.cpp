@@ -584,7 +584,7 @@ Result<Output> word_command(const Request& q, Session& s) {
       word = std::move(w->word);
       method = w->method;
     } else if (words.error().kind == ErrorKind::LimitExceeded && !s.run.should_stop()) {
-      auto w = g.word(*x);
+      auto w = g.word(*x, &s.run);
       if (!w) return w.error();
       word = std::move(*w);
       method = "stabiliser chain";

@@ -90,8 +90,9 @@ class PermGroup {
   GroupStructure describe() const;
 
   // A word in the generators equal to `element` (verified by multiplying back), or an error
-  // when the element is not in the group.
-  Result<Word> word(const Perm& element) const;
+  // when the element is not in the group. With a run context, the word chain's transversal
+  // table (built on the first call) is refused over its memory budget too.
+  Result<Word> word(const Perm& element, const RunContext* run = nullptr) const;
   Perm evaluate(const Word& word) const;
   std::string word_to_string(const Word& word) const;  // "g1 g2^-1 ..."
 
