@@ -867,11 +867,12 @@ void register_group(Registry& r) {
             "structure and generators",
             {required(option("points", ParamType::String,
                              "Points to fix, comma-separated, e.g. 1 or 1,5,7"))},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
               auto points = parse_points(q.string("points"), "--points");
               if (!points) return points.error();
-              return subgroup_output(pointwise_stabilizer(g, *points),
-                                     {{"points", points_json(*points)}});
+              auto h = pointwise_stabilizer(g, *points, &s.run);
+              if (!h) return h.error();
+              return subgroup_output(*h, {{"points", points_json(*points)}});
             });
 
   add_group(r, "is-subgroup",
@@ -1004,8 +1005,10 @@ void register_group(Registry& r) {
   add_group(r, "derived-subgroup",
             "Commutator subgroup [G,G] (GAP: DerivedSubgroup): normal closure of the "
             "generators' commutators",
-            {}, [](const Request&, const PermGroup& g) -> Result<Output> {
-              return subgroup_output(derived_subgroup(g), {});
+            {}, [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
+              auto h = derived_subgroup(g, &s.run);
+              if (!h) return h.error();
+              return subgroup_output(*h, {});
             });
 
   add_group(r, "is-abelian", "Do the generators commute? (GAP: IsAbelian)", {},
@@ -1018,11 +1021,13 @@ void register_group(Registry& r) {
             });
 
   add_group(r, "is-solvable", "Does the derived series reach 1? (GAP: IsSolvableGroup)", {},
-            [](const Request&, const PermGroup& g) -> Result<Output> {
-              bool s = is_solvable(g);
+            [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
+              auto solvable = is_solvable(g, &s.run);
+              if (!solvable) return solvable.error();
+              const bool yes = *solvable;
               Output out;
-              out.text = s ? "yes\n" : "no\n";
-              out.json = {{"is_solvable", s}};
+              out.text = yes ? "yes\n" : "no\n";
+              out.json = {{"is_solvable", yes}};
               return out;
             });
 

@@ -11,7 +11,9 @@ namespace permuzzle {
 namespace {
 
 // Builds <gens> as PermGroup does for the CLI: randomized (still exact) above degree 64.
-PermGroup make_group(std::vector<Perm> gens) {
+// With a run context: its stop request and memory budget apply, and their errors are returned
+// (without one, a group is always built: its generators come from an existing group).
+Result<PermGroup> make_group_run(std::vector<Perm> gens, const RunContext* run) {
   std::vector<Perm> useful;
   for (Perm& p : gens) {
     if (!p.is_identity()) useful.push_back(std::move(p));
@@ -21,8 +23,14 @@ PermGroup make_group(std::vector<Perm> gens) {
   for (const Perm& p : useful) n = std::max(n, p.largest_moved_point());
   SchreierSimsOptions options;
   options.randomized = n > 64;
+  options.run = run;
   auto g = PermGroup::from_generators(std::move(useful), {}, options);
+  if (!g && run) return g.error();
   return g.ok() ? *g : PermGroup();
+}
+
+PermGroup make_group(std::vector<Perm> gens) {
+  return *make_group_run(std::move(gens), nullptr);
 }
 
 std::vector<Point> moved_points(const PermGroup& g) {
@@ -104,6 +112,11 @@ Status check_growth(const RunContext* run, std::uint64_t step, std::uint64_t ite
 }  // namespace
 
 PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points) {
+  return *pointwise_stabilizer(g, points, nullptr);
+}
+
+Result<PermGroup> pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points,
+                                       const RunContext* run) {
   const std::size_t n = g.degree();
   std::vector<Point> prefix;
   for (Point p : points) {
@@ -124,15 +137,17 @@ PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& poi
   SchreierSimsOptions options;
   options.base_prefix = prefix;
   options.randomized = n > 64;
+  options.run = run;
   auto rebased = PermGroup::from_generators(g.strong_generators(), {}, options);
-  if (!rebased.ok()) return g;  // cannot happen: g's own chain fitted
+  if (!rebased.ok() && run) return rebased.error();  // stopped, or over the run's budget
+  if (!rebased.ok()) return g;                       // cannot happen: g's own chain fitted
   std::vector<Perm> gens;
   for (const Perm& s : rebased->strong_generators()) {
     if (std::all_of(prefix.begin(), prefix.end(), [&](Point p) { return s.image(p) == p; })) {
       gens.push_back(s);
     }
   }
-  return make_group(std::move(gens));
+  return make_group_run(std::move(gens), run);
 }
 
 bool is_subgroup(const PermGroup& h, const PermGroup& g) {
@@ -300,6 +315,10 @@ Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit, const RunConte
 }
 
 PermGroup derived_subgroup(const PermGroup& g) {
+  return *derived_subgroup(g, nullptr);
+}
+
+Result<PermGroup> derived_subgroup(const PermGroup& g, const RunContext* run) {
   std::vector<Point> moved = moved_points(g);
   const std::size_t n = g.degree();
   if (natural_giant(g, moved.size()) != 0 && moved.size() >= 5) {
@@ -314,7 +333,9 @@ PermGroup derived_subgroup(const PermGroup& g) {
       if (!c.is_identity()) hgens.push_back(c.extended(n));
     }
   }
-  PermGroup h = make_group(hgens);
+  auto first = make_group_run(hgens, run);
+  if (!first) return first.error();
+  PermGroup h = std::move(*first);
   // Step 2. ... and their normal closure: conjugates by the generators until closed.
   for (bool changed = true; changed;) {
     changed = false;
@@ -323,7 +344,9 @@ PermGroup derived_subgroup(const PermGroup& g) {
         Perm c = hgens[i].conjugate(s).extended(n);
         if (!h.contains(c)) {
           hgens.push_back(c);
-          h = make_group(hgens);
+          auto bigger = make_group_run(hgens, run);
+          if (!bigger) return bigger.error();
+          h = std::move(*bigger);
           changed = true;
           break;
         }
@@ -344,12 +367,17 @@ bool is_abelian(const PermGroup& g) {
 }
 
 bool is_solvable(const PermGroup& g) {
+  return *is_solvable(g, nullptr);
+}
+
+Result<bool> is_solvable(const PermGroup& g, const RunContext* run) {
   PermGroup current = g;
   while (current.order() > 1) {
     if (is_abelian(current)) return true;
-    PermGroup next = derived_subgroup(current);
-    if (next.order() == current.order()) return false;  // a perfect group: the series stops
-    current = std::move(next);
+    auto next = derived_subgroup(current, run);
+    if (!next) return next.error();
+    if (next->order() == current.order()) return false;  // a perfect group: the series stops
+    current = std::move(*next);
   }
   return true;
 }

@@ -23,6 +23,9 @@ namespace permuzzle {
 
 // The subgroup fixing every point of `points` (0-based; GAP: Stabilizer(G, points, OnTuples)).
 PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points);
+// The same within the run's time limit and memory budget (the chain is rebuilt on a new base).
+Result<PermGroup> pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points,
+                                       const RunContext* run);
 
 // Is every generator of h in g? (GAP: IsSubgroup(g, h)).
 bool is_subgroup(const PermGroup& h, const PermGroup& g);
@@ -59,9 +62,13 @@ Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit = 1000000,
 // The commutator (derived) subgroup [G, G]: the normal closure of the commutators of the
 // generators (GAP: DerivedSubgroup).
 PermGroup derived_subgroup(const PermGroup& g);
+// The same within the run's time limit and memory budget (the normal closure rebuilds a chain
+// per new generator).
+Result<PermGroup> derived_subgroup(const PermGroup& g, const RunContext* run);
 
 bool is_abelian(const PermGroup& g);  // the generators commute pairwise
 // The derived series reaches the trivial group (GAP: IsSolvableGroup).
 bool is_solvable(const PermGroup& g);
+Result<bool> is_solvable(const PermGroup& g, const RunContext* run);
 
 }  // namespace permuzzle
