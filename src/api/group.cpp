@@ -598,6 +598,14 @@ Result<Output> word_command(const Request& q, Session& s) {
     return make_error("internal error: word does not multiply back to the element", {},
                       Error::NO_POSITION, ErrorKind::Internal);
   }
+  // The answer: each letter in the text and as a JSON string.
+  std::uint64_t name_chars = 0;
+  for (const Letter& l : word) name_chars += g.generator_names()[l.generator].size() + 4;
+  if (auto st = check_listing(s, word.size(), name_chars,
+                              "printing the " + std::to_string(word.size()) + "-letter word");
+      !st) {
+    return st.error();
+  }
   nlohmann::json letters = nlohmann::json::array();
   for (const Letter& l : word) {
     letters.push_back(g.generator_names()[l.generator] + (l.exponent == 1 ? "" : "^-1"));
