@@ -803,7 +803,22 @@ void register_group(Registry& r) {
             "budget; `group order` gives their number)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 10000)},
             [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
-              auto all = g.elements(q.unsigned_integer("limit"), &s.run);
+              // Before the enumeration: the list and its answer together, each element's
+              // cycle string at most `degree` points of `digits` characters and a separator.
+              const std::uint64_t limit = q.unsigned_integer("limit");
+              if (g.order() <= mpz_class(std::to_string(limit))) {
+                const std::uint64_t count = g.order().get_ui();
+                const std::uint64_t digits = std::to_string(g.degree()).size() + 2;
+                const std::uint64_t per = g.element_bytes() + 64 + 2 * g.degree() * digits;
+                const std::uint64_t bytes = count > UINT64_MAX / per ? UINT64_MAX : count * per;
+                if (auto st = s.run.check_memory(
+                        bytes, "listing the " + g.order().get_str() +
+                                   " elements of the group (`group order` gives their number)");
+                    !st) {
+                  return st.error();
+                }
+              }
+              auto all = g.elements(limit, &s.run);
               if (!all) return all.error();
               Output out;
               nlohmann::json list = nlohmann::json::array();
