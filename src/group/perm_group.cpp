@@ -1261,7 +1261,21 @@ Result<std::vector<Perm>> PermGroup::elements(std::uint64_t limit, const RunCont
       if (k == m) break;
       rebuild_from(k);
     }
-    std::sort(result.begin(), result.end());
+    // Step 4. Sort in runs of RUN elements, then merge pairs of runs: the stop request is
+    // polled between runs and merges, so no single step is longer than one linear merge.
+    constexpr std::size_t RUN = 65536;
+    const std::size_t total = result.size();
+    for (std::size_t b = 0; b < total; b += RUN) {
+      if (run && run->should_stop()) return run->stop_error();
+      std::sort(result.begin() + b, result.begin() + std::min(total, b + RUN));
+    }
+    for (std::size_t width = RUN; width < total; width *= 2) {
+      for (std::size_t b = 0; b + width < total; b += 2 * width) {
+        if (run && run->should_stop()) return run->stop_error();
+        std::inplace_merge(result.begin() + b, result.begin() + b + width,
+                           result.begin() + std::min(total, b + 2 * width));
+      }
+    }
     return result;
   });
 }
