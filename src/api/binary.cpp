@@ -57,7 +57,9 @@ Result<Output> solve_board(const Request& q, Session& s, const Board& start, con
   if (method == "flow") options.method = Method::NetworkSimplex;
   if (method == "separable") options.method = Method::Separable;
   options.on_progress = [&s](const std::string& line) { s.note(line); };
-  // Step 1. The list is kept only when it is printed, and printed only when it fits.
+  options.run = &s.run;
+  // Step 1. The list is kept only when it is printed, and printed only when it fits (in the
+  // text limit, and with its JSON form, about 112 bytes a swap, in the memory budget).
   const std::uint64_t max_print = q.unsigned_integer("max-print");
   const std::uint64_t per_move = move_text_bound(start);
   options.keep_moves = max_print;
@@ -70,6 +72,12 @@ Result<Output> solve_board(const Request& q, Session& s, const Board& start, con
                       swaps, (swaps * per_move + (1 << 20) - 1) >> 20, MAX_PRINT_BYTES >> 20,
                       swaps),
           {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    if (swaps <= max_print) {
+      return s.run.check_memory(swaps * (per_move + 112),
+                                fmt::format("printing the {} swaps (a --max-print below {} gives "
+                                            "the count and the replayed check without the list)",
+                                            swaps, swaps));
     }
     return Ok{};
   };
@@ -160,6 +168,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   BinaryGraphOptions options;
   options.cross_check_flow = !q.flag("no-check");
   options.on_progress = [&s](const std::string& line) { s.note(line); };
+  options.run = &s.run;
   auto g = summarize_graph(goal, options);
   if (!g) return g.error();
   Output out;
@@ -226,6 +235,15 @@ std::string demo_binary() {
   return out;
 }
 
+// The conformance suite's hard example of `binary solve`: the 1s fill the bottom half of a
+// side x side board, so that every 1 moves up side/2 rows (side^3/4 swaps, built and replayed).
+std::string bottom_half_board(int side) {
+  std::string zeros(static_cast<std::size_t>(side), '0'), ones(static_cast<std::size_t>(side), '1');
+  std::string text;
+  for (int r = 0; r < side; ++r) text += (r ? " " : "") + (r < side / 2 ? zeros : ones);
+  return text;
+}
+
 Param max_print_param() {
   return option("max-print", ParamType::Unsigned,
                 "Print the moves only up to this many (at most 64 MB of text)", 10000);
@@ -273,7 +291,14 @@ void register_binary(Registry& r) {
              goal = *g;
            }
            return solve_board(q, s, *start, goal);
-         }});
+         },
+         false,
+         Cost::Expensive,
+         // 800 x 800, 1s in the bottom half: 1.3e8 swaps, several seconds.
+         {{"start", bottom_half_board(800)}},
+         {{{"start", "12"}},
+          {{"start", "10 01"}, {"goal", "11 00 00"}},
+          {{"start", "10 01"}, {"method", "fast"}}}});
 
   r.add({"binary",
          "random",
@@ -295,7 +320,12 @@ void register_binary(Registry& r) {
              out->text = "start: " + format_board(start) + "\n" + out->text;
            }
            return out;
-         }});
+         },
+         false,
+         Cost::Expensive,
+         // 2000 x 2000 random: about 10^9 swaps to build and replay.
+         {{"rows", 2000}, {"cols", 2000}},
+         {{{"rows", 0}}, {{"rows", 4}, {"cols", 4}, {"ones", 17}}, {{"method", "fast"}}}});
 
   r.add({"binary",
          "bfs",
@@ -306,7 +336,11 @@ void register_binary(Registry& r) {
                  "Goal board (default: the 1s fill the rows from the top)"),
           flag("no-check", "Skip the per-position min-cost flow cross-check")},
          bfs_command,
-         /*long_running=*/true});
+         /*long_running=*/true,
+         Cost::Expensive,
+         // 4 x 6, 12 ones: 2.7 million positions, each checked by a min-cost flow.
+         {{"rows", 4}, {"cols", 6}},
+         {{{"rows", 0}}, {{"goal", "12 01"}}, {{"rows", 2}, {"cols", 2}, {"ones", 5}}}});
 
   r.add_demo("binary", demo_binary);
 }

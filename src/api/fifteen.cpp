@@ -128,8 +128,13 @@ Result<Output> toroidal_command(const Request& q, Session& s) {
     }
     if (samples > 0) {
       Rng rng(q.unsigned_integer("seed"));
-      std::uint64_t ok = 0;
-      for (std::uint64_t i = 0; i < samples; ++i) {
+      std::uint64_t ok = 0, checked = 0;
+      for (std::uint64_t i = 0; i < samples; ++i, ++checked) {
+        // Stopped: what was checked so far, marked incomplete.
+        if ((i & 1023) == 1023 && s.run.should_stop()) {
+          out.stopped = s.run.stop_error();
+          break;
+        }
         Board16 b = random_solvable(rng);
         Perm g = to_toroidal(b);
         auto back = from_toroidal(g);
@@ -138,12 +143,16 @@ Result<Output> toroidal_command(const Request& q, Session& s) {
         ok += group->contains(g) && back && *back == b && pos && is_solvable(*pos) &&
               to_toroidal(*pos) == e;
       }
-      out.json["checked"] = samples;
+      out.json["checked"] = checked;
       out.json["bijection_ok"] = ok;
       text += fmt::format(
           "bijection checked both ways on {} random positions and {} random "
           "elements: {} ok\n",
-          samples, samples, ok);
+          checked, checked, ok);
+      if (out.stopped) {
+        out.json["complete"] = false;
+        text += fmt::format("(stopped after {} of {} samples)\n", checked, samples);
+      }
     }
   }
   out.text = std::move(text);
@@ -176,7 +185,11 @@ void register_fifteen(Registry& r) {
                "Cells the blank visits, e.g. 12,11,7,6,2 (from the goal or --position)"),
         option("position", ParamType::String, "Position: 16 labels, 0 = blank (default: the goal)"),
         option("code", ParamType::String, "A code in cycle notation, e.g. \"(2,16,12,11,7,6)\"")},
-       code_command});
+       code_command,
+       false,
+       Cost::Cheap,
+       nullptr,
+       {{{"path", "1,x"}}, {{"position", "1 2 3"}}, {{"code", "(1,2"}}}});
 
   r.add({"fifteen",
          "toroidal",
@@ -189,7 +202,15 @@ void register_fifteen(Registry& r) {
                             "Check the bijection on this many random positions both ways", 0),
                      0, MAX_CHECK_SAMPLES),
           option("seed", ParamType::Unsigned, "Random seed for --check", 1)},
-         toroidal_command});
+         toroidal_command,
+         false,
+         Cost::Expensive,
+         // A million samples both ways: about 10 s.
+         {{"check", MAX_CHECK_SAMPLES}},
+         {nlohmann::json::object(),
+          {{"check", MAX_CHECK_SAMPLES + 1}},
+          {{"position", "1 2 3"}},
+          {{"element", "(1,2"}}}});
 
   r.add_demo("fifteen", demo_fifteen);
 }

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -86,13 +87,15 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
   return gens;
 }
 
-Result<PermGroup> build_group(const Request& q) {
+// Schreier–Sims within the run's time limit and memory budget.
+Result<PermGroup> build_group(const Request& q, const Session& s) {
   auto gens = parse_generators(q.strings("generators"));
   if (!gens) return gens.error();
   std::size_t degree = 0;
   for (const Perm& p : gens->perms) degree = std::max(degree, p.largest_moved_point());
   SchreierSimsOptions options;
   options.randomized = !q.flag("deterministic") && degree > RANDOMIZED_FROM_DEGREE;
+  options.run = &s.run;
   return PermGroup::from_generators(gens->perms, gens->names, options);
 }
 
@@ -175,17 +178,43 @@ Param element_param() {
       with_short(option("element", ParamType::String, "The element, e.g. \"(1,2)(3,4)\""), 'e'));
 }
 
+// The conformance fields of a group command (see group_contract).
+struct Contract {
+  Cost cost = Cost::Expensive;
+  nlohmann::json hard_example = nullptr;
+  std::vector<nlohmann::json> invalid_examples;
+};
+Contract group_contract(const std::string& verb);
+
+Command with_contract(Command c) {
+  Contract k = group_contract(c.verb);
+  c.cost = k.cost;
+  c.hard_example = std::move(k.hard_example);
+  c.invalid_examples = std::move(k.invalid_examples);
+  return c;
+}
+
+using GroupBody = std::function<Result<Output>(const Request&, const PermGroup&, Session&)>;
+
 // Adds a group command: generators and --deterministic first, then `extra` parameters.
 void add_group(Registry& r, std::string verb, std::string help, std::vector<Param> extra,
-               std::function<Result<Output>(const Request&, const PermGroup&)> body) {
+               GroupBody body) {
   std::vector<Param> params = {generators_param(), deterministic_param()};
   params.insert(params.end(), extra.begin(), extra.end());
-  r.add({"group", std::move(verb), std::move(help), std::move(params),
-         [body = std::move(body)](const Request& q, Session&) -> Result<Output> {
-           auto g = build_group(q);
-           if (!g) return g.error();
-           return body(q, *g);
-         }});
+  r.add(with_contract({"group", std::move(verb), std::move(help), std::move(params),
+                       [body = std::move(body)](const Request& q, Session& s) -> Result<Output> {
+                         auto g = build_group(q, s);
+                         if (!g) return g.error();
+                         return body(q, *g, s);
+                       }}));
+}
+// The same for a command that needs nothing of the session beyond the group.
+void add_group(Registry& r, std::string verb, std::string help, std::vector<Param> extra,
+               std::function<Result<Output>(const Request&, const PermGroup&)> body) {
+  add_group(r, std::move(verb), std::move(help), std::move(extra),
+            GroupBody([body = std::move(body)](const Request& q, const PermGroup& g, Session&) {
+              return body(q, g);
+            }));
 }
 
 // "1,5,7" -> 0-based points.
@@ -220,7 +249,7 @@ Param subgroup_param() {
       's'));
 }
 
-Result<PermGroup> build_subgroup(const Request& q) {
+Result<PermGroup> build_subgroup(const Request& q, const Session& s) {
   std::vector<Perm> gens;
   auto texts = q.strings("subgroup");
   for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -232,7 +261,38 @@ Result<PermGroup> build_subgroup(const Request& q) {
   for (const Perm& p : gens) degree = std::max(degree, p.largest_moved_point());
   SchreierSimsOptions options;
   options.randomized = degree > RANDOMIZED_FROM_DEGREE;
+  options.run = &s.run;
   return PermGroup::from_generators(gens, {}, options);
+}
+
+// Refuses, before the answer is built, a listing whose text and JSON would not fit in the
+// memory budget: `items` strings of `chars` characters in all, each held in the text and as a
+// JSON string (about 64 bytes of overhead each). `what` says what was asked and how to get less.
+Status check_listing(const Session& s, std::uint64_t items, std::uint64_t chars,
+                     const std::string& what) {
+  const std::uint64_t bytes = 2 * chars + 64 * items;
+  return s.run.check_memory(bytes, what);
+}
+
+// Lists permutations one a line (text) and as a JSON array of cycle strings, after checking
+// that both fit in the memory budget (`what` names the listing and how to ask for less); the
+// stop request is polled as the list is built.
+Status list_perms(const std::vector<Perm>& perms, const Session& s, const std::string& what,
+                  std::string& text, nlohmann::json& list) {
+  std::uint64_t chars = 0;
+  for (std::size_t i = 0; i < perms.size(); ++i) {
+    if ((i & 4095) == 4095 && s.run.should_stop()) return s.run.stop_error();
+    chars += perms[i].to_cycle_string().size() + 1;
+  }
+  if (auto st = check_listing(s, perms.size(), chars, what); !st) return st;
+  text.reserve(text.size() + chars);
+  for (std::size_t i = 0; i < perms.size(); ++i) {
+    if ((i & 4095) == 4095 && s.run.should_stop()) return s.run.stop_error();
+    std::string e = perms[i].to_cycle_string();
+    text += e + "\n";
+    list.push_back(std::move(e));
+  }
+  return Ok{};
 }
 
 // A subgroup's order, structure and generators (at most MAX_PRINTED_GENERATORS printed).
@@ -296,7 +356,7 @@ Output describe_group(const PermGroup& g) {
   return out;
 }
 
-Result<Output> cayley_graph_output(const Request& q, const PermGroup& g) {
+Result<Output> cayley_graph_output(const Request& q, const PermGroup& g, Session& s) {
   std::vector<Perm> connection;
   auto texts = q.strings("connection");
   for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -304,8 +364,21 @@ Result<Output> cayley_graph_output(const Request& q, const PermGroup& g) {
     if (!x) return x.error();
     connection.push_back(std::move(*x));
   }
-  auto cay = cayley_graph(g, connection, {}, !q.flag("undirected"), q.unsigned_integer("limit"));
+  auto cay =
+      cayley_graph(g, connection, {}, !q.flag("undirected"), q.unsigned_integer("limit"), &s.run);
   if (!cay) return cay.error();
+  // The answer: the DOT text (a line per vertex and per edge) twice (text and JSON), and the
+  // vertex names again in the components.
+  std::uint64_t name_chars = 0;
+  for (const auto& name : cay->names) name_chars += name.size() + 40;
+  std::uint64_t label_chars = 0;
+  for (const auto& e : cay->edges) label_chars += cay->connection_names[e.label].size() + 48;
+  if (auto st =
+          check_listing(s, cay->names.size() + cay->edges.size(), 2 * name_chars + label_chars,
+                        "the Cayley graph's DOT text (ask for a smaller group)");
+      !st) {
+    return st.error();
+  }
   std::string dot = to_dot(*cay);
   Output out;
   nlohmann::json components = nlohmann::json::array();
@@ -436,6 +509,12 @@ Result<std::shared_ptr<ShortWords>> short_words(const Request& q, Session& s, co
     if (mib > (std::uint64_t{1} << 20)) return make_error("--memory-budget: at most 1048576 MiB");
     options.memory_budget_bytes = static_cast<std::size_t>(mib) << 20;
   }
+  // The run's memory budget bounds the ball too (the key below includes the bound, so a smaller
+  // budget builds its own, smaller ball).
+  const std::uint64_t run_budget = s.run.memory_budget();
+  if (run_budget != 0 && run_budget < options.memory_budget_bytes) {
+    options.memory_budget_bytes = static_cast<std::size_t>(run_budget);
+  }
   std::string key = fmt::format("group-words:{}:{}:{}", generators_key(g),
                                 options.time_budget_seconds, options.memory_budget_bytes);
   return s.tables.shared<ShortWords>(key, [&]() { return ShortWords::build(g, options, &s.run); });
@@ -468,7 +547,7 @@ Result<std::shared_ptr<SubgroupChain>> subgroup_chain(const Request& q, Session&
 }
 
 Result<Output> word_command(const Request& q, Session& s) {
-  auto built = build_group(q);
+  auto built = build_group(q, s);
   if (!built) return built.error();
   const PermGroup& g = *built;
   auto x = parse_perm_param(q.string("element"), "--element");
@@ -504,8 +583,8 @@ Result<Output> word_command(const Request& q, Session& s) {
       if (!w) return w.error();
       word = std::move(w->word);
       method = w->method;
-    } else if (words.error().kind == ErrorKind::LimitExceeded) {
-      auto w = g.word(*x);
+    } else if (words.error().kind == ErrorKind::LimitExceeded && !s.run.should_stop()) {
+      auto w = g.word(*x, &s.run);
       if (!w) return w.error();
       word = std::move(*w);
       method = "stabiliser chain";
@@ -518,6 +597,14 @@ Result<Output> word_command(const Request& q, Session& s) {
   if (!verified) {
     return make_error("internal error: word does not multiply back to the element", {},
                       Error::NO_POSITION, ErrorKind::Internal);
+  }
+  // The answer: each letter in the text and as a JSON string.
+  std::uint64_t name_chars = 0;
+  for (const Letter& l : word) name_chars += g.generator_names()[l.generator].size() + 4;
+  if (auto st = check_listing(s, word.size(), name_chars,
+                              "printing the " + std::to_string(word.size()) + "-letter word");
+      !st) {
+    return st.error();
   }
   nlohmann::json letters = nlohmann::json::array();
   for (const Letter& l : word) {
@@ -543,7 +630,7 @@ Result<Output> word_command(const Request& q, Session& s) {
 }
 
 Result<Output> chain_info_command(const Request& q, Session& s) {
-  auto built = build_group(q);
+  auto built = build_group(q, s);
   if (!built) return built.error();
   auto chain = subgroup_chain(q, s, *built);
   if (!chain) return chain.error();
@@ -560,6 +647,70 @@ Result<Output> chain_info_command(const Request& q, Session& s) {
   }
   out.json = {{"stages", stages}};
   return out;
+}
+
+// Generators of the wreath product C2 wr S_m on 2m points (blocks {2i-1, 2i}): a group whose
+// Schreier–Sims runs far longer than a second at m = HARD_WREATH_BLOCKS (not S_n or A_n, so
+// Jordan's shortcut does not apply), the conformance suite's hard example for every command
+// that builds a group from generators.
+constexpr std::size_t HARD_WREATH_BLOCKS = 3000;
+std::vector<std::string> hard_generators() {
+  std::string odd = "(", even = "(";
+  for (std::size_t i = 0; i < HARD_WREATH_BLOCKS; ++i) {
+    odd += (i ? "," : "") + std::to_string(2 * i + 1);
+    even += (i ? "," : "") + std::to_string(2 * i + 2);
+  }
+  return {odd + ")" + even + ")", "(1,3)(2,4)", "(1,2)"};
+}
+
+Contract group_contract(const std::string& verb) {
+  // Step 1. What each command needs besides the generators (valid values).
+  nlohmann::json extra = nlohmann::json::object();
+  if (verb == "contains" || verb == "word") extra["element"] = "(1,2)";
+  if (verb == "is-conjugate") extra = {{"element", "(1,2)"}, {"to", "(3,4)"}};
+  if (verb == "stabilizer") extra["points"] = "1";
+  if (verb == "orbit") extra["set"] = "1,2";
+  if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
+    extra["subgroup"] = nlohmann::json::array({"(1,2)"});
+  }
+  if (verb == "chain-info") extra["chain"] = "(1,2)\n";
+  // Step 2. Every command builds the group first: Schreier–Sims is unbounded in the degree, so
+  // every one is Expensive, with the wreath product as its hard example.
+  Contract c;
+  c.hard_example = extra;
+  c.hard_example["generators"] = nlohmann::json(hard_generators());
+  if (verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" || verb == "center" ||
+      verb == "cosets") {
+    c.hard_example["limit"] = std::numeric_limits<std::uint64_t>::max();
+  }
+  // Step 3. Invalid: a generator that does not parse, none at all, and the command's own
+  // parameters out of their range.
+  auto with = [&](nlohmann::json changes) {
+    nlohmann::json params = extra;
+    params["generators"] = nlohmann::json::array({"(1,2,3)", "(1,2)"});
+    for (auto& [key, value] : changes.items()) params[key] = value;
+    return params;
+  };
+  auto one = [](const char* text) { return nlohmann::json::array({text}); };
+  c.invalid_examples = {with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
+                        with({{"generators", nlohmann::json::array()}})};
+  if (verb == "contains" || verb == "word" || verb == "is-conjugate") {
+    c.invalid_examples.push_back(with({{"element", "(1,2"}}));
+  }
+  if (verb == "is-conjugate") c.invalid_examples.push_back(with({{"to", "[1,1]"}}));
+  if (verb == "stabilizer") c.invalid_examples.push_back(with({{"points", "0"}}));
+  if (verb == "orbit") c.invalid_examples.push_back(with({{"set", "1,x"}}));
+  if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
+    c.invalid_examples.push_back(with({{"subgroup", one("(1,2")}}));
+  }
+  if (verb == "random" || verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" ||
+      verb == "cosets" || verb == "orbit" || verb == "center") {
+    const char* key = verb == "random" ? "count" : "limit";
+    c.invalid_examples.push_back(with({{key, -1}}));
+  }
+  if (verb == "chain-info") c.invalid_examples.push_back(with({{"chain", "(1,2"}}));
+  if (verb == "word") c.invalid_examples.push_back(with({{"time-budget", -1.0}}));
+  return c;
 }
 
 }  // namespace
@@ -614,7 +765,7 @@ void register_group(Registry& r) {
       r, "random", "Uniformly random elements",
       {with_short(option("count", ParamType::Unsigned, "How many elements", 1), 'n'),
        option("seed", ParamType::Unsigned, "Seed of the random generator (default: random)")},
-      [](const Request& q, const PermGroup& g) -> Result<Output> {
+      [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
         const std::uint64_t count = q.unsigned_integer("count");
         const std::uint64_t degree = std::max<std::uint64_t>(g.degree(), 1);
         if (count > MAX_RANDOM_POINTS / degree) {
@@ -624,11 +775,21 @@ void register_group(Registry& r) {
                           count, count, degree, MAX_RANDOM_POINTS, MAX_RANDOM_POINTS / degree),
               {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
         }
+        // At most "points" digits plus a separator per point, in the text and in JSON.
+        const std::uint64_t digits = std::to_string(degree).size() + 1;
+        if (auto st = check_listing(s, count, count * degree * digits,
+                                    fmt::format("printing {} random elements of degree {} (ask "
+                                                "for fewer with --count)",
+                                                count, degree));
+            !st) {
+          return st.error();
+        }
         std::uint64_t seed = q.has("seed") ? q.unsigned_integer("seed") : std::random_device{}();
         Rng rng(seed);
         Output out;
         nlohmann::json list = nlohmann::json::array();
         for (std::uint64_t i = 0; i < count; ++i) {
+          if ((i & 1023) == 1023 && s.run.should_stop()) return s.run.stop_error();
           std::string e = g.random_element(rng).to_cycle_string();
           out.text += e + "\n";
           list.push_back(e);
@@ -637,26 +798,56 @@ void register_group(Registry& r) {
         return out;
       });
 
-  add_group(r, "elements", "All elements, sorted (small groups only)",
+  add_group(r, "elements",
+            "All elements, sorted (small groups only: refused over --limit and over the memory "
+            "budget; `group order` gives their number)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 10000)},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto all = g.elements(q.unsigned_integer("limit"));
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              // Before the enumeration: the list and its answer together, each element's
+              // cycle string at most `degree` points of `digits` characters and a separator.
+              const std::uint64_t limit = q.unsigned_integer("limit");
+              if (g.order() <= mpz_class(std::to_string(limit))) {
+                const std::uint64_t count = g.order().get_ui();
+                const std::uint64_t digits = std::to_string(g.degree()).size() + 2;
+                const std::uint64_t per = g.element_bytes() + 64 + 2 * g.degree() * digits;
+                const std::uint64_t bytes = count > UINT64_MAX / per ? UINT64_MAX : count * per;
+                if (auto st = s.run.check_memory(
+                        bytes, "listing the " + g.order().get_str() +
+                                   " elements of the group (`group order` gives their number)");
+                    !st) {
+                  return st.error();
+                }
+              }
+              auto all = g.elements(limit, &s.run);
               if (!all) return all.error();
               Output out;
               nlohmann::json list = nlohmann::json::array();
-              for (const Perm& e : *all) {
-                out.text += e.to_cycle_string() + "\n";
-                list.push_back(e.to_cycle_string());
+              if (auto st = list_perms(*all, s,
+                                       "printing the " + g.order().get_str() +
+                                           " elements (`group order` gives their number only)",
+                                       out.text, list);
+                  !st) {
+                return st.error();
               }
-              out.json = {{"order", g.order().get_str()}, {"elements", list}};
+              out.json = {{"order", g.order().get_str()}, {"elements", std::move(list)}};
               return out;
             });
 
   add_group(r, "cayley-table", "Cayley table (SageMath layout: entry in row x, column y is x*y)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 500)},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto t = cayley_table(g, q.unsigned_integer("limit"));
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              auto t = cayley_table(g, q.unsigned_integer("limit"), &s.run);
               if (!t) return t.error();
+              // The answer: order^2 cells in the text (padded to the widest name) and in JSON.
+              std::uint64_t width = 1;
+              for (const auto& name : t->names) width = std::max<std::uint64_t>(width, name.size());
+              const std::uint64_t cells = std::uint64_t(t->names.size()) * t->names.size();
+              if (auto st = check_listing(s, cells, cells * (width + 1),
+                                          "printing the Cayley table (" + with_commas(cells) +
+                                              " cells; ask for a smaller group)");
+                  !st) {
+                return st.error();
+              }
               Output out;
               out.text = format_cayley_table(*t);
               nlohmann::json rows = nlohmann::json::array();
@@ -680,16 +871,18 @@ void register_group(Registry& r) {
              option("limit", ParamType::Unsigned, "Refuse groups larger than this", 2000)},
             cayley_graph_output);
 
-  r.add({"group", "word",
-         "Write an element as a short product of the generators and their inverses (short-word "
-         "chain, or --chain FILE: the subgroup method, optimal per stage); verified by "
-         "multiplying back",
-         word_params(), word_command});
+  r.add(with_contract(
+      {"group", "word",
+       "Write an element as a short product of the generators and their inverses (short-word "
+       "chain, or --chain FILE: the subgroup method, optimal per stage); verified by "
+       "multiplying back",
+       word_params(), word_command}));
 
-  r.add({"group", "chain-info",
-         "Subgroup chain G0 > G1 > ... > 1 (--chain FILE): index and God's number of each stage "
-         "(coset distance tables)",
-         chain_params(false), chain_info_command, /*long_running=*/true});
+  r.add(with_contract(
+      {"group", "chain-info",
+       "Subgroup chain G0 > G1 > ... > 1 (--chain FILE): index and God's number of each stage "
+       "(coset distance tables)",
+       chain_params(false), chain_info_command, /*long_running=*/true}));
 
   // Step: operations (operations.hpp), named as in GAP / SymPy.
   add_group(r, "stabilizer",
@@ -697,18 +890,20 @@ void register_group(Registry& r) {
             "structure and generators",
             {required(option("points", ParamType::String,
                              "Points to fix, comma-separated, e.g. 1 or 1,5,7"))},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
               auto points = parse_points(q.string("points"), "--points");
               if (!points) return points.error();
-              return subgroup_output(pointwise_stabilizer(g, *points),
-                                     {{"points", points_json(*points)}});
+              auto h = pointwise_stabilizer(g, *points, &s.run);
+              if (!h) return h.error();
+              return subgroup_output(*h, {{"points", points_json(*points)}});
             });
 
   add_group(r, "is-subgroup",
             "Is the group generated by the --subgroup elements a subgroup? (GAP: IsSubgroup) "
             "With its index when it is",
-            {subgroup_param()}, [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto h = build_subgroup(q);
+            {subgroup_param()},
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              auto h = build_subgroup(q, s);
               if (!h) return h.error();
               bool sub = is_subgroup(*h, g);
               Output out;
@@ -726,8 +921,9 @@ void register_group(Registry& r) {
             });
 
   add_group(r, "index", "Index |G : H| of the subgroup H generated by the --subgroup elements",
-            {subgroup_param()}, [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto h = build_subgroup(q);
+            {subgroup_param()},
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              auto h = build_subgroup(q, s);
               if (!h) return h.error();
               auto index = subgroup_index(g, *h);
               if (!index) return index.error();
@@ -742,16 +938,20 @@ void register_group(Registry& r) {
             "RightTransversal); quadratic in the index",
             {subgroup_param(),
              option("limit", ParamType::Unsigned, "Refuse indices larger than this", 2000)},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto h = build_subgroup(q);
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              auto h = build_subgroup(q, s);
               if (!h) return h.error();
-              auto reps = right_coset_representatives(g, *h, q.unsigned_integer("limit"));
+              auto reps = right_coset_representatives(g, *h, q.unsigned_integer("limit"), &s.run);
               if (!reps) return reps.error();
               Output out;
               nlohmann::json list = nlohmann::json::array();
-              for (const Perm& x : *reps) {
-                out.text += x.to_cycle_string() + "\n";
-                list.push_back(x.to_cycle_string());
+              if (auto st = list_perms(*reps, s,
+                                       "printing the " + std::to_string(reps->size()) +
+                                           " coset representatives (`group index` gives their "
+                                           "number only)",
+                                       out.text, list);
+                  !st) {
+                return st.error();
               }
               out.json = {{"index", std::to_string(reps->size())}, {"representatives", list}};
               return out;
@@ -762,11 +962,19 @@ void register_group(Registry& r) {
             "OnSets))",
             {required(option("set", ParamType::String, "Points, comma-separated, e.g. 1,2")),
              option("limit", ParamType::Unsigned, "Refuse orbits longer than this", 100000)},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
               auto set = parse_points(q.string("set"), "--set");
               if (!set) return set.error();
-              auto orbit = set_orbit(g, *set, q.unsigned_integer("limit"));
+              auto orbit = set_orbit(g, *set, q.unsigned_integer("limit"), &s.run);
               if (!orbit) return orbit.error();
+              // Each set printed as "{1,2,...}": at most 8 characters a point.
+              const std::uint64_t set_size = orbit->empty() ? 0 : (*orbit)[0].size();
+              if (auto st = check_listing(
+                      s, orbit->size(), orbit->size() * (set_size * 8 + 3),
+                      "printing the orbit of " + std::to_string(orbit->size()) + " sets");
+                  !st) {
+                return st.error();
+              }
               Output out;
               nlohmann::json list = nlohmann::json::array();
               for (const auto& s : *orbit) {
@@ -784,12 +992,12 @@ void register_group(Registry& r) {
       {element_param(),
        required(option("to", ParamType::String, "The second element y, e.g. \"(2,3)\"")),
        option("limit", ParamType::Unsigned, "Refuse conjugacy classes larger than this", 200000)},
-      [](const Request& q, const PermGroup& g) -> Result<Output> {
+      [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
         auto x = parse_perm_param(q.string("element"), "--element");
         if (!x) return x.error();
         auto y = parse_perm_param(q.string("to"), "--to");
         if (!y) return y.error();
-        auto c = conjugating_element(g, *x, *y, q.unsigned_integer("limit"));
+        auto c = conjugating_element(g, *x, *y, q.unsigned_integer("limit"), &s.run);
         if (!c) return c.error();
         Output out;
         out.json = {{"conjugate", c->has_value()},
@@ -811,8 +1019,8 @@ void register_group(Registry& r) {
 
   add_group(r, "center", "Centre Z(G) (GAP: Centre; small groups: the elements are enumerated)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 1000000)},
-            [](const Request& q, const PermGroup& g) -> Result<Output> {
-              auto z = centre(g, q.unsigned_integer("limit"));
+            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+              auto z = centre(g, q.unsigned_integer("limit"), &s.run);
               if (!z) return z.error();
               return subgroup_output(*z, {});
             });
@@ -820,8 +1028,10 @@ void register_group(Registry& r) {
   add_group(r, "derived-subgroup",
             "Commutator subgroup [G,G] (GAP: DerivedSubgroup): normal closure of the "
             "generators' commutators",
-            {}, [](const Request&, const PermGroup& g) -> Result<Output> {
-              return subgroup_output(derived_subgroup(g), {});
+            {}, [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
+              auto h = derived_subgroup(g, &s.run);
+              if (!h) return h.error();
+              return subgroup_output(*h, {});
             });
 
   add_group(r, "is-abelian", "Do the generators commute? (GAP: IsAbelian)", {},
@@ -834,11 +1044,13 @@ void register_group(Registry& r) {
             });
 
   add_group(r, "is-solvable", "Does the derived series reach 1? (GAP: IsSolvableGroup)", {},
-            [](const Request&, const PermGroup& g) -> Result<Output> {
-              bool s = is_solvable(g);
+            [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
+              auto solvable = is_solvable(g, &s.run);
+              if (!solvable) return solvable.error();
+              const bool yes = *solvable;
               Output out;
-              out.text = s ? "yes\n" : "no\n";
-              out.json = {{"is_solvable", s}};
+              out.text = yes ? "yes\n" : "no\n";
+              out.json = {{"is_solvable", yes}};
               return out;
             });
 

@@ -100,6 +100,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   std::vector<double> order_ms;
   mpz_class order;
   for (std::uint64_t r = 0; r < repeats; ++r) {
+    if (s.run.should_stop()) return s.run.stop_error();
     Stopwatch clock;
     auto g = PermGroup::from_generators(gens, names);
     if (!g) return g.error();
@@ -125,6 +126,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   std::vector<double> member_us;
   int members = 0;
   for (std::uint64_t r = 0; r < repeats; ++r) {
+    if (s.run.should_stop()) return s.run.stop_error();
     members = 0;
     Stopwatch clock;
     for (const Perm& x : tests) members += cube.contains(x);
@@ -145,6 +147,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   std::vector<double> word_ms;
   std::size_t total_length = 0;
   for (std::uint64_t r = 0; r < repeats; ++r) {
+    if (s.run.should_stop()) return s.run.stop_error();
     Perm x = cube.random_element(rng);
     Stopwatch clock;
     auto wx = cube.word(x);
@@ -165,6 +168,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
     for (std::uint64_t r = 0; r < std::min<std::uint64_t>(repeats, 5); ++r) {
       SchreierSimsOptions options;
       options.randomized = true;
+      options.run = &s.run;
       Stopwatch clock;
       auto built = PermGroup::from_generators(c.generators, {}, options);
       if (!built) return built.error();
@@ -244,6 +248,8 @@ void register_group_bench(Registry& r) {
                         1, 100000)},
             bench_groups};
   c.long_running = true;
+  c.hard_example = {{"repeats", 100000}};
+  c.invalid_examples = {{{"repeats", 0}}, {{"repeats", 100001}}};
   r.add(std::move(c));
 }
 

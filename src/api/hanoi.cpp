@@ -42,7 +42,14 @@ Param pegs_param() {
   return with_range(option("pegs", ParamType::Unsigned, "Number of pegs", 3), 3, MAX_PEGS);
 }
 
-Result<Output> solve_command(const Request& q, Session&) {
+// Bytes of the printed sequence per move: the move in text and JSON, the position after it in
+// text and JSON (positions of `from`'s size), and the move itself.
+std::uint64_t bytes_per_move(const Position& from) {
+  const std::uint64_t position = format_position(tower(from.disks(), from.pegs, 0)).size();
+  return 2 * position + 4 + 3 + 2 * 48 + sizeof(Move);
+}
+
+Result<Output> solve_command(const Request& q, Session& s) {
   const int disks = static_cast<int>(q.unsigned_integer("disks"));
   const int pegs = static_cast<int>(q.unsigned_integer("pegs"));
   // Step 1. Start and goal (default: tower on A to tower on the last peg).
@@ -57,12 +64,26 @@ Result<Output> solve_command(const Request& q, Session&) {
     if (!p) return p.error();
     to = *p;
   }
-  // Step 2. The library chooses the method, proves what it can and verifies the moves.
+  // Step 2. The sequence is printed only when it fits in the memory budget (its length is
+  // known before it is built); the length alone always can be.
   SolveOptions options;
-  options.build_moves = disks <= PRINT_DISKS || q.flag("all");
+  options.build_moves = (disks <= PRINT_DISKS || q.flag("all")) && !q.flag("length-only");
+  options.run = &s.run;
+  if (auto length = solution_length(from, to); length && options.build_moves) {
+    const std::uint64_t per_move = bytes_per_move(from);
+    const std::uint64_t bytes =
+        *length > Count(UINT64_MAX / per_move) ? UINT64_MAX : std::uint64_t(*length) * per_move;
+    if (auto st = s.run.check_memory(
+            bytes, "printing the " + hanoi::to_string(*length) +
+                       "-move sequence (--length-only gives its length; fewer disks print less)");
+        !st) {
+      return st.error();
+    }
+  }
+  // Step 3. The library chooses the method, proves what it can and verifies the moves.
   auto sol = hanoi::solve(from, to, options);
   if (!sol) return sol.error();
-  // Step 3. Output.
+  // Step 4. Output.
   Output out;
   out.json = {{"disks", disks},
               {"pegs", pegs},
@@ -78,7 +99,9 @@ Result<Output> solve_command(const Request& q, Session&) {
     nlohmann::json names = nlohmann::json::array(), positions = nlohmann::json::array();
     std::string move_text, pos_text = format_position(p);
     positions.push_back(pos_text);
-    for (Move m : sol->moves) {
+    for (std::size_t i = 0; i < sol->moves.size(); ++i) {
+      if ((i & 65535) == 65535 && s.run.should_stop()) return s.run.stop_error();
+      const Move m = sol->moves[i];
       play_unchecked(p, m);
       names.push_back(move_name(m));
       move_text += (move_text.empty() ? "" : " ") + move_name(m);
@@ -91,6 +114,9 @@ Result<Output> solve_command(const Request& q, Session&) {
     out.json["verified"] = sol->verified;
     text += "moves:     " + (move_text.empty() ? std::string("(none)") : move_text) + "\n";
     text += "positions: " + pos_text + "\n";
+  } else if (q.flag("length-only")) {
+    out.json["moves_printed"] = false;
+    text += "(sequence not printed: --length-only)\n";
   } else {
     out.json["moves_printed"] = false;
     text += fmt::format("(sequence not printed for {} disks; use --all)\n", disks);
@@ -112,7 +138,7 @@ Result<Output> graph_command(const Request& q, Session& s) {
     source = *p;
   }
   s.note(fmt::format("BFS over {} positions...", state_count(disks, pegs)));
-  auto g = summarize_graph(source);
+  auto g = summarize_graph(source, 2187, &s.run);
   if (!g) return g.error();
   Output out;
   const bool perfect = is_tower(source, source.peg_of[0]);
@@ -177,7 +203,7 @@ Result<Output> numbers_command(const Request& q, Session& s) {
     } else if (state_count(n, pegs) <= SolveOptions{}.proof_states) {
       s.run.report({"hanoi numbers", static_cast<std::uint64_t>(n - 1),
                     static_cast<std::uint64_t>(max_disks), fmt::format("BFS {} disks...", n)});
-      auto d = bfs_distances(tower(n, pegs, 0));
+      auto d = bfs_distances(tower(n, pegs, 0), &s.run);
       if (!d) return d.error();
       Count bfs_len = static_cast<Count>((*d)[encode(tower(n, pegs, pegs - 1))]);
       optimal = bfs_len == fs;
@@ -238,8 +264,18 @@ void register_hanoi(Registry& r) {
           option("from", ParamType::String,
                  "Start position, e.g. \"[[1, 2], [], []]\" (default: tower on A)"),
           option("to", ParamType::String, "Goal position (default: tower on the last peg)"),
-          flag("all", "Print the sequence even for more than 20 disks")},
-         solve_command});
+          flag("all", "Print the sequence even for more than 20 disks (within the memory budget)"),
+          flag("length-only", "Print the length and its proof only, not the sequence")},
+         solve_command,
+         false,
+         Cost::Expensive,
+         // 23 disks: 8.4 million moves, over 1 GB of printed positions (refused by the
+         // memory check under a small budget; several seconds to print otherwise).
+         {{"disks", 23}, {"all", true}},
+         {{{"disks", 0}},
+          {{"disks", 65}},
+          {{"disks", 3}, {"from", "[[1], [2]]"}},
+          {{"disks", 3}, {"pegs", 2}}}});
 
   r.add({"hanoi",
          "graph",
@@ -248,7 +284,12 @@ void register_hanoi(Registry& r) {
           option("from", ParamType::String, "Source position (default: tower on A)"),
           option("dot", ParamType::OutputPath, "Write the graph in Graphviz DOT to this file")},
          graph_command,
-         /*long_running=*/true});
+         /*long_running=*/true,
+         Cost::Expensive,
+         // 4^12 = 16.8 million positions: a BFS of several seconds (200 MB, refused by a
+         // smaller memory budget).
+         {{"disks", 12}, {"pegs", 4}},
+         {{{"disks", 0}}, {{"disks", 3}, {"from", "AAD"}}, {{"disks", 3}, {"pegs", 27}}}});
 
   r.add({"hanoi",
          "numbers",
@@ -256,7 +297,12 @@ void register_hanoi(Registry& r) {
          {pegs_param(),
           with_range(option("max-disks", ParamType::Unsigned, "Largest number of disks", 20), 1,
                      MAX_DISKS)},
-         numbers_command});
+         // Bounded: BFS proofs only up to 2^20 positions per disk count (0.2 s in all).
+         numbers_command,
+         false,
+         Cost::Cheap,
+         nullptr,
+         {{{"max-disks", 0}}, {{"pegs", 2}}}});
 
   r.add_demo("hanoi", demo_hanoi);
 }

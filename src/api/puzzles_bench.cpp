@@ -30,6 +30,7 @@ Result<Output> bench_binary(const Request& q, Session& s) {
   binary::SolveOptions options;
   options.keep_moves = 0;  // counted and replayed as built; the list itself is not needed
   options.on_progress = [&s](const std::string& line) { s.note(line); };
+  options.run = &s.run;
   Stopwatch wall_clock;
   const std::clock_t cpu0 = std::clock();
   auto sol = binary::solve(start, goal, options);
@@ -64,10 +65,10 @@ Result<Output> bench_binary(const Request& q, Session& s) {
   return out;
 }
 
-Result<Output> bench_hanoi(const Request& q, Session&) {
+Result<Output> bench_hanoi(const Request& q, Session& s) {
   const int disks = static_cast<int>(q.unsigned_integer("disks"));
   Stopwatch bfs_clock;
-  auto g = hanoi::summarize_graph(hanoi::tower(disks, 3, 0), 0);
+  auto g = hanoi::summarize_graph(hanoi::tower(disks, 3, 0), 0, &s.run);
   if (!g) return g.error();
   const double bfs = bfs_clock.seconds();
   // The tower's eccentricity is 2^d - 1, and the 20-disk sequence has 2^20 - 1 moves.
@@ -77,7 +78,8 @@ Result<Output> bench_hanoi(const Request& q, Session&) {
                                     g->eccentricity, disks, disks, expected));
   }
   Stopwatch sequence_clock;
-  auto moves = hanoi::optimal_moves3(hanoi::tower(20, 3, 0), hanoi::tower(20, 3, 2));
+  auto moves = hanoi::optimal_moves3(hanoi::tower(20, 3, 0), hanoi::tower(20, 3, 2),
+                                     hanoi::Count(1) << 24, &s.run);
   if (!moves) return moves.error();
   const double seq = sequence_clock.seconds();
   if (moves->size() != (std::size_t(1) << 20) - 1) {
@@ -109,6 +111,9 @@ void register_bench(Registry& r) {
                   option("target", ParamType::Number, "Time target in seconds", 10.0)},
                  bench_binary};
   binary.long_running = true;
+  // 3000 x 3000: 360 MB and billions of swaps (refused by a small memory budget).
+  binary.hard_example = {{"size", 3000}};
+  binary.invalid_examples = {{{"size", 0}}, {{"size", 4097}}, {{"seed", -1}}};
   r.add(std::move(binary));
 
   Command hanoi{"bench",
@@ -117,6 +122,9 @@ void register_bench(Registry& r) {
                 {with_range(option("disks", ParamType::Unsigned, "Disks", 12), 1, 15)},
                 bench_hanoi};
   hanoi.long_running = true;
+  // 3^15 = 14.3 million positions: a BFS of several seconds in 172 MB.
+  hanoi.hard_example = {{"disks", 15}};
+  hanoi.invalid_examples = {{{"disks", 0}}, {{"disks", 16}}};
   r.add(std::move(hanoi));
 }
 

@@ -47,6 +47,13 @@ Result<Output> bench_words(const Request& q, Session& s) {
   const std::uint64_t seed = q.unsigned_integer("seed");
   ShortWordOptions options;
   options.time_budget_seconds = q.number("time-budget");
+  if (!(options.time_budget_seconds >= 0) || options.time_budget_seconds > 3600) {
+    return make_error("--time-budget: expected seconds between 0 and 3600");
+  }
+  const std::uint64_t budget = s.run.memory_budget();
+  if (budget != 0 && budget < options.memory_budget_bytes) {
+    options.memory_budget_bytes = static_cast<std::size_t>(budget);
+  }
   std::vector<Case> cases = {
       {"cube", cube::gap_generators(), 97.28, 60.0},
       {"M24",
@@ -80,6 +87,7 @@ Result<Output> bench_words(const Request& q, Session& s) {
     std::size_t total = 0, longest = 0;
     Stopwatch word_clock;
     for (std::uint64_t i = 0; i < count; ++i) {
+      if ((i & 15) == 15 && s.run.should_stop()) return s.run.stop_error();
       Perm x = g->random_element(rng);
       auto w = (*sw)->word(x);
       if (!w) return w.error();
@@ -142,6 +150,7 @@ Result<Output> bench_words(const Request& q, Session& s) {
     double worst = 0, total_s = 0;
     std::size_t total_len = 0;
     for (std::uint64_t i = 0; i < count; ++i) {
+      if ((i & 255) == 255 && s.run.should_stop()) return s.run.stop_error();
       Perm x = g->random_element(rng);
       Stopwatch clock;
       auto sol = (*chain)->solve(x);
@@ -188,6 +197,8 @@ void register_words_bench(Registry& r) {
                   "a minute of CPU)")},
             bench_words};
   c.long_running = true;
+  c.hard_example = {{"count", 100000}};
+  c.invalid_examples = {{{"count", 0}}, {{"time-budget", -1.0}}};
   r.add(std::move(c));
 }
 

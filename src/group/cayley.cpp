@@ -9,12 +9,28 @@ namespace permuzzle {
 namespace {
 
 // Elements padded to the group's degree so that equal permutations compare equal as keys.
-Result<std::vector<Perm>> padded_elements(const PermGroup& group, std::size_t limit) {
-  auto elements = group.elements(limit);
+// `extra_per_element` bytes per element are checked against the run's memory budget with the
+// list itself (the table's rows, the graph's edges), before anything is allocated.
+Result<std::vector<Perm>> padded_elements(const PermGroup& group, std::uint64_t limit,
+                                          const RunContext* run, std::uint64_t extra_per_element,
+                                          const std::string& what) {
+  if (run && group.order() <= mpz_class(std::to_string(limit))) {
+    const std::uint64_t count = group.order().get_ui();
+    const std::uint64_t per = 2 * group.element_bytes() + extra_per_element;
+    const std::uint64_t bytes = count > UINT64_MAX / per ? UINT64_MAX : count * per;
+    if (auto s = run->check_memory(bytes, what); !s) return s.error();
+  }
+  auto elements = group.elements(limit, run);
   if (!elements) return elements.error();
   std::vector<Perm> result;
+  result.reserve(elements->size());
   for (const Perm& e : *elements) result.push_back(e.extended(group.degree()));
   return result;
+}
+
+// Polls the stop request every 256 calls.
+bool stop_now(const RunContext* run, std::uint64_t i) {
+  return run && (i & 255) == 0 && run->should_stop();
 }
 
 std::uint32_t index_of(const std::vector<Perm>& sorted, const Perm& x) {
@@ -24,8 +40,15 @@ std::uint32_t index_of(const std::vector<Perm>& sorted, const Perm& x) {
 
 }  // namespace
 
-Result<CayleyTable> cayley_table(const PermGroup& group, std::size_t limit) {
-  auto elements = padded_elements(group, limit);
+Result<CayleyTable> cayley_table(const PermGroup& group, std::uint64_t limit,
+                                 const RunContext* run) {
+  // A row of 4-byte entries per element (order^2 in all), and its name.
+  const std::uint64_t order =
+      group.order() <= mpz_class(std::to_string(limit)) ? group.order().get_ui() : 0;
+  const std::uint64_t row_bytes = order > UINT64_MAX / 8 ? UINT64_MAX / 2 : order * 4 + 64;
+  auto elements =
+      padded_elements(group, limit, run, row_bytes,
+                      "the Cayley table of a group of order " + group.order().get_str());
   if (!elements) return elements.error();
   CayleyTable table;
   table.elements = std::move(*elements);
@@ -33,6 +56,7 @@ Result<CayleyTable> cayley_table(const PermGroup& group, std::size_t limit) {
   for (const Perm& e : table.elements) table.names.push_back(e.to_cycle_string());
   table.product.assign(table.elements.size(), std::vector<std::uint32_t>(table.elements.size()));
   for (std::size_t i = 0; i < table.elements.size(); ++i) {
+    if (run && run->should_stop()) return run->stop_error();
     for (std::size_t j = 0; j < table.elements.size(); ++j) {
       Perm p = (table.elements[i] * table.elements[j]).extended(n);
       table.product[i][j] = index_of(table.elements, p);
@@ -59,7 +83,7 @@ std::string format_cayley_table(const CayleyTable& table) {
 
 Result<CayleyGraph> cayley_graph(const PermGroup& group, std::vector<Perm> connection,
                                  std::vector<std::string> connection_names, bool directed,
-                                 std::size_t limit) {
+                                 std::uint64_t limit, const RunContext* run) {
   // Step 1. The connection set X (default: the generators) must lie in G.
   if (connection.empty()) {
     connection = group.generators();
@@ -82,7 +106,13 @@ Result<CayleyGraph> cayley_graph(const PermGroup& group, std::vector<Perm> conne
     }
   }
   // Step 2. Vertices and edges g -> g*x.
-  auto elements = padded_elements(group, limit);
+  // Per vertex: its edges (12 bytes each, plus a map node each when undirected), its name, its
+  // union-find parent and component.
+  const std::uint64_t per_vertex =
+      static_cast<std::uint64_t>(connection.size()) * (directed ? 12 : 12 + 64) + 64 + 8;
+  auto elements =
+      padded_elements(group, limit, run, per_vertex,
+                      "the Cayley graph of a group of order " + group.order().get_str());
   if (!elements) return elements.error();
   CayleyGraph graph;
   graph.elements = std::move(*elements);
@@ -99,6 +129,7 @@ Result<CayleyGraph> cayley_graph(const PermGroup& group, std::vector<Perm> conne
   };
   std::map<std::pair<std::uint32_t, std::uint32_t>, bool> seen;  // undirected: one edge a pair
   for (std::uint32_t v = 0; v < graph.elements.size(); ++v) {
+    if (stop_now(run, v)) return run->stop_error();
     for (std::uint32_t l = 0; l < graph.connection.size(); ++l) {
       std::uint32_t w =
           index_of(graph.elements, (graph.elements[v] * graph.connection[l]).extended(n));

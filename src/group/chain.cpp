@@ -219,7 +219,9 @@ Result<std::shared_ptr<SubgroupChain>> SubgroupChain::build(
       if (!p.is_identity()) nontrivial.push_back(p);
     }
     if (nontrivial.empty()) break;
-    auto g = PermGroup::from_generators(nontrivial);
+    SchreierSimsOptions subgroup_options;
+    subgroup_options.run = &run;
+    auto g = PermGroup::from_generators(nontrivial, {}, subgroup_options);
     if (!g) return g.error();
     groups.push_back(std::move(*g));
     gens.push_back(nontrivial);
@@ -289,13 +291,16 @@ Result<std::shared_ptr<SubgroupChain>> SubgroupChain::build(
       std::size_t h_degree = 0;
       for (const Perm& g : gens[i + 1]) h_degree = std::max(h_degree, g.largest_moved_point());
       for (Point p = 0; p < h_degree; ++p) so.base_prefix.push_back(p);
+      so.run = &run;
       auto h = PermGroup::from_generators(gens[i + 1], {}, so);
       if (!h) return h.error();
       std::vector<Perm> strong = h->strong_generators();
       std::vector<Perm> level_gens;
       for (const Perm& s : strong) level_gens.push_back(s.extended(n));
       mpz_class product = 1;
+      std::uint64_t level_bytes = 0;  // transversals of the levels so far (n points each)
       for (Point p = 0; p < n; ++p) {
+        if (run.should_stop()) return run.stop_error();
         // level_gens: strong generators fixing 0..p-1 (they generate that pointwise stabiliser).
         Stage::Level lv;
         lv.point = p;
@@ -317,6 +322,12 @@ Result<std::shared_ptr<SubgroupChain>> SubgroupChain::build(
           }
         }
         product *= static_cast<unsigned long>(lv.orbit.size());
+        if (lv.orbit.size() > 1) level_bytes += lv.orbit.size() * n * sizeof(Point);
+        if (auto s =
+                run.check_memory(level_bytes, "the coset levels of stage " + std::to_string(i + 1));
+            !s) {
+          return s.error();
+        }
         if (lv.orbit.size() > 1) st.levels.push_back(std::move(lv));
         std::vector<Perm> fixing;
         for (const Perm& s : level_gens) {
@@ -335,6 +346,13 @@ Result<std::shared_ptr<SubgroupChain>> SubgroupChain::build(
     const std::size_t cosets = index.get_ui();
     std::size_t capacity = 16;
     while (capacity < cosets + cosets / 2 + 2) capacity <<= 1;
+    // The table: a slot per capacity, a key of n bytes and a distance per coset.
+    if (auto s = run.check_memory(capacity * sizeof(st.slots[0]) + cosets * (n + 1),
+                                  "the coset table of stage " + std::to_string(i + 1) + " (" +
+                                      index.get_str() + " cosets)");
+        !s) {
+      return s.error();
+    }
     st.slots.assign(capacity, EMPTY);
     st.keys.reserve(cosets * n);
     st.dist.reserve(cosets);
@@ -360,10 +378,8 @@ Result<std::shared_ptr<SubgroupChain>> SubgroupChain::build(
           st.canonical(x, q, tmp, key.data());
           if (st.insert(key.data(), static_cast<std::uint8_t>(depth + 1))) ++found;
         }
-        if ((k & 65535) == 0) {
-          if (run.should_stop()) {
-            return make_error("chain: cancelled", {}, Error::NO_POSITION, ErrorKind::Cancelled);
-          }
+        if ((k & 4095) == 0) {
+          if (run.should_stop()) return run.stop_error();
           run.report(
               {"chain stage " + std::to_string(i + 1), st.count(), cosets, "coset distance table"});
         }

@@ -11,7 +11,9 @@ namespace permuzzle {
 namespace {
 
 // Builds <gens> as PermGroup does for the CLI: randomized (still exact) above degree 64.
-PermGroup make_group(std::vector<Perm> gens) {
+// With a run context: its stop request and memory budget apply, and their errors are returned
+// (without one, a group is always built: its generators come from an existing group).
+Result<PermGroup> make_group_run(std::vector<Perm> gens, const RunContext* run) {
   std::vector<Perm> useful;
   for (Perm& p : gens) {
     if (!p.is_identity()) useful.push_back(std::move(p));
@@ -21,8 +23,14 @@ PermGroup make_group(std::vector<Perm> gens) {
   for (const Perm& p : useful) n = std::max(n, p.largest_moved_point());
   SchreierSimsOptions options;
   options.randomized = n > 64;
+  options.run = run;
   auto g = PermGroup::from_generators(std::move(useful), {}, options);
+  if (!g && run) return g.error();
   return g.ok() ? *g : PermGroup();
+}
+
+PermGroup make_group(std::vector<Perm> gens) {
+  return *make_group_run(std::move(gens), nullptr);
 }
 
 std::vector<Point> moved_points(const PermGroup& g) {
@@ -90,9 +98,25 @@ Perm align_cycles(const Perm& x, const Perm& y, const std::vector<Point>& points
   return *Perm::from_images(std::move(images));
 }
 
+// Checks a growing enumeration every 1024 steps: the stop request, and the memory of `items`
+// entries of `per_item` bytes against the budget (so a list is refused when it reaches the
+// budget, not after it filled the machine).
+Status check_growth(const RunContext* run, std::uint64_t step, std::uint64_t items,
+                    std::uint64_t per_item, const char* what) {
+  if (!run || (step & 1023) != 0) return Ok{};
+  if (run->should_stop()) return run->stop_error();
+  const std::uint64_t bytes = items > UINT64_MAX / per_item ? UINT64_MAX : items * per_item;
+  return run->check_memory(bytes, what);
+}
+
 }  // namespace
 
 PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points) {
+  return *pointwise_stabilizer(g, points, nullptr);
+}
+
+Result<PermGroup> pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& points,
+                                       const RunContext* run) {
   const std::size_t n = g.degree();
   std::vector<Point> prefix;
   for (Point p : points) {
@@ -113,15 +137,17 @@ PermGroup pointwise_stabilizer(const PermGroup& g, const std::vector<Point>& poi
   SchreierSimsOptions options;
   options.base_prefix = prefix;
   options.randomized = n > 64;
+  options.run = run;
   auto rebased = PermGroup::from_generators(g.strong_generators(), {}, options);
-  if (!rebased.ok()) return g;  // cannot happen: g's own chain fitted
+  if (!rebased.ok() && run) return rebased.error();  // stopped, or over the run's budget
+  if (!rebased.ok()) return g;                       // cannot happen: g's own chain fitted
   std::vector<Perm> gens;
   for (const Perm& s : rebased->strong_generators()) {
     if (std::all_of(prefix.begin(), prefix.end(), [&](Point p) { return s.image(p) == p; })) {
       gens.push_back(s);
     }
   }
-  return make_group(std::move(gens));
+  return make_group_run(std::move(gens), run);
 }
 
 bool is_subgroup(const PermGroup& h, const PermGroup& g) {
@@ -139,21 +165,33 @@ Result<mpz_class> subgroup_index(const PermGroup& g, const PermGroup& h) {
 }
 
 Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const PermGroup& h,
-                                                      std::size_t limit) {
+                                                      std::uint64_t limit, const RunContext* run) {
   auto index = subgroup_index(g, h);
   if (!index) return index.error();
-  if (*index > mpz_class(static_cast<unsigned long>(limit))) {
+  if (*index > mpz_class(std::to_string(limit))) {
     return make_error(
         "the index is " + index->get_str() + ", more than the limit " + std::to_string(limit), {},
         Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   const std::size_t target = index->get_ui(), n = g.degree();
+  // Two permutations per coset (representative and inverse), reserved below.
+  const std::uint64_t per_coset = 2 * g.element_bytes();
+  if (run) {
+    const std::uint64_t bytes = target > UINT64_MAX / per_coset ? UINT64_MAX : target * per_coset;
+    if (auto s = run->check_memory(bytes, "the " + index->get_str() + " coset representatives");
+        !s) {
+      return s.error();
+    }
+  }
   std::vector<Perm> reps = {Perm(n)}, inverses = {Perm(n)};
+  std::uint64_t tests = 0;
   for (std::size_t q = 0; q < reps.size() && reps.size() < target; ++q) {
     for (const Perm& s : g.generators()) {
       Perm x = (reps[q] * s).extended(n);
       bool known = false;
       for (const Perm& inv : inverses) {
+        // Quadratic in the index: poll the stop request inside the scan too.
+        if (run && (++tests & 1023) == 0 && run->should_stop()) return run->stop_error();
         if (h.contains(x * inv)) {
           known = true;
           break;
@@ -170,12 +208,17 @@ Result<std::vector<Perm>> right_coset_representatives(const PermGroup& g, const 
 }
 
 Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vector<Point> set,
-                                                  std::size_t limit) {
+                                                  std::uint64_t limit, const RunContext* run) {
   std::sort(set.begin(), set.end());
   set.erase(std::unique(set.begin(), set.end()), set.end());
   std::vector<std::vector<Point>> orbit = {set};
   std::set<std::vector<Point>> seen = {set};
+  // Each set is held twice (list and index), plus a tree node.
+  const std::uint64_t per_set = 2 * (set.size() * sizeof(Point) + 40) + 48;
   for (std::size_t q = 0; q < orbit.size(); ++q) {
+    if (auto s = check_growth(run, q, orbit.size(), per_set, "the orbit of the set"); !s) {
+      return s.error();
+    }
     for (const Perm& s : g.generators()) {
       std::vector<Point> image;
       for (Point p : orbit[q]) image.push_back(s.image(p));
@@ -193,7 +236,7 @@ Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vecto
 }
 
 Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
-                                                std::size_t limit) {
+                                                std::uint64_t limit, const RunContext* run) {
   for (const Perm* p : {&x, &y}) {
     if (!g.contains(*p)) {
       return make_error("the element " + p->to_cycle_string() + " is not in the group");
@@ -225,7 +268,13 @@ Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& 
   conjugator.emplace(queue[0], Perm(n));
   const Perm target = y.extended(n);
   if (queue[0] == target) return std::optional<Perm>(Perm(n));
+  // Per class element: its key and conjugator in the map (with a tree node) and its queue copy.
+  const std::uint64_t per_element = 3 * (n * sizeof(Point) + sizeof(Perm) + 16) + 48;
   for (std::size_t q = 0; q < queue.size(); ++q) {
+    if (auto s = check_growth(run, q, queue.size(), per_element, "the conjugacy class search");
+        !s) {
+      return s.error();
+    }
     const Perm c = conjugator.at(queue[q]);
     for (const Perm& s : g.generators()) {
       Perm e = queue[q].conjugate(s).extended(n);
@@ -244,15 +293,17 @@ Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& 
   return std::optional<Perm>();
 }
 
-Result<PermGroup> centre(const PermGroup& g, std::size_t limit) {
+Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit, const RunContext* run) {
   if (is_abelian(g)) return g;
   std::vector<Point> moved = moved_points(g);
   if (natural_giant(g, moved.size()) != 0) return PermGroup();  // non-abelian S_m, A_m
-  auto all = g.elements(limit);
+  auto all = g.elements(limit, run);
   if (!all) return all.error();
   std::vector<Perm> central;
   PermGroup z;
+  std::uint64_t step = 0;
   for (const Perm& e : *all) {
+    if (run && (++step & 255) == 0 && run->should_stop()) return run->stop_error();
     if (e.is_identity() || z.contains(e)) continue;
     bool commutes = std::all_of(g.generators().begin(), g.generators().end(),
                                 [&](const Perm& s) { return e * s == s * e; });
@@ -264,6 +315,10 @@ Result<PermGroup> centre(const PermGroup& g, std::size_t limit) {
 }
 
 PermGroup derived_subgroup(const PermGroup& g) {
+  return *derived_subgroup(g, nullptr);
+}
+
+Result<PermGroup> derived_subgroup(const PermGroup& g, const RunContext* run) {
   std::vector<Point> moved = moved_points(g);
   const std::size_t n = g.degree();
   if (natural_giant(g, moved.size()) != 0 && moved.size() >= 5) {
@@ -278,7 +333,9 @@ PermGroup derived_subgroup(const PermGroup& g) {
       if (!c.is_identity()) hgens.push_back(c.extended(n));
     }
   }
-  PermGroup h = make_group(hgens);
+  auto first = make_group_run(hgens, run);
+  if (!first) return first.error();
+  PermGroup h = std::move(*first);
   // Step 2. ... and their normal closure: conjugates by the generators until closed.
   for (bool changed = true; changed;) {
     changed = false;
@@ -287,7 +344,9 @@ PermGroup derived_subgroup(const PermGroup& g) {
         Perm c = hgens[i].conjugate(s).extended(n);
         if (!h.contains(c)) {
           hgens.push_back(c);
-          h = make_group(hgens);
+          auto bigger = make_group_run(hgens, run);
+          if (!bigger) return bigger.error();
+          h = std::move(*bigger);
           changed = true;
           break;
         }
@@ -308,12 +367,17 @@ bool is_abelian(const PermGroup& g) {
 }
 
 bool is_solvable(const PermGroup& g) {
+  return *is_solvable(g, nullptr);
+}
+
+Result<bool> is_solvable(const PermGroup& g, const RunContext* run) {
   PermGroup current = g;
   while (current.order() > 1) {
     if (is_abelian(current)) return true;
-    PermGroup next = derived_subgroup(current);
-    if (next.order() == current.order()) return false;  // a perfect group: the series stops
-    current = std::move(next);
+    auto next = derived_subgroup(current, run);
+    if (!next) return next.error();
+    if (next->order() == current.order()) return false;  // a perfect group: the series stops
+    current = std::move(*next);
   }
   return true;
 }

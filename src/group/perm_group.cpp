@@ -41,6 +41,25 @@ namespace {
 // Thrown inside the construction when the tables would exceed the memory budget; caught in
 // from_generators and turned into an Error (it never crosses the library boundary).
 struct TableLimitHit {};
+// Thrown inside the construction when the run context asks to stop (time limit, cancellation);
+// caught in from_generators like TableLimitHit.
+struct StopHit {};
+
+// Stop polling for a chain under construction: poll() is called in every loop that does O(n)
+// work per step and reads the clock every 64th call. The run is set only while the chain is
+// built (queries on a built chain never touch `polls_`, so they stay thread-safe).
+class StopPoller {
+ public:
+  void set_run(const RunContext* run) { run_ = run; }
+  const RunContext* run() const { return run_; }
+  void poll() const {
+    if (run_ && (++polls_ & 63) == 0 && run_->should_stop()) throw StopHit{};
+  }
+
+ private:
+  const RunContext* run_ = nullptr;
+  mutable std::uint64_t polls_ = 0;
+};
 
 // Largest number of letters one level of the word chain may hold (see build_word_chain).
 constexpr std::size_t WORD_LETTER_LIMIT = 2000000;
@@ -68,7 +87,7 @@ struct Level {
 };
 
 template <class T>
-class ChainT {
+class ChainT : public StopPoller {
  public:
   ChainT() : ChainT(0, {}, 0) {}
   ChainT(std::size_t n, std::vector<Point> base_prefix, std::size_t max_bytes)
@@ -102,6 +121,7 @@ class ChainT {
   std::size_t sift(T* x, std::size_t k = 0) const {
     const std::size_t n = n_;
     for (; k < levels_.size(); ++k) {
+      poll();
       const Level<T>& lv = *levels_[k];
       std::int32_t w = lv.where[x[lv.base]];
       if (w < 0) return k;
@@ -145,6 +165,7 @@ class ChainT {
 
   // x * y (apply x first): out[i] = y[x[i]].
   void compose(const T* x, const T* y, T* out) const {
+    poll();
     for (std::size_t i = 0; i < n_; ++i) out[i] = y[x[i]];
   }
 
@@ -182,6 +203,7 @@ class ChainT {
       append(lv, y.data());
     }
     for (std::size_t q = 0; q < queue.size(); ++q) {
+      poll();
       for (std::size_t t = j; t < levels_.size(); ++t) {
         const Level<T>& gl = *levels_[t];
         for (std::size_t s = 0; s < gl.gen_count; ++s) {
@@ -294,7 +316,7 @@ void power_flat(const T* g, std::size_t n, std::uint64_t r, T* out, std::vector<
 // Shallow trees (Cooperman–Finkelstein–Sarawagi's idea): when the breadth-first tree is deeper
 // than DEPTH_LIMIT(orbit), the transversal element of the deepest point joins the labels and the
 // tree is rebuilt; for one long cycle this halves the depth each time.
-class SvChain {
+class SvChain : public StopPoller {
  public:
   using T = std::uint32_t;
   static constexpr std::int32_t NOT_IN_ORBIT = std::numeric_limits<std::int32_t>::min();
@@ -312,6 +334,7 @@ class SvChain {
     return n_ == 0 || std::memcmp(x, identity_.data(), n_ * sizeof(T)) == 0;
   }
   void compose(const T* x, const T* y, T* out) const {
+    poll();
     for (std::size_t i = 0; i < n_; ++i) out[i] = y[x[i]];
   }
   Point base_point(std::size_t k) const { return levels_[k].base; }
@@ -365,6 +388,7 @@ class SvChain {
       std::int32_t l = lv.label[j];
       if (l == NOT_IN_ORBIT) return k;
       while (l != 0) {
+        poll();
         std::size_t id = lv.tree[static_cast<std::size_t>(std::abs(l)) - 1];
         const T* back = l > 0 ? pool_inv_[id].data() : pool_[id].data();
         for (std::size_t i = 0; i < n; ++i) x[i] = back[x[i]];
@@ -472,6 +496,7 @@ class SvChain {
       depth[lv.base] = 0;
       std::uint32_t deepest = 0;
       for (std::size_t q = 0; q < lv.orbit.size(); ++q) {
+        if ((q & 63) == 0) poll();
         T p = lv.orbit[q];
         for (std::size_t t = 0; t < lv.tree.size(); ++t) {
           for (int sign : {1, -1}) {
@@ -796,7 +821,9 @@ void build_chain_randomized(ChainT<T>& chain, const std::vector<Perm>& generator
     if (!chain.is_identity(g.data())) add_random_generator(chain, random, g.data());
   }
   if (random_schreier_sims(chain, random, bound, 64) == bound) return;
+  const RunContext* run = chain.run();
   chain = ChainT<T>(n, prefix, max_bytes);
+  chain.set_run(run);
   build_chain(chain, generators);
 }
 
@@ -951,14 +978,20 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
       built = true;
     }
   }
-  // Step 3. Explicit transversals with the narrowest image type that holds the degree.
+  // Step 3. Explicit transversals with the narrowest image type that holds the degree. The
+  // tables stay within the run's memory budget too; its stop request ends the construction.
+  const RunContext* run = options.run;
+  std::size_t max_table_bytes = options.max_table_bytes;
+  if (run && run->memory_budget() != 0 && run->memory_budget() < max_table_bytes) {
+    max_table_bytes = static_cast<std::size_t>(run->memory_budget());
+  }
   try {
     const bool explicit_first =
         mode == Mode::Explicit || (mode == Mode::Automatic && n <= EXPLICIT_TRY_DEGREE);
     if (!built && explicit_first) {
       const std::size_t budget = n <= EXPLICIT_ALWAYS_DEGREE || mode == Mode::Explicit
-                                     ? options.max_table_bytes
-                                     : std::min(options.max_table_bytes, EXPLICIT_TRY_BYTES);
+                                     ? max_table_bytes
+                                     : std::min(max_table_bytes, EXPLICIT_TRY_BYTES);
       try {
         if (n <= 256) {
           chain->impl.emplace<0>(n, prefix, budget);
@@ -971,11 +1004,13 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
             [&](auto& c) {
               if constexpr (!std::is_same_v<std::decay_t<decltype(c)>, SvChain> &&
                             !std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
+                c.set_run(run);
                 if (options.randomized) {
                   build_chain_randomized(c, group.generators_, options.seed, prefix, budget);
                 } else {
                   build_chain(c, group.generators_);
                 }
+                c.set_run(nullptr);
               }
             },
             chain->impl);
@@ -987,14 +1022,22 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
     }
     // Step 4. Schreier vectors (large degrees, or explicit tables too large).
     if (!built) {
-      chain->impl.emplace<SvChain>(n, prefix, options.max_table_bytes);
-      build_chain_sv(std::get<SvChain>(chain->impl), group.generators_, options.seed);
+      chain->impl.emplace<SvChain>(n, prefix, max_table_bytes);
+      SvChain& sv = std::get<SvChain>(chain->impl);
+      sv.set_run(run);
+      build_chain_sv(sv, group.generators_, options.seed);
+      sv.set_run(nullptr);
     }
   } catch (const TableLimitHit&) {
     return make_error("the stabilizer chain of this group on " + std::to_string(n) +
-                          " points needs more than " +
-                          std::to_string(options.max_table_bytes >> 20) + " MiB of tables",
+                          " points needs more than " + std::to_string(max_table_bytes >> 20) +
+                          " MiB of tables" +
+                          (max_table_bytes < options.max_table_bytes
+                               ? " (the memory budget; raise it with --memory MB)"
+                               : ""),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  } catch (const StopHit&) {
+    return run->stop_error();
   }
   chain->order = chain->visit([](const auto& c) { return chain_order(c); });
   group.chain_ = std::move(chain);
@@ -1162,29 +1205,48 @@ Perm PermGroup::random_element(Rng& rng) const {
   });
 }
 
-Result<std::vector<Perm>> PermGroup::elements(std::size_t limit) const {
-  if (order() > mpz_class(static_cast<unsigned long>(limit))) {
-    return make_error("the group has " + order().get_str() + " elements, more than the limit " +
+std::uint64_t PermGroup::element_bytes() const {
+  // The Perm itself, its images and the allocator's overhead for them.
+  return sizeof(Perm) + std::uint64_t(degree()) * sizeof(Point) + 16;
+}
+
+Result<std::vector<Perm>> PermGroup::elements(std::uint64_t limit, const RunContext* run) const {
+  // Step 1. Refuse, before allocating, a group over the limit or a list over the memory budget
+  // (the order is compared exactly: a limit of 2^64 - 1 is a valid "no limit").
+  const mpz_class count_mpz = order();
+  if (count_mpz > mpz_class(std::to_string(limit))) {
+    return make_error("the group has " + count_mpz.get_str() + " elements, more than the limit " +
                           std::to_string(limit),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  return chain_->visit([&](const auto& c) {
+  const std::uint64_t count = count_mpz.get_ui();  // fits: at most `limit`
+  const std::uint64_t per_element = element_bytes();
+  const std::uint64_t bytes = count > UINT64_MAX / per_element ? UINT64_MAX : count * per_element;
+  const std::string what = "listing the " + count_mpz.get_str() + " elements of the group";
+  if (run) {
+    if (auto s = run->check_memory(bytes, what); !s) return s.error();
+  }
+  if (count > std::vector<Perm>().max_size() || bytes > (std::uint64_t(1) << 62)) {
+    return make_error(what + " needs about " + memory_text(bytes) + ", more than any machine has",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  return chain_->visit([&](const auto& c) -> Result<std::vector<Perm>> {
     using T = ImageOf<decltype(c)>;
     const std::size_t n = c.degree();
     const std::size_t m = c.length();
-    // Transversals of every level, flat (the group is small: at most `limit` elements).
+    // Step 2. Transversals of every level, flat (the group is small: at most `limit` elements).
     std::vector<std::vector<T>> trans(m);
     for (std::size_t k = 0; k < m; ++k) {
       trans[k].resize(c.orbit_size(k) * n);
       for (std::size_t i = 0; i < c.orbit_size(k); ++i)
         c.transversal(k, i, trans[k].data() + i * n);
     }
-    // Mixed-radix enumeration of the factorizations u_{m-1} * ... * u_0; partial products are
-    // kept per level so each element costs one composition.
+    // Step 3. Mixed-radix enumeration of the factorizations u_{m-1} * ... * u_0; partial
+    // products are kept per level so each element costs one composition.
     std::vector<std::size_t> digit(m, 0);
     std::vector<std::vector<T>> partial(m + 1, std::vector<T>(c.identity(), c.identity() + n));
     std::vector<Perm> result;
-    result.reserve(order().get_ui());
+    result.reserve(static_cast<std::size_t>(count));
     auto rebuild_from = [&](std::size_t top) {  // recompute partial[k] for k <= top
       for (std::size_t k = top + 1; k-- > 0;) {
         c.compose(partial[k + 1].data(), trans[k].data() + digit[k] * n, partial[k].data());
@@ -1193,12 +1255,27 @@ Result<std::vector<Perm>> PermGroup::elements(std::size_t limit) const {
     if (m > 0) rebuild_from(m - 1);
     while (true) {
       result.push_back(from_flat(partial[0].data(), n));
+      if (run && (result.size() & 4095) == 0 && run->should_stop()) return run->stop_error();
       std::size_t k = 0;
       while (k < m && ++digit[k] == c.orbit_size(k)) digit[k++] = 0;
       if (k == m) break;
       rebuild_from(k);
     }
-    std::sort(result.begin(), result.end());
+    // Step 4. Sort in runs of RUN elements, then merge pairs of runs: the stop request is
+    // polled between runs and merges, so no single step is longer than one linear merge.
+    constexpr std::size_t RUN = 65536;
+    const std::size_t total = result.size();
+    for (std::size_t b = 0; b < total; b += RUN) {
+      if (run && run->should_stop()) return run->stop_error();
+      std::sort(result.begin() + b, result.begin() + std::min(total, b + RUN));
+    }
+    for (std::size_t width = RUN; width < total; width *= 2) {
+      for (std::size_t b = 0; b + width < total; b += 2 * width) {
+        if (run && run->should_stop()) return run->stop_error();
+        std::inplace_merge(result.begin() + b, result.begin() + b + width,
+                           result.begin() + std::min(total, b + 2 * width));
+      }
+    }
     return result;
   });
 }
@@ -1496,7 +1573,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
 
 }  // namespace
 
-Result<Word> PermGroup::word(const Perm& element) const {
+Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
   if (!contains(element)) {
     return make_error("the element " + element.to_cycle_string() +
                           " is not in the group generated by the given generators",
@@ -1521,6 +1598,13 @@ Result<Word> PermGroup::word(const Perm& element) const {
                           " MiB of transversal elements (group too large for the "
                           "stabilizer-chain method)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  if (run) {
+    if (auto s = run->check_memory(static_cast<std::uint64_t>(word_bytes),
+                                   "the word problem's table of transversal elements");
+        !s) {
+      return s.error();
+    }
   }
   std::call_once(chain_->words_once, [&] {
     try {

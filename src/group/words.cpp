@@ -443,7 +443,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     im.step(std::move(t), std::move(w), unlimited);
     if ((k & 255) == 0) {
       if (run && run->should_stop()) {
-        return make_error("short words: cancelled", {}, Error::NO_POSITION, ErrorKind::Cancelled);
+        return run->stop_error();
       }
       if (elapsed() > options.time_budget_seconds) break;
     }
@@ -522,7 +522,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     ++sw->stats_.rounds;
     if (!product_round(im.max_word())) break;
     if (run && run->should_stop()) {
-      return make_error("short words: cancelled", {}, Error::NO_POSITION, ErrorKind::Cancelled);
+      return run->stop_error();
     }
   }
   for (const Level& lv : im.levels) {

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
-#include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/group/perm_group.hpp"
 
 namespace permuzzle {
 
@@ -23,8 +24,11 @@ struct CayleyTable {
   std::vector<std::vector<std::uint32_t>> product;  // product[i][j] = index of e_i * e_j
 };
 
-// An error (LimitExceeded) when the group has more than `limit` elements.
-Result<CayleyTable> cayley_table(const PermGroup& group, std::size_t limit = 500);
+// An error (LimitExceeded) when the group has more than `limit` elements or, with a run
+// context, when the table would not fit in its memory budget (checked before it is built); the
+// run's stop request ends the computation with run->stop_error().
+Result<CayleyTable> cayley_table(const PermGroup& group, std::uint64_t limit = 500,
+                                 const RunContext* run = nullptr);
 
 // SageMath's text layout:
 //   *    | () (1,2) ...
@@ -50,9 +54,11 @@ struct CayleyGraph {
 
 // Cay(G, X). `connection` empty means X = the group's generators (labelled by their names).
 // Every element of X must lie in G; X must not contain the identity twice or loops are kept.
+// Limits, memory budget and stop request as for cayley_table.
 Result<CayleyGraph> cayley_graph(const PermGroup& group, std::vector<Perm> connection = {},
                                  std::vector<std::string> connection_names = {},
-                                 bool directed = true, std::size_t limit = 2000);
+                                 bool directed = true, std::uint64_t limit = 2000,
+                                 const RunContext* run = nullptr);
 
 // GraphViz DOT text (a digraph or graph), edges coloured by their label, with the components
 // listed in a comment at the top.

@@ -16,6 +16,7 @@
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/run_context.hpp"
 
 namespace permuzzle {
 
@@ -36,6 +37,10 @@ struct SchreierSimsOptions {
   // S_m / A_m shortcut), e.g. to compare the two in tests and benchmarks.
   enum class Transversals { Automatic, Explicit, SchreierVectors };
   Transversals transversals = Transversals::Automatic;
+  // When given: the tables also stay within its memory budget (the smaller of the two bounds
+  // refuses), and its stop request (time limit, cancellation) ends the construction with
+  // run->stop_error(). Not kept after from_generators returns.
+  const RunContext* run = nullptr;
 };
 
 // A word in the generators: each letter is a generator index and an exponent (+1 or -1).
@@ -75,13 +80,19 @@ class PermGroup {
   std::size_t strong_generator_count() const;  // without building the Perms (large groups)
   PermGroup stabilizer(Point point) const;
   Perm random_element(Rng& rng) const;  // uniform
-  // All elements, sorted; an error if the group has more than `limit` elements.
-  Result<std::vector<Perm>> elements(std::size_t limit = 100000) const;
+  // All elements, sorted; an error (LimitExceeded) if the group has more than `limit` elements
+  // or, with a run context, when the list would not fit in its memory budget (checked before
+  // anything is allocated); the enumeration stops with run->stop_error() when asked to.
+  Result<std::vector<Perm>> elements(std::uint64_t limit = 100000,
+                                     const RunContext* run = nullptr) const;
+  // Bytes the list of elements() takes per element (the estimate behind its memory check).
+  std::uint64_t element_bytes() const;
   GroupStructure describe() const;
 
   // A word in the generators equal to `element` (verified by multiplying back), or an error
-  // when the element is not in the group.
-  Result<Word> word(const Perm& element) const;
+  // when the element is not in the group. With a run context, the word chain's transversal
+  // table (built on the first call) is refused over its memory budget too.
+  Result<Word> word(const Perm& element, const RunContext* run = nullptr) const;
   Perm evaluate(const Word& word) const;
   std::string word_to_string(const Word& word) const;  // "g1 g2^-1 ..."
 

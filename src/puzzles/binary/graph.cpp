@@ -48,16 +48,18 @@ Board from_mask(std::uint32_t m, int rows, int cols) {
   return b;
 }
 
-// BFS over masks from `source`; `order` receives the masks in BFS order.
+// BFS over masks from `source`; `order` receives the masks in BFS order. Empty when the run
+// asked to stop.
 std::vector<std::uint8_t> bfs(std::uint32_t source, const std::vector<std::uint32_t>& pairs,
                               const Ranker& ranker, std::uint64_t count,
-                              std::vector<std::uint32_t>& order) {
+                              std::vector<std::uint32_t>& order, const RunContext* run) {
   std::vector<std::uint8_t> dist(count, 255);
   order.clear();
   order.reserve(count);
   dist[ranker.rank(source)] = 0;
   order.push_back(source);
   for (std::size_t head = 0; head < order.size(); ++head) {
+    if (run && (head & 65535) == 65535 && run->should_stop()) return {};
     std::uint32_t u = order[head];
     std::uint8_t du = dist[ranker.rank(u)];
     for (std::uint32_t p : pairs) {
@@ -98,10 +100,21 @@ Result<BinaryGraphSummary> summarize_graph(const Board& goal, const BinaryGraphO
   s.cols = cols;
   s.ones = k;
   s.positions = ranker.binom[n][k];
+  const RunContext* run = options.run;
+  if (run) {
+    // A distance byte and a mask (4 bytes) per position; twice that for the diameter's BFS.
+    const std::uint64_t per = s.positions <= options.diameter_limit ? 10 : 5;
+    if (auto st = run->check_memory(s.positions * per,
+                                    fmt::format("a BFS over {} positions", s.positions));
+        !st) {
+      return st.error();
+    }
+  }
   // Step 1. BFS from the goal.
   std::vector<std::uint32_t> order;
   const std::uint32_t goal_mask = to_mask(goal);
-  auto dist = bfs(goal_mask, pairs, ranker, s.positions, order);
+  auto dist = bfs(goal_mask, pairs, ranker, s.positions, order, run);
+  if (dist.empty()) return run->stop_error();
   if (order.size() != s.positions) {
     return make_error("internal: the swap graph is not connected", {}, Error::NO_POSITION,
                       ErrorKind::Internal);
@@ -124,6 +137,7 @@ Result<BinaryGraphSummary> summarize_graph(const Board& goal, const BinaryGraphO
           fmt::format("checking {} positions against min-cost flow...", s.positions));
     FlowOracle oracle(rows, cols);
     for (std::uint32_t m : order) {
+      if (run && (s.flow_checked & 1023) == 1023 && run->should_stop()) return run->stop_error();
       std::uint64_t f = oracle.distance(m, goal_mask);
       ++s.flow_checked;
       if (f != dist[ranker.rank(m)]) ++s.flow_mismatches;
@@ -135,7 +149,8 @@ Result<BinaryGraphSummary> summarize_graph(const Board& goal, const BinaryGraphO
     int diameter = 0;
     std::vector<std::uint32_t> all = order, scratch;
     for (std::uint32_t m : all) {
-      auto d = bfs(m, pairs, ranker, s.positions, scratch);
+      auto d = bfs(m, pairs, ranker, s.positions, scratch, run);
+      if (d.empty()) return run->stop_error();
       diameter = std::max<int>(diameter, d[ranker.rank(scratch.back())]);
     }
     s.diameter = diameter;

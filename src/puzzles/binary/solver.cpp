@@ -168,8 +168,9 @@ bool separable_flow(const Board& start, const Board& goal, GridFlow& f) {
 
 // Step-by-step construction of the swap sequence from the flow (see solver.hpp); every swap goes
 // to `emit` as it is made, so nothing here grows with the length of the sequence.
+// `stopped` (set by `emit` when the run asks to stop) ends the construction early.
 template <class Emit>
-Status build_sequence(const Board& start, GridFlow& f, Emit&& emit) {
+Status build_sequence(const Board& start, GridFlow& f, Emit&& emit, const bool& stopped) {
   const int cols = start.cols;
   const std::uint32_t n = static_cast<std::uint32_t>(start.size());
   std::vector<std::uint8_t> cur = start.cells;
@@ -214,6 +215,7 @@ Status build_sequence(const Board& start, GridFlow& f, Emit&& emit) {
       s = work[next_initial++];
     }
     while (cur[s] == 1 && next(s) != n) {
+      if (stopped) return Ok{};
       // Step 2. Follow flow through identical 1s until a 0 (exists: flow is acyclic and every
       // 1 reached has outflow >= inflow > 0).
       path.assign(1, s);
@@ -286,8 +288,24 @@ Result<std::uint64_t> min_swaps_assignment(const Board& start, const Board& goal
   return static_cast<std::uint64_t>(simplex.totalCost());
 }
 
+std::uint64_t flow_bytes(std::uint64_t cells, bool network_simplex) {
+  const std::uint64_t per_cell = network_simplex ? 400 : 40;
+  return cells > UINT64_MAX / per_cell ? UINT64_MAX : cells * per_cell;
+}
+
 Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions& options) {
   if (auto s = check_compatible(start, goal); !s) return s.error();
+  const RunContext* run = options.run;
+  if (run) {
+    // The separable arrays are allocated first whatever the method (network simplex after).
+    const bool simplex = options.method == Method::NetworkSimplex;
+    if (auto s = run->check_memory(
+            flow_bytes(start.size(), simplex),
+            fmt::format("the minimal swaps of a {}x{} board", start.rows, start.cols));
+        !s) {
+      return s.error();
+    }
+  }
   auto say = [&](const std::string& s) {
     if (options.on_progress) options.on_progress(s);
   };
@@ -304,6 +322,15 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
           "horizontal or vertical line");
     }
     say(fmt::format("min-cost flow on the {}x{} grid graph...", start.rows, start.cols));
+    if (run) {
+      if (auto s = run->check_memory(
+              flow_bytes(start.size(), true),
+              fmt::format("the min-cost flow of a {}x{} board", start.rows, start.cols));
+          !s) {
+        return s.error();
+      }
+      if (run->should_stop()) return run->stop_error();
+    }
     f = grid_flow(start, goal);
     if (!f) return f.error();
     sol.method = "min-cost flow on the grid graph (LEMON network simplex)";
@@ -320,16 +347,26 @@ Result<Solution> solve(const Board& start, const Board& goal, const SolveOptions
   Stopwatch t1;
   say(fmt::format("building and replaying {} swaps...", sol.swaps));
   sol.moves_kept = sol.swaps <= options.keep_moves;
+  if (sol.moves_kept && run) {
+    if (auto s = run->check_memory(sol.swaps * sizeof(SwapCode) + flow_bytes(start.size(), false),
+                                   fmt::format("keeping the {} swaps", sol.swaps));
+        !s) {
+      return s.error();
+    }
+  }
   if (sol.moves_kept) sol.moves.reserve(sol.swaps);
+  bool stopped = false;
   std::optional<Replayer> replayer;
   if (options.replay) replayer.emplace(start);
   auto emit = [&](SwapCode s) {
+    if (run && (sol.built & 65535) == 65535 && !stopped) stopped = run->should_stop();
     ++sol.built;
     if (replayer) replayer->apply(s);
     if (sol.moves_kept) sol.moves.push_back(s);
     if (options.on_swap) options.on_swap(s);
   };
-  if (auto s = build_sequence(start, *f, emit); !s) return s.error();
+  if (auto s = build_sequence(start, *f, emit, stopped); !s) return s.error();
+  if (stopped) return run->stop_error();
   sol.stats.sequence_seconds = t1.seconds();
   if (sol.built != sol.swaps) {
     return make_error("internal: sequence length differs from the flow cost", {},

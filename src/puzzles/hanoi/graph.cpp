@@ -76,7 +76,17 @@ std::vector<std::uint64_t> powers(int disks, int pegs) {
   return pow;
 }
 
-std::vector<std::int32_t> bfs(std::uint64_t source, int disks, int pegs) {
+// Memory and stop checks of the whole-graph computations.
+Status check_run(const RunContext* run, int disks, int pegs) {
+  if (!run) return Ok{};
+  return run->check_memory(bfs_bytes(state_count(disks, pegs)),
+                           fmt::format("a BFS over the {} positions of {} disks on {} pegs",
+                                       state_count(disks, pegs), disks, pegs));
+}
+
+// Empty when the run asked to stop.
+std::vector<std::int32_t> bfs(std::uint64_t source, int disks, int pegs,
+                              const RunContext* run = nullptr) {
   auto pow = powers(disks, pegs);
   std::vector<std::int32_t> dist(pow[disks], -1);
   std::vector<std::uint64_t> queue;
@@ -84,6 +94,7 @@ std::vector<std::int32_t> bfs(std::uint64_t source, int disks, int pegs) {
   dist[source] = 0;
   queue.push_back(source);
   for (std::size_t head = 0; head < queue.size(); ++head) {
+    if (run && (head & 65535) == 65535 && run->should_stop()) return {};
     std::uint64_t u = queue[head];
     for_each_neighbour(u, disks, pegs, pow, [&](std::uint64_t v, Move) {
       if (dist[v] < 0) {
@@ -97,17 +108,26 @@ std::vector<std::int32_t> bfs(std::uint64_t source, int disks, int pegs) {
 
 }  // namespace
 
-Result<std::vector<std::int32_t>> bfs_distances(const Position& source) {
-  if (auto s = check_size(source.disks(), source.pegs); !s) return s.error();
-  return bfs(encode(source), source.disks(), source.pegs);
+std::uint64_t bfs_bytes(std::uint64_t states) {
+  const std::uint64_t per_state = sizeof(std::int32_t) + sizeof(std::uint64_t);
+  return states > UINT64_MAX / per_state ? UINT64_MAX : states * per_state;
 }
 
-Result<std::vector<Move>> bfs_path(const Position& from, const Position& to) {
+Result<std::vector<std::int32_t>> bfs_distances(const Position& source, const RunContext* run) {
+  if (auto s = check_size(source.disks(), source.pegs); !s) return s.error();
+  if (auto s = check_run(run, source.disks(), source.pegs); !s) return s.error();
+  auto dist = bfs(encode(source), source.disks(), source.pegs, run);
+  if (dist.empty()) return run->stop_error();
+  return dist;
+}
+
+Result<std::vector<Move>> bfs_path(const Position& from, const Position& to,
+                                   const RunContext* run) {
   if (from.pegs != to.pegs || from.disks() != to.disks()) {
     return make_error("start and goal must have the same pegs and disks");
   }
   // BFS from the goal, then walk downhill from the start.
-  auto dist = bfs_distances(to);
+  auto dist = bfs_distances(to, run);
   if (!dist) return dist.error();
   const int disks = from.disks(), pegs = from.pegs;
   auto pow = powers(disks, pegs);
@@ -128,17 +148,21 @@ Result<std::vector<Move>> bfs_path(const Position& from, const Position& to) {
   return moves;
 }
 
-Result<GraphSummary> summarize_graph(const Position& source, std::uint64_t diameter_limit) {
+Result<GraphSummary> summarize_graph(const Position& source, std::uint64_t diameter_limit,
+                                     const RunContext* run) {
   if (auto s = check_size(source.disks(), source.pegs); !s) return s.error();
+  if (auto s = check_run(run, source.disks(), source.pegs); !s) return s.error();
   const int disks = source.disks(), pegs = source.pegs;
   GraphSummary g;
   g.disks = disks;
   g.pegs = pegs;
-  auto dist = bfs(encode(source), disks, pegs);
+  auto dist = bfs(encode(source), disks, pegs, run);
+  if (dist.empty()) return run->stop_error();
   g.positions = dist.size();
   auto pow = powers(disks, pegs);
   std::uint64_t degree_sum = 0;
   for (std::uint64_t u = 0; u < dist.size(); ++u) {
+    if (run && (u & 65535) == 65535 && run->should_stop()) return run->stop_error();
     for_each_neighbour(u, disks, pegs, pow, [&](std::uint64_t, Move) { ++degree_sum; });
     if (dist[u] < 0) continue;  // cannot happen: the Hanoi graph is connected
     if (static_cast<std::size_t>(dist[u]) >= g.per_distance.size())
@@ -156,6 +180,7 @@ Result<GraphSummary> summarize_graph(const Position& source, std::uint64_t diame
   if (g.positions <= diameter_limit) {
     int diameter = 0;
     for (std::uint64_t u = 0; u < g.positions; ++u) {
+      if (run && run->should_stop()) return run->stop_error();
       auto d = bfs(u, disks, pegs);
       diameter = std::max(diameter, *std::max_element(d.begin(), d.end()));
     }

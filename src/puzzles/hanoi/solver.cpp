@@ -48,12 +48,16 @@ Count distance_to_tower(const Position& p, int k, int t) {
 // the true position and every move is checked for legality as it is produced.
 class Generator {
  public:
-  Generator(Position start, Count limit) : cur_(std::move(start)), limit_(limit) {}
+  Generator(Position start, Count limit, const RunContext* run)
+      : cur_(std::move(start)), limit_(limit), run_(run) {}
 
   Status emit(int from, int to) {
     if (moves_.size() >= limit_) {
       return make_error("move sequence longer than the limit", {}, Error::NO_POSITION,
                         ErrorKind::LimitExceeded);
+    }
+    if (run_ && (moves_.size() & 65535) == 65535 && run_->should_stop()) {
+      return run_->stop_error();
     }
     Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
     if (auto s = apply_move(cur_, m); !s) {
@@ -88,7 +92,7 @@ class Generator {
   // gathering `goal` onto t.
   Status from_tower(const Position& goal, int k, int t) {
     if (k == 0) return Ok{};
-    Generator back(goal, limit_);
+    Generator back(goal, limit_, run_);
     if (auto s = back.to_tower(k, t); !s) return s;
     for (auto it = back.moves_.rbegin(); it != back.moves_.rend(); ++it) {
       if (auto s = emit(it->to, it->from); !s) return s;
@@ -150,6 +154,7 @@ class Generator {
  private:
   Position cur_;
   Count limit_;
+  const RunContext* run_;
   std::vector<Move> moves_;
 };
 
@@ -204,7 +209,8 @@ Count optimal_distance3(const Position& from, const Position& to) {
   return solve_distance(from, to, from.disks());
 }
 
-Result<std::vector<Move>> optimal_moves3(const Position& from, const Position& to, Count limit) {
+Result<std::vector<Move>> optimal_moves3(const Position& from, const Position& to, Count limit,
+                                         const RunContext* run) {
   if (from.pegs != 3 || to.pegs != 3 || from.disks() != to.disks()) {
     return make_error("optimal_moves3 needs two 3-peg positions with the same disks");
   }
@@ -214,7 +220,7 @@ Result<std::vector<Move>> optimal_moves3(const Position& from, const Position& t
                                   to_string(length), to_string(limit)),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  Generator g(from, limit);
+  Generator g(from, limit, run);
   if (auto s = g.solve(to, from.disks()); !s) return s.error();
   if (!(g.position() == to)) {
     return make_error("internal: the generated sequence does not reach the goal", {},
@@ -235,7 +241,8 @@ int frame_stewart_split(int disks, int pegs) {
   return fs_table().split[disks][pegs];
 }
 
-Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int to, Count limit) {
+Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int to, Count limit,
+                                              const RunContext* run) {
   if (pegs < 3 || pegs > MAX_PEGS || disks < 0 || disks > MAX_DISKS) {
     return make_error("Frame–Stewart needs 3..26 pegs and 0..64 disks");
   }
@@ -247,7 +254,7 @@ Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int
   }
   std::vector<int> avail;
   for (int p = 0; p < pegs; ++p) avail.push_back(p);
-  Generator g(tower(disks, pegs, from), limit);
+  Generator g(tower(disks, pegs, from), limit, run);
   if (auto s = g.frame_stewart(disks, avail, from, to); !s) return s.error();
   auto moves = g.take();
   if (!is_tower(g.position(), to) || moves.size() != length) {
@@ -255,6 +262,14 @@ Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int
                       ErrorKind::Internal);
   }
   return moves;
+}
+
+std::optional<Count> solution_length(const Position& from, const Position& to) {
+  if (from.pegs != to.pegs || from.disks() != to.disks()) return std::nullopt;
+  if (from.pegs == 3) return optimal_distance3(from, to);
+  const bool towers = is_tower(from, from.peg_of[0]) && is_tower(to, to.peg_of[0]);
+  if (towers && from.peg_of[0] != to.peg_of[0]) return frame_stewart(from.disks(), from.pegs);
+  return std::nullopt;
 }
 
 Result<Solution> solve(const Position& from, const Position& to, const SolveOptions& options) {
@@ -271,7 +286,7 @@ Result<Solution> solve(const Position& from, const Position& to, const SolveOpti
     sol.method = "3-peg recursion (largest differing disk moves once or twice)";
     sol.proof = "exact recursion; cross-checked against BFS in the tests";
     if (options.build_moves) {
-      auto m = optimal_moves3(from, to, options.move_limit);
+      auto m = optimal_moves3(from, to, options.move_limit, options.run);
       if (!m) return m.error();
       sol.moves = std::move(*m);
       sol.have_moves = sol.verified = true;
@@ -282,7 +297,7 @@ Result<Solution> solve(const Position& from, const Position& to, const SolveOpti
     sol.method = "Frame-Stewart";
     sol.proof = "Frame-Stewart number (not proven optimal here: state graph too large for BFS)";
     if (state_count(disks, pegs) <= options.proof_states) {
-      auto d = bfs_distances(from);
+      auto d = bfs_distances(from, options.run);
       if (!d) return d.error();
       auto bfs_len = static_cast<Count>((*d)[encode(to)]);
       sol.optimal = bfs_len == sol.length;
@@ -292,7 +307,8 @@ Result<Solution> solve(const Position& from, const Position& to, const SolveOpti
                       : fmt::format("BFS finds a shorter solution ({} moves)", to_string(bfs_len));
     }
     if (options.build_moves) {
-      auto m = frame_stewart_moves(disks, pegs, from.peg_of[0], to.peg_of[0], options.move_limit);
+      auto m = frame_stewart_moves(disks, pegs, from.peg_of[0], to.peg_of[0], options.move_limit,
+                                   options.run);
       if (!m) return m.error();
       sol.moves = std::move(*m);
       sol.have_moves = sol.verified = true;
@@ -306,7 +322,7 @@ Result<Solution> solve(const Position& from, const Position& to, const SolveOpti
                       pegs, options.proof_states, pegs, disks),
           {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
-    auto m = bfs_path(from, to);
+    auto m = bfs_path(from, to, options.run);
     if (!m) return m.error();
     auto end = replay(from, *m);
     if (!end || !(*end == to)) {

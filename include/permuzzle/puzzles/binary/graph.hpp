@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/binary/board.hpp"
 
 namespace permuzzle::binary {
 
@@ -34,6 +35,8 @@ struct BinaryGraphOptions {
   bool cross_check_flow = true;         // compare BFS with the min-cost flow for EVERY position
   std::uint64_t diameter_limit = 5000;  // BFS from every position up to this many positions
   std::function<void(const std::string&)> on_progress;
+  // Memory budget (checked before the BFS allocates) and stop request (run->stop_error()).
+  const RunContext* run = nullptr;
 };
 
 Result<BinaryGraphSummary> summarize_graph(const Board& goal,

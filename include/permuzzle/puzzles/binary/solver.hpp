@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/binary/board.hpp"
 
 namespace permuzzle::binary {
@@ -57,7 +58,15 @@ struct SolveOptions {
   // Receives every swap in order as it is built (write it out, hash it, ...).
   std::function<void(SwapCode)> on_swap;
   std::function<void(const std::string&)> on_progress;
+  // Memory budget (the flow's estimate is checked before it is built) and stop request: the
+  // sequence's construction ends with run->stop_error() when it asks to stop. (LEMON's network
+  // simplex itself cannot be interrupted; the separable method needs no simplex.)
+  const RunContext* run = nullptr;
 };
+
+// Bytes the minimal count takes on a board of `cells` cells: the grid graph and LEMON's
+// network simplex (about 400 bytes a cell), or the separable method's arrays (about 40).
+std::uint64_t flow_bytes(std::uint64_t cells, bool network_simplex);
 
 struct SolveStats {
   double flow_seconds = 0;

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/hanoi/position.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/hanoi/position.hpp"
 
 namespace permuzzle::hanoi {
 
@@ -20,10 +21,17 @@ std::uint64_t encode(const Position& p);
 Position decode(std::uint64_t code, int disks, int pegs);
 std::uint64_t state_count(int disks, int pegs);  // pegs^disks (saturates at 2^64-1)
 
-// Distances from `source` to every position (LimitExceeded above MAX_GRAPH_STATES states).
-Result<std::vector<std::int32_t>> bfs_distances(const Position& source);
+// Bytes a BFS over `states` positions takes (distances and queue).
+std::uint64_t bfs_bytes(std::uint64_t states);
+
+// Distances from `source` to every position (LimitExceeded above MAX_GRAPH_STATES states, or
+// over the run's memory budget before anything is allocated; run->stop_error() when the run
+// asks to stop). The same for every function below that takes a run.
+Result<std::vector<std::int32_t>> bfs_distances(const Position& source,
+                                                const RunContext* run = nullptr);
 // A shortest move sequence from `from` to `to` found by BFS (any number of pegs).
-Result<std::vector<Move>> bfs_path(const Position& from, const Position& to);
+Result<std::vector<Move>> bfs_path(const Position& from, const Position& to,
+                                   const RunContext* run = nullptr);
 
 struct GraphSummary {
   int disks = 0, pegs = 0;
@@ -38,7 +46,8 @@ struct GraphSummary {
 
 // BFS from `source`; the diameter is computed by BFS from every position when there are at
 // most `diameter_limit` positions.
-Result<GraphSummary> summarize_graph(const Position& source, std::uint64_t diameter_limit = 2187);
+Result<GraphSummary> summarize_graph(const Position& source, std::uint64_t diameter_limit = 2187,
+                                     const RunContext* run = nullptr);
 
 // Graphviz DOT of the state graph (neato layout with fixed coordinates: for 3 pegs the picture
 // is the Sierpinski triangle). LimitExceeded above `limit` positions.

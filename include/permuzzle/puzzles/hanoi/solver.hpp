@@ -12,10 +12,12 @@
 // optimality where its own BFS proves it, see graph.hpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/hanoi/position.hpp"
 
 namespace permuzzle::hanoi {
@@ -25,9 +27,11 @@ std::string to_string(Count n);
 
 // Number of moves of the optimal 3-peg solution from `from` to `to` (same disk count, 3 pegs).
 Count optimal_distance3(const Position& from, const Position& to);
-// The optimal 3-peg move sequence; an error (LimitExceeded) when it is longer than `limit`.
+// The optimal 3-peg move sequence; an error (LimitExceeded) when it is longer than `limit`;
+// run->stop_error() when the run asks to stop.
 Result<std::vector<Move>> optimal_moves3(const Position& from, const Position& to,
-                                         Count limit = Count(1) << 24);
+                                         Count limit = Count(1) << 24,
+                                         const RunContext* run = nullptr);
 
 // Frame–Stewart number FS(n, k): min over t of 2 FS(t, k) + FS(n - t, k - 1), FS(n, 3) = 2^n - 1.
 Count frame_stewart(int disks, int pegs);
@@ -35,7 +39,8 @@ Count frame_stewart(int disks, int pegs);
 int frame_stewart_split(int disks, int pegs);
 // Frame–Stewart moves taking a perfect tower from peg `from` to peg `to`.
 Result<std::vector<Move>> frame_stewart_moves(int disks, int pegs, int from, int to,
-                                              Count limit = Count(1) << 24);
+                                              Count limit = Count(1) << 24,
+                                              const RunContext* run = nullptr);
 
 // A shortest (or, for 4+ pegs between towers, Frame–Stewart) solution with the argument for its
 // length: the method choice every front end shares.
@@ -43,7 +48,14 @@ struct SolveOptions {
   bool build_moves = true;                              // also the move sequence
   Count move_limit = Count(1) << 26;                    // LimitExceeded above this many moves
   std::uint64_t proof_states = std::uint64_t(1) << 20;  // BFS proves optimality up to this size
+  // Stop request and memory budget of the BFS and of the move generation (optional).
+  const RunContext* run = nullptr;
 };
+
+// The length solve() answers with, without building anything: the exact 3-peg distance, the
+// Frame–Stewart number between two different towers, or nullopt (4+ pegs otherwise: a BFS
+// path, at most proof_states positions long).
+std::optional<Count> solution_length(const Position& from, const Position& to);
 
 struct Solution {
   Count length = 0;
