@@ -514,7 +514,7 @@ TEST_F(TableStoreTest, CancelledRequestSaysTheBuildGoesOn) {
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.error().kind, ErrorKind::Cancelled);
   EXPECT_NE(table.error().message.find("in the background"), std::string::npos);
-  EXPECT_LT(waited, 0.35);
+  EXPECT_LT(waited, 0.6);  // cancelled at 0.1 s
   auto later = store.obtain(r, RunContext{});
   ASSERT_TRUE(later.ok());
   EXPECT_EQ(log->started.load(), 1);
@@ -656,7 +656,7 @@ TEST_F(TableStoreTest, WaitForASharedObjectEndsWithTheRunContext) {
   };
   auto start = std::chrono::steady_clock::now();
   auto waited = store.shared<int>("slow object", make, within(0.1));
-  EXPECT_LT(seconds_since(start), 0.45);
+  EXPECT_LT(seconds_since(start), 0.6);
   ASSERT_FALSE(waited.ok());
   EXPECT_EQ(waited.error().kind, ErrorKind::LimitExceeded);
   auto later = store.shared<int>("slow object", make, RunContext{});
