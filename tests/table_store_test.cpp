@@ -4,10 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 namespace permuzzle {
@@ -300,6 +302,368 @@ TEST_F(TableStoreTest, RemovesTemporariesOfDeadProcessesOnly) {
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(own));
   EXPECT_TRUE(fs::exists(other));
+}
+
+// Background builds, caps and budgets. The recipes below capture only shared_ptrs (never the
+// test's locals by reference): a background build may outlive the call that started it.
+struct BuildLog {
+  std::atomic<int> started{0};   // builds that began
+  std::atomic<int> finished{0};  // builds that ran to the end
+  std::atomic<int> stopped{0};   // builds that saw should_stop() and gave up
+};
+
+// A build of `steps` steps of `step_ms` each that checks should_stop() and reports progress at
+// every step; with `fail`, it ends with an error instead of a table.
+TableRecipe<Bytes> slow_recipe(std::shared_ptr<BuildLog> log, std::string pattern, int steps,
+                               int step_ms, bool fail = false) {
+  TableRecipe<Bytes> r;
+  r.key = TableKey{"test-slow", std::move(pattern), 1};
+  r.bytes = SIZE;
+  r.background = true;
+  r.allocate = [] {
+    auto t = std::make_shared<Bytes>();
+    t->data.resize(SIZE);
+    return t;
+  };
+  r.build = [log, steps, step_ms, fail](const RunContext& run) -> Result<std::shared_ptr<Bytes>> {
+    ++log->started;
+    for (int i = 0; i < steps; ++i) {
+      if (run.should_stop()) {
+        ++log->stopped;
+        return run.stop_error();
+      }
+      run.report({"building the slow table", std::uint64_t(i), std::uint64_t(steps), ""});
+      std::this_thread::sleep_for(std::chrono::milliseconds(step_ms));
+    }
+    ++log->finished;
+    if (fail) return make_error("the slow table cannot be built: no goal");
+    auto t = std::make_shared<Bytes>();
+    t->data.resize(SIZE);
+    for (std::size_t i = 0; i < SIZE; ++i) t->data[i] = expected_byte(i);
+    return t;
+  };
+  r.payload = [](Bytes& t) { return std::span<std::uint8_t>(t.data); };
+  return r;
+}
+
+TableStore::Options background_options() {
+  TableStore::Options o;
+  o.background_builds = true;
+  return o;
+}
+
+RunContext within(double seconds) {
+  RunContext run;
+  run.with_time_limit(std::chrono::duration<double>(seconds));
+  return run;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST_F(TableStoreTest, BuildOutlivingItsRequestGoesOnInTheBackgroundOnce) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore store(dir_.string(), background_options());
+  const auto r = slow_recipe(log, "p", 60, 25);  // about 1.5 s
+  // The request's progress sink must not be called once the request returned: it counts into
+  // a shared counter that is checked after the build went on.
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  auto phases = std::make_shared<std::vector<std::string>>();
+  auto phases_mutex = std::make_shared<std::mutex>();
+  RunContext first = within(0.2);
+  first.with_progress([calls, phases, phases_mutex](const Progress& p) {
+    ++*calls;
+    std::lock_guard lock(*phases_mutex);
+    phases->push_back(p.phase);
+  });
+  auto start = std::chrono::steady_clock::now();
+  auto stopped = store.obtain(r, first);
+  const double waited = seconds_since(start);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_NE(stopped.error().message.find("table test-slow p is being built in the background ("),
+            std::string::npos)
+      << stopped.error().message;
+  EXPECT_NE(stopped.error().message.find("%"), std::string::npos) << stopped.error().message;
+  EXPECT_NE(stopped.error().message.find("try again"), std::string::npos);
+  EXPECT_GE(waited, 0.15);
+  EXPECT_LT(waited, 1.0);  // well before the 1.5 s build ends
+  {
+    std::lock_guard lock(*phases_mutex);
+    ASSERT_FALSE(phases->empty());
+    EXPECT_EQ(phases->front(), "building test-slow p");  // the store's, then the build's own
+    EXPECT_NE(std::find(phases->begin(), phases->end(), "building the slow table"), phases->end());
+  }
+  const int calls_when_returned = calls->load();
+  EXPECT_EQ(log->started.load(), 1);
+
+  // A second request (no deadline) joins the same build and gets its table.
+  TableReport report;
+  auto table = store.obtain(r, RunContext{}, &report);
+  ASSERT_TRUE(table.ok()) << table.error().message;
+  EXPECT_TRUE(has_expected_content(**table));
+  EXPECT_EQ(log->started.load(), 1);
+  EXPECT_EQ(log->finished.load(), 1);
+  EXPECT_EQ(calls->load(), calls_when_returned);
+  // The build saved its table like any other: another store loads it.
+  EXPECT_TRUE(fs::exists(table_path(dir_.string(), r.key)));
+  ASSERT_EQ(store.reports().size(), 1u);
+  EXPECT_EQ(store.reports()[0].source, TableReport::Source::Built);
+  EXPECT_TRUE(store.reports()[0].saved);
+
+  // The next request shares it in memory.
+  auto again = store.obtain(r, within(0.05), &report);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->get(), table->get());
+  EXPECT_EQ(report.source, TableReport::Source::Memory);
+  EXPECT_EQ(log->started.load(), 1);
+}
+
+TEST_F(TableStoreTest, RequestThatComesBackAfterTheBuildUsesTheTable) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore store(std::string(), background_options());
+  const auto r = slow_recipe(log, "p", 20, 10);  // about 0.2 s
+  auto stopped = store.obtain(r, within(0.02));
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_NE(stopped.error().message.find("in the background"), std::string::npos);
+  for (int i = 0; i < 500 && log->finished.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(log->finished.load(), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the store keeps it
+  TableReport report;
+  auto table = store.obtain(r, within(0.05), &report);
+  ASSERT_TRUE(table.ok()) << table.error().message;
+  EXPECT_TRUE(has_expected_content(**table));
+  EXPECT_EQ(report.source, TableReport::Source::Memory);
+  EXPECT_EQ(log->started.load(), 1);
+}
+
+TEST_F(TableStoreTest, ConcurrentRequestsShareOneBackgroundBuild) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore store(dir_.string(), background_options());
+  const auto r = slow_recipe(log, "p", 20, 15);
+  std::vector<const Bytes*> got(3, nullptr);
+  std::vector<TableReport> reports(3);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      auto table = store.obtain(r, RunContext{}, &reports[t]);
+      if (table) got[t] = table->get();
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(log->started.load(), 1);
+  ASSERT_NE(got[0], nullptr);
+  for (auto* p : got) EXPECT_EQ(p, got[0]);
+  EXPECT_TRUE(has_expected_content(*got[0]));
+  int built = 0;
+  for (const auto& rep : reports) built += rep.source == TableReport::Source::Built;
+  EXPECT_EQ(built, 1);  // the others shared it
+}
+
+TEST_F(TableStoreTest, FailedBackgroundBuildGivesItsErrorToTheWaiters) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore store(std::string(), background_options());
+  const auto r = slow_recipe(log, "p", 10, 20, /*fail=*/true);
+  std::vector<std::string> errors(2);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      auto table = store.obtain(r, RunContext{});
+      errors[t] = table ? "ok" : table.error().message;
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(log->started.load(), 1);
+  for (const auto& e : errors) EXPECT_EQ(e, "the slow table cannot be built: no goal");
+
+  // A request that stopped waiting hears of the failure when it comes back, once; the request
+  // after that tries again.
+  auto left = store.obtain(r, within(0.05));
+  ASSERT_FALSE(left.ok());
+  EXPECT_NE(left.error().message.find("in the background"), std::string::npos);
+  for (int i = 0; i < 500 && log->finished.load() < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(log->finished.load(), 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto back = store.obtain(r, within(5));
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.error().message, "the slow table cannot be built: no goal");
+  EXPECT_EQ(log->started.load(), 2);
+  auto retry = store.obtain(r, RunContext{});
+  ASSERT_FALSE(retry.ok());
+  EXPECT_EQ(log->started.load(), 3);
+}
+
+TEST_F(TableStoreTest, CancelledRequestSaysTheBuildGoesOn) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore store(std::string(), background_options());
+  const auto r = slow_recipe(log, "p", 40, 10);
+  std::stop_source cancel;
+  RunContext run;
+  run.with_stop_token(cancel.get_token());
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel.request_stop();
+  });
+  auto start = std::chrono::steady_clock::now();
+  auto table = store.obtain(r, run);
+  const double waited = seconds_since(start);
+  canceller.join();
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.error().kind, ErrorKind::Cancelled);
+  EXPECT_NE(table.error().message.find("in the background"), std::string::npos);
+  EXPECT_LT(waited, 0.6);  // cancelled at 0.1 s
+  auto later = store.obtain(r, RunContext{});
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(log->started.load(), 1);
+  EXPECT_EQ(log->stopped.load(), 0);
+}
+
+TEST_F(TableStoreTest, DestroyingTheStoreStopsItsBackgroundBuildPromptly) {
+  auto log = std::make_shared<BuildLog>();
+  std::chrono::steady_clock::time_point start;
+  {
+    TableStore store(dir_.string(), background_options());
+    auto table = store.obtain(slow_recipe(log, "p", 6000, 10), within(0.1));  // a minute
+    ASSERT_FALSE(table.ok());
+    EXPECT_EQ(log->started.load(), 1);
+    start = std::chrono::steady_clock::now();
+  }
+  EXPECT_LT(seconds_since(start), 1.0);
+  EXPECT_EQ(log->stopped.load(), 1);
+  EXPECT_EQ(log->finished.load(), 0);
+  EXPECT_FALSE(fs::exists(table_path(dir_.string(), slow_recipe(log, "p", 1, 1).key)));
+}
+
+TEST_F(TableStoreTest, WithoutBackgroundBuildsTheRequestStopsItsOwnBuild) {
+  // The CLI's store: a build stopped with its request is not continued.
+  auto log = std::make_shared<BuildLog>();
+  TableStore store;
+  const auto r = slow_recipe(log, "p", 100, 10);
+  auto start = std::chrono::steady_clock::now();
+  auto table = store.obtain(r, within(0.1));
+  ASSERT_FALSE(table.ok());
+  EXPECT_LT(seconds_since(start), 0.6);
+  EXPECT_EQ(table.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_EQ(table.error().message.find("background"), std::string::npos);
+  EXPECT_EQ(log->stopped.load(), 1);
+}
+
+TEST_F(TableStoreTest, MemoryCapDropsUnusedTablesOnly) {
+  auto log = std::make_shared<BuildLog>();
+  TableStore::Options options;
+  options.max_memory_bytes = 2 * SIZE;
+  TableStore store(std::string(), options);  // no disk: a dropped table is built again
+  auto a = store.obtain(slow_recipe(log, "a", 1, 0), RunContext{});
+  ASSERT_TRUE(a.ok());
+  {
+    auto b = store.obtain(slow_recipe(log, "b", 1, 0), RunContext{});
+    ASSERT_TRUE(b.ok());
+  }  // nobody holds b any more
+  EXPECT_EQ(store.memory_bytes(), 2 * SIZE);
+  auto c = store.obtain(slow_recipe(log, "c", 1, 0), RunContext{});
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(log->started.load(), 3);
+  EXPECT_EQ(store.memory_bytes(), 2 * SIZE);  // b went; a is held, c is the newest
+
+  TableReport report;
+  auto a_again = store.obtain(slow_recipe(log, "a", 1, 0), RunContext{}, &report);
+  ASSERT_TRUE(a_again.ok());
+  EXPECT_EQ(a_again->get(), a->get());  // held: never dropped
+  EXPECT_EQ(report.source, TableReport::Source::Memory);
+  EXPECT_EQ(log->started.load(), 3);
+  auto b_again = store.obtain(slow_recipe(log, "b", 1, 0), RunContext{}, &report);
+  ASSERT_TRUE(b_again.ok());
+  EXPECT_EQ(report.source, TableReport::Source::Built);  // it had been dropped
+  EXPECT_EQ(log->started.load(), 4);
+  // a, b and c are all held now: over the cap, nothing can go.
+  store.trim();
+  EXPECT_EQ(store.memory_bytes(), 3 * SIZE);
+  c = Result<std::shared_ptr<const Bytes>>(make_error("released"));
+  store.trim();
+  EXPECT_EQ(store.memory_bytes(), 2 * SIZE);
+  EXPECT_TRUE(has_expected_content(**a));
+}
+
+TEST_F(TableStoreTest, OverBudgetEstimateIsRefusedBeforeTheBuild) {
+  auto log = std::make_shared<BuildLog>();
+  for (bool background : {false, true}) {
+    TableStore store(dir_.string(), background ? background_options() : TableStore::Options{});
+    auto r = slow_recipe(log, background ? "big-bg" : "big", 1, 0);
+    r.estimated_bytes = std::uint64_t(3) << 30;
+    RunContext run;
+    run.with_memory_budget(std::uint64_t(256) << 20);
+    auto table = store.obtain(r, run);
+    ASSERT_FALSE(table.ok());
+    EXPECT_EQ(table.error().kind, ErrorKind::LimitExceeded);
+    EXPECT_EQ(table.error().message.rfind("the table test-slow big", 0), 0u)
+        << table.error().message;
+    EXPECT_NE(table.error().message.find("needs about 3.3 GB"), std::string::npos)
+        << table.error().message;
+    EXPECT_NE(table.error().message.find("memory budget of 269 MB"), std::string::npos)
+        << table.error().message;
+    // Within the budget it is built.
+    run.with_memory_budget(std::uint64_t(4) << 30);
+    ASSERT_TRUE(store.obtain(r, run).ok());
+  }
+  EXPECT_EQ(log->started.load(), 2);  // once each, within the budget
+}
+
+TEST_F(TableStoreTest, DiskCapRemovesTheOldestDefinitionTables) {
+  auto log = std::make_shared<BuildLog>();
+  auto keyed = [&](std::string puzzle) {
+    auto r = slow_recipe(log, "p", 1, 0);
+    r.key.puzzle = std::move(puzzle);
+    return r;
+  };
+  TableStore::Options options;
+  options.max_disk_bytes = 2 * SIZE + 2 * 200;  // two tables with their headers, not three
+  TableStore store(dir_.string(), options);
+  ASSERT_TRUE(store.obtain(keyed("other-1"), RunContext{}).ok());
+  ASSERT_TRUE(store.obtain(keyed("def-1"), RunContext{}).ok());
+  ASSERT_TRUE(store.obtain(keyed("def-2"), RunContext{}).ok());
+  // Make the ages certain whatever the file system's clock resolution.
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(table_path(dir_.string(), keyed("other-1").key), now - std::chrono::hours(2));
+  fs::last_write_time(table_path(dir_.string(), keyed("def-1").key), now - std::chrono::hours(1));
+  fs::last_write_time(table_path(dir_.string(), keyed("def-2").key), now - std::chrono::minutes(1));
+  ASSERT_TRUE(store.obtain(keyed("def-3"), RunContext{}).ok());
+  EXPECT_TRUE(fs::exists(table_path(dir_.string(), keyed("other-1").key)));  // not capped
+  EXPECT_FALSE(fs::exists(table_path(dir_.string(), keyed("def-1").key)));   // the oldest
+  EXPECT_TRUE(fs::exists(table_path(dir_.string(), keyed("def-2").key)));
+  EXPECT_TRUE(fs::exists(table_path(dir_.string(), keyed("def-3").key)));  // just saved
+  EXPECT_EQ(files_in(dir_), 3u);
+}
+
+TEST_F(TableStoreTest, WaitForASharedObjectEndsWithTheRunContext) {
+  TableStore store;
+  std::atomic<bool> making{false};
+  std::thread maker([&] {
+    auto made = store.shared<int>("slow object", [&]() -> Result<std::shared_ptr<int>> {
+      making = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(600));
+      return std::make_shared<int>(7);
+    });
+    EXPECT_TRUE(made.ok());
+  });
+  while (!making) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int made_here = 0;
+  auto make = [&]() -> Result<std::shared_ptr<int>> {
+    ++made_here;
+    return std::make_shared<int>(8);
+  };
+  auto start = std::chrono::steady_clock::now();
+  auto waited = store.shared<int>("slow object", make, within(0.1));
+  EXPECT_LT(seconds_since(start), 0.6);
+  ASSERT_FALSE(waited.ok());
+  EXPECT_EQ(waited.error().kind, ErrorKind::LimitExceeded);
+  auto later = store.shared<int>("slow object", make, RunContext{});
+  maker.join();
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(**later, 7);  // the first maker's object, made once
+  EXPECT_EQ(made_here, 0);
 }
 
 }  // namespace

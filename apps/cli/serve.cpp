@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "server.hpp"
 
 namespace permuzzle::cli {
@@ -47,6 +49,13 @@ void add_serve_command(CLI::App& app, Context& ctx) {
                 << ", not loopback: anyone who can reach this address can use the server (no "
                    "authentication, no TLS)\n";
     }
+    // A server outlives its requests: table builds that outlive theirs go on in the
+    // background, and the tables of every uploaded definition are kept within caps.
+    TableStore::Options tables = ctx.store->options();
+    tables.background_builds = true;
+    tables.max_memory_bytes = default_memory_budget() / 2;
+    tables.max_disk_bytes = std::uint64_t(4) << 30;  // "def-" tables: uploaded definitions
+    ctx.store->set_options(tables);
     server::Server http(*ctx.registry, *ctx.store, *options);
     if (auto ok = http.bind(); !ok) return ok.error();
     std::cout << "permuzzle web app listening on " << http.url() << std::endl;
