@@ -915,11 +915,15 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     recipe.key = {fmt::format("def-{:016x}", hash),
                   fmt::format("pdb-{}-{}", metric_name(options.metric), pattern), PDB_FORMAT};
     recipe.bytes = (ppp->states() + 1) / 2;
-    recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(recipe.bytes); };
-    const std::string phase = fmt::format("def pattern database {}/{}", t + 1, plan.size());
-    recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-      return build_pdb(*ppp, r, phase);
+    recipe.allocate = [bytes = recipe.bytes] {
+      return std::make_shared<std::vector<std::uint8_t>>(bytes);
     };
+    const std::string phase = fmt::format("def pattern database {}/{}", t + 1, plan.size());
+    // The callbacks own what they read (the projected puzzle, the phase name), so a store that
+    // allows it may finish the build after this request has gone (the server's does).
+    recipe.background = true;
+    recipe.build = [ppp, phase](const RunContext& r)
+        -> Result<std::shared_ptr<std::vector<std::uint8_t>>> { return build_pdb(*ppp, r, phase); };
     recipe.payload = [](std::vector<std::uint8_t>& v) {
       return std::span<std::uint8_t>(v.data(), v.size());
     };
