@@ -61,7 +61,9 @@ Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, con
   auto made = store.shared<SolverTables>(
       "cube-two-phase-v1", [&]() -> Result<std::shared_ptr<SolverTables>> {
         auto tables = std::make_shared<SolverTables>();
-        auto coords = std::make_shared<CoordTables>(CoordTables::make());
+        auto coords =
+            std::make_shared<CoordTables>(CoordTables::make([&run] { return run.should_stop(); }));
+        if (coords->stopped) return run.stop_error();
         if (coords->fs_rep.size() != N_FLIPSLICE_CLASS) {
           return make_error(fmt::format("internal: {} flip-slice classes, expected {}",
                                         coords->fs_rep.size(), N_FLIPSLICE_CLASS),
