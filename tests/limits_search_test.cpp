@@ -245,11 +245,18 @@ TEST(SlidingLimits, PatternDatabaseSolverHonoursTheTimeLimit) {
   // The 5-5-5 tables are small; solving the hardest instance with them takes minutes.
   auto warm = test::run_cli_env(TABLES, "-q sliding bound --partition 5-5-5 " + HARD_15);
   ASSERT_EQ(warm.exit_code, 0) << warm.err;
-  auto t =
-      timed_cli(TABLES, "--time-limit 1 sliding solve --partition 5-5-5 --threads 1 " + HARD_15);
+  auto t = timed_cli(
+      TABLES, "--json --time-limit 1 sliding solve --partition 5-5-5 --threads 1 " + HARD_15);
   EXPECT_EQ(t.run.exit_code, 3) << t.run.err;
   EXPECT_NE(t.run.err.find("time limit"), std::string::npos) << t.run.err;
   EXPECT_LT(t.seconds, 2.5);
+  // What it knew: no solution, and the bound proven so far (between the start's bound, 48 by
+  // `sliding bound`, and the published optimum, 66).
+  const nlohmann::json j = t.run.json();
+  EXPECT_EQ(j["complete"], false);
+  EXPECT_EQ(j["optimal"], false);
+  EXPECT_GE(j["lower_bound"].get<int>(), 48);
+  EXPECT_LE(j["lower_bound"].get<int>(), 66);
   // Two search threads (parallel iterations) stop as well.
   t = timed_cli(TABLES, "--time-limit 1 sliding solve --partition 5-5-5 --threads 2 " + HARD_15);
   EXPECT_EQ(t.run.exit_code, 3) << t.run.err;

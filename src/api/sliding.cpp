@@ -170,7 +170,15 @@ Result<Output> run_solve(const Request& q, Session& session) {
   // Step 1. Which bound: pattern databases on 4x4 and 5x5 unless told otherwise.
   auto heuristic = choose_heuristic(q.string("heuristic"), s->size, bidirectional);
   if (!heuristic) return heuristic.error();
-  auto on_progress = [&session](const SearchProgress& p) {
+  // The largest bound the search has reported ("no solution shorter than N"), for a stopped
+  // answer.
+  std::atomic<int> proven{-1};
+  std::atomic<std::uint64_t> searched{0};
+  auto on_progress = [&session, &proven, &searched](const SearchProgress& p) {
+    if (p.note.rfind("backward", 0) != 0) {
+      if (p.bound > proven.load()) proven = p.bound;
+      searched = p.nodes;
+    }
     if (p.note.rfind("backward", 0) == 0) {
       session.note(
           fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
@@ -202,6 +210,26 @@ Result<Output> run_solve(const Request& q, Session& session) {
     o.run = &session.run;
     return solve(s->size, s->position, s->goal, o);
   }();
+  if (!r && session.run.should_stop()) {
+    // Stopped: no solution yet, the bound proven so far.
+    Output out;
+    out.json = {{"optimal", false},
+                {"complete", false},
+                {"lower_bound",
+                 proven.load() < 0 ? nlohmann::json(nullptr) : nlohmann::json(proven.load())},
+                {"nodes", searched.load()},
+                {"heuristic", *heuristic},
+                {"bidirectional", bidirectional},
+                {"size", to_string(s->size)},
+                {"start", position_json(s->position)},
+                {"goal", position_json(s->goal)}};
+    out.text = proven.load() < 0
+                   ? std::string("stopped before the search began\n")
+                   : fmt::format("stopped: no solution shorter than {} moves ({} nodes)\n",
+                                 proven.load(), with_commas(searched.load()));
+    out.stopped = session.run.stop_error();
+    return out;
+  }
   if (!r) return r.error();
   BoundReport b = compute_bounds(s->size, s->position, s->goal);
   Output out;
