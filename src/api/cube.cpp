@@ -1,5 +1,6 @@
 // `cube check|apply|order|solve|random`: the Rubik's cube group (spec section 6).
 #include <cctype>
+#include <chrono>
 #include <map>
 #include <optional>
 
@@ -148,52 +149,126 @@ Result<std::shared_ptr<const SolverTables>> obtain_tables(Session& s, SolverTabl
   return solver_tables(s.tables, s.run, info);
 }
 
+// The default --max-length: God's number, 20 moves in the half-turn metric, 26 in quarter turns
+// (the two-phase search reaches it in about a millisecond).
+int default_max_length(Metric metric) {
+  return metric == Metric::Qtm ? 26 : 20;
+}
+
+// The answer of `cube solve`: a solution (or, when stopped, the best one so far, possibly none).
+Output solution_output(const CubeSolution& sol, Metric metric, const SolverTablesInfo& info,
+                       bool stopped) {
+  const bool has_moves = !stopped || sol.verified;
+  Output out;
+  out.json = {{"moves", moves_json(sol.moves)},
+              {"length", has_moves ? nlohmann::json(sol.length) : nlohmann::json(nullptr)},
+              {"metric", metric == Metric::Qtm ? "qtm" : "htm"},
+              {"optimal", sol.optimal && !stopped},
+              {"verified", sol.verified},
+              {"lower_bound", sol.lower_bound},
+              {"nodes", sol.nodes},
+              {"seconds", sol.seconds},
+              {"method", sol.method},
+              {"tables", tables_json(info)}};
+  const char* metric_name = metric == Metric::Qtm ? "quarter turns" : "half-turn metric";
+  if (stopped) {
+    out.json["complete"] = false;
+    out.text = has_moves ? fmt::format(
+                               "{}\n{} moves ({}), replayed: solves the cube; stopped "
+                               "before it was shown optimal (at least {} moves)\n",
+                               sol.moves.empty() ? std::string("(already solved)")
+                                                 : format_moves(sol.moves),
+                               sol.length, metric_name, sol.lower_bound)
+                         : fmt::format(
+                               "stopped before a solution was found (at least {} moves, "
+                               "{} nodes searched)\n",
+                               sol.lower_bound, sol.nodes);
+    return out;
+  }
+  out.text =
+      fmt::format("{}\n{} moves ({}), {}, replayed: solves the cube\n",
+                  sol.moves.empty() ? std::string("(already solved)") : format_moves(sol.moves),
+                  sol.length, metric_name, sol.optimal ? "optimal" : "not proven optimal");
+  return out;
+}
+
 Result<Output> solve_command(const Request& q, Session& s) {
+  // Step 1. The position and the options.
   auto state = solve_input(q);
   if (!state) return state.error();
+  const Metric metric = metric_param(q);
+  const bool optimal = q.flag("optimal");
+  const bool explicit_max = q.has("max-length");
+  const int max_length = explicit_max ? static_cast<int>(q.unsigned_integer("max-length"))
+                                      : default_max_length(metric);
+  if (q.has("budget")) {
+    if (optimal) {
+      return make_error(
+          "--budget is the two-phase solver's time to look for shorter solutions: --optimal "
+          "answers the shortest (bound it with the global --time-limit)");
+    }
+    if (auto ok = check_time_limit(q.number("budget"), "--budget"); !ok) return ok.error();
+  }
+  if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  // Step 2. The tables (the memory check first: --memory is the run's budget).
+  if (auto ok = s.run.check_memory(solver_tables_bytes(), "the cube solver's tables"); !ok) {
+    return ok.error();
+  }
   SolverTablesInfo info;
   auto tables = obtain_tables(s, &info);
   if (!tables) return tables.error();
-  const Metric metric = metric_param(q);
-  Result<CubeSolution> sol = make_error("unreached");
-  if (q.flag("optimal")) {
-    // The optimal solver's tables are the two-phase tables (the phase-1 table is the bound),
-    // and with enough --memory the big table.
-    if (q.has("memory") && q.unsigned_integer("memory") * 1000000ull < info.bytes) {
-      return make_error(fmt::format("--memory {} MB: the optimal solver needs {} MB of tables",
-                                    q.unsigned_integer("memory"), (info.bytes + 999999) / 1000000),
-                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  // Step 3. Two-phase: the first solution within max-length, shorter ones within the budget.
+  // With --optimal it runs first too, with max-length 20 (26 in QTM), no budget and at most
+  // 50 ms (about a millisecond for most cubes; a few, like the superflip, take longer), so that
+  // a run stopped by the time limit still answers a solution.
+  TwoPhaseOptions o;
+  o.metric = metric;
+  o.max_length = optimal ? default_max_length(metric) : max_length;
+  if (!optimal) o.budget = q.has("budget") ? q.number("budget") : explicit_max ? 0 : 0.01;
+  RunContext two_phase_run = s.run;
+  if (optimal) {
+    constexpr auto QUICK = std::chrono::milliseconds(50);
+    const auto deadline = s.run.deadline();
+    if (!deadline || *deadline > RunContext::Clock::now() + QUICK) {
+      two_phase_run.with_time_limit(QUICK);
     }
-    OptimalOptions o;
-    o.metric = metric;
-    if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
-    if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
-    if (auto ok = attach_optimal_table(q, s, **tables, info, o); !ok) return ok.error();
-    sol = solve_optimal(**tables, *state, o, s.run);
-  } else {
-    TwoPhaseOptions o;
-    o.metric = metric;
-    if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
-    if (q.has("time-limit")) o.time_limit = q.number("time-limit");
-    sol = solve_two_phase(**tables, *state, o, s.run);
   }
-  if (!sol) return sol.error();
-  Output out;
-  out.json = {{"moves", moves_json(sol->moves)},
-              {"length", sol->length},
-              {"metric", metric == Metric::Qtm ? "qtm" : "htm"},
-              {"optimal", sol->optimal},
-              {"verified", sol->verified},
-              {"lower_bound", sol->lower_bound},
-              {"nodes", sol->nodes},
-              {"seconds", sol->seconds},
-              {"method", sol->method},
-              {"tables", tables_json(info)}};
-  out.text =
-      fmt::format("{}\n{} moves ({}), {}, replayed: solves the cube\n",
-                  sol->moves.empty() ? std::string("(already solved)") : format_moves(sol->moves),
-                  sol->length, metric == Metric::Qtm ? "quarter turns" : "half-turn metric",
-                  sol->optimal ? "optimal" : "not proven optimal");
+  CubeSolution known;  // the best solution within max-length so far (none: no moves)
+  Result<CubeSolution> sol = solve_two_phase(**tables, *state, o, two_phase_run, &known);
+  if (!sol && optimal && !s.run.should_stop() && two_phase_run.should_stop()) {
+    sol = known;  // out of its 50 ms: the optimal search goes on without (or with) it
+    if (!known.verified)
+      sol = make_error("no quick solution", {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  if (!sol && s.run.should_stop()) {
+    Output out = solution_output(known, metric, info, true);
+    out.stopped = s.run.stop_error();
+    return out;
+  }
+  if (sol && !optimal) return solution_output(*sol, metric, info, false);
+  // Past here: --optimal, or no two-phase solution within max-length (LimitExceeded: below the
+  // lower bound, or none of the two-phase form), which IDA* settles.
+  if (!sol && sol.error().kind != ErrorKind::LimitExceeded) return sol.error();
+  if (sol && sol->length <= max_length) known = *sol;
+  // Step 4. IDA*: --optimal, or a --max-length that the two-phase search cannot reach (IDA*
+  // finds the shortest solution or proves there is none within max-length).
+  OptimalOptions oo;
+  oo.metric = metric;
+  oo.max_length = max_length;
+  if (optimal) {
+    if (auto ok = attach_optimal_table(q, s, **tables, info, oo); !ok) return ok.error();
+  }
+  CubeSolution bound;
+  sol = solve_optimal(**tables, *state, oo, s.run, &bound);
+  if (sol) return solution_output(*sol, metric, info, false);
+  if (!s.run.should_stop()) return sol.error();
+  // Stopped: the two-phase solution (if any), with the bound IDA* proved.
+  known.lower_bound = std::max(known.lower_bound, bound.lower_bound);
+  known.nodes += bound.nodes;
+  known.seconds += bound.seconds;
+  known.method = bound.method;
+  Output out = solution_output(known, metric, info, true);
+  out.stopped = s.run.stop_error();
   return out;
 }
 
@@ -313,6 +388,23 @@ Result<Output> cube2_solve_command(const Request& q, Session& s) {
   return out;
 }
 
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
+// The superflip as 20 face turns: an optimal solve of it runs for hours with the phase-1 table.
+constexpr const char* SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
 std::string demo_cube() {
   std::string out = "Rubik's cube\n";
   auto sexy = parse_moves("R U R' U'");
@@ -333,6 +425,11 @@ std::string demo_cube() {
 Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
                             SolverTablesInfo& info, OptimalOptions& options) {
   if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
+  if (auto ok = s.run.check_memory(info.bytes + optimal_table_bytes(),
+                                   "the optimal solver's tables with the 2.3 GiB table");
+      !ok) {
+    return ok.error();
+  }
   Stopwatch clock;
   TableReport report;
   auto big = optimal_table(s.tables, tables, s.run, &report);
@@ -397,33 +494,39 @@ std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, S
 void register_cube(Registry& r) {
   r.add_family("cube", "Rubik's cube: facelets, cubies, solvability, group order");
 
-  r.add({"cube",
-         "check",
-         "Is this 54-sticker facelet string (URFDLB order) a solvable cube? Names every "
-         "failing condition",
-         {positional("facelets", ParamType::String, "Facelet string, e.g. UUUUUUUUURRR...BBB")},
-         check_command});
+  r.add(
+      cheap({"cube",
+             "check",
+             "Is this 54-sticker facelet string (URFDLB order) a solvable cube? Names every "
+             "failing condition",
+             {positional("facelets", ParamType::String, "Facelet string, e.g. UUUUUUUUURRR...BBB")},
+             check_command},
+            {{{"facelets", "UUU"}}, {{"facelets", 7}}}));
 
-  r.add({"cube",
-         "apply",
-         "Apply a move sequence (Singmaster, M E S, x y z, wide)",
-         {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
-          option("start", ParamType::String, "Start facelet string (default: solved)")},
-         apply_command});
+  r.add(cheap(
+      {"cube",
+       "apply",
+       "Apply a move sequence (Singmaster, M E S, x y z, wide)",
+       {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
+        option("start", ParamType::String, "Start facelet string (default: solved)")},
+       apply_command},
+      {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
 
-  r.add({"cube",
-         "order",
-         "Order of the cube group (Schreier-Sims on GAP's 48 stickers)",
-         {},
-         [](const Request&, Session& s) -> Result<Output> {
-           s.note("Schreier-Sims on the 6 face turns (48 points)...");
-           auto group = cube_group();
-           if (!group) return group.error();
-           Output out;
-           out.json = {{"order", group->order().get_str()}, {"degree", 48}, {"generators", 6}};
-           out.text = "order of the cube group: " + group->order().get_str() + "\n";
-           return out;
-         }});
+  r.add(
+      cheap({"cube",
+             "order",
+             "Order of the cube group (Schreier-Sims on GAP's 48 stickers)",
+             {},
+             [](const Request&, Session& s) -> Result<Output> {
+               s.note("Schreier-Sims on the 6 face turns (48 points)...");
+               auto group = cube_group();
+               if (!group) return group.error();
+               Output out;
+               out.json = {{"order", group->order().get_str()}, {"degree", 48}, {"generators", 6}};
+               out.text = "order of the cube group: " + group->order().get_str() + "\n";
+               return out;
+             }},
+            {{{"generators", 6}}}));
 
   Command solve{
       "cube",
@@ -433,10 +536,14 @@ void register_cube(Registry& r) {
        option("moves", ParamType::String, "Solve the position these moves make from solved"),
        flag("optimal", "Prove optimality (IDA*; seconds to minutes for a random cube)"),
        with_range(option("max-length", ParamType::Unsigned,
-                         "Stop at the first solution of at most N moves"),
+                         "At most N moves (default 20, God's number; 26 with --metric qtm): the "
+                         "first such solution, or with --optimal the shortest; IDA* proves when "
+                         "there is none"),
                   0, 40),
-       option("time-limit", ParamType::Number,
-              "Seconds to look for shorter solutions (default 0.01 without --max-length)"),
+       option("budget", ParamType::Number,
+              "Seconds to look for shorter solutions once one within --max-length is found "
+              "(default 0.01 without --max-length, 0 with it; the global --time-limit stops "
+              "everything)"),
        with_choices(option("metric", ParamType::String, "Length metric: htm or qtm", "htm"),
                     {"htm", "qtm"}),
        option("memory", ParamType::Unsigned,
@@ -446,60 +553,78 @@ void register_cube(Registry& r) {
               "With --optimal: threads (default: every hardware thread; same answer)")},
       solve_command};
   solve.long_running = true;
-  r.add(std::move(solve));
+  r.add(expensive(std::move(solve), {{"moves", SUPERFLIP}, {"optimal", true}},
+                  {{{"facelets", "UUU"}},
+                   {{"moves", "R U"}, {"budget", 0}},
+                   {{"moves", "R U"}, {"budget", -1}},
+                   {{"moves", "R U"}, {"optimal", true}, {"budget", 1}},
+                   {{"moves", "R U"}, {"max-length", 41}}}));
 
-  r.add({"cube",
-         "show",
-         "The cube's net as text, and as an SVG picture with --svg",
-         {positional("facelets", ParamType::String, "Facelet string (default: solved)", false),
-          option("moves", ParamType::String, "Show the position these moves make from solved"),
-          option("svg", ParamType::OutputPath, "Write the net as an SVG picture")},
-         show_command});
+  r.add(
+      cheap({"cube",
+             "show",
+             "The cube's net as text, and as an SVG picture with --svg",
+             {positional("facelets", ParamType::String, "Facelet string (default: solved)", false),
+              option("moves", ParamType::String, "Show the position these moves make from solved"),
+              option("svg", ParamType::OutputPath, "Write the net as an SVG picture")},
+             show_command},
+            {{{"moves", "R Q"}}, {{"facelets", "UUU"}}}));
 
-  r.add({"cube",
-         "scramble",
-         "A uniformly random position and a move sequence that makes it (the inverse of a "
-         "two-phase solution, at most 21 moves)",
-         {option("seed", ParamType::Unsigned, "Random seed", 1)},
-         scramble_command});
+  // Expensive for its first use (the 70 MB phase-1 table is built, about 11 s); every call is
+  // milliseconds once the table is there, so no hard example exists.
+  r.add(
+      expensive({"cube",
+                 "scramble",
+                 "A uniformly random position and a move sequence that makes it (the inverse of a "
+                 "two-phase solution, at most 21 moves)",
+                 {option("seed", ParamType::Unsigned, "Random seed", 1)},
+                 scramble_command},
+                nullptr, {{{"seed", -1}}}));
 
   r.add_family("cube2", "2x2x2 cube: optimal solutions from a full distance table");
-  r.add({"cube2",
-         "solve",
-         "Optimal solution of a 2x2x2 (24 stickers, URFDLB order, 4 a face; any orientation)",
-         {positional("facelets", ParamType::String, "24-sticker facelet string")},
-         cube2_solve_command});
-  r.add({"cube2",
-         "apply",
-         "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
-         {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
-          option("start", ParamType::String, "Start facelet string (24 stickers)")},
-         [](const Request& q, Session&) -> Result<Output> {
-           auto moves = parse_moves(q.string("moves"));
-           if (!moves) return moves.error();
-           const std::string start =
-               q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
-           auto f = cube2::apply_moves(start, *moves);
-           if (!f) return f.error();
-           Output out;
-           out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
-           out.text = *f + "\n";
-           return out;
-         }});
+  // The distance table (3,674,160 positions) is built on first use, about a second.
+  r.add(expensive(
+      {"cube2",
+       "solve",
+       "Optimal solution of a 2x2x2 (24 stickers, URFDLB order, 4 a face; any orientation)",
+       {positional("facelets", ParamType::String, "24-sticker facelet string")},
+       cube2_solve_command},
+      nullptr, {{{"facelets", "UUU"}}}));
+  r.add(cheap(
+      {"cube2",
+       "apply",
+       "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
+       {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
+        option("start", ParamType::String, "Start facelet string (24 stickers)")},
+       [](const Request& q, Session&) -> Result<Output> {
+         auto moves = parse_moves(q.string("moves"));
+         if (!moves) return moves.error();
+         const std::string start =
+             q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
+         auto f = cube2::apply_moves(start, *moves);
+         if (!f) return f.error();
+         Output out;
+         out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
+         out.text = *f + "\n";
+         return out;
+       }},
+      {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
 
-  r.add({"cube",
-         "random",
-         "A uniformly random cube position",
-         {option("seed", ParamType::Unsigned, "Random seed", 1)},
-         [](const Request& q, Session&) -> Result<Output> {
-           const std::uint64_t seed = q.unsigned_integer("seed");
-           Rng rng(seed);
-           CubieState c = random_state(rng);
-           Output out;
-           out.json = {{"facelets", to_facelets(c)}, {"cubies", state_json(c)}, {"seed", seed}};
-           out.text = to_facelets(c) + "\n" + c.describe() + "\n";
-           return out;
-         }});
+  r.add(
+      cheap({"cube",
+             "random",
+             "A uniformly random cube position",
+             {option("seed", ParamType::Unsigned, "Random seed", 1)},
+             [](const Request& q, Session&) -> Result<Output> {
+               const std::uint64_t seed = q.unsigned_integer("seed");
+               Rng rng(seed);
+               CubieState c = random_state(rng);
+               Output out;
+               out.json = {{"facelets", to_facelets(c)}, {"cubies", state_json(c)}, {"seed", seed}};
+               out.text = to_facelets(c) + "\n" + c.describe() + "\n";
+               return out;
+             }},
+            {{{"seed", -1}}, {{"seed", "x"}}}));
 
   r.add_demo("cube", demo_cube);
 }

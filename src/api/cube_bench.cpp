@@ -21,9 +21,22 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   const std::uint64_t count = q.unsigned_integer("count");
   const std::uint64_t seed = q.unsigned_integer("seed");
   const bool optimal = q.flag("optimal");
+  // The two-phase solver's ceiling: --max-length, else God's number (as `cube solve`).
   const int max_length =
       q.has("max-length") ? static_cast<int>(q.unsigned_integer("max-length")) : -1;
+  const int ceiling = max_length >= 0 ? max_length : 20;
+  if (q.has("budget")) {
+    if (optimal) {
+      return make_error(
+          "--budget is the two-phase solver's time to look for shorter solutions: --optimal "
+          "answers the shortest (bound it with the global --time-limit)");
+    }
+    if (auto ok = check_time_limit(q.number("budget"), "--budget"); !ok) return ok.error();
+  }
   if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  if (auto ok = s.run.check_memory(solver_tables_bytes(), "the cube solver's tables"); !ok) {
+    return ok.error();
+  }
   SolverTablesInfo info;
   auto tables = solver_tables(s.tables, s.run, &info);
   if (!tables) return tables.error();
@@ -61,6 +74,7 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   int longest = 0;
   bool all_verified = true;
   std::string failure;
+  std::uint64_t done = 0;  // cubes solved (fewer than count when the run is stopped)
   for (std::uint64_t i = 0; i < count; ++i) {
     const CubieState state = random_state(rng);
     Stopwatch clock;
@@ -70,19 +84,21 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       sol = solve_optimal(**tables, state, oo, s.run);
     } else {
       TwoPhaseOptions o;
-      o.max_length = max_length;
-      if (q.has("time-limit")) o.time_limit = q.number("time-limit");
+      o.max_length = ceiling;
+      o.budget = q.has("budget") ? q.number("budget") : max_length >= 0 ? 0 : 0.01;
       sol = solve_two_phase(**tables, state, o, s.run);
     }
     const double seconds = clock.seconds();
     total_cpu += static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    if (!sol && s.run.should_stop()) break;  // the cubes so far are the answer
     if (!sol) return sol.error();
+    ++done;
     // The solver replayed it; replay once more here so the bench's claim rests on its own check.
     const bool verified = sol->verified && replay_solves(state, sol->moves);
     all_verified = all_verified && verified;
     if (!verified && failure.empty()) failure = fmt::format("cube {} not verified", i);
-    if (max_length >= 0 && sol->length > max_length && !q.has("time-limit") && failure.empty()) {
-      failure = fmt::format("cube {}: {} moves, over --max-length {}", i, sol->length, max_length);
+    if (!optimal && sol->length > ceiling && failure.empty()) {
+      failure = fmt::format("cube {}: {} moves, over the most of {}", i, sol->length, ceiling);
     }
     if (optimal && sol->length > 20 && failure.empty()) {
       failure = fmt::format("cube {}: optimal length {} above God's number 20", i, sol->length);
@@ -98,7 +114,8 @@ Result<Output> bench_cube(const Request& q, Session& s) {
                   fmt::format("{} of {} cubes, mean length {:.2f}", i + 1, count,
                               double(total_length) / double(i + 1))});
   }
-  const double n = count == 0 ? 1.0 : double(count);
+  const bool stopped = done < count;
+  const double n = done == 0 ? 1.0 : double(done);
   nlohmann::json hist = nlohmann::json::object();
   std::string hist_text;
   for (auto [len, k] : histogram) {
@@ -127,18 +144,24 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       {"table_bytes", info.bytes},
       {"optimal_table", table_json}};
   out.text = fmt::format(
-      "{} random cubes (seed {}), {} solver{}\n"
+      "{} random cubes (seed {}), {} solver{}{}\n"
       "  length: mean {:.3f}, max {}; histogram{}\n"
       "  time:   mean {:.3f} ms, max {:.3f} ms (wall clock); mean CPU {:.3f} ms\n"
       "  nodes:  mean {:.0f}, max {}\n"
       "  tables: {:.2f} s, {} bytes\n"
       "  every solution replayed on the sticker model: {}\n",
-      count, seed, optimal ? "optimal" : "two-phase",
+      done, seed, optimal ? "optimal" : "two-phase",
       max_length >= 0 ? fmt::format(", --max-length {}", max_length) : std::string(),
+      stopped ? fmt::format(" (stopped: {} of {} cubes)", done, count) : std::string(),
       double(total_length) / n, longest, hist_text, 1000 * total_seconds / n, 1000 * max_seconds,
       1000 * total_cpu / n, double(total_nodes) / n, max_nodes, info.seconds, info.bytes,
       all_verified ? "yes" : "NO");
   out.text += table_text;
+  if (stopped) {
+    out.json["complete"] = false;
+    out.json["solved"] = done;
+    out.stopped = s.run.stop_error();
+  }
   if (!failure.empty()) {
     return make_error("check failed: " + failure, {}, Error::NO_POSITION, ErrorKind::Internal);
   }
@@ -157,15 +180,19 @@ void register_cube_bench(Registry& r) {
        option("seed", ParamType::Unsigned, "Random seed", 1),
        flag("optimal", "Optimal solutions (IDA*; threads from --threads)"),
        with_range(option("max-length", ParamType::Unsigned,
-                         "Two-phase: stop at the first solution of at most N moves"),
+                         "Two-phase: at most N moves (default 20): the first such solution"),
                   0, 40),
-       option("time-limit", ParamType::Number,
-              "Two-phase: seconds per cube (default 0.01 without --max-length)"),
+       option("budget", ParamType::Number,
+              "Two-phase: seconds per cube to look for shorter solutions once one within "
+              "--max-length is found (default 0.01 without --max-length, 0 with it)"),
        option("threads", ParamType::Unsigned, "Optimal: threads (default: every hardware thread)"),
        option("memory", ParamType::Unsigned,
               "Optimal: most MB of tables; from 2600 the 2.3 GiB table (built once, minutes)")},
       bench_cube};
   cube.long_running = true;
+  cube.cost = Cost::Expensive;
+  cube.hard_example = {{"count", 1000000}};  // about a millisecond a cube: minutes
+  cube.invalid_examples = {{{"count", -1}}, {{"budget", 0}}, {{"optimal", true}, {"budget", 1}}};
   r.add(std::move(cube));
 }
 

@@ -32,6 +32,7 @@ Result<OptimalSolver> make_loopover_solver(Session& s, BoardSize size, Metric me
                                            const std::string& pattern) {
   OptimalSolverConfig config;
   config.tables = &s.tables;
+  config.run = &s.run;
   if (pattern == "auto") {
     config.pattern = PatternChoice::Auto;
   } else if (pattern != "none") {
@@ -103,6 +104,7 @@ Result<Output> fast_solve(Session& s, BoardSize size, Metric metric, const Posit
   FastSolveOptions o;
   o.metric = metric;
   o.tables = &s.tables;
+  o.run = &s.run;
   auto r = solve_fast(size, start, o);
   if (!r) return r.error();
   Output out;
@@ -236,9 +238,9 @@ Result<Output> bound_command(const Request& q, Session& s) {
   int best = sb.total;
   // Step 3: the walking distance of the position and of its inverse.
   auto v = WalkingDistanceTable::build(c->size, Axis::Column, c->metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables);
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables, &s.run);
   auto h = WalkingDistanceTable::build(c->size, Axis::Row, c->metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables);
+                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables, &s.run);
   if (v && h) {
     Position inv = inverse_position(*p);
     int vp = v->distance(p->data()), hp = h->distance(p->data());
@@ -323,7 +325,28 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   o.on_level = [&s](int depth, std::uint64_t count, double seconds) {
     s.note(fmt::format("depth {:2}: {:>12} positions ({:.1f} s)", depth, count, seconds));
   };
+  BfsStats known;
+  o.partial = &known;
   auto t = DistanceTable::build(c->size, o);
+  if (!t && s.run.should_stop()) {
+    // Stopped: the levels finished so far.
+    Output out;
+    out.json = {{"complete", false},
+                {"states", known.states},
+                {"histogram", histogram_json(known.histogram)},
+                {"seconds", known.seconds},
+                {"table_bytes", known.table_bytes},
+                {"metric", metric_name(c->metric)},
+                {"size", format_size(c->size)}};
+    out.text = fmt::format("Loopover {} ({}): stopped after {} complete levels ({} positions)\n",
+                           format_size(c->size), metric_name(c->metric), known.histogram.size(),
+                           known.states);
+    for (std::size_t d = 0; d < known.histogram.size(); ++d) {
+      out.text += fmt::format("{:8}  {:>12}\n", d, known.histogram[d]);
+    }
+    out.stopped = s.run.stop_error();
+    return out;
+  }
   if (!t) return t.error();
   const BfsStats& st = t->stats();
   Output out;
@@ -436,6 +459,24 @@ std::string demo_loopover() {
   return out;
 }
 
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
+// A random 3x5 position (loopover random 3x5 --seed 1): with the walking distance alone
+// (--pattern none) its optimal solve runs for minutes, after the tables are built or loaded.
+constexpr const char* HARD_3X5 = "1 6 13 4 8 11 15 2 14 10 5 7 12 3 9";
+
 Param size_option() {
   return option("size", ParamType::String, "Board ROWSxCOLS", "4x4");
 }
@@ -454,7 +495,7 @@ Param position_positional() {
 void register_loopover(Registry& r) {
   r.add_family("loopover", "Rectangular Loopover: solve, analyse, play");
 
-  r.add(
+  r.add(expensive(
       {"loopover",
        "solve",
        "Optimal solution (IDA*), verified by replay",
@@ -470,64 +511,83 @@ void register_loopover(Registry& r) {
                                  AUTO_FAST_CELLS)),
         position_positional()},
        solve_command,
-       true});
+       true},
+      {{"size", "3x5"}, {"pattern", "none"}, {"position", HARD_3X5}},
+      {{{"size", "4x4"}, {"position", "A B C"}},
+       {{"size", "0x4"}, {"position", "A"}},
+       {{"size", "3x5"}, {"metric", "htm"}, {"position", HARD_3X5}}}));
 
-  r.add({"loopover",
-         "random",
-         "Uniformly random solvable positions (seeded)",
-         {size_positional(), option("seed", ParamType::Unsigned, "Random seed", 1),
-          with_range(option("count", ParamType::Unsigned, "How many positions", 1), 1, 100000)},
-         random_command});
+  r.add(
+      cheap({"loopover",
+             "random",
+             "Uniformly random solvable positions (seeded)",
+             {size_positional(), option("seed", ParamType::Unsigned, "Random seed", 1),
+              with_range(option("count", ParamType::Unsigned, "How many positions", 1), 1, 100000)},
+             random_command},
+            {{{"size", "4x4"}, {"count", 0}}, {{"size", "4"}}}));
 
-  r.add({"loopover",
-         "check",
-         "Validate a position and tell whether it is solvable",
-         {size_option(), position_positional()},
-         check_command});
+  r.add(cheap({"loopover",
+               "check",
+               "Validate a position and tell whether it is solvable",
+               {size_option(), position_positional()},
+               check_command},
+              {{{"size", "4x4"}, {"position", "A A"}}}));
 
-  r.add({"loopover",
-         "bound",
-         "Lower bounds on the solution length, with parts",
-         {size_option(), metric_option(),
-          with_choices(option("pattern", ParamType::String,
-                              "Also the piece pattern database bound: auto, or none", "none"),
-                       {"auto", "none"}),
-          position_positional()},
-         bound_command,
-         true});
+  // Expensive for the tables it may build on first use (the 4x4 piece pattern database with
+  // --pattern auto: 15 s, 260 MB; the walking-distance tables), all stoppable; once they are
+  // cached a bound takes milliseconds (after a load of up to 260 MB), so no hard example exists.
+  r.add(expensive(
+      {"loopover",
+       "bound",
+       "Lower bounds on the solution length, with parts",
+       {size_option(), metric_option(),
+        with_choices(option("pattern", ParamType::String,
+                            "Also the piece pattern database bound: auto, or none", "none"),
+                     {"auto", "none"}),
+        position_positional()},
+       bound_command,
+       true},
+      nullptr, {{{"size", "4x4"}, {"position", "A B"}}}));
 
-  r.add({"loopover",
-         "apply",
-         "Apply a move sequence (to the goal or --from POS)",
-         {size_option(), option("from", ParamType::String, "Start position (default: the goal)"),
-          positional("moves", ParamType::String,
-                     "Moves, e.g. \"(2AA-2-A)^3\" (quote it; a sequence starting with '-' needs "
-                     "a leading blank \" -B A\" or --moves=-B)",
-                     false)},
-         apply_command});
+  r.add(cheap(
+      {"loopover",
+       "apply",
+       "Apply a move sequence (to the goal or --from POS)",
+       {size_option(), option("from", ParamType::String, "Start position (default: the goal)"),
+        positional("moves", ParamType::String,
+                   "Moves, e.g. \"(2AA-2-A)^3\" (quote it; a sequence starting with '-' needs "
+                   "a leading blank \" -B A\" or --moves=-B)",
+                   false)},
+       apply_command},
+      {{{"size", "4x4"}, {"moves", "Q7"}}}));
 
-  r.add({"loopover",
-         "bfs",
-         "Whole-graph BFS: positions per distance, God's number",
-         {size_positional("Board ROWSxCOLS with at most 12 cells"), metric_option(),
-          with_range(option("threads", ParamType::Unsigned,
-                            "Worker threads (default: every hardware thread)"),
-                     1, 64),
-          option("svg", ParamType::OutputPath, "Also write the histogram as an SVG bar chart")},
-         bfs_command,
-         true});
+  r.add(expensive(
+      {"loopover",
+       "bfs",
+       "Whole-graph BFS: positions per distance, God's number",
+       {size_positional("Board ROWSxCOLS with at most 12 cells"), metric_option(),
+        with_range(option("threads", ParamType::Unsigned,
+                          "Worker threads (default: every hardware thread)"),
+                   1, 64),
+        option("svg", ParamType::OutputPath, "Also write the histogram as an SVG bar chart")},
+       bfs_command,
+       true},
+      {{"size", "3x4"}},  // 479,001,600 positions, 240 MB: about half a minute
+      {{{"size", "4x4"}, {"threads", 0}}, {{"size", "3x"}}}));
 
-  r.add({"loopover",
-         "group",
-         "The group the moves generate (computed, not assumed)",
-         {size_positional()},
-         group_command});
+  r.add(cheap({"loopover",
+               "group",
+               "The group the moves generate (computed, not assumed)",
+               {size_positional()},
+               group_command},
+              {{{"size", "1x"}}}));
 
-  r.add({"loopover",
-         "symmetries",
-         "The board-symmetry group acting by conjugation",
-         {size_positional()},
-         symmetries_command});
+  r.add(cheap({"loopover",
+               "symmetries",
+               "The board-symmetry group acting by conjugation",
+               {size_positional()},
+               symmetries_command},
+              {{{"size", "x3"}}}));
 
   register_loopover_bench(r);
   r.add_demo("loopover", demo_loopover);

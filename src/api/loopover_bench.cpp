@@ -138,6 +138,7 @@ Result<Output> bench_loopover_fast(const Request& q, Session& s) {
   options.examine = static_cast<int>(q.unsigned_integer("examine"));
   options.max_table_entries = q.unsigned_integer("table-limit");
   options.tables = &s.tables;
+  options.run = &s.run;
   s.note(fmt::format("building stage tables for {}x{} ...", size->rows, size->cols));
   auto solver = FastSolver::create(*size, options);
   if (!solver) return solver.error();
@@ -157,6 +158,7 @@ Result<Output> bench_loopover_fast(const Request& q, Session& s) {
   long long total_length = 0;
   int max_length = 0;
   for (std::uint64_t i = 0; i < count; ++i) {
+    if (s.run.should_stop()) return s.run.stop_error();
     Position p(n);
     for (int t = 0; t < n; ++t) p[t] = static_cast<std::uint8_t>(t + 1);
     rng.shuffle(p.begin(), p.end());
@@ -204,6 +206,20 @@ Result<Output> bench_loopover_fast(const Request& q, Session& s) {
   return out;
 }
 
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
 Param count_option(std::uint64_t fallback, std::uint64_t max) {
   return with_range(option("count", ParamType::Unsigned, "Positions", fallback), 1, max);
 }
@@ -211,51 +227,56 @@ Param count_option(std::uint64_t fallback, std::uint64_t max) {
 }  // namespace
 
 void register_loopover_bench(Registry& r) {
-  r.add({"bench",
-         "loopover",
-         "Optimal Loopover on seeded random positions",
-         {option("size", ParamType::String, "Board ROWSxCOLS", "4x4"),
-          with_choices(option("metric", ParamType::String, "Metric", "stm"), {"stm", "mtm"}),
-          count_option(100, 1'000'000), option("seed", ParamType::Unsigned, "Seed", 1),
-          with_choices(option("pattern", ParamType::String, "Piece pattern database", "auto"),
-                       {"auto", "none"}),
-          with_range(option("probes", ParamType::Unsigned,
-                            "Pattern lookups per node at most (0 = all; for measuring)", 0),
-                     0, 64),
-          with_range(option("cross-check", ParamType::Unsigned,
-                            "Also solve the first N positions with the walking-distance-only "
-                            "solver and compare lengths (not timed)",
-                            0),
-                     0, 1'000'000)},
-         bench_loopover,
-         true});
+  r.add(expensive(
+      {"bench",
+       "loopover",
+       "Optimal Loopover on seeded random positions",
+       {option("size", ParamType::String, "Board ROWSxCOLS", "4x4"),
+        with_choices(option("metric", ParamType::String, "Metric", "stm"), {"stm", "mtm"}),
+        count_option(100, 1'000'000), option("seed", ParamType::Unsigned, "Seed", 1),
+        with_choices(option("pattern", ParamType::String, "Piece pattern database", "auto"),
+                     {"auto", "none"}),
+        with_range(option("probes", ParamType::Unsigned,
+                          "Pattern lookups per node at most (0 = all; for measuring)", 0),
+                   0, 64),
+        with_range(option("cross-check", ParamType::Unsigned,
+                          "Also solve the first N positions with the walking-distance-only "
+                          "solver and compare lengths (not timed)",
+                          0),
+                   0, 1'000'000)},
+       bench_loopover,
+       true},
+      {{"pattern", "none"}, {"count", 1000000}},
+      {{{"count", 0}}, {{"metric", "htm"}}, {{"size", "4x"}}}));
 
   const FastSolveOptions defaults;
-  r.add({"bench",
-         "loopover-fast",
-         "Fast near-optimal Loopover solver on seeded random positions (verified)",
-         {option("size", ParamType::String, "Board size RxC (2..9 each)", "5x5"),
-          count_option(100, 100000), option("seed", ParamType::Unsigned, "Random seed", 1),
-          with_choices(option("metric", ParamType::String, "Metric", "stm"), {"stm", "mtm"}),
-          with_range(option("beam", ParamType::Unsigned,
-                            "Beam width (partial solutions kept per stage)", defaults.beam_width),
-                     1, 100000),
-          with_range(option("branch", ParamType::Unsigned,
-                            "Stage solutions expanded per partial solution", defaults.branch),
-                     1, 100000),
-          with_range(
-              option("slack", ParamType::Unsigned,
-                     "Extra moves a stage solution may take beyond its optimum", defaults.slack),
-              0, 8),
-          with_range(option("examine", ParamType::Unsigned,
-                            "Stage solutions examined per partial solution (the best --branch "
-                            "are kept)",
-                            defaults.examine),
-                     1, 100000),
-          // 5x5: one stage 3x3 -> 4x4 (57.7M entries).
-          option("table-limit", ParamType::Unsigned, "Largest stage table (entries)", 60'000'000)},
-         bench_loopover_fast,
-         true});
+  r.add(expensive(
+      {"bench",
+       "loopover-fast",
+       "Fast near-optimal Loopover solver on seeded random positions (verified)",
+       {option("size", ParamType::String, "Board size RxC (2..9 each)", "5x5"),
+        count_option(100, 100000), option("seed", ParamType::Unsigned, "Random seed", 1),
+        with_choices(option("metric", ParamType::String, "Metric", "stm"), {"stm", "mtm"}),
+        with_range(option("beam", ParamType::Unsigned,
+                          "Beam width (partial solutions kept per stage)", defaults.beam_width),
+                   1, 100000),
+        with_range(option("branch", ParamType::Unsigned,
+                          "Stage solutions expanded per partial solution", defaults.branch),
+                   1, 100000),
+        with_range(
+            option("slack", ParamType::Unsigned,
+                   "Extra moves a stage solution may take beyond its optimum", defaults.slack),
+            0, 8),
+        with_range(option("examine", ParamType::Unsigned,
+                          "Stage solutions examined per partial solution (the best --branch "
+                          "are kept)",
+                          defaults.examine),
+                   1, 100000),
+        // 5x5: one stage 3x3 -> 4x4 (57.7M entries).
+        option("table-limit", ParamType::Unsigned, "Largest stage table (entries)", 60'000'000)},
+       bench_loopover_fast,
+       true},
+      {{"count", 100000}}, {{{"count", 0}}, {{"beam", 0}}, {{"size", "1x"}}}));
 }
 
 }  // namespace permuzzle::api

@@ -30,6 +30,7 @@ sliding::PdbOptions sliding_pdb_options(const Session& s, const std::string& par
   po.partition = partition;
   po.threads = static_cast<int>(threads);
   po.search_threads = static_cast<int>(threads);
+  po.run = &s.run;
   // Before the first table is built (not loaded), say once what will be built, how big it is
   // and where it goes: the 7-8 tables take 1.7 GB of memory and about half a minute.
   auto announced = std::make_shared<std::atomic<bool>>(false);
@@ -59,6 +60,13 @@ sliding::PdbOptions sliding_pdb_options(const Session& s, const std::string& par
     }
   };
   return po;
+}
+
+Status check_pdb_memory(const Session& s, BoardSize size, const std::string& partition) {
+  auto cost = pdb_table_cost(size, partition);
+  if (!cost) return Ok{};  // the solver says what is wrong with the board or the partition
+  return s.run.check_memory(
+      cost->table_bytes, fmt::format("the {} {} pattern tables", to_string(size), cost->partition));
 }
 
 }  // namespace sliding_detail
@@ -162,7 +170,15 @@ Result<Output> run_solve(const Request& q, Session& session) {
   // Step 1. Which bound: pattern databases on 4x4 and 5x5 unless told otherwise.
   auto heuristic = choose_heuristic(q.string("heuristic"), s->size, bidirectional);
   if (!heuristic) return heuristic.error();
-  auto on_progress = [&session](const SearchProgress& p) {
+  // The largest bound the search has reported ("no solution shorter than N"), for a stopped
+  // answer.
+  std::atomic<int> proven{-1};
+  std::atomic<std::uint64_t> searched{0};
+  auto on_progress = [&session, &proven, &searched](const SearchProgress& p) {
+    if (p.note.rfind("backward", 0) != 0) {
+      if (p.bound > proven.load()) proven = p.bound;
+      searched = p.nodes;
+    }
     if (p.note.rfind("backward", 0) == 0) {
       session.note(
           fmt::format("{}  ({} nodes, {:.2f} s)", p.note, with_commas(p.nodes), p.seconds));
@@ -176,6 +192,9 @@ Result<Output> run_solve(const Request& q, Session& session) {
   // solution from the start before returning it: neither is repeated here.
   Result<SolveResult> r = [&]() -> Result<SolveResult> {
     if (*heuristic == "pdb") {
+      if (auto ok = check_pdb_memory(session, s->size, q.string("partition")); !ok) {
+        return ok.error();
+      }
       PdbOptions po =
           sliding_pdb_options(session, q.string("partition"), threads_of(q, session), s->size);
       po.on_progress = on_progress;
@@ -191,6 +210,26 @@ Result<Output> run_solve(const Request& q, Session& session) {
     o.run = &session.run;
     return solve(s->size, s->position, s->goal, o);
   }();
+  if (!r && session.run.should_stop()) {
+    // Stopped: no solution yet, the bound proven so far.
+    Output out;
+    out.json = {{"optimal", false},
+                {"complete", false},
+                {"lower_bound",
+                 proven.load() < 0 ? nlohmann::json(nullptr) : nlohmann::json(proven.load())},
+                {"nodes", searched.load()},
+                {"heuristic", *heuristic},
+                {"bidirectional", bidirectional},
+                {"size", to_string(s->size)},
+                {"start", position_json(s->position)},
+                {"goal", position_json(s->goal)}};
+    out.text = proven.load() < 0
+                   ? std::string("stopped before the search began\n")
+                   : fmt::format("stopped: no solution shorter than {} moves ({} nodes)\n",
+                                 proven.load(), with_commas(searched.load()));
+    out.stopped = session.run.stop_error();
+    return out;
+  }
   if (!r) return r.error();
   BoundReport b = compute_bounds(s->size, s->position, s->goal);
   Output out;
@@ -284,6 +323,9 @@ Result<Output> run_bound(const Request& q, Session& session) {
                           b.best(), b.linear_conflict_bound(), b.last_move_with_lc);
   nlohmann::json pdb_json = nullptr;
   if (use_pdb) {
+    if (auto ok = check_pdb_memory(session, s->size, q.string("partition")); !ok) {
+      return ok.error();
+    }
     auto pb = pdb_bound(
         s->size, s->position, s->goal,
         sliding_pdb_options(session, q.string("partition"), session.run.threads(), s->size));
@@ -365,9 +407,25 @@ Result<Output> run_bfs(const Request& q, Session& session) {
                         fmt::format("distance {}: {} positions ({} so far)", d, with_commas(layer),
                                     with_commas(total))});
   };
+  o.run = &session.run;
   auto r = bfs(*sz, *g, o);
   if (!r) return r.error();
   Output out;
+  if (!r->complete) {
+    // Stopped: the layers finished so far.
+    out.json = {{"size", to_string(*sz)},          {"complete", false},
+                {"histogram", r->histogram},       {"states", r->states},
+                {"arrangements", r->arrangements}, {"seconds", r->seconds}};
+    out.text = fmt::format(
+        "{} sliding puzzle, goal {}: stopped after {} complete layers ({} positions within "
+        "distance {})\n",
+        to_string(*sz), goal, r->histogram.size(), with_commas(r->states), r->histogram.size() - 1);
+    for (std::size_t d = 0; d < r->histogram.size(); ++d) {
+      out.text += fmt::format("{:>8}  {:>13}\n", d, with_commas(r->histogram[d]));
+    }
+    out.stopped = session.run.stop_error();
+    return out;
+  }
   std::uint64_t peak = 1;
   for (auto c : r->histogram) peak = std::max(peak, c);
   out.text = fmt::format(
@@ -418,6 +476,27 @@ Result<Output> run_bfs(const Request& q, Session& session) {
          "histogram chart"});
   return out;
 }
+
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
+// Korf & Felner's first 24-puzzle instance (optimal 95 moves): with the Manhattan bound alone
+// the search runs for days.
+constexpr const char* KORF24_FIRST =
+    "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+// A 15-puzzle position (Korf's first instance, to the blank-first goal).
+constexpr const char* KORF100_FIRST = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 
 std::string demo_sliding() {
   std::string out;
@@ -483,45 +562,56 @@ void register_sliding(Registry& r) {
     return option("partition", ParamType::String, help);
   };
 
-  r.add({"sliding",
-         "solve",
-         "Optimal solution (IDA*, optionally bidirectional)",
-         {size_param(), goal_param(), position_param(),
-          with_choices(option("heuristic", ParamType::String,
-                              "Lower bound: auto (pattern databases on 4x4 and 5x5, else linear "
-                              "conflict), pdb, linear-conflict, manhattan",
-                              "auto"),
-                       {"auto", "best", "pdb", "linear-conflict", "manhattan"}),
-          flag("no-last-move", "Do not add the last-move rule"),
-          flag("bidirectional", "Backward breadth-first perimeter + forward IDA* (still optimal)"),
-          option("perimeter-states", ParamType::Unsigned,
-                 "Bidirectional: positions stored around the goal", 1'000'000),
-          option("max-nodes", ParamType::Unsigned, "Give up after this many nodes (0 = never)", 0),
-          partition_param("Pattern database partition (e.g. 7-8)"),
-          with_range(option("threads", ParamType::Unsigned,
-                            "Threads for table building and pattern-database search (default: "
-                            "every hardware thread; the solution and node count do not depend "
-                            "on it)"),
-                     1, 64)},
-         run_solve,
-         true});
+  r.add(expensive(
+      {"sliding",
+       "solve",
+       "Optimal solution (IDA*, optionally bidirectional)",
+       {size_param(), goal_param(), position_param(),
+        with_choices(option("heuristic", ParamType::String,
+                            "Lower bound: auto (pattern databases on 4x4 and 5x5, else linear "
+                            "conflict), pdb, linear-conflict, manhattan",
+                            "auto"),
+                     {"auto", "best", "pdb", "linear-conflict", "manhattan"}),
+        flag("no-last-move", "Do not add the last-move rule"),
+        flag("bidirectional", "Backward breadth-first perimeter + forward IDA* (still optimal)"),
+        option("perimeter-states", ParamType::Unsigned,
+               "Bidirectional: positions stored around the goal", 1'000'000),
+        option("max-nodes", ParamType::Unsigned, "Give up after this many nodes (0 = never)", 0),
+        partition_param("Pattern database partition (e.g. 7-8)"),
+        with_range(option("threads", ParamType::Unsigned,
+                          "Threads for table building and pattern-database search (default: "
+                          "every hardware thread; the solution and node count do not depend "
+                          "on it)"),
+                   1, 64)},
+       run_solve,
+       true},
+      {{"position", {KORF24_FIRST}}, {"goal", "blank-first"}, {"heuristic", "manhattan"}},
+      {{{"position", {"1 2 3"}}},
+       {{"position", {"1 2 3 4 5 6 7 8 0"}}, {"heuristic", "pdb"}},
+       {{"position", {"1 2 3 4 5 6 7 8 0"}}, {"heuristic", "fast"}}}));
 
-  r.add({"sliding",
-         "check",
-         "Is the position solvable? (parity rule, with the reason)",
-         {size_param(), goal_param(), position_param()},
-         run_check});
+  r.add(cheap({"sliding",
+               "check",
+               "Is the position solvable? (parity rule, with the reason)",
+               {size_param(), goal_param(), position_param()},
+               run_check},
+              {{{"position", {"1 1 2 3"}}}, {{"position", {"1 2 3 0"}}, {"size", "3x3"}}}));
 
-  r.add({"sliding",
-         "bound",
-         "Lower bounds of a position, with their parts",
-         {size_param(), goal_param(), position_param(),
-          partition_param("Pattern database partition (e.g. 7-8, 5-5-5)"),
-          flag("no-pdb", "Skip the pattern-database bound")},
-         run_bound,
-         true});
-
+  // Expensive for the pattern tables it may build (4x4 7-8: about 1.7 GB while building).
   r.add(
+      expensive({"sliding",
+                 "bound",
+                 "Lower bounds of a position, with their parts",
+                 {size_param(), goal_param(), position_param(),
+                  partition_param("Pattern database partition (e.g. 7-8, 5-5-5)"),
+                  flag("no-pdb", "Skip the pattern-database bound")},
+                 run_bound,
+                 true},
+                {{"position", {KORF100_FIRST}}, {"goal", "blank-first"}},
+                {{{"position", {"x"}}},
+                 {{"position", {KORF100_FIRST}}, {"goal", "blank-first"}, {"partition", "9-6"}}}));
+
+  r.add(cheap(
       {"sliding",
        "apply",
        "Apply moves (tiles or U/D/L/R) to a position",
@@ -529,28 +619,35 @@ void register_sliding(Registry& r) {
         option("goal", ParamType::String, "Goal (to say whether the result is solved)", "standard"),
         positional("position", ParamType::String, pos_help),
         positional("moves", ParamType::String, "Moves, e.g. \"3 12 1 8\" or \"U L D R\"")},
-       run_apply});
+       run_apply},
+      {{{"position", "1 2 3 4 5 6 7 8 0"}, {"moves", "Q"}},
+       {{"position", "1 2"}, {"moves", "U"}}}));
 
-  r.add({"sliding",
-         "random",
-         "Uniformly random solvable positions (seeded)",
-         {size_param(), goal_param(), option("seed", ParamType::Unsigned, "Random seed", 1),
-          with_range(option("count", ParamType::Unsigned, "How many positions", 1), 1, 1'000'000)},
-         run_random});
+  r.add(cheap(
+      {"sliding",
+       "random",
+       "Uniformly random solvable positions (seeded)",
+       {size_param(), goal_param(), option("seed", ParamType::Unsigned, "Random seed", 1),
+        with_range(option("count", ParamType::Unsigned, "How many positions", 1), 1, 1'000'000)},
+       run_random},
+      {{{"count", 0}}, {{"size", "0x3"}}, {{"seed", -1}}}));
 
-  r.add({"sliding",
-         "bfs",
-         "Whole-graph breadth-first search from the goal (boards up to 12 cells)",
-         {positional("size", ParamType::String, "Board RxC, e.g. 3x3, 2x6, 3x4"),
-          option("goal", ParamType::String, "Goal: standard, blank-first or an arrangement",
-                 "standard"),
-          with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
-                     std::numeric_limits<int>::max()),
-          option("svg", ParamType::OutputPath, "Write the distance histogram as an SVG bar chart"),
-          flag("reachable-only",
-               "Search only the goal's component (the other half is its mirror image)")},
-         run_bfs,
-         true});
+  r.add(expensive(
+      {"sliding",
+       "bfs",
+       "Whole-graph breadth-first search from the goal (boards up to 12 cells)",
+       {positional("size", ParamType::String, "Board RxC, e.g. 3x3, 2x6, 3x4"),
+        option("goal", ParamType::String, "Goal: standard, blank-first or an arrangement",
+               "standard"),
+        with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,
+                   std::numeric_limits<int>::max()),
+        option("svg", ParamType::OutputPath, "Write the distance histogram as an SVG bar chart"),
+        flag("reachable-only",
+             "Search only the goal's component (the other half is its mirror image)")},
+       run_bfs,
+       true},
+      {{"size", "3x4"}},  // 479,001,600 arrangements, 120 MB: about a minute
+      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}}));
 
   r.add_demo("sliding", demo_sliding);
   register_sliding_bench(r);

@@ -107,6 +107,7 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   options.search_threads = q.has("threads")
                                ? static_cast<int>(q.unsigned_integer("threads"))
                                : (width == 4 ? 1 : static_cast<int>(session.run.threads()));
+  if (auto ok = check_pdb_memory(session, size, q.string("partition")); !ok) return ok.error();
   Stopwatch table_clock;
   auto solver = sliding::PdbSolver::create(size, options);
   if (!solver) return solver.error();
@@ -127,6 +128,7 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   std::mutex progress_mutex;
   auto work = [&] {
     for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+      if (session.run.should_stop()) return;  // the rest stay unsolved
       const sliding::BenchmarkInstance& inst = instances[i];
       solved[i] = solver->solve(inst.start, goal, [&](const sliding::SearchProgress& p) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -164,6 +166,7 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   std::string node_list;
   for (int i = 0; i < count; ++i) {
     const sliding::BenchmarkInstance& inst = instances[i];
+    if (!solved[i]) return session.run.stop_error();
     if (!*solved[i]) return solved[i]->error();
     const sliding::SolveResult& r = **solved[i];
     auto bound = solver->bound(inst.start, goal);
@@ -217,6 +220,20 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   return out;
 }
 
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
 Param count_param(std::string name, std::string help) {
   return with_range(option(std::move(name), ParamType::Unsigned, std::move(help)), 1, std::nullopt);
 }
@@ -225,7 +242,9 @@ Param count_param(std::string name, std::string help) {
 
 void register_sliding_bench(Registry& r) {
   const std::string file_help = "Instance file (default: korf100.txt in the data directory)";
-  r.add(
+  // Hard: the 5-5-5 tables are small (they fit any budget), and the 100 solves with them take
+  // minutes.
+  r.add(expensive(
       {"bench",
        "korf100",
        "Korf's 100 random 15-puzzle instances, solved optimally with pattern databases",
@@ -237,21 +256,24 @@ void register_sliding_bench(Registry& r) {
                           "Instances solved at once (default: every hardware thread)"),
                    1, 64)},
        [](const Request& q, Session& s) { return run_bench(q, s, 4, "korf100.txt"); },
-       true});
+       true},
+      {{"partition", "5-5-5"}}, {{{"first", 0}}, {{"first", 101}}, {{"partition", "9-6"}}}));
 
-  r.add({"bench",
-         "korf24",
-         "Korf & Felner's 50 24-puzzle instances, solved optimally with 6-6-6-6 databases",
-         {count_param("first", "Only the first K instances"),
-          count_param("shortest", "Only the K instances with the shortest optima"),
-          option("file", ParamType::HostPath,
-                 "Instance file (default: korf24.txt in the data directory)"),
-          with_range(option("threads", ParamType::Unsigned,
-                            "Search threads per instance (default: every hardware thread)"),
-                     1, 64),
-          with_range(option("jobs", ParamType::Unsigned, "Instances solved at once", 1), 1, 64)},
-         [](const Request& q, Session& s) { return run_bench(q, s, 5, "korf24.txt"); },
-         true});
+  r.add(expensive(
+      {"bench",
+       "korf24",
+       "Korf & Felner's 50 24-puzzle instances, solved optimally with 6-6-6-6 databases",
+       {count_param("first", "Only the first K instances"),
+        count_param("shortest", "Only the K instances with the shortest optima"),
+        option("file", ParamType::HostPath,
+               "Instance file (default: korf24.txt in the data directory)"),
+        with_range(option("threads", ParamType::Unsigned,
+                          "Search threads per instance (default: every hardware thread)"),
+                   1, 64),
+        with_range(option("jobs", ParamType::Unsigned, "Instances solved at once", 1), 1, 64)},
+       [](const Request& q, Session& s) { return run_bench(q, s, 5, "korf24.txt"); },
+       true},
+      {{"first", 1}}, {{{"shortest", 0}}, {{"first", 51}}, {{"first", 1}, {"shortest", 1}}}));
 }
 
 }  // namespace permuzzle::api

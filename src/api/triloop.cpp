@@ -94,6 +94,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
   if (!p) return p.error();
   loopover::TriSolveOptions options;
   options.tables = &s.tables;
+  options.run = &s.run;
   auto res = loopover::solve_triangular(*board, *p, options);
   if (!res) return res.error();
   Output out;
@@ -158,6 +159,20 @@ std::string demo_triloop() {
   return out;
 }
 
+// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
+// an expensive one its hard example too.
+Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
 Param rows_option() {
   return with_range(option("rows", ParamType::Unsigned, "Number of rows (2..8)", 4), 2, 8);
 }
@@ -167,33 +182,41 @@ Param rows_option() {
 void register_triloop(Registry& r) {
   r.add_family("triloop", "Triangular Loopover: group, random, solve, apply, play");
 
-  r.add({"triloop",
-         "group",
-         "The group of the line moves (by the group core)",
-         {with_range(positional("F", ParamType::Unsigned, "Number of rows (2..8)"), 2, 8)},
-         group_command});
+  r.add(cheap({"triloop",
+               "group",
+               "The group of the line moves (by the group core)",
+               {with_range(positional("F", ParamType::Unsigned, "Number of rows (2..8)"), 2, 8)},
+               group_command},
+              {{{"F", 9}}, {{"F", 1}}}));
 
-  r.add({"triloop",
-         "random",
-         "A uniformly random position",
-         {rows_option(), option("seed", ParamType::Unsigned, "Random seed", 1)},
-         random_command});
+  r.add(cheap({"triloop",
+               "random",
+               "A uniformly random position",
+               {rows_option(), option("seed", ParamType::Unsigned, "Random seed", 1)},
+               random_command},
+              {{{"rows", 9}}, {{"seed", -1}}}));
 
-  r.add({"triloop",
-         "solve",
-         "Solve a position (optimal for up to 4 rows, stage-wise beyond)",
-         {rows_option(), positional("POS", ParamType::String,
-                                    "Label of the piece in each cell 1..F^2, e.g. \"1 4 3 2\"")},
-         solve_command,
-         true});
+  // Expensive for its first use on 4 rows (the up-orbit table, 3.6 M entries, about 5 s of CPU,
+  // stoppable); once it is cached every solve takes well under a second (11 moves at most in
+  // the positions tried), so no hard example exists.
+  r.add(expensive(
+      {"triloop",
+       "solve",
+       "Solve a position (optimal for up to 4 rows, stage-wise beyond)",
+       {rows_option(), positional("POS", ParamType::String,
+                                  "Label of the piece in each cell 1..F^2, e.g. \"1 4 3 2\"")},
+       solve_command,
+       true},
+      nullptr, {{{"rows", 2}, {"POS", "1 2 3"}}, {{"rows", 2}, {"POS", "1 1 2 3"}}}));
 
-  r.add({"triloop",
-         "apply",
-         "Apply moves (one quoted string, e.g. \"D2 L3\"; start with a space or use -- "
-         "before a first move with '-') to the solved or a given position",
-         {rows_option(), positional("MOVES", ParamType::String, "Moves, e.g. \"D2 -R1 L3\""),
-          option("position", ParamType::String, "Start position (default: solved)")},
-         apply_command});
+  r.add(cheap({"triloop",
+               "apply",
+               "Apply moves (one quoted string, e.g. \"D2 L3\"; start with a space or use -- "
+               "before a first move with '-') to the solved or a given position",
+               {rows_option(), positional("MOVES", ParamType::String, "Moves, e.g. \"D2 -R1 L3\""),
+                option("position", ParamType::String, "Start position (default: solved)")},
+               apply_command},
+              {{{"rows", 2}, {"MOVES", "Q9"}}}));
 
   r.add_demo("triloop", demo_triloop);
 }

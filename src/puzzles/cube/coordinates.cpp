@@ -310,7 +310,7 @@ std::vector<std::uint8_t> rows_of(const std::vector<std::uint8_t>& full,
 
 }  // namespace
 
-CoordTables CoordTables::make() {
+CoordTables CoordTables::make(const std::function<bool()>& stop) {
   CoordTables t;
   t.basics = CubeBasics::make();
   const auto& mv = t.basics.moves;
@@ -342,6 +342,10 @@ CoordTables CoordTables::make() {
       t.flip_move[f * N_MOVES + m] = static_cast<std::uint16_t>(d.flip());
     }
   }
+  if (stop && stop()) {
+    t.stopped = true;
+    return t;
+  }
   // Step 2. The slice combination: one cube per combination of 4 of the 12 positions.
   std::vector<KCube> slice_cube(N_SLICE);
   for (int mask = 0; mask < (1 << 12); ++mask) {
@@ -365,6 +369,10 @@ CoordTables CoordTables::make() {
       d.edges_times(mv[m]);
       t.slice_move[s * N_MOVES + m] = static_cast<std::uint16_t>(d.slice());
     }
+  }
+  if (stop && stop()) {
+    t.stopped = true;
+    return t;
   }
   // Step 3. Permutations: the k-th permutation in lexicographic order has Lehmer rank k.
   t.cperm_move.resize(N_PERM8 * N_MOVES);
@@ -461,6 +469,10 @@ CoordTables CoordTables::make() {
       }
     }
   }
+  if (stop && stop()) {
+    t.stopped = true;
+    return t;
+  }
   // Step 4. Symmetry tables of D4h (the symmetries 0..15 keep the U-D axis, so they map the
   // phase-1 coordinates to phase-1 coordinates).
   t.twist_conj.resize(N_TWIST * N_SYM_D4H);
@@ -512,6 +524,10 @@ CoordTables CoordTables::make() {
       for (int b = 0; b < 3; ++b) row[3 * m + b] = static_cast<std::uint8_t>(y >> (8 * b));
     }
   }
+  if (stop && stop()) {
+    t.stopped = true;
+    return t;
+  }
   // Step 5. Phase 2 on symmetry classes: the classes, the symmetries' products and the moves
   // and coordinates conjugated.
   reduce_by_d4h(t.basics, perm_cube, &KCube::cperm, t.cperm_class_sym, t.cperm_rep);
@@ -541,6 +557,10 @@ CoordTables CoordTables::make() {
   }
   t.cclass_move = class_moves(t.cperm_rep, t.cperm_move, t.cperm_class_sym);
   t.eclass_move = class_moves(t.eperm_rep, eperm_move, t.eperm_class_sym);
+  if (stop && stop()) {
+    t.stopped = true;
+    return t;
+  }
   // Step 6. Phase-2 pruning: breadth-first search over the full coordinates (9.4 MB for a
   // moment), then the representatives' rows kept.
   t.prune_cclass_sperm =

@@ -161,7 +161,10 @@ struct CoordTables {
   std::vector<std::uint16_t> slice_of_mask;  // [12-bit mask] (only masks of 4 bits are valid)
   std::vector<std::uint8_t> ccomb_of_mask;   // [8-bit mask]
   std::uint64_t bytes() const;
-  static CoordTables make();
+  // `stop` (if given) is asked between the steps (each well under a second): when it says stop,
+  // the tables are left incomplete and `stopped` is set.
+  static CoordTables make(const std::function<bool()>& stop = {});
+  bool stopped = false;
 };
 
 // class << 4 | s of x * M_j for phase-2 move j, given x's class << 4 | s (see CoordTables).

@@ -959,16 +959,18 @@ class BigSearch {
 // that order with a solution, so answer and node count are one thread's.
 template <class Search>
 Result<std::vector<int>> iterate(const Search& search, const typename Search::Node& root, int h0,
-                                 int max_length, const RunContext& run,
-                                 std::uint64_t& total_nodes) {
+                                 int max_length, const RunContext& run, std::uint64_t& total_nodes,
+                                 int& proven) {
   using Node = typename Search::Node;
   const unsigned threads = std::max(1u, run.threads());
   if (Search::solved(root)) return std::vector<int>{};
   Stopwatch clock;
   for (int bound = std::max(1, h0);; ++bound) {
+    proven = bound;  // every shorter bound searched: no solution below it
     if (bound > max_length) {
-      return make_error(fmt::format("no solution of at most {} moves ({} nodes, {:.2f} s)",
-                                    max_length, total_nodes, clock.seconds()),
+      return make_error(fmt::format("no solution of at most {} moves exists: every solution is "
+                                    "at least {} moves ({} nodes, {:.2f} s); raise --max-length",
+                                    max_length, bound, total_nodes, clock.seconds()),
                         {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
     run.report({"cube optimal search", total_nodes, 0,
@@ -994,7 +996,8 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
 }  // namespace
 
 Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
-                                   const OptimalOptions& options, const RunContext& run) {
+                                   const OptimalOptions& options, const RunContext& run,
+                                   CubeSolution* partial) {
   Stopwatch clock;
   auto theorem = check_theorem(state);
   if (!theorem.solvable()) {
@@ -1003,14 +1006,14 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   }
   const unsigned threads = std::max(1u, run.threads());
   std::uint64_t total_nodes = 0;
-  int h0 = 0;
+  int h0 = 0, proven = 0;
   Result<std::vector<int>> found = make_error("unreached");
   std::string method;
   if (options.table) {
     BigSearch search(tables, *options.table, options.metric, options.lanes);
     const auto root = search.root(from_cubie(state));
     h0 = BigSearch::bound(root);
-    found = iterate(search, root, h0, options.max_length, run, total_nodes);
+    found = iterate(search, root, h0, options.max_length, run, total_nodes, proven);
     method =
         "IDA* with the 2.3 GiB phase-1 x corner-combination table (mod 3) on 3 axes and the "
         "inverse, nxopt's tricks";
@@ -1018,10 +1021,20 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     OptimalSearch search(tables, options.metric, run);
     const auto root = search.root(from_cubie(state));
     h0 = search.bound(root, 99);
-    found = iterate(search, root, h0, options.max_length, run, total_nodes);
+    found = iterate(search, root, h0, options.max_length, run, total_nodes, proven);
     method = "IDA* with the phase-1 table on 3 axes and the inverse";
   }
-  if (!found) return found.error();
+  if (!found) {
+    if (partial && run.should_stop()) {
+      CubeSolution known;  // no moves: IDA* has none before the end
+      known.lower_bound = std::max(h0, proven);
+      known.nodes = total_nodes;
+      known.seconds = clock.seconds();
+      known.method = fmt::format("{}, {} thread{}", method, threads, threads == 1 ? "" : "s");
+      *partial = std::move(known);
+    }
+    return found.error();
+  }
   auto solution = finish_solution(tables.coords->basics, state, *found, options.metric);
   if (!solution) return solution.error();
   solution->optimal = true;

@@ -61,7 +61,9 @@ Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, con
   auto made = store.shared<SolverTables>(
       "cube-two-phase-v1", [&]() -> Result<std::shared_ptr<SolverTables>> {
         auto tables = std::make_shared<SolverTables>();
-        auto coords = std::make_shared<CoordTables>(CoordTables::make());
+        auto coords =
+            std::make_shared<CoordTables>(CoordTables::make([&run] { return run.should_stop(); }));
+        if (coords->stopped) return run.stop_error();
         if (coords->fs_rep.size() != N_FLIPSLICE_CLASS) {
           return make_error(fmt::format("internal: {} flip-slice classes, expected {}",
                                         coords->fs_rep.size(), N_FLIPSLICE_CLASS),
@@ -114,6 +116,13 @@ Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, con
   return std::shared_ptr<const SolverTables>(*made);
 }
 
+std::uint64_t solver_tables_bytes() {
+  // The phase-1 table, and the move, symmetry and phase-2 tables (CoordTables::bytes(), about
+  // 14 MB: 16 MB covers them, which tests/cube_two_phase_test.cpp checks).
+  constexpr std::uint64_t COORD_TABLES_MAX_BYTES = 16'000'000;
+  return Phase1Table::BYTES + COORD_TABLES_MAX_BYTES;
+}
+
 namespace {
 
 class TwoPhaseSearch {
@@ -133,12 +142,23 @@ class TwoPhaseSearch {
     }
     lower_bound_ = *std::max_element(h0.begin(), h0.end());
     if (!(cube == KCube{})) lower_bound_ = std::max(lower_bound_, 1);  // one move at least
-    if (options_.time_limit >= 0) {
+    const bool target = options_.max_length >= 0;
+    if (target && options_.max_length < lower_bound_) {
+      return make_error(
+          fmt::format("no solution of at most {} moves exists: every solution is at least {} "
+                      "moves (the phase-1 distance bound); raise --max-length",
+                      options_.max_length, lower_bound_),
+          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    if (options_.budget >= 0) {
       deadline_ =
           RunContext::Clock::now() + std::chrono::duration_cast<RunContext::Clock::duration>(
-                                         std::chrono::duration<double>(options_.time_limit));
+                                         std::chrono::duration<double>(options_.budget));
     }
-    for (int length = *std::min_element(h0.begin(), h0.end()); length <= 30; ++length) {
+    // A solution of at most max_length moves has a phase 1 of at most max_length moves: past
+    // that length the two-phase search cannot reach the target.
+    const int last_length = target ? std::min(options_.max_length, 30) : 30;
+    for (int length = *std::min_element(h0.begin(), h0.end()); length <= last_length; ++length) {
       if (best_length_ <= length) break;  // a phase 2 of length 0 cannot improve: exhausted
       for (current_ = 0; current_ < 6 && !stop_; ++current_) {
         if (h0[current_] > length) continue;
@@ -154,6 +174,10 @@ class TwoPhaseSearch {
   }
 
   bool found() const { return best_length_ < NONE; }
+  // A solution of at most max_length moves is known (any solution without max_length).
+  bool within() const {
+    return found() && (options_.max_length < 0 || best_length_ <= options_.max_length);
+  }
   const std::vector<int>& best() const { return best_; }
   std::uint64_t nodes() const { return nodes_; }
   int lower_bound() const { return lower_bound_; }
@@ -165,14 +189,14 @@ class TwoPhaseSearch {
     KCube cube;
   };
 
-  // Polled every 1024 nodes: the caller's cancellation, then our own time limit (which only
-  // ends the search once there is a solution).
+  // Polled every 1024 nodes: the caller's cancellation and time limit, then our budget for
+  // shorter solutions (which only ends the search once there is one within max_length).
   void poll() {
     if ((++nodes_ & 1023) != 0) return;
     if (run_.should_stop()) {
       error_ = run_.stop_error();
       stop_ = true;
-    } else if (deadline_ && found() && RunContext::Clock::now() >= *deadline_) {
+    } else if (deadline_ && within() && RunContext::Clock::now() >= *deadline_) {
       stop_ = true;
     }
   }
@@ -328,7 +352,7 @@ class TwoPhaseSearch {
     if (length < best_length_ || !found()) {
       best_length_ = length;
       best_ = std::move(seq);
-      if (options_.max_length >= 0 && best_length_ <= options_.max_length) stop_ = true;
+      if (options_.budget == 0 && within()) stop_ = true;
       if (best_length_ <= lower_bound_) stop_ = true;  // proven optimal
     }
   }
@@ -356,7 +380,8 @@ class TwoPhaseSearch {
 }  // namespace
 
 Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieState& state,
-                                     const TwoPhaseOptions& options, const RunContext& run) {
+                                     const TwoPhaseOptions& options, const RunContext& run,
+                                     CubeSolution* partial) {
   Stopwatch clock;
   auto theorem = check_theorem(state);
   if (!theorem.solvable()) {
@@ -364,11 +389,33 @@ Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieStat
                       ErrorKind::Unsolvable);
   }
   TwoPhaseOptions o = options;
-  if (o.time_limit < 0 && o.max_length < 0) o.time_limit = 0.01;
+  if (o.budget < 0) o.budget = o.max_length < 0 ? 0.01 : 0;
   TwoPhaseSearch search(tables, o, run);
   auto status = search.run(from_cubie(state));
-  if (!status) return status.error();
-  if (!search.found()) {
+  if (!status) {
+    if (partial && run.should_stop()) {
+      // Stopped: the best solution so far within max_length (replayed), and the bound.
+      CubeSolution known;
+      if (search.within()) {
+        auto best = finish_solution(tables.coords->basics, state, search.best(), o.metric);
+        if (!best) return best.error();
+        known = std::move(*best);
+      }
+      known.lower_bound = search.lower_bound();
+      known.nodes = search.nodes();
+      known.seconds = clock.seconds();
+      known.method = "two-phase (Kociemba), 3 axes x inverse";
+      *partial = std::move(known);
+    }
+    return status.error();
+  }
+  if (!search.within()) {
+    if (o.max_length >= 0) {
+      return make_error(fmt::format("no two-phase solution of at most {} moves (every phase-1 "
+                                    "length up to {} searched; --optimal decides)",
+                                    o.max_length, o.max_length),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
     return make_error("no two-phase solution within 30 moves", {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   }

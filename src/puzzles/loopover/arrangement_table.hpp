@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "permuzzle/core/run_context.hpp"
+
 namespace permuzzle::loopover::detail {
 
 constexpr std::uint8_t UNSEEN = 0xFF;
@@ -76,9 +78,11 @@ class Ranker {
 
 // Breadth-first distances over partial arrangements of k tracked pieces on `f` cells.
 // next[m * f + c] is where move m sends cell c. Sources: the given ranks (distance 0).
+// `run` (if given) is asked every 4096 expansions: when it says stop, the answer is empty.
 inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_moves,
                                            const std::vector<std::uint8_t>& next,
-                                           const std::vector<std::uint64_t>& sources) {
+                                           const std::vector<std::uint64_t>& sources,
+                                           const RunContext* run = nullptr) {
   std::vector<std::uint8_t> dist(ranker.size(), UNSEEN);
   const int k = ranker.k();
   // Frontiers hold the arrangements themselves (k bytes each), so expanding a state needs no
@@ -96,6 +100,7 @@ inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_
     following.clear();
     const auto next_depth = static_cast<std::uint8_t>(std::min(depth + 1, 254));
     for (std::size_t at = 0; at < frontier.size(); at += k) {
+      if (run && (at / k & 4095) == 0 && run->should_stop()) return {};
       const std::uint8_t* p = &frontier[at];
       for (int m = 0; m < num_moves; ++m) {
         const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];

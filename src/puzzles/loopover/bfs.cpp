@@ -128,6 +128,14 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t total = *factorial(n);  // n <= 12
   DistanceTable table;
+  const std::uint64_t bytes = (total + 15) / 16 * sizeof(std::uint64_t);
+  if (options.run) {
+    auto ok = options.run->check_memory(
+        bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                           "positions)",
+                           format_size(size), total));
+    if (!ok) return ok.error();
+  }
   table.words_.assign(static_cast<std::size_t>((total + 15) / 16), ~std::uint64_t{0});
   std::uint64_t* nib = table.words_.data();
 
@@ -229,7 +237,18 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
-    if (options.run && options.run->should_stop()) return options.run->stop_error();
+    if (options.run && options.run->should_stop()) {
+      if (options.partial) {
+        // The levels finished so far (this one is partial and not counted).
+        BfsStats known = st;
+        known.states = seen;
+        known.table_bytes = bytes;
+        known.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        *options.partial = std::move(known);
+      }
+      return options.run->stop_error();
+    }
     const std::uint64_t count = found.load();
     if (count == 0) break;
     st.histogram.push_back(count);

@@ -13,6 +13,8 @@
 #include "arrangement_table.hpp"
 #include "permuzzle/core/table_store.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -139,7 +141,7 @@ struct FastSolver::Impl {
   void build_moves();
   void build_symmetries();
   void plan_stages();
-  Status build_stage(Stage& s, TableStore& tables);
+  Status build_stage(Stage& s, TableStore& tables, const RunContext& run);
   void build_finisher();
 
   void expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
@@ -286,7 +288,7 @@ void FastSolver::Impl::plan_stages() {
   plan += ">3-cycles";
 }
 
-Status FastSolver::Impl::build_stage(Stage& s, TableStore& tables) {
+Status FastSolver::Impl::build_stage(Stage& s, TableStore& tables, const RunContext& run) {
   const int c = size.cols;
   s.free_index.assign(cells(), -1);
   for (int cell = 0; cell < cells(); ++cell) {
@@ -329,11 +331,19 @@ Status FastSolver::Impl::build_stage(Stage& s, TableStore& tables) {
   recipe.bytes = s.ranker.size();
   recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(s.ranker.size()); };
   recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
-  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-    return std::make_shared<std::vector<std::uint8_t>>(bfs_table(
-        s.ranker, s.f, static_cast<int>(s.moves.size()), s.next, {s.ranker.rank(goal.data())}));
+  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    auto dist = std::make_shared<std::vector<std::uint8_t>>(bfs_table(
+        s.ranker, s.f, static_cast<int>(s.moves.size()), s.next, {s.ranker.rank(goal.data())}, &r));
+    if (dist->empty()) return r.stop_error();
+    return dist;
   };
-  auto table = tables.obtain(recipe, RunContext{});
+  if (auto ok = run.check_memory(s.ranker.size(), fmt::format("a {}-entry stage table of the "
+                                                              "fast Loopover solver",
+                                                              s.ranker.size()));
+      !ok) {
+    return ok.error();
+  }
+  auto table = tables.obtain(recipe, run);
   if (!table) return table.error();
   s.dist_table = *table;
   s.dist = s.dist_table->data();
@@ -713,7 +723,9 @@ Result<FastSolver> FastSolver::create(BoardSize size, const FastSolveOptions& op
   std::unique_ptr<TableStore> own_tables;
   if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
   for (auto& s : impl->stages) {
-    if (auto ok = impl->build_stage(s, options.tables ? *options.tables : *own_tables); !ok)
+    if (auto ok = impl->build_stage(s, options.tables ? *options.tables : *own_tables,
+                                    options.run ? *options.run : RunContext{});
+        !ok)
       return ok.error();
   }
   if (impl->finisher.enabled) impl->build_finisher();

@@ -445,11 +445,11 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
   auto impl = std::make_unique<Impl>();
   impl->size = size;
   impl->metric = metric;
-  auto v = WalkingDistanceTable::build(size, Axis::Column, metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
+  auto v = WalkingDistanceTable::build(
+      size, Axis::Column, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, tables, config.run);
   if (!v) return v.error();
-  auto h = WalkingDistanceTable::build(size, Axis::Row, metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, tables);
+  auto h = WalkingDistanceTable::build(
+      size, Axis::Row, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, tables, config.run);
   if (!h) return h.error();
   impl->vertical = std::move(*v);
   impl->horizontal = std::move(*h);
@@ -478,6 +478,7 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     po.threads = config.threads;
     po.tables = tables;
     po.on_level = config.on_pdb_level;
+    po.run = config.run;
     auto pdb = PiecePdb::build(size, pattern, po);
     if (pdb) {
       impl->pdb = std::move(*pdb);

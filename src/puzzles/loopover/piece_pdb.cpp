@@ -88,6 +88,7 @@ PiecePdb& PiecePdb::operator=(PiecePdb&&) noexcept = default;
 struct PdbBuilder {
   PiecePdb& t;
   const PiecePdbOptions& options;
+  const RunContext& ctx;  // the build's: cancellation and deadline
   std::uint8_t* data = nullptr;
   std::vector<std::vector<std::uint8_t>> moves;  // moves[m][cell] = where move m sends cell
 
@@ -191,6 +192,7 @@ struct PdbBuilder {
     const auto cap = static_cast<std::uint8_t>(options.cap);
     std::uint64_t count = 0;
     for (std::uint64_t i = 0; i < t.bytes(); ++i) {
+      if ((i & 0xFFFFF) == 0 && ctx.should_stop()) return count;  // run() says stop
       std::uint8_t b = data[i];
       if ((b & 0xF) == UNSEEN) {
         b = static_cast<std::uint8_t>((b & 0xF0) | cap);
@@ -214,7 +216,8 @@ struct PdbBuilder {
     claim(g, 0);
     std::uint64_t reached = 1;
     t.histogram_.assign(1, 1);
-    const int threads = options.threads > 0 ? options.threads : static_cast<int>(hardware_threads());
+    const int threads =
+        options.threads > 0 ? options.threads : static_cast<int>(hardware_threads());
     std::uint64_t frontier = 1;
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {
@@ -224,6 +227,7 @@ struct PdbBuilder {
         // they get the cap, still a lower bound.
         if (reached != t.entries_) {
           const std::uint64_t capped = cap_unseen();
+          if (ctx.should_stop()) return ctx.stop_error();
           t.histogram_.back() += capped;
           t.capped_ = true;
         }
@@ -234,12 +238,19 @@ struct PdbBuilder {
       const bool bottom_up = frontier > t.entries_ - reached;
       std::atomic<std::uint64_t> next_block{0};
       std::atomic<std::uint64_t> level_count{0};
+      std::atomic<bool> stopped{false};
       constexpr std::uint64_t CHUNK = 8;
       auto worker = [&] {
         std::vector<std::uint16_t> tails;
         tails.reserve(t.tail_size_);
         std::uint64_t count = 0;
         while (true) {
+          // The run context, before every chunk of blocks (well under a millisecond each).
+          if (stopped.load(std::memory_order_relaxed)) break;
+          if (ctx.should_stop()) {
+            stopped = true;
+            break;
+          }
           const std::uint64_t first = next_block.fetch_add(CHUNK);
           if (first >= t.head_size_) break;
           const std::uint64_t last = std::min(first + CHUNK, t.head_size_);
@@ -253,6 +264,7 @@ struct PdbBuilder {
       for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
       worker();
       for (auto& th : pool) th.join();
+      if (stopped) return ctx.stop_error();
       if (level_count == 0) break;
       reached += level_count;
       frontier = level_count;
@@ -343,7 +355,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
     return Ok{};
   };
   // Step 3. Breadth-first search from the goal over the tracked pieces' cells.
-  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<Entries>> {
+  recipe.build = [&](const RunContext& run) -> Result<std::shared_ptr<Entries>> {
     auto e = recipe.allocate();
     if (!e) {
       return make_error(
@@ -351,7 +363,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
           Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
     std::memset(e->owner.get(), 0xFF, t.bytes());
-    PdbBuilder builder{t, options, nullptr, {}};
+    PdbBuilder builder{t, options, run, nullptr, {}};
     builder.data = e->owner.get();
     for (const Move& move : metric_moves(size, options.metric)) {
       Perm perm = move_perm(size, move);
@@ -369,7 +381,14 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
   TableStore& store = options.tables ? *options.tables : *own_tables;
   TableReport report;
-  auto entries = store.obtain(recipe, RunContext{}, &report);
+  const RunContext run = options.run ? *options.run : RunContext{};
+  if (auto ok = run.check_memory(t.bytes(), fmt::format("the {}-piece pattern database of "
+                                                        "Loopover {} ({} entries at 4 bits)",
+                                                        k, format_size(size), t.entries_));
+      !ok) {
+    return ok.error();
+  }
+  auto entries = store.obtain(recipe, run, &report);
   if (!entries) return entries.error();
   t.entries_table_ = *entries;
   t.data_ = (*entries)->owner.get();

@@ -404,7 +404,10 @@ struct OrbitTables {
   std::vector<std::uint8_t> down_dist;
 };
 
-Result<std::shared_ptr<OrbitTables>> build_orbit_tables(const Puzzle& pz, TableStore& tables) {
+// `run`: cancellation and deadline of the two breadth-first searches (a stopped build returns
+// the run's error).
+Result<std::shared_ptr<OrbitTables>> build_orbit_tables(const Puzzle& pz, TableStore& tables,
+                                                        const RunContext& run) {
   auto made = std::make_shared<OrbitTables>();
   OrbitTables& t = *made;
   const int fu = static_cast<int>(pz.up.size()), fd = static_cast<int>(pz.down.size());
@@ -417,16 +420,19 @@ Result<std::shared_ptr<OrbitTables>> build_orbit_tables(const Puzzle& pz, TableS
   recipe.bytes = t.up_rank.size();
   recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(t.up_rank.size()); };
   recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
-  recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-    return std::make_shared<std::vector<std::uint8_t>>(bfs_table(
-        t.up_rank, fu, pz.num_moves(), pz.orbit_next(pz.up), {t.up_rank.rank(id.data())}));
+  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    auto dist = std::make_shared<std::vector<std::uint8_t>>(bfs_table(
+        t.up_rank, fu, pz.num_moves(), pz.orbit_next(pz.up), {t.up_rank.rank(id.data())}, &r));
+    if (dist->empty()) return r.stop_error();
+    return dist;
   };
-  auto up = tables.obtain(recipe, RunContext{});
+  auto up = tables.obtain(recipe, run);
   if (!up) return up.error();
   t.up_table = *up;
   t.up_dist = t.up_table->data();
   t.down_dist = bfs_table(t.down_rank, fd, pz.num_moves(), pz.orbit_next(pz.down),
-                          {t.down_rank.rank(id.data())});
+                          {t.down_rank.rank(id.data())}, &run);
+  if (t.down_dist.empty()) return run.stop_error();
   return made;
 }
 
@@ -435,6 +441,9 @@ struct Ida {
   const OrbitTables& t;
   std::vector<int> path;
   std::array<std::uint8_t, 64> scratch{};
+  const RunContext* run = nullptr;  // asked every 4096 nodes
+  std::uint64_t nodes = 0;
+  bool stopped = false;
 
   int h(const std::vector<std::uint8_t>& at) {
     pz.orbit_cells(at, pz.up, scratch.data());
@@ -444,6 +453,8 @@ struct Ida {
     return std::max(hu, hd);
   }
   bool dfs(std::vector<std::uint8_t>& at, int g, int bound, int& next_bound) {
+    if ((++nodes & 4095) == 0 && run && run->should_stop()) stopped = true;
+    if (stopped) return false;
     const int hv = h(at);
     if (hv == 0) return true;  // both orbits solved
     if (g + hv > bound) {
@@ -703,17 +714,18 @@ Result<TriSolveResult> solve_triangular(const TriBoard& board, const TriPosition
     std::unique_ptr<TableStore> own_tables;
     if (options.tables == nullptr) own_tables = std::make_unique<TableStore>();
     TableStore& store = options.tables ? *options.tables : *own_tables;
-    auto tables =
-        store.shared<OrbitTables>("triloop-" + std::to_string(board.rows()) + " orbit tables",
-                                  [&] { return build_orbit_tables(pz, store); });
+    auto tables = store.shared<OrbitTables>(
+        "triloop-" + std::to_string(board.rows()) + " orbit tables",
+        [&] { return build_orbit_tables(pz, store, options.run ? *options.run : RunContext{}); });
     if (!tables) return tables.error();
-    Ida ida{pz, **tables, {}, {}};
+    Ida ida{pz, **tables, {}, {}, options.run};
     const int h0 = ida.h(at);
     int bound = h0;
     while (true) {
       int next_bound = 1 << 20;
       std::vector<std::uint8_t> s = at;
       if (ida.dfs(s, 0, bound, next_bound)) break;
+      if (ida.stopped) return options.run->stop_error();
       if (next_bound >= (1 << 20))
         return make_error("no solution found", {}, Error::NO_POSITION, ErrorKind::Internal);
       bound = next_bound;

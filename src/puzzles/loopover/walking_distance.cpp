@@ -22,7 +22,8 @@ struct WalkingDistanceTable::Direct {
 
 Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis moving, Metric metric,
                                                          std::uint64_t max_states,
-                                                         TableStore* tables) {
+                                                         TableStore* tables,
+                                                         const RunContext* run) {
   if (auto ok = validate_size(size); !ok) return ok.error();
   WalkingDistanceTable t;
   t.size_ = size;
@@ -115,7 +116,8 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
   // Breadth-first search from the goal into `direct_bytes` (total_index bytes of 0xFF) or, when
   // null, into the hash map `dist`; sets states_ and max_distance_.
   std::unordered_map<std::uint64_t, std::uint8_t> dist;
-  auto search = [&](std::uint8_t* direct_bytes) -> Status {
+  // `stop` (if given) is asked every 1024 expanded states.
+  auto search = [&](std::uint8_t* direct_bytes, const RunContext* stop) -> Status {
     if (!direct) {
       dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
     }
@@ -139,7 +141,9 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     int depth = 0;
     while (!frontier.empty()) {
       next.clear();
+      std::uint64_t expanded = 0;
       for (std::uint64_t s : frontier) {
+        if (stop && (++expanded & 1023) == 0 && stop->should_stop()) return stop->stop_error();
         std::uint64_t rest = s;
         for (int i = 0; i < L; ++i) {
           rep[i] = class_rep[rest % nc];
@@ -203,10 +207,10 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
       }
       return Ok{};
     };
-    recipe.build = [&](const RunContext&) -> Result<std::shared_ptr<Direct>> {
+    recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<Direct>> {
       auto d = std::make_shared<Direct>();
       d->bytes.assign(static_cast<std::size_t>(total_index), 0xFF);
-      if (auto ok = search(d->bytes.data()); !ok) return ok.error();
+      if (auto ok = search(d->bytes.data(), &r); !ok) return ok.error();
       d->states = t.states_;
       d->max_distance = t.max_distance_;
       return d;
@@ -214,7 +218,7 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     std::unique_ptr<TableStore> own_tables;
     if (tables == nullptr) own_tables = std::make_unique<TableStore>();
     TableReport report;
-    auto got = (tables ? *tables : *own_tables).obtain(recipe, RunContext{}, &report);
+    auto got = (tables ? *tables : *own_tables).obtain(recipe, run ? *run : RunContext{}, &report);
     if (!got) return got.error();
     t.direct_table_ = *got;
     t.direct_ = (*got)->bytes.data();
@@ -224,7 +228,7 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     t.loaded_from_cache_ = report.source != TableReport::Source::Built;
     return t;
   }
-  if (auto ok = search(nullptr); !ok) return ok.error();
+  if (auto ok = search(nullptr, run); !ok) return ok.error();
   // Step 5. Large tables: sorted (state, distance) pairs for binary search.
   {
     std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs(dist.begin(), dist.end());

@@ -38,8 +38,9 @@ struct Component {
 };
 
 // Breadth-first search of the component of `root` (marked UNSEEN on entry).
+// Sets `stopped` (and returns the layers finished so far) when the run context says stop.
 Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint64_t total, int keep,
-                  const BfsOptions& options, bool report) {
+                  const BfsOptions& options, bool report, bool& stopped) {
   const int n = size.cells(), cols = size.cols;
   Component comp;
   a.set(root, 1);
@@ -55,6 +56,10 @@ Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint6
     first.clear();
     // Byte patterns: skip bytes holding no entry equal to `cur`.
     for (std::uint64_t j = 0; j < a.bytes(); ++j) {
+      if ((j & 4095) == 0 && options.run && options.run->should_stop()) {
+        stopped = true;
+        return comp;
+      }
       std::uint8_t byte = a.byte(j);
       if (byte == 0xFF || byte == 0) continue;
       for (int s = 0; s < 4; ++s) {
@@ -108,13 +113,30 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   const int n = size.cells();
   BfsResult res;
   res.arrangements = *factorial(n);  // n <= BFS_MAX_CELLS
+  if (options.run) {
+    auto ok = options.run->check_memory((res.arrangements + 3) / 4,
+                                        fmt::format("a breadth-first search of the {} board "
+                                                    "(2 bits for each of {} arrangements)",
+                                                    to_string(size), res.arrangements));
+    if (!ok) return ok.error();
+  }
   TwoBitArray a(res.arrangements);
   res.memory_bytes = a.bytes();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
 
   // Step 1. The goal's component, layer by layer.
+  bool stopped = false;
   Component c = explore(size, rank_permutation(goal.data(), n), a, res.arrangements,
-                        options.antipodes_limit, options, true);
+                        options.antipodes_limit, options, true, stopped);
   res.histogram = c.histogram;
+  if (stopped) {
+    res.complete = false;
+    for (auto h : res.histogram) res.states += h;
+    res.seconds = elapsed();
+    return res;
+  }
   res.max_distance = static_cast<int>(res.histogram.size()) - 1;
   res.antipodes_count = res.histogram.back();
   res.antipodes = c.last_layer_first;
@@ -132,7 +154,13 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
     std::uint64_t next = 0;
     while (covered < res.arrangements) {
       while (a.get(next) != UNSEEN) ++next;
-      Component other = explore(size, next, a, res.arrangements, 0, options, false);
+      Component other = explore(size, next, a, res.arrangements, 0, options, false, stopped);
+      if (stopped) {
+        // The goal's component is whole; the count of components is not.
+        res.complete = false;
+        res.seconds = elapsed();
+        return res;
+      }
       std::uint64_t sz = 0;
       for (auto h : other.histogram) sz += h;
       res.component_sizes.push_back(sz);

@@ -39,6 +39,7 @@ namespace {
 constexpr std::uint8_t BLANK = 0xFF;
 constexpr int MAX_VIEWS = 8;
 constexpr int MAX_DEPTH = 255;
+constexpr int SEARCH_STOPPED = -2;  // Search::run's answer when the run context said stop
 
 struct NamedPartition {
   int width;
@@ -143,8 +144,9 @@ Result<std::shared_ptr<const Config>> PdbSolver::Impl::config_for(int blank_goal
     for (auto& t : cfg->tables)
       if (t->cells == canon[g]) table = t;
     if (!table) {
-      auto got = obtain_pattern_table(geo, ranker, *perms.at(static_cast<int>(canon[g].size())),
-                                      canon[g], *tables, threads(), options.on_table_progress);
+      auto got =
+          obtain_pattern_table(geo, ranker, *perms.at(static_cast<int>(canon[g].size())), canon[g],
+                               *tables, threads(), options.on_table_progress, options.run);
       if (!got) return got.error();
       table = *got;
       cfg->tables.push_back(table);
@@ -295,12 +297,16 @@ class Search {
     return out;
   }
 
-  // Returns the solution length, or -1 if no solution within MAX_DEPTH moves.
+  // Returns the solution length, -1 if no solution within MAX_DEPTH moves, STOPPED when `run`
+  // said stop first (bound() is then the proven lower bound).
   // With threads > 1, iterations that are expected to be large run in parallel (see
   // parallel_iteration); the node count is the same as the sequential search's.
-  int run(const ProgressCallback& on_progress, const std::string& note, int threads) {
+  static constexpr int STOPPED = SEARCH_STOPPED;
+  int run(const ProgressCallback& on_progress, const std::string& note, int threads,
+          const RunContext* run) {
     on_progress_ = &on_progress;
     note_ = &note;
+    run_ = run;
     started_ = std::chrono::steady_clock::now();
     bound_ = heuristic();
     std::uint64_t last_iteration = 0;
@@ -310,6 +316,7 @@ class Search {
       const std::uint64_t before = nodes_;
       const bool parallel = threads > 1 && last_iteration >= PARALLEL_MIN_NODES;
       if (parallel ? parallel_iteration(threads) : dfs(0, 4)) return length_;
+      if (stopped_) return STOPPED;
       last_iteration = nodes_ - before;
       bound_ += 2;  // g + h keeps its parity: every move changes g by 1 and Manhattan by 1
       if (bound_ > MAX_DEPTH) return -1;
@@ -317,6 +324,7 @@ class Search {
   }
 
   std::uint64_t nodes() const { return nodes_; }
+  int bound() const { return bound_; }
   const std::array<std::uint8_t, MAX_DEPTH + 1>& path() const { return path_; }
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -349,6 +357,7 @@ class Search {
       frontier_ = nullptr;
       count_at_ = nullptr;
       if (found) return true;
+      if (stopped_) return false;
       if (count_at.size() >= static_cast<std::size_t>(SUBTREES_PER_THREAD * threads) ||
           depth + 2 >= bound_ / 2)
         break;
@@ -368,6 +377,7 @@ class Search {
       for (;;) {
         const int i = next.fetch_add(1, std::memory_order_relaxed);
         if (i >= count || i > best.load(std::memory_order_relaxed)) return;
+        if (run_ && run_->should_stop()) return;
         Search s(*this);
         s.best_subtree_ = &best;
         s.subtree_ = i;
@@ -392,6 +402,10 @@ class Search {
     for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
     for (auto& th : pool) th.join();
+    if (run_ && run_->should_stop()) {
+      stopped_ = true;  // subtrees were abandoned: neither the answer nor the count is whole
+      return false;
+    }
     const int b = best.load();
     if (b == INT_MAX) {
       nodes_ = frontier_nodes;
@@ -465,6 +479,11 @@ class Search {
       return false;
     }
     if (best_subtree_ && best_subtree_->load(std::memory_order_relaxed) < subtree_) return false;
+    if (run_ && --poll_ == 0) {
+      poll_ = POLL_EVERY;
+      if (run_->should_stop()) stopped_ = true;
+    }
+    if (stopped_) return false;
     struct Child {
       int a, t, md2, v0, v1, h0, h1;
       Pending p0, p1;
@@ -586,6 +605,8 @@ class Search {
   }
 
   static constexpr std::uint64_t PROGRESS_EVERY = std::uint64_t{1} << 24;
+  // The run context is asked every POLL_EVERY expansions (a few milliseconds at most).
+  static constexpr int POLL_EVERY = 1 << 14;
   // Iterations after one of fewer nodes stay sequential (thread start-up would dominate).
   static constexpr std::uint64_t PARALLEL_MIN_NODES = 20'000;
   static constexpr int FIRST_SPLIT_DEPTH = 6;
@@ -617,6 +638,9 @@ class Search {
   int subtree_ = 0;
   std::atomic<std::uint64_t>* progress_nodes_ = nullptr;
   bool reporter_ = false;
+  const RunContext* run_ = nullptr;
+  int poll_ = POLL_EVERY;
+  bool stopped_ = false;  // the run context said stop
 };
 
 // Calls f(search) with the Search type matching the board and the orientations.
@@ -801,11 +825,12 @@ Result<SolveResult> solve_prepared(const PdbSolver::Impl& impl, const Prepared& 
   std::vector<std::uint8_t> path;  // canonical blank cells
   int length =
       with_search(impl.size.cells(), **cfg, impl.geo, impl.ranker, prepared, [&](auto& search) {
-        int len = search.run(progress, note, impl.search_threads());
+        int len = search.run(progress, note, impl.search_threads(), impl.options.run);
         result.nodes = search.nodes();
         for (int i = 0; i < len; ++i) path.push_back(search.path()[i]);
         return len;
       });
+  if (length == SEARCH_STOPPED) return impl.options.run->stop_error();
   if (length < 0) return internal("no solution within 255 moves");
   // Replay from the caller's start, in the caller's frame, before returning anything: the one
   // check of the solution (callers do not replay again).

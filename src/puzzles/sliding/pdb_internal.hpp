@@ -134,13 +134,14 @@ using TableProgress = std::function<void(const std::string& what, double fractio
 // moving a pattern tile costs 1. The stored value of a placement is the least over its regions.
 Result<std::shared_ptr<PatternTable>> build_pattern_table(
     const Geometry& geometry, const CombRanker& ranker, const PermTables& perms,
-    const std::vector<std::uint8_t>& cells, int threads, const TableProgress& progress);
+    const std::vector<std::uint8_t>& cells, int threads, const TableProgress& progress,
+    const RunContext& run = RunContext{});
 
 // The table through `store` (shared in memory, loaded and verified, or built and saved).
 Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
     const Geometry& geometry, const CombRanker& ranker, const PermTables& perms,
     const std::vector<std::uint8_t>& cells, TableStore& store, int threads,
-    const TableProgress& progress);
+    const TableProgress& progress, const RunContext* run = nullptr);
 
 // 2: perm-major index over the locality frame (1 was comb-major in row-major cell order).
 constexpr std::uint32_t TABLE_FORMAT_VERSION = 2;

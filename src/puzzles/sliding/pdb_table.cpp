@@ -263,7 +263,8 @@ void describe_table(PatternTable& table, int width, const std::vector<std::uint8
 
 Result<std::shared_ptr<PatternTable>> build_pattern_table(
     const Geometry& board_geo, const CombRanker& ranker, const PermTables& perms,
-    const std::vector<std::uint8_t>& board_cells, int threads, const TableProgress& progress) {
+    const std::vector<std::uint8_t>& board_cells, int threads, const TableProgress& progress,
+    const RunContext& run) {
   auto table = std::make_shared<PatternTable>();
   describe_table(*table, board_geo.width, board_cells, perms.count);
   // The search below runs in the table frame: cells renamed along the locality curve.
@@ -323,6 +324,21 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
     block_start[combs] = static_cast<std::uint32_t>(block_comb.size());
   }
   const std::size_t blocks = block_comb.size();
+  // The search array and the table, checked against the run's memory budget before either is
+  // allocated (the 8-tile search array alone is 1.4 GB).
+  if (auto ok = run.check_memory(static_cast<std::uint64_t>(blocks) * pc + table->entries / 2,
+                                 "building " + what);
+      !ok) {
+    return ok.error();
+  }
+  // Cancellation and the deadline, checked by every worker before each block and chunk.
+  std::atomic<bool> stopped{false};
+  auto should_stop = [&] {
+    if (stopped.load(std::memory_order_relaxed)) return true;
+    if (!run.should_stop()) return false;
+    stopped = true;
+    return true;
+  };
 
   // Step 2. Breadth-first search, level by level. dist holds one byte per (block, perm);
   // a block is expanded at level d only when it received entries at level d.
@@ -357,6 +373,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
         std::size_t b = next_block.fetch_add(1, std::memory_order_relaxed);
         if (b >= blocks) break;
         if (!active[b]) continue;
+        if (should_stop()) break;
         // Collect this level's entries of the block.
         std::uint8_t* src = &dist[b * pc];
         std::size_t count = 0;
@@ -404,6 +421,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
       }
       found.fetch_add(local_found);
     });
+    if (stopped) return run.stop_error();
     // Two threads may both claim the same slot; recount is not needed for correctness, only
     // the progress fraction can overshoot slightly, so clamp it.
     reached += found.load();
@@ -433,7 +451,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
     std::vector<std::uint8_t> values(static_cast<std::size_t>(pc) * CHUNK);  // [perm][c - c0]
     for (;;) {
       const std::uint64_t c0 = next_chunk.fetch_add(CHUNK, std::memory_order_relaxed);
-      if (c0 >= combs) break;
+      if (c0 >= combs || should_stop()) break;
       const std::uint64_t c1 = std::min(combs, c0 + CHUNK);
       std::fill(values.begin(), values.end(), 0);
       for (std::uint64_t c = c0; c < c1; ++c) {
@@ -473,6 +491,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
       }
     }
   });
+  if (stopped) return run.stop_error();
   if (broken) {
     return make_error("internal: pattern database " + what + " is inconsistent", {},
                       Error::NO_POSITION, ErrorKind::Internal);
@@ -484,7 +503,7 @@ Result<std::shared_ptr<PatternTable>> build_pattern_table(
 Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
     const Geometry& geo, const CombRanker& ranker, const PermTables& perms,
     const std::vector<std::uint8_t>& cells, TableStore& store, int threads,
-    const TableProgress& progress) {
+    const TableProgress& progress, const RunContext* caller) {
   PatternTable shape;
   describe_table(shape, geo.width, cells, perms.count);
   TableRecipe<PatternTable> recipe;
@@ -497,12 +516,13 @@ Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
     table->nibbles = table_storage(table->entries / 2);
     return table;
   };
-  recipe.build = [&](const RunContext&) {
-    return build_pattern_table(geo, ranker, perms, cells, threads, progress);
+  recipe.build = [&](const RunContext& r) {
+    return build_pattern_table(geo, ranker, perms, cells, threads, progress, r);
   };
   recipe.payload = [](PatternTable& t) { return std::span<std::uint8_t>(t.nibbles); };
-  // The store's progress in this module's (what, fraction) shape.
-  RunContext run;
+  // The caller's run (cancellation, deadline, memory budget), with the store's progress in this
+  // module's (what, fraction) shape.
+  RunContext run = caller ? *caller : RunContext{};
   if (progress) {
     run.with_progress([&](const Progress& p) {
       progress(p.message.empty() ? p.phase : fmt::format("{} ({})", p.phase, p.message),

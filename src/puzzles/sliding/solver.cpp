@@ -53,6 +53,13 @@ class Perimeter {
   explicit Perimeter(std::uint64_t capacity) : cap_(capacity) { resize(1 << 12); }
   std::uint64_t size() const { return size_; }
   bool full() const { return size_ >= cap_; }
+  // Peak bytes of a table of at most `states` entries: the slots (a power of two, at most half
+  // full) while they double, old and new at once.
+  static std::uint64_t peak_bytes(std::uint64_t states) {
+    std::uint64_t slots = 1 << 12;
+    while (slots / 2 < states + 1 && slots < (std::uint64_t{1} << 58)) slots *= 2;
+    return slots / 2 * 3 * sizeof(Slot);
+  }
   // Inserts if absent; returns false if the key was already present.
   bool insert(const Key& k, int dist) {
     if (2 * (size_ + 1) > slots_.size()) grow();
@@ -124,11 +131,28 @@ struct Geometry {
 struct PerimeterResult {
   int depth = 0;               // every position within this distance is stored
   std::uint64_t expanded = 0;  // positions expanded (the backward node count)
+  bool stopped = false;        // the run context said stop before it was complete
 };
+
+using PerimeterState = std::array<std::uint8_t, MAX_CELLS>;
+
+// Peak memory of a perimeter of at most `states` positions on a board of `cells` cells: the
+// table, and the two breadth-first layers (together at most the table's positions, each
+// vector with up to twice its size of capacity).
+std::uint64_t perimeter_bytes(std::uint64_t states, int cells) {
+  std::uint64_t reachable = 1;  // cells! / 2 positions at most, saturated
+  for (int k = 3; k <= cells && reachable < states; ++k) {
+    reachable = reachable > ~std::uint64_t(0) / static_cast<std::uint64_t>(k)
+                    ? ~std::uint64_t(0)
+                    : reachable * static_cast<std::uint64_t>(k);
+  }
+  const std::uint64_t n = std::min(states, reachable);
+  return Perimeter::peak_bytes(n) + 2 * n * sizeof(PerimeterState);
+}
 
 PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int max_depth,
                                 Perimeter& table, const SolveOptions& options, Stopwatch t0) {
-  using State = std::array<std::uint8_t, MAX_CELLS>;
+  using State = PerimeterState;
   PerimeterResult res;
   State g{};
   std::copy(goal.begin(), goal.end(), g.begin());
@@ -139,6 +163,10 @@ PerimeterResult build_perimeter(const Geometry& geo, const Position& goal, int m
     bool complete = true;
     for (const State& s : layer) {
       ++res.expanded;
+      if ((res.expanded & 4095) == 0 && options.run && options.run->should_stop()) {
+        res.stopped = true;
+        return res;
+      }
       int blank = static_cast<int>(std::find(s.begin(), s.begin() + geo.cells, 0) - s.begin());
       for (int dir = 0; dir < 4; ++dir) {
         int t = geo.nb[blank][dir];
@@ -510,8 +538,17 @@ Result<SolveResult> run_search(const Geometry& geo, const Position& start, const
   std::unique_ptr<Perimeter> table;
   PerimeterResult pr;
   if constexpr (PERIM) {
-    table = std::make_unique<Perimeter>(std::max<std::uint64_t>(options.perimeter_states, 1));
+    // Its memory is checked against the run's budget before anything is stored.
+    const std::uint64_t states = std::max<std::uint64_t>(options.perimeter_states, 1);
+    if (options.run) {
+      auto ok = options.run->check_memory(
+          perimeter_bytes(states, geo.cells),
+          fmt::format("a bidirectional perimeter of {} positions", states));
+      if (!ok) return ok.error();
+    }
+    table = std::make_unique<Perimeter>(states);
     pr = build_perimeter(geo, goal, options.perimeter_depth, *table, options, t0);
+    if (pr.stopped) return options.run->stop_error();
     result.nodes_backward = pr.expanded;
   }
   auto search = std::make_unique<Search<R, C, LC, LM, PERIM>>(geo, start, goal, options,

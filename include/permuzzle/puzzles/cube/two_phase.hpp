@@ -7,8 +7,8 @@
 // store; phase 2 by two small exact tables (corner permutation x slice permutation, U/D edge
 // permutation x slice permutation). Like min2phase, the search runs on the cube seen along each
 // of the three axes and on its inverse (6 searches, interleaved by phase-1 length), keeps the
-// shortest solution, and stops at the first solution of at most `max_length` moves, or when the
-// time is up.
+// shortest solution, and stops at the first solution of at most `max_length` moves, or when its
+// budget for shorter solutions is spent.
 //
 // Optimal: IDA* on the whole cube, bounded below by the same phase-1 table probed along the three
 // axes and on the inverse cube, or (OptimalOptions::table) by the 2.3 GiB table of phase-1
@@ -46,6 +46,9 @@ struct SolverTablesInfo {
 };
 Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, const RunContext& run,
                                                           SolverTablesInfo* info = nullptr);
+// At least the memory they take (SolverTablesInfo::bytes), known before they are built, for the
+// memory check of the commands that use them.
+std::uint64_t solver_tables_bytes();
 
 struct CubeSolution {
   std::vector<CubeMove> moves;  // face turns, quarter turns 1..3 (U, U2, U')
@@ -59,15 +62,23 @@ struct CubeSolution {
 };
 
 struct TwoPhaseOptions {
-  int max_length = -1;     // stop at the first solution of at most this many moves; -1: none
-  double time_limit = -1;  // seconds; < 0: 0.01 without max_length, unlimited with it
+  // The answer's most moves (-1: any): the search goes on until it has a solution this short.
+  int max_length = -1;
+  // Seconds (from the start) to look for shorter solutions once there is one of at most
+  // max_length moves; < 0: 0.01 without max_length, 0 with it (the first such solution). Not a
+  // time limit: that is the RunContext's.
+  double budget = -1;
   Metric metric = Metric::Htm;
 };
 // Errors: Unsolvable for a state that breaks the fundamental theorem; Cancelled/LimitExceeded
-// from `run`. When the time is up the best solution found so far is returned (the search goes
-// on until it has one).
+// from `run`; LimitExceeded when no solution of at most max_length moves exists (below the
+// position's lower bound) or none has the two-phase form (every phase-1 length up to max_length
+// searched: solve_optimal can still find one or prove there is none). When the run stops first,
+// its error is returned and `partial` (if given) receives what was known: the best solution so
+// far within max_length (moves empty if none; replayed), the lower bound and the nodes.
 Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieState& state,
-                                     const TwoPhaseOptions& options, const RunContext& run);
+                                     const TwoPhaseOptions& options, const RunContext& run,
+                                     CubeSolution* partial = nullptr);
 
 // The optimal solver's big table (opaque; see optimal_table.hpp): the distance mod 3 to
 // <U, D, R2 L2 ...> of (flip-slice class, twist, U-corner combination), 2.30 GiB, built once in
@@ -102,8 +113,12 @@ struct OptimalOptions {
   // reads overlap (a speed setting only: answers and node counts do not depend on it).
   int lanes = 4;
 };
+// Errors: Unsolvable; LimitExceeded when no solution of at most max_length moves exists (a
+// proof); the run's error when it stops first, with `partial` (if given) receiving the proven
+// lower bound (every shorter length searched) and the nodes, and no moves.
 Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState& state,
-                                   const OptimalOptions& options, const RunContext& run);
+                                   const OptimalOptions& options, const RunContext& run,
+                                   CubeSolution* partial = nullptr);
 
 // Replays `moves` from `state` on the sticker model: does it reach the solved cube?
 bool replay_solves(const CubieState& state, const std::vector<CubeMove>& moves);

@@ -22,13 +22,19 @@ namespace permuzzle::loopover {
 
 inline constexpr int MAX_BFS_CELLS = 12;
 
+struct BfsStats;
+
 struct BfsOptions {
   Metric metric = Metric::Stm;
   int threads = 0;  // 0 = every hardware thread
   // After each level: depth, positions at that depth, seconds so far.
   std::function<void(int depth, std::uint64_t count, double seconds)> on_level;
-  // Cancellation and time limit, checked before every chunk of ranks; null: no checks.
+  // Cancellation and time limit, checked before every chunk of ranks, and the memory budget,
+  // checked before the table is allocated; null: no checks.
   const RunContext* run = nullptr;
+  // When the run stops the search, receives what was known: `histogram` (the levels finished
+  // so far), `states` (their sum), size, metric, seconds and table_bytes. Null: nothing.
+  BfsStats* partial = nullptr;
 };
 
 struct BfsStats {

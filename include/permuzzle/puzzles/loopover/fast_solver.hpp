@@ -46,6 +46,9 @@ struct FastSolveOptions {
   // The table store (on-disk cache, sharing in memory; it must outlive create()); null: tables
   // built in memory for this solver only.
   TableStore* tables = nullptr;
+  // Memory budget, cancellation and deadline of the stage table builds in create() (a stopped
+  // build returns the run's error); null: none.
+  const RunContext* run = nullptr;
 };
 
 struct FastSolveResult {

@@ -70,10 +70,13 @@ struct OptimalSolverConfig {
   TableStore* tables = nullptr;
   PatternChoice pattern = PatternChoice::None;
   std::vector<int> pattern_cells;  // home cells of the tracked pieces, for PatternChoice::Cells
-  int threads = 0;  // 0 = every hardware thread (pattern database build)
+  int threads = 0;                 // 0 = every hardware thread (pattern database build)
   // Pattern database build progress (see PiecePdbOptions::on_level).
   std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
       on_pdb_level;
+  // Memory budget, cancellation and deadline of the pattern database build (see
+  // PiecePdbOptions::run); null: none.
+  const RunContext* run = nullptr;
 };
 
 // The pattern PatternChoice::Auto uses: the pieces of as many whole rows (or whole columns, if

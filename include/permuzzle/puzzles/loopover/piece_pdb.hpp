@@ -49,6 +49,9 @@ struct PiecePdbOptions {
   // After each breadth-first level: depth, entries reached so far, all entries, seconds.
   std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
       on_level;
+  // Memory budget (checked before the table is allocated), cancellation and deadline of a
+  // build (checked every few blocks: a stopped build returns the run's error). Null: none.
+  const RunContext* run = nullptr;
 };
 
 class PiecePdb {

@@ -89,6 +89,9 @@ struct TriSolveOptions {
   // The table store (on-disk cache of the f = 4 orbit table; the orbit tables are shared in
   // memory between calls); null: built for this call only.
   TableStore* tables = nullptr;
+  // Cancellation and deadline of the optimal search (checked every few thousand nodes; a
+  // stopped search returns the run's error). Null: none.
+  const RunContext* run = nullptr;
 };
 
 struct TriSolveResult {

@@ -39,7 +39,8 @@ class WalkingDistanceTable {
   // relaxation has more than `max_states` states (large boards).
   static Result<WalkingDistanceTable> build(BoardSize size, Axis moving, Metric metric,
                                             std::uint64_t max_states = DEFAULT_MAX_STATES,
-                                            TableStore* tables = nullptr);
+                                            TableStore* tables = nullptr,
+                                            const RunContext* run = nullptr);
   // True when build() found the table in the store (on disk or in memory) instead of searching.
   bool loaded_from_cache() const { return loaded_from_cache_; }
 

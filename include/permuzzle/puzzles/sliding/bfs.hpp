@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
 
 namespace permuzzle::sliding {
@@ -27,6 +28,9 @@ struct BfsOptions {
   bool count_all_components = true;  // explore the rest of the arrangement space too
   // After each layer of the goal's component: distance, positions at it, total so far.
   std::function<void(int distance, std::uint64_t layer, std::uint64_t total)> on_layer;
+  // Memory budget (checked before the array is allocated), cancellation and deadline (checked
+  // every few thousand positions). Null: none.
+  const RunContext* run = nullptr;
 };
 
 struct BfsResult {
@@ -42,8 +46,13 @@ struct BfsResult {
   std::string components_method;
   double seconds = 0;
   std::uint64_t memory_bytes = 0;
+  // False when the run context stopped the search: then only `histogram` (the layers of the
+  // goal's component finished so far), `states` (their sum), `arrangements`, `seconds` and
+  // `memory_bytes` are set.
+  bool complete = true;
 };
 
+// Errors: board too big (LimitExceeded), bad goal, memory over the run's budget.
 Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& options = {});
 
 }  // namespace permuzzle::sliding

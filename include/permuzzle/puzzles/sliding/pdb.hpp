@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
 
@@ -48,6 +49,10 @@ struct PdbOptions {
   // Threads for large IDA* iterations (same node counts and solutions as one thread); 0 = the
   // same as `threads`.
   int search_threads = 0;
+  // Cancellation, deadline and memory budget of the table builds and the search (checked every
+  // few thousand nodes; a stopped search returns the run's error). Null: none. It must outlive
+  // the solver.
+  const RunContext* run = nullptr;
 };
 
 struct PdbBound {
