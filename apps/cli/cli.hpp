@@ -14,6 +14,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/result.hpp"
@@ -55,6 +56,12 @@ inline void set_action(Context& ctx, CLI::App* sub, Handler handler) {
 // and transient ones are printed at most once a second.
 void progress(const Context& ctx, const std::string& line, bool transient = false);
 void end_progress(const Context& ctx);  // finishes a transient line
+
+// `text` made safe for a terminal: control characters other than '\n' and '\t' (ESC, CR, BEL,
+// DEL, the C1 controls U+0080..U+009F) and bytes that are not UTF-8 are written as `\xNN`, so
+// that bytes from the user's input (a file name, a bad move) cannot move the cursor, retitle the
+// window or hide text. Every text line the CLI prints (output, errors, progress) goes through it.
+std::string terminal_text(std::string_view text);
 
 // Builds the subcommands of every registry command under `app` (one subcommand per family,
 // one per verb), each storing an action that validates the arguments and calls the registry.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -366,6 +367,9 @@ Result<nlohmann::json> parse_cli_value(const Param& p, const std::string& text) 
       char* end = nullptr;
       double x = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size()) return bad("expected a number");
+      // JSON has no NaN or infinity (they would reach the handler as null): refused here, as
+      // the other front ends cannot send them either.
+      if (!std::isfinite(x)) return bad("expected a finite number");
       return nlohmann::json(x);
     }
     case ParamType::Flag:
