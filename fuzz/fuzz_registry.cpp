@@ -2,9 +2,9 @@
 // reaches it through the server. Input: a first line "family/verb" picks the command (a line
 // that names none picks one by its hash, so every mutation still reaches some command and the
 // seeds keep their command when commands are added), the rest is the request body, parsed as
-// the server parses it (empty: {}, else a JSON object). The call runs with the server's capabilities and
-// short limits: no host paths, a 50 ms time limit, a 64 MB memory budget, one thread, and a
-// table store without a directory (tables in memory, new for every input).
+// the server parses it (empty: {}, else a JSON object). The call runs with the server's
+// capabilities and short limits: no host paths, a 50 ms time limit, a 64 MB memory budget, one
+// thread, and a table store without a directory (tables in memory, new for every input).
 //
 // Checked: no crash, leak or undefined behaviour; every error has a kind and a message (and a
 // position inside its input); every answer (and a stopped run's partial answer) serialises as

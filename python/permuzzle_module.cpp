@@ -221,9 +221,10 @@ RunLimits take_run_limits(const api::Command& c, nlohmann::json& params) {
     params.erase("memory");
     if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() <= 0) ||
         v.get<std::uint64_t>() == 0 || v.get<std::uint64_t>() > (~std::uint64_t(0) >> 20)) {
-      raise(make_error("memory must be a positive number of MB (a budget in bytes that fits in "
-                       "64 bits), not " +
-                       v.dump()));
+      raise(
+          make_error("memory must be a positive number of MB (a budget in bytes that fits in "
+                     "64 bits), not " +
+                     v.dump()));
     }
     limits.memory_budget = v.get<std::uint64_t>() << 20;
   }

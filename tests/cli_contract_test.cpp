@@ -204,8 +204,7 @@ TEST(CliContract, ControlCharactersInErrorsAreEscaped) {
   EXPECT_FALSE(has_control_bytes(option.err)) << option.err;
 }
 
-const std::string MINI_DEF =
-    "Name NAME\nSet C 3 1\nSolved\nC\n1 2 3\nEnd\nMove X\nC\n2 3 1\nEnd\n";
+const std::string MINI_DEF = "Name NAME\nSet C 3 1\nSolved\nC\n1 2 3\nEnd\nMove X\nC\n2 3 1\nEnd\n";
 
 TEST(CliContract, ControlCharactersInTextOutputAreEscaped) {
   TempDir dir;
@@ -236,8 +235,8 @@ TEST(CliContract, InvalidUtf8InADefinitionFileGivesCleanOutput) {
   EXPECT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_NE(plain.out.find("bad\\xff\\xfe"), std::string::npos) << plain.out;
   // A bad move name with invalid UTF-8: a clean error (exit 2), text escaped.
-  auto move = run_cli("def apply " + shell_quote(path) + " --moves " + shell_quote("X\xc3") +
-                      " --json");
+  auto move =
+      run_cli("def apply " + shell_quote(path) + " --moves " + shell_quote("X\xc3") + " --json");
   EXPECT_EQ(move.exit_code, 2) << move.err;
   EXPECT_TRUE(move.out.empty());
   EXPECT_NE(move.err.find("\\xc3"), std::string::npos) << move.err;

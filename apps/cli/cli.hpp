@@ -11,8 +11,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,12 +34,12 @@ struct CommandOutput {
 using Handler = std::function<Result<CommandOutput>()>;
 
 struct Context {
-  bool json = false;      // --json: one JSON object on stdout
-  bool quiet = false;     // --quiet: no progress lines on stderr
-  std::string tables;     // --tables DIR|none ("" = the default directory)
-  double time_limit = 0;  // --time-limit SECONDS (0 = none: main refuses a given 0)
+  bool json = false;            // --json: one JSON object on stdout
+  bool quiet = false;           // --quiet: no progress lines on stderr
+  std::string tables;           // --tables DIR|none ("" = the default directory)
+  double time_limit = 0;        // --time-limit SECONDS (0 = none: main refuses a given 0)
   std::uint64_t memory_mb = 0;  // --memory MB (0 = default_memory_budget())
-  Handler action;         // set by the parsed subcommand's callback
+  Handler action;               // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
   TableStore* store = nullptr;  // the process's table store (set before the action runs)
   // A session for one registry call: the store, progress on stderr, the data directory.

@@ -67,7 +67,8 @@ std::string terminal_text(std::string_view text) {
       text.remove_prefix(1);
       continue;
     }
-    const bool control = (code < 0x20 && code != '\n' && code != '\t') || (code >= 0x7F && code <= 0x9F);
+    const bool control =
+        (code < 0x20 && code != '\n' && code != '\t') || (code >= 0x7F && code <= 0x9F);
     if (control) {
       escape(text.substr(0, length));
     } else {

@@ -105,7 +105,8 @@ CLI::Validator memory_validator() {
         if (ec == std::errc() && end == text.data() + text.size() && mb > 0 && mb <= MAX_MB) {
           return "";
         }
-        return "'" + text + "' is not a memory budget: expected a positive whole number of MB (at most " +
+        return "'" + text +
+               "' is not a memory budget: expected a positive whole number of MB (at most " +
                std::to_string(MAX_MB) + ")";
       },
       "MB");

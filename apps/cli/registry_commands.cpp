@@ -70,9 +70,9 @@ Result<std::string> read_input_file(const std::string& path) {
   while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in->gcount()));
     if (text.size() > api::MAX_INPUT_FILE_BYTES) {
-      return make_error(name + " is larger than " +
-                            std::to_string(api::MAX_INPUT_FILE_BYTES >> 20) + " MiB",
-                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+      return make_error(
+          name + " is larger than " + std::to_string(api::MAX_INPUT_FILE_BYTES >> 20) + " MiB", {},
+          Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
   }
   if (in->bad()) return io_error("read error");
@@ -92,7 +92,8 @@ Result<std::string> expand_value(const api::Param& p, const std::string& text, b
   std::string source;
   if (text == "-") {
     if (stdin_read) {
-      return make_error(option + ": '-' (standard input) was already given to another value; "
+      return make_error(option +
+                        ": '-' (standard input) was already given to another value; "
                         "standard input can be read once (use @FILE for the others)");
     }
     stdin_read = true;
@@ -102,7 +103,8 @@ Result<std::string> expand_value(const api::Param& p, const std::string& text, b
   } else if (text.starts_with("@")) {
     source = text.substr(1);
     if (source.empty()) {
-      return make_error(option + ": '@' needs a file name (@FILE reads the value from FILE; "
+      return make_error(option +
+                        ": '@' needs a file name (@FILE reads the value from FILE; "
                         "@@text is the literal @text)");
     }
   } else {
