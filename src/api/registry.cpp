@@ -294,9 +294,9 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
                           "' asked for a list larger than memory can hold (ask for less)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   } catch (const std::exception& e) {
-    return make_error(
-        "internal error in '" + command->family + " " + command->verb + "': " + e.what(), {},
-        Error::NO_POSITION, ErrorKind::Internal);
+    return make_error("internal error in '" + command->family + " " + command->verb +
+                          "': " + e.what(),
+                      {}, Error::NO_POSITION, ErrorKind::Internal);
   }
 }
 
