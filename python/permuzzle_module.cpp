@@ -224,7 +224,7 @@ RunLimits take_run_limits(const api::Command& c, nlohmann::json& params) {
       raise(
           make_error("memory must be a positive number of MB (a budget in bytes that fits in "
                      "64 bits), not " +
-                     v.dump()));
+                     v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     }
     limits.memory_budget = v.get<std::uint64_t>() << 20;
   }
