@@ -249,6 +249,18 @@ TEST(CliContract, LibraryExceptionsBecomeErrors) {
   EXPECT_EQ(huge.err.find("internal error"), std::string::npos) << huge.err;
 }
 
+TEST(CliContract, BigIntegersAreDecimalWhateverTheirZeros) {
+  // Found by fuzz_registry: GMP's default base read "010" as octal 8 (a wrong power, silently)
+  // and refused "09" and "+5" with an internal error. 10 = 1 (mod 3), 9 = 0, 5 = 2.
+  EXPECT_EQ(run_cli("perm power '(1,2,3)' 010").out, "(1,2,3)\n");
+  EXPECT_EQ(run_cli("perm power '(1,2,3)' 09").out, "()\n");
+  EXPECT_EQ(run_cli("perm power '(1,2,3)' +5").out, "(1,3,2)\n");
+  EXPECT_EQ(run_cli("perm power '(1,2,3)' -- -010").out, "(1,3,2)\n");
+  auto zeros = run_cli("perm power '(1,2,3)' 0000000000000000000000000000000013944679594242921169");
+  EXPECT_EQ(zeros.exit_code, 0) << zeros.err;
+  EXPECT_EQ(zeros.out, "(1,2,3)\n");  // 13944679594242921169 = 1 (mod 3)
+}
+
 // --- global limits ----------------------------------------------------------------------------
 
 TEST(CliContract, TimeLimitThatMeansNothingIsRefused) {

@@ -86,7 +86,7 @@ void register_perm(Registry& r) {
          [](const Request& q, Session&) -> Result<Output> {
            auto p = parse_perm_param(q.string("perm"), "permutation");
            if (!p) return p.error();
-           return perm_result("power", p->pow(mpz_class(q.big_integer("k"))));
+           return perm_result("power", p->pow(mpz_class(q.big_integer("k"), 10)));
          }});
 
   r.add({"perm",

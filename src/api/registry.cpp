@@ -21,6 +21,16 @@ bool is_decimal(std::string_view text) {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+// A decimal integer without '+' and leading zeros ("-0" is "0"): what GMP and every handler
+// read as decimal (GMP's default base would read "010" as octal 8 and refuse "+5" and "09").
+std::string canonical_decimal(std::string_view text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  const std::size_t first = text.find_first_not_of('0');
+  if (first == std::string_view::npos) return "0";
+  return (negative ? "-" : "") + std::string(text.substr(first));
+}
+
 std::string range_text(const Param& p) {
   std::string lo = p.min ? std::to_string(*p.min) : (p.type == ParamType::Unsigned ? "0" : "");
   std::string hi = p.max ? std::to_string(*p.max) : "";
@@ -80,7 +90,9 @@ Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
     }
     case ParamType::BigInteger:
       if (v.is_number_integer()) return nlohmann::json(v.dump());
-      if (v.is_string() && is_decimal(v.get<std::string>())) return v;
+      if (v.is_string() && is_decimal(v.get<std::string>())) {
+        return nlohmann::json(canonical_decimal(v.get<std::string>()));
+      }
       return param_error(p.name, "expected an integer (decimal digits, any length)");
     case ParamType::Number:
       if (!v.is_number()) return param_error(p.name, "expected a number");
