@@ -72,7 +72,7 @@ python-tests: python
 # is kept in build/fuzz/artifacts/ and the last lines of the log are shown.
 # name:max_len (bytes, including the selector bytes some harnesses read first)
 FUZZ_HARNESSES := perm:256 sliding:256 korf:1024 loopover:256 triangular:256 cube:256 \
-  hanoi:256 binary:512 fifteen:128 table:256 def:2048
+  hanoi:256 binary:512 fifteen:128 table:256 def:2048 registry:4096
 
 fuzz: deps
 	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

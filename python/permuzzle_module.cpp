@@ -7,7 +7,12 @@
 // - p * q applies p first, then q (GAP and SymPy agree on this).
 // - Registry errors raise ValueError with Error::describe(), the CLI's message;
 //   ErrorKind::LimitExceeded raises permuzzle.LimitExceeded (a ValueError), Io raises OSError,
-//   Internal RuntimeError; a call stopped by Ctrl-C raises KeyboardInterrupt.
+//   Internal RuntimeError; a call stopped by Ctrl-C raises KeyboardInterrupt. A run stopped by
+//   its time limit (Output::stopped: the CLI prints what it knew and exits 3) raises
+//   LimitExceeded too, with that output as a dict in the exception's `partial` attribute (None
+//   when nothing ran). Text that is not UTF-8 (from a file) arrives with U+FFFD in its place.
+// - `call` never grants host paths: a parameter naming a file on this machine (a checkpoint
+//   directory, `bench ... --file`) is refused; files are given as text.
 // - Calls run in a worker thread with the GIL released; the caller's thread polls for signals
 //   every 50 ms and forwards progress to an optional Python callable.
 #include <Python.h>
@@ -56,23 +61,42 @@ ModuleState& state() {
   return *s;
 }
 
-[[noreturn]] void raise(const Error& e) {
-  std::string message = e.describe();
+// Text from the engine as a Python str. Bytes of the user's input that are not UTF-8 (a file
+// name, a definition file's text) become U+FFFD, as in the CLI's --json: never an exception.
+py::str text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
+}
+
+py::object to_python(const nlohmann::json& j);
+
+// Raises the exception of the error's kind. `partial` is the output of a run stopped early
+// (Output::stopped: what the command knew by then); LimitExceeded carries it as its `partial`
+// attribute (None when the command was refused before it ran).
+[[noreturn]] void raise(const Error& e, const nlohmann::json& partial = nullptr) {
+  py::str message = text(e.describe());
+  PyObject* type = PyExc_ValueError;
   switch (e.kind) {
-    case ErrorKind::LimitExceeded:
-      PyErr_SetString(state().limit_exceeded, message.c_str());
+    case ErrorKind::LimitExceeded: {
+      py::object error = py::reinterpret_borrow<py::object>(state().limit_exceeded)(message);
+      error.attr("partial") = partial.is_null() ? py::none() : to_python(partial);
+      PyErr_SetObject(state().limit_exceeded, error.ptr());
       throw py::error_already_set();
+    }
     case ErrorKind::Io:
-      PyErr_SetString(PyExc_OSError, message.c_str());
-      throw py::error_already_set();
+      type = PyExc_OSError;
+      break;
     case ErrorKind::Internal:
-      throw std::runtime_error(message);
+      type = PyExc_RuntimeError;
+      break;
     case ErrorKind::Cancelled:
       PyErr_SetNone(PyExc_KeyboardInterrupt);
       throw py::error_already_set();
     default:
-      throw py::value_error(message);
+      break;
   }
+  PyErr_SetObject(type, message.ptr());
+  throw py::error_already_set();
 }
 
 template <class T>
@@ -96,7 +120,7 @@ py::object to_python(const nlohmann::json& j) {
     case nlohmann::json::value_t::number_float:
       return py::float_(j.get<double>());
     case nlohmann::json::value_t::string:
-      return py::str(j.get_ref<const std::string&>());
+      return text(j.get_ref<const std::string&>());
     case nlohmann::json::value_t::array: {
       py::list out;
       for (const auto& x : j) out.append(to_python(x));
@@ -104,12 +128,21 @@ py::object to_python(const nlohmann::json& j) {
     }
     case nlohmann::json::value_t::object: {
       py::dict out;
-      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_python(v);
+      for (const auto& [k, v] : j.items()) out[text(k)] = to_python(v);
       return out;
     }
     default:
       return py::none();
   }
+}
+
+// A str as the engine's bytes: UTF-8, with the bytes of a surrogate-escaped str (os.fsdecode's
+// form of a file that is not UTF-8) given back as they were.
+std::string bytes_of(const py::handle& h) {
+  auto encoded = py::reinterpret_steal<py::object>(
+      PyUnicode_AsEncodedString(h.ptr(), "utf-8", "surrogateescape"));
+  if (!encoded) throw py::error_already_set();
+  return encoded.cast<std::string>();
 }
 
 nlohmann::json to_json(const py::handle& h) {
@@ -129,10 +162,10 @@ nlohmann::json to_json(const py::handle& h) {
     return py::str(h).cast<std::string>();
   }
   if (py::isinstance<py::float_>(h)) return h.cast<double>();
-  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  if (py::isinstance<py::str>(h)) return bytes_of(h);
   if (py::isinstance<py::dict>(h)) {
     nlohmann::json out = nlohmann::json::object();
-    for (auto [k, v] : h.cast<py::dict>()) out[py::str(k).cast<std::string>()] = to_json(v);
+    for (auto [k, v] : h.cast<py::dict>()) out[bytes_of(py::str(k))] = to_json(v);
     return out;
   }
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
@@ -159,12 +192,53 @@ struct CallState {
   std::stop_source stop;
 };
 
+// The CLI's global options as keywords of every call: time_limit (seconds, --time-limit) and
+// memory (MB, --memory), unless the command has a parameter of that name itself.
+struct RunLimits {
+  std::optional<double> time_limit;
+  std::uint64_t memory_budget = default_memory_budget();
+};
+
+RunLimits take_run_limits(const api::Command& c, nlohmann::json& params) {
+  auto own = [&](const std::string& name) {
+    std::string dashed = name;
+    for (char& ch : dashed) ch = ch == '_' ? '-' : ch;
+    for (const auto& p : c.params) {
+      if (p.name == name || p.name == dashed) return true;
+    }
+    return false;
+  };
+  RunLimits limits;
+  if (params.contains("time_limit") && !own("time_limit")) {
+    const nlohmann::json v = params["time_limit"];
+    params.erase("time_limit");
+    if (!v.is_number()) raise(make_error("time_limit must be a number of seconds"));
+    limits.time_limit = v.get<double>();
+    if (auto ok = check_time_limit(*limits.time_limit, "time_limit"); !ok) raise(ok.error());
+  }
+  if (params.contains("memory") && !own("memory")) {
+    const nlohmann::json v = params["memory"];
+    params.erase("memory");
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() <= 0) ||
+        v.get<std::uint64_t>() == 0 || v.get<std::uint64_t>() > (~std::uint64_t(0) >> 20)) {
+      raise(
+          make_error("memory must be a positive number of MB (a budget in bytes that fits in "
+                     "64 bits), not " +
+                     v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    }
+    limits.memory_budget = v.get<std::uint64_t>() << 20;
+  }
+  return limits;
+}
+
 py::object call_registry(const std::string& family, const std::string& verb, nlohmann::json params,
                          const py::object& progress) {
   ModuleState& s = state();
+  RunLimits limits;
   // Step 1. Parameters named like Python keywords (max_nodes) map to the CLI's names
   // (max-nodes) when the command has no parameter of the Python spelling.
   if (const api::Command* c = s.registry.find(family, verb)) {
+    limits = take_run_limits(*c, params);
     nlohmann::json renamed = nlohmann::json::object();
     for (auto& [k, v] : params.items()) {
       std::string name = k;
@@ -191,8 +265,12 @@ py::object call_registry(const std::string& family, const std::string& verb, nlo
   // Step 2. Start the worker.
   auto st = std::make_shared<CallState>();
   const bool wants_progress = !progress.is_none();
+  // The session never grants host paths (api::Session's default): a path in the parameters is
+  // refused by the registry, files come as text (Puzzle, InputFile parameters).
   RunContext run;
   run.with_stop_token(st->stop.get_token());
+  run.with_memory_budget(limits.memory_budget);
+  if (limits.time_limit) run.with_time_limit(std::chrono::duration<double>(*limits.time_limit));
   if (wants_progress) {
     run.with_progress([st](const Progress& p) {
       std::lock_guard lock(st->mutex);
@@ -264,13 +342,15 @@ py::object call_registry(const std::string& family, const std::string& verb, nlo
   }
   worker.join();
 
-  // Step 4. The result: the CLI's --json object, plus the artifacts (SVG, DOT) by parameter.
+  // Step 4. The result: the CLI's --json object, plus the artifacts (SVG, DOT) by parameter. A
+  // run stopped early (time limit) raises like the CLI's exit 3, with what it knew attached.
   api::Output out = unwrap(std::move(*st->result));
   if (!out.artifacts.empty()) {
     nlohmann::json artifacts = nlohmann::json::object();
     for (const auto& a : out.artifacts) artifacts[a.param] = a.content;
     out.json["artifacts"] = std::move(artifacts);
   }
+  if (out.stopped) raise(*out.stopped, out.json);
   return to_python(out.json);
 }
 
@@ -349,7 +429,7 @@ struct DefinitionFile {
 
   static DefinitionFile from_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw py::value_error("cannot read " + path);
+    if (!in) raise(make_error("cannot read " + path, {}, Error::NO_POSITION, ErrorKind::Io));
     std::string text;
     char buffer[1 << 16];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
@@ -424,8 +504,9 @@ PYBIND11_MODULE(permuzzle, m) {
   // Step 1. Exceptions.
   state().limit_exceeded = PyErr_NewExceptionWithDoc(
       "permuzzle.LimitExceeded",
-      "A request too large for the chosen method, or past its time or node limit "
-      "(the CLI's exit code 3).",
+      "A request too large for the chosen method, or past its time, memory or node limit "
+      "(the CLI's exit code 3). `partial`: the output of a run stopped by its time limit (what "
+      "it knew by then), or None.",
       PyExc_ValueError, nullptr);
   m.attr("LimitExceeded") = py::handle(state().limit_exceeded);
 
@@ -652,7 +733,13 @@ PYBIND11_MODULE(permuzzle, m) {
         py::arg("progress") = py::none(),
         "Runs a registry command (the CLI's `permuzzle FAMILY VERB ...`) and returns its --json "
         "result as dicts and lists. Parameters are the CLI's names (max_nodes for "
-        "--max-nodes). progress: optional callable given dicts {phase, done, total, message}.");
+        "--max-nodes). progress: optional callable given dicts {phase, done, total, message}. "
+        "time_limit=SECONDS and memory=MB are the CLI's global --time-limit and --memory "
+        "(default budget: 3/4 of physical memory). Errors raise ValueError with the CLI's "
+        "message; over a limit permuzzle.LimitExceeded, whose `partial` attribute holds what a "
+        "run stopped by its time limit knew (the CLI's output before exit 3; e.g. \"complete\": "
+        "false with a partial histogram), else None. Paths on this machine are never read or "
+        "written for a command (checkpoint directories and bench --file are refused).");
   m.def(
       "commands", [] { return to_python(state().registry.describe()); },
       "Every command with its parameters (the CLI's `--json commands`).");

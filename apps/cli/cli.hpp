@@ -11,9 +11,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/result.hpp"
@@ -33,12 +34,12 @@ struct CommandOutput {
 using Handler = std::function<Result<CommandOutput>()>;
 
 struct Context {
-  bool json = false;      // --json: one JSON object on stdout
-  bool quiet = false;     // --quiet: no progress lines on stderr
-  std::string tables;     // --tables DIR|none ("" = the default directory)
-  double time_limit = 0;  // --time-limit SECONDS (0 = none: main refuses a given 0)
+  bool json = false;            // --json: one JSON object on stdout
+  bool quiet = false;           // --quiet: no progress lines on stderr
+  std::string tables;           // --tables DIR|none ("" = the default directory)
+  double time_limit = 0;        // --time-limit SECONDS (0 = none: main refuses a given 0)
   std::uint64_t memory_mb = 0;  // --memory MB (0 = default_memory_budget())
-  Handler action;         // set by the parsed subcommand's callback
+  Handler action;               // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
   TableStore* store = nullptr;  // the process's table store (set before the action runs)
   // A session for one registry call: the store, progress on stderr, the data directory.
@@ -55,6 +56,12 @@ inline void set_action(Context& ctx, CLI::App* sub, Handler handler) {
 // and transient ones are printed at most once a second.
 void progress(const Context& ctx, const std::string& line, bool transient = false);
 void end_progress(const Context& ctx);  // finishes a transient line
+
+// `text` made safe for a terminal: control characters other than '\n' and '\t' (ESC, CR, BEL,
+// DEL, the C1 controls U+0080..U+009F) and bytes that are not UTF-8 are written as `\xNN`, so
+// that bytes from the user's input (a file name, a bad move) cannot move the cursor, retitle the
+// window or hide text. Every text line the CLI prints (output, errors, progress) goes through it.
+std::string terminal_text(std::string_view text);
 
 // Builds the subcommands of every registry command under `app` (one subcommand per family,
 // one per verb), each storing an action that validates the arguments and calls the registry.

@@ -1,7 +1,12 @@
 // permuzzle: permutation puzzles and permutation groups from the command line.
+#include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -56,6 +61,61 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
   return "";
 }
 
+// Step 0 of parsing: list notation reaches every option verbatim. CLI11 (2.1) splits a value
+// written "[a,b,c]" into the values a, b, c for every option that takes several values (it must
+// allow extra arguments, and then it reads brackets as its own list syntax), so that
+// `perm product '[2,3,1]' '(1,2)'` would see the permutations 2, 3 and 1. An argument ending in
+// ']' gets a NUL byte appended before parsing (no command-line argument can contain one, so the
+// marker never meets the user's own bytes), which stops the split, and every option removes the
+// marker again (a transform runs on each value before it is stored).
+constexpr char LIST_MARKER = '\0';
+
+std::vector<std::string> marked_arguments(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) {  // CLI11 takes the arguments in reverse order
+    std::string arg = argv[i];
+    if (!arg.empty() && arg.back() == ']') arg += LIST_MARKER;
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+std::string unmarked(std::string text) {
+  std::erase(text, LIST_MARKER);
+  return text;
+}
+
+void unmark_every_option(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options([](const CLI::Option*) { return true; })) {
+    opt->transform([](std::string value) { return unmarked(std::move(value)); });
+  }
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    unmark_every_option(*sub);
+  }
+}
+
+// --memory MB: a positive whole number whose byte count fits in 64 bits (a larger one would
+// wrap to a small budget; 0 would mean "no budget").
+CLI::Validator memory_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        constexpr std::uint64_t MAX_MB = std::numeric_limits<std::uint64_t>::max() >> 20;
+        std::uint64_t mb = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), mb);
+        if (ec == std::errc() && end == text.data() + text.size() && mb > 0 && mb <= MAX_MB) {
+          return "";
+        }
+        return "'" + text +
+               "' is not a memory budget: expected a positive whole number of MB (at most " +
+               std::to_string(MAX_MB) + ")";
+      },
+      "MB");
+}
+
+void print_error(const std::string& message) {
+  std::cerr << "permuzzle: error: " << terminal_text(message) << "\n";
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"permuzzle: permutation puzzles and permutation groups, solved exactly.",
                "permuzzle"};
@@ -76,7 +136,7 @@ int run(int argc, char** argv) {
   app.add_option("--memory", ctx.memory_mb,
                  "Memory budget in MB for tables, frontiers and lists: a command that would need "
                  "more is refused before it starts (default: 3/4 of physical memory)")
-      ->check(CLI::PositiveNumber);
+      ->check(memory_validator());
   const api::Registry registry = api::make_registry();
   ctx.registry = &registry;
   add_demo_command(app, ctx);
@@ -87,17 +147,18 @@ int run(int argc, char** argv) {
   add_loopover_cli(app, ctx);
   add_triloop_play(app, ctx);
   add_hanoi_play(*app.get_subcommand("hanoi"), ctx);
+  unmark_every_option(app);
 
   if (argc == 1) {
     std::cout << app.help();
     return 0;
   }
   if (std::string unknown = unknown_command(argc, argv, app); !unknown.empty()) {
-    std::cerr << "permuzzle: error: " << unknown << "\n";
+    print_error(unknown);
     return 2;
   }
   try {
-    app.parse(argc, argv);
+    app.parse(marked_arguments(argc, argv));
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -105,18 +166,18 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "permuzzle: error: " << e.what() << "\n"
-              << "Run with --help for usage.\n";
+    print_error(unmarked(e.what()));
+    std::cerr << "Run with --help for usage.\n";
     return 2;
   }
   if (time_limit->count() > 0) {
     if (auto ok = check_time_limit(ctx.time_limit, "--time-limit"); !ok) {
-      std::cerr << "permuzzle: error: " << ok.error().describe() << "\n";
+      print_error(ok.error().describe());
       return 2;
     }
   }
   if (!ctx.action) {
-    std::cerr << "permuzzle: error: the command needs a subcommand; run with --help for usage\n";
+    print_error("the command needs a subcommand; run with --help for usage");
     return 2;
   }
   TableStore store(ctx.tables == "none" ? std::string()
@@ -126,7 +187,7 @@ int run(int argc, char** argv) {
   Result<CommandOutput> result = ctx.action();
   if (!result) {
     end_progress(ctx);
-    std::cerr << "permuzzle: error: " << result.error().describe() << "\n";
+    print_error(result.error().describe());
     return exit_code(result.error());
   }
   end_progress(ctx);
@@ -136,13 +197,14 @@ int run(int argc, char** argv) {
     std::cout << result->json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
   } else {
-    std::cout << result->text;
+    // Text may carry bytes of the user's input (names, moves): never raw control characters.
+    std::cout << terminal_text(result->text);
     if (!result->text.empty() && result->text.back() != '\n') std::cout << "\n";
   }
   std::cout.flush();
   if (!std::cout) return 1;
   if (result->stopped) {
-    std::cerr << "permuzzle: stopped: " << result->stopped->describe() << "\n";
+    std::cerr << "permuzzle: stopped: " << terminal_text(result->stopped->describe()) << "\n";
     return exit_code(*result->stopped);
   }
   return 0;
@@ -151,15 +213,22 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace permuzzle::cli
 
+// What escapes the registry's own handling (CLI-only commands, the CLI's plumbing) is still an
+// answer with the exit code of its kind, as Registry::call does for registry commands.
 int main(int argc, char** argv) {
+  using permuzzle::cli::terminal_text;
   try {
     return permuzzle::cli::run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::cerr << "permuzzle: error: out of memory (the request needs more memory than this "
-                 "machine has)\n";
-    return 1;
+                 "machine has; ask for less)\n";
+    return 3;
+  } catch (const std::length_error&) {
+    std::cerr << "permuzzle: error: the request asked for a list larger than memory can hold "
+                 "(ask for less)\n";
+    return 3;
   } catch (const std::exception& e) {
-    std::cerr << "permuzzle: internal error: " << e.what() << "\n";
+    std::cerr << "permuzzle: internal error: " << terminal_text(e.what()) << "\n";
     return 1;
   }
 }

@@ -3,7 +3,9 @@
 // `--name` options (with their one-letter aliases), flags are flags, and OutputPath parameters
 // options whose value may be left out (meaning stdout). Values are kept as the text the user
 // typed and converted exactly by api::parse_cli_value after parsing, so that "-1" for a count is
-// an error naming the option instead of 2^64-1.
+// an error naming the option instead of 2^64-1. A String or Strings value "-" is read from
+// stdin and "@FILE" from the file ("@@x" is the literal "@x"); values in list notation "[2,3,1]"
+// arrive verbatim (main.cpp keeps CLI11 from splitting them).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,8 +52,9 @@ Status write_atomically(const std::string& path, const std::string& content) {
 
 // The contents of an InputFile parameter's file ("-" = stdin), at most MAX_INPUT_FILE_BYTES.
 Result<std::string> read_input_file(const std::string& path) {
+  const std::string name = path == "-" ? std::string("standard input") : path;
   auto io_error = [&](const std::string& what) {
-    return make_error("cannot read " + path + ": " + what, {}, Error::NO_POSITION, ErrorKind::Io);
+    return make_error("cannot read " + name + ": " + what, {}, Error::NO_POSITION, ErrorKind::Io);
   };
   std::ifstream file;
   std::istream* in = &std::cin;
@@ -67,18 +70,58 @@ Result<std::string> read_input_file(const std::string& path) {
   while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in->gcount()));
     if (text.size() > api::MAX_INPUT_FILE_BYTES) {
-      return make_error(path + ": the file is larger than " +
-                            std::to_string(api::MAX_INPUT_FILE_BYTES >> 20) + " MiB",
-                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+      return make_error(
+          name + " is larger than " + std::to_string(api::MAX_INPUT_FILE_BYTES >> 20) + " MiB", {},
+          Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
   }
   if (in->bad()) return io_error("read error");
   return text;
 }
 
+// The value of a String or Strings parameter as typed, or read from where it points: "-" is
+// stdin, "@FILE" the file's contents (for inputs longer than the system's argument limit, such
+// as a long move sequence), "@@text" the literal "@text". What is read is at most
+// MAX_INPUT_FILE_BYTES, its trailing line breaks removed. Stdin can be read once per command.
+Result<std::string> expand_value(const api::Param& p, const std::string& text, bool& stdin_read) {
+  const std::string option = p.positional ? p.name : "--" + p.name;
+  auto named = [&](Error e) {
+    e.message = option + ": " + e.message;
+    return e;
+  };
+  std::string source;
+  if (text == "-") {
+    if (stdin_read) {
+      return make_error(option +
+                        ": '-' (standard input) was already given to another value; "
+                        "standard input can be read once (use @FILE for the others)");
+    }
+    stdin_read = true;
+    source = "-";
+  } else if (text.starts_with("@@")) {
+    return text.substr(1);
+  } else if (text.starts_with("@")) {
+    source = text.substr(1);
+    if (source.empty()) {
+      return make_error(option +
+                        ": '@' needs a file name (@FILE reads the value from FILE; "
+                        "@@text is the literal @text)");
+    }
+  } else {
+    return text;
+  }
+  auto content = read_input_file(source);
+  if (!content) return named(content.error());
+  while (!content->empty() && (content->back() == '\n' || content->back() == '\r')) {
+    content->pop_back();
+  }
+  return std::move(*content);
+}
+
 // Turns the stored text into the JSON parameters of the call.
 Result<nlohmann::json> collect(const api::Command& command, const Values& values) {
   nlohmann::json params = nlohmann::json::object();
+  bool stdin_read = false;
   for (const api::Param& p : command.params) {
     const CLI::Option* opt = values.options.at(p.name);
     if (opt->count() == 0) continue;
@@ -87,16 +130,35 @@ Result<nlohmann::json> collect(const api::Command& command, const Values& values
       continue;
     }
     if (p.type == api::ParamType::Strings) {
-      params[p.name] = values.many.at(p.name);
+      nlohmann::json list = nlohmann::json::array();
+      for (const std::string& item : values.many.at(p.name)) {
+        auto value = expand_value(p, item, stdin_read);
+        if (!value) return value.error();
+        list.push_back(std::move(*value));
+      }
+      params[p.name] = std::move(list);
       continue;
     }
     std::string text = values.single.at(p.name);
     if (p.type == api::ParamType::OutputPath && text.empty()) text = "-";
     if (p.type == api::ParamType::InputFile) {
+      if (text == "-") {
+        if (stdin_read) {
+          return make_error("--" + p.name +
+                            ": standard input was already given to another value; it can be "
+                            "read once");
+        }
+        stdin_read = true;
+      }
       auto content = read_input_file(text);
       if (!content) return content.error();
       params[p.name] = {{"name", text}, {"text", std::move(*content)}};
       continue;
+    }
+    if (p.type == api::ParamType::String) {
+      auto value = expand_value(p, text, stdin_read);
+      if (!value) return value.error();
+      text = std::move(*value);
     }
     auto v = api::parse_cli_value(p, text);
     if (!v) return v.error();

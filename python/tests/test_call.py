@@ -168,3 +168,62 @@ def test_sliding_board():
     assert solved == permuzzle.sliding.Board("1 2 3 / 4 5 6 / 7 8 0")
     with pytest.raises(ValueError):
         permuzzle.sliding.Board("1 2 3 / 4 5 6 / 7 8 8")
+
+
+# --- the front end's contract: no host paths, limits, stopped runs, bytes ------------------------
+
+MINI_DEF = "Name mini\nSet C 3 1\nSolved\nC\n1 2 3\nEnd\nMove X\nC\n2 3 1\nEnd\n"
+
+
+def test_call_never_reads_a_host_path():
+    with pytest.raises(ValueError, match="does not grant") as e:
+        permuzzle.call("bench", "korf100", file="/etc/passwd")
+    # Nothing of the file comes back (its first line names root).
+    assert "root" not in str(e.value)
+
+
+def test_call_never_writes_a_checkpoint(tmp_path):
+    target = tmp_path / "checkpoint"
+    with pytest.raises(ValueError, match="does not grant"):
+        permuzzle.call("def", "bfs", file={"name": "mini.tws", "text": MINI_DEF},
+                       checkpoint=str(target))
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    # Without the checkpoint the same call runs: X and X' reach the two other rotations of the
+    # 3-cycle in one move.
+    r = permuzzle.call("def", "bfs", file={"name": "mini.tws", "text": MINI_DEF})
+    assert r["histogram"] == [1, 2]
+
+
+def test_time_limit_stops_a_long_call():
+    # Loopover 3x4's whole-graph BFS takes about 26 s; the limit stops it. A stopped run raises
+    # LimitExceeded with what it knew in `partial` (a partial histogram) or, for a command that
+    # knew nothing useful, None.
+    started = time.monotonic()
+    with pytest.raises(permuzzle.LimitExceeded) as e:
+        permuzzle.call("loopover", "bfs", size="3x4", time_limit=0.5)
+    assert time.monotonic() - started < 5.0
+    partial = e.value.partial
+    assert partial is None or partial["complete"] is False
+    # A limit that means nothing is refused, as on the command line.
+    for limit in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="time_limit"):
+            permuzzle.call("perm", "order", perm="(1,2)", time_limit=limit)
+    for memory in (0, -5, 2 ** 64, "big"):
+        with pytest.raises(ValueError, match="memory"):
+            permuzzle.call("perm", "order", perm="(1,2)", memory=memory)
+    assert permuzzle.call("perm", "order", perm="(1,2,3)", time_limit=10, memory=64)["order"] \
+        == "3"
+
+
+def test_limit_exceeded_refused_before_running_has_no_partial():
+    with pytest.raises(permuzzle.LimitExceeded) as e:
+        permuzzle.call("sliding", "solve", position="14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+                       goal="blank-first", heuristic="manhattan", max_nodes=1000)
+    assert e.value.partial is None
+
+
+def test_text_that_is_not_utf8_comes_back_replaced():
+    # Python strings are Unicode; a definition file read from disk may not be.
+    r = permuzzle.call("def", "info",
+                       file={"name": "latin.tws", "text": MINI_DEF.replace("mini", "caf\udce9")})
+    assert r["name"] == "caf\ufffd"

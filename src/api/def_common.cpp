@@ -50,7 +50,7 @@ Result<def::State> json_move_effect(const JsonReader& r, const def::Definition& 
   def::State e = d.identity();
   for (const auto& [orbit, data] : mv.items()) {
     auto it = std::find_if(d.sets.begin(), d.sets.end(),
-                           [&](const def::PieceSet& s) { return s.name == orbit; });
+                           [&orbit = orbit](const def::PieceSet& s) { return s.name == orbit; });
     const std::string p = path + "." + orbit;
     if (it == d.sets.end()) return r.at(p, "unknown orbit: expected one of the orbits");
     const auto k = static_cast<std::size_t>(it - d.sets.begin());
@@ -268,7 +268,8 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
   }
   for (const auto& [name, o] : orbits) {
     const std::string p = "orbits." + name;
-    auto count = [&](const char* key, int max) -> Result<int> {
+    // Init-captures: clang 14 (the fuzz build) cannot capture a structured binding.
+    auto count = [&, &o = o](const char* key, int max) -> Result<int> {
       if (!o.is_object() || !o.contains(key) || !o[key].is_number_integer() ||
           o[key].get<std::int64_t>() < 1 || o[key].get<std::int64_t>() > max) {
         return r.at(p + "." + key, "expected an integer from 1 to " + std::to_string(max));
@@ -293,7 +294,7 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
     for (const auto& [orbit, data] : pat.items()) {
       const std::string p = std::string(pattern_key) + "." + orbit;
       auto it = std::find_if(d.sets.begin(), d.sets.end(),
-                             [&](const def::PieceSet& s) { return s.name == orbit; });
+                             [&orbit = orbit](const def::PieceSet& s) { return s.name == orbit; });
       if (it == d.sets.end()) return r.at(p, "unknown orbit");
       const auto k = static_cast<std::size_t>(it - d.sets.begin());
       const auto n = static_cast<std::size_t>(it->pieces);

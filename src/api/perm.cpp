@@ -106,7 +106,7 @@ void register_perm(Registry& r) {
        [](const Request& q, Session&) -> Result<Output> {
          auto p = parse_perm_param(q.string("perm"), "permutation");
          if (!p) return p.error();
-         return perm_result("power", p->pow(mpz_class(q.big_integer("k"))));
+         return perm_result("power", p->pow(mpz_class(q.big_integer("k"), 10)));
        }},
       {params(R"j({"perm": "(1,2)", "k": "2x"})j"), params(R"j({"perm": "(1,2,2)", "k": 3})j")});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -18,6 +19,16 @@ Error param_error(const std::string& name, const std::string& what) {
 bool is_decimal(std::string_view text) {
   if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
   return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// A decimal integer without '+' and leading zeros ("-0" is "0"): what GMP and every handler
+// read as decimal (GMP's default base would read "010" as octal 8 and refuse "+5" and "09").
+std::string canonical_decimal(std::string_view text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  const std::size_t first = text.find_first_not_of('0');
+  if (first == std::string_view::npos) return "0";
+  return (negative ? "-" : "") + std::string(text.substr(first));
 }
 
 std::string range_text(const Param& p) {
@@ -79,7 +90,9 @@ Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
     }
     case ParamType::BigInteger:
       if (v.is_number_integer()) return nlohmann::json(v.dump());
-      if (v.is_string() && is_decimal(v.get<std::string>())) return v;
+      if (v.is_string() && is_decimal(v.get<std::string>())) {
+        return nlohmann::json(canonical_decimal(v.get<std::string>()));
+      }
       return param_error(p.name, "expected an integer (decimal digits, any length)");
     case ParamType::Number:
       if (!v.is_number()) return param_error(p.name, "expected a number");
@@ -366,6 +379,9 @@ Result<nlohmann::json> parse_cli_value(const Param& p, const std::string& text) 
       char* end = nullptr;
       double x = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size()) return bad("expected a number");
+      // JSON has no NaN or infinity (they would reach the handler as null): refused here, as
+      // the other front ends cannot send them either.
+      if (!std::isfinite(x)) return bad("expected a finite number");
       return nlohmann::json(x);
     }
     case ParamType::Flag:
