@@ -61,6 +61,20 @@ inline Param with_range(Param p, std::optional<std::int64_t> min,
   return p;
 }
 
+// A command with its conformance examples (see Command): a cheap one with the parameters that
+// must be refused as invalid input, an expensive one with a hard example too.
+inline Command cheap(Command c, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Cheap;
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+inline Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
+  c.cost = Cost::Expensive;
+  c.hard_example = std::move(hard);
+  c.invalid_examples = std::move(invalid);
+  return c;
+}
+
 // Parses a permutation parameter; errors name the parameter and point into its full text
 // (`offset` skips a "NAME=" prefix).
 Result<Perm> parse_perm_param(const std::string& text, const std::string& what,

@@ -388,20 +388,6 @@ Result<Output> cube2_solve_command(const Request& q, Session& s) {
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 // The superflip as 20 face turns: an optimal solve of it runs for hours with the phase-1 table.
 constexpr const char* SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 

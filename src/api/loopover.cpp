@@ -459,20 +459,6 @@ std::string demo_loopover() {
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 // A random 3x5 position (loopover random 3x5 --seed 1): with the walking distance alone
 // (--pattern none) its optimal solve runs for minutes, after the tables are built or loaded.
 constexpr const char* HARD_3X5 = "1 6 13 4 8 11 15 2 14 10 5 7 12 3 9";

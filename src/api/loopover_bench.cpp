@@ -206,20 +206,6 @@ Result<Output> bench_loopover_fast(const Request& q, Session& s) {
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 Param count_option(std::uint64_t fallback, std::uint64_t max) {
   return with_range(option("count", ParamType::Unsigned, "Positions", fallback), 1, max);
 }

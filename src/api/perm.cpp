@@ -57,9 +57,7 @@ nlohmann::json params(const char* text) {
 // Every perm command is Cheap: parsing and a few passes over at most MAX_PARSE_DEGREE points
 // (powers of any size are reduced modulo each cycle length). `invalid` must be refused.
 void add_cheap(Registry& r, Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  r.add(std::move(c));
+  r.add(cheap(std::move(c), std::move(invalid)));
 }
 
 }  // namespace

@@ -477,20 +477,6 @@ Result<Output> run_bfs(const Request& q, Session& session) {
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 // Korf & Felner's first 24-puzzle instance (optimal 95 moves): with the Manhattan bound alone
 // the search runs for days.
 constexpr const char* KORF24_FIRST =

@@ -220,20 +220,6 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 Param count_param(std::string name, std::string help) {
   return with_range(option(std::move(name), ParamType::Unsigned, std::move(help)), 1, std::nullopt);
 }

@@ -159,20 +159,6 @@ std::string demo_triloop() {
   return out;
 }
 
-// The conformance examples of a command (see Command): a cheap one gets its invalid examples,
-// an expensive one its hard example too.
-Command cheap(Command c, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Cheap;
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::json> invalid) {
-  c.cost = Cost::Expensive;
-  c.hard_example = std::move(hard);
-  c.invalid_examples = std::move(invalid);
-  return c;
-}
-
 Param rows_option() {
   return with_range(option("rows", ParamType::Unsigned, "Number of rows (2..8)", 4), 2, 8);
 }
