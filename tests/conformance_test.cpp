@@ -43,7 +43,8 @@ constexpr double WATCHDOG_SECONDS = 30.0;
 
 std::vector<std::string> command_names() {
   std::vector<std::string> names;
-  for (const api::Command& c : api::make_registry().commands()) {
+  const api::Registry registry = api::make_registry();  // alive for the whole loop
+  for (const api::Command& c : registry.commands()) {
     names.push_back(c.family + "_" + c.verb);
   }
   return names;
@@ -91,7 +92,7 @@ class Conformance : public ::testing::TestWithParam<std::string> {
 
   struct Outcome {
     Result<api::Output> result = make_error("not run");
-    double seconds = 0;           // from the start of the call
+    double seconds = 0;             // from the start of the call
     double after_stop_seconds = 0;  // from the stop request (cancellation runs)
   };
 

@@ -12,7 +12,7 @@ namespace {
 using namespace permuzzle::fifteen;
 
 // `toroidal --check N` samples N positions and N group elements (about 10 us each).
-constexpr std::uint64_t MAX_CHECK_SAMPLES = 1'000'000;
+constexpr std::uint64_t MAX_CHECK_SAMPLES = 100'000'000;
 
 Error prefixed(const std::string& what, Error e) {
   e.message = what + ": " + e.message;

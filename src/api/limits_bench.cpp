@@ -17,9 +17,9 @@ namespace permuzzle::api {
 namespace {
 
 struct Measured {
-  double seconds = 0;           // from the call's start to its answer
-  double past_stop = 0;         // from the limit or the stop request to the answer
-  std::string outcome;          // "time limit", "cancelled", "refused: memory", "finished", ...
+  double seconds = 0;    // from the call's start to its answer
+  double past_stop = 0;  // from the limit or the stop request to the answer
+  std::string outcome;   // "time limit", "cancelled", "refused: memory", "finished", ...
 };
 
 std::string outcome_of(const Result<Output>& r) {
@@ -149,19 +149,19 @@ Result<Output> bench_limits(const Request& q, Session& s) {
 }  // namespace
 
 void register_limits_bench(Registry& r) {
-  Command c{"bench",
-            "limits",
-            "Every command's hard example under a time limit and cancelled: the measured delay "
-            "of each answer",
-            {option("limit", ParamType::Number, "Time limit per command in seconds", 1.0),
-             option("cancel-after", ParamType::Number,
-                    "Seconds before the stop request of the cancellation run", 0.3),
-             option("family", ParamType::String, "Only the commands of this family"),
-             with_range(option("budget", ParamType::Unsigned, "Memory budget per command in MB",
-                               256),
-                        1, 1u << 20)},
-            bench_limits,
-            true};
+  Command c{
+      "bench",
+      "limits",
+      "Every command's hard example under a time limit and cancelled: the measured delay "
+      "of each answer",
+      {option("limit", ParamType::Number, "Time limit per command in seconds", 1.0),
+       option("cancel-after", ParamType::Number,
+              "Seconds before the stop request of the cancellation run", 0.3),
+       option("family", ParamType::String, "Only the commands of this family"),
+       with_range(option("budget", ParamType::Unsigned, "Memory budget per command in MB", 256), 1,
+                  1u << 20)},
+      bench_limits,
+      true};
   c.hard_example = nlohmann::json::object();
   c.invalid_examples = {{{"limit", 0}}, {{"cancel-after", -1}}, {{"family", "no-such-family"}}};
   r.add(std::move(c));

@@ -922,8 +922,10 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     // The callbacks own what they read (the projected puzzle, the phase name), so a store that
     // allows it may finish the build after this request has gone (the server's does).
     recipe.background = true;
-    recipe.build = [ppp, phase](const RunContext& r)
-        -> Result<std::shared_ptr<std::vector<std::uint8_t>>> { return build_pdb(*ppp, r, phase); };
+    recipe.build =
+        [ppp, phase](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+      return build_pdb(*ppp, r, phase);
+    };
     recipe.payload = [](std::vector<std::uint8_t>& v) {
       return std::span<std::uint8_t>(v.data(), v.size());
     };
