@@ -510,14 +510,28 @@ Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
   recipe.key = TableKey{fmt::format("sliding-{0}x{0}", geo.width), "pdb-additive " + shape.name(),
                         TABLE_FORMAT_VERSION};
   recipe.bytes = shape.entries / 2;
-  recipe.allocate = [&] {
+  recipe.allocate = [shape] {
     // Loaded straight into the table's own (huge-page) storage: no second copy of 260 MB.
     auto table = std::make_shared<PatternTable>(shape);
     table->nibbles = table_storage(table->entries / 2);
     return table;
   };
-  recipe.build = [&](const RunContext& r) {
-    return build_pattern_table(geo, ranker, perms, cells, threads, progress, r);
+  // The build owns copies of what it reads (a few hundred KB) and reports through the run it is
+  // given, so a store that allows it (the server's) can finish it after the request has gone.
+  struct Inputs {
+    Geometry geo;
+    CombRanker ranker;
+    PermTables perms;
+    std::vector<std::uint8_t> cells;
+  };
+  auto inputs = std::make_shared<const Inputs>(Inputs{geo, ranker, perms, cells});
+  recipe.background = true;
+  recipe.build = [inputs, threads](const RunContext& r) {
+    const TableProgress report = [&r](const std::string& what, double fraction) {
+      r.report({what, static_cast<std::uint64_t>(fraction * 1000), 1000, ""});
+    };
+    return build_pattern_table(inputs->geo, inputs->ranker, inputs->perms, inputs->cells,
+                               threads, report, r);
   };
   recipe.payload = [](PatternTable& t) { return std::span<std::uint8_t>(t.nibbles); };
   // The caller's run (cancellation, deadline, memory budget), with the store's progress in this
