@@ -227,7 +227,12 @@ Result<Output> run_solve(const Request& q, Session& session) {
                    ? std::string("stopped before the search began\n")
                    : fmt::format("stopped: no solution shorter than {} moves ({} nodes)\n",
                                  proven.load(), with_commas(searched.load()));
-    out.stopped = session.run.stop_error();
+    // The solver's own reason when it has one (a table still being built in the background
+    // says so, with its progress), else the run's.
+    out.stopped =
+        r.error().kind == ErrorKind::LimitExceeded || r.error().kind == ErrorKind::Cancelled
+            ? r.error()
+            : session.run.stop_error();
     return out;
   }
   if (!r) return r.error();
