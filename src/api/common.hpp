@@ -97,6 +97,10 @@ std::string distance_chart_svg(const std::string& title,
 std::optional<Result<Word>> cube_group_word(const PermGroup& group, const Perm& element,
                                             Session& session);
 
+// `--budget S` of `cube solve` and `bench cube` (cube.cpp): the two-phase solver's time to look
+// for shorter solutions, a positive finite number, not with --optimal.
+Status check_cube_budget(const Request& q, bool optimal);
+
 // `--optimal --memory MB` (cube.cpp): from OPTIMAL_TABLE_MIN_MEMORY_MB on, the 2.3 GiB optimal
 // table (built once, about 5 minutes) into `options`, its time, size and report added to
 // `info`; below, nothing. `cube solve` and `bench cube` share it.

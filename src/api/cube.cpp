@@ -201,14 +201,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
   const bool explicit_max = q.has("max-length");
   const int max_length = explicit_max ? static_cast<int>(q.unsigned_integer("max-length"))
                                       : default_max_length(metric);
-  if (q.has("budget")) {
-    if (optimal) {
-      return make_error(
-          "--budget is the two-phase solver's time to look for shorter solutions: --optimal "
-          "answers the shortest (bound it with the global --time-limit)");
-    }
-    if (auto ok = check_time_limit(q.number("budget"), "--budget"); !ok) return ok.error();
-  }
+  if (auto ok = check_cube_budget(q, optimal); !ok) return ok.error();
   if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
   // Step 2. The tables (the memory check first: --memory is the run's budget).
   if (auto ok = s.run.check_memory(solver_tables_bytes(), "the cube solver's tables"); !ok) {
@@ -407,6 +400,16 @@ std::string demo_cube() {
 }
 
 }  // namespace
+
+Status check_cube_budget(const Request& q, bool optimal) {
+  if (!q.has("budget")) return Ok{};
+  if (optimal) {
+    return make_error(
+        "--budget is the two-phase solver's time to look for shorter solutions: --optimal "
+        "answers the shortest (bound it with the global --time-limit)");
+  }
+  return check_time_limit(q.number("budget"), "--budget");
+}
 
 Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
                             SolverTablesInfo& info, OptimalOptions& options) {

@@ -25,14 +25,7 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   const int max_length =
       q.has("max-length") ? static_cast<int>(q.unsigned_integer("max-length")) : -1;
   const int ceiling = max_length >= 0 ? max_length : 20;
-  if (q.has("budget")) {
-    if (optimal) {
-      return make_error(
-          "--budget is the two-phase solver's time to look for shorter solutions: --optimal "
-          "answers the shortest (bound it with the global --time-limit)");
-    }
-    if (auto ok = check_time_limit(q.number("budget"), "--budget"); !ok) return ok.error();
-  }
+  if (auto ok = check_cube_budget(q, optimal); !ok) return ok.error();
   if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
   if (auto ok = s.run.check_memory(solver_tables_bytes(), "the cube solver's tables"); !ok) {
     return ok.error();

@@ -230,6 +230,18 @@ std::vector<int> pattern_colouring(const Definition& d) {
 
 namespace {
 
+// The generators among `gens` (not the identity) that fix every point of `points`.
+std::vector<Perm> fixing_generators(const std::vector<Perm>& gens,
+                                    const std::vector<Point>& points) {
+  std::vector<Perm> out;
+  for (const Perm& s : gens) {
+    bool fixes = true;
+    for (Point p : points) fixes = fixes && s.image(p) == p;
+    if (fixes && !s.is_identity()) out.push_back(s);
+  }
+  return out;
+}
+
 // Points a colouring does not cover (up to `degree`) get colours of their own.
 std::vector<int> extended_colouring(const std::vector<int>& colour, std::size_t degree) {
   std::vector<int> col = colour;
@@ -374,20 +386,11 @@ Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<
   for (std::size_t x = 0; x < degree; ++x) {
     if (moved[x] && class_size[col[x]] == 1) singles.push_back(static_cast<Point>(x));
   }
-  auto fixing = [](const std::vector<Perm>& gens, const std::vector<Point>& points) {
-    std::vector<Perm> out;
-    for (const Perm& s : gens) {
-      bool fixes = true;
-      for (Point p : points) fixes = fixes && s.image(p) == p;
-      if (fixes && !s.is_identity()) out.push_back(s);
-    }
-    return out;
-  };
   std::vector<Perm> current = g.generators();
   if (!singles.empty()) {
     auto r = rebased(current, singles, degree);
     if (!r) return r.error();
-    current = fixing(r->strong_generators(), singles);
+    current = fixing_generators(r->strong_generators(), singles);
   }
   // Step 2. One orbit of G0 at a time: the stabiliser of the colouring restricted to the orbit
   // (every other point one shared colour) in the group found so far, its points first in the
@@ -671,15 +674,6 @@ Result<std::optional<bool>> transporter_exists(const PermGroup& g, const std::ve
     for (std::size_t x = 0; x < degree; ++x) next[x] = t[h0[x]];  // h0, then t
     t = std::move(next);
   };
-  auto fixing = [](const std::vector<Perm>& gens, const std::vector<Point>& points) {
-    std::vector<Perm> out;
-    for (const Perm& s : gens) {
-      bool fixes = true;
-      for (Point p : points) fixes = fixes && s.image(p) == p;
-      if (fixes && !s.is_identity()) out.push_back(s);
-    }
-    return out;
-  };
   std::vector<Perm> current = g.generators();
   if (!singles.empty()) {
     auto r = rebased(current, singles, degree);
@@ -688,7 +682,7 @@ Result<std::optional<bool>> transporter_exists(const PermGroup& g, const std::ve
     if (!h0) return undecided_or(h0.error());
     if (!h0->has_value()) return std::optional<bool>(false);
     compose(**h0);
-    current = fixing(r->strong_generators(), singles);
+    current = fixing_generators(r->strong_generators(), singles);
   }
   // Step 2c. One orbit of what is left at a time.
   for (const auto& orbit : orbits(current, degree)) {
