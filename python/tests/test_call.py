@@ -222,8 +222,11 @@ def test_limit_exceeded_refused_before_running_has_no_partial():
     assert e.value.partial is None
 
 
-def test_text_that_is_not_utf8_comes_back_replaced():
-    # Python strings are Unicode; a definition file read from disk may not be.
-    r = permuzzle.call("def", "info",
+def test_text_that_is_not_utf8_is_refused_with_the_bytes_escaped():
+    # Python strings are Unicode; a definition file read from disk may not be. Its name is
+    # refused by the reader, and the message (a Python str, never a decode error) shows the byte.
+    with pytest.raises(ValueError) as e:
+        permuzzle.call("def", "info",
                        file={"name": "latin.tws", "text": MINI_DEF.replace("mini", "caf\udce9")})
-    assert r["name"] == "caf\ufffd"
+    assert "latin.tws:1:" in str(e.value)
+    assert "\\xE9" in str(e.value)
