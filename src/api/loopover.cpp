@@ -38,14 +38,6 @@ Result<OptimalSolver> make_loopover_solver(Session& s, BoardSize size, Metric me
   } else if (pattern != "none") {
     return make_error("bad pattern: expected auto or none", pattern, 0);
   }
-  const RunContext& run = s.run;
-  config.on_pdb_level = [&run](int depth, std::uint64_t reached, std::uint64_t entries,
-                               double seconds) {
-    run.report(Progress{
-        "building the piece pattern database", reached, entries,
-        fmt::format("depth {}, {:.1f}% ({:.1f} s)", depth,
-                    100.0 * static_cast<double>(reached) / static_cast<double>(entries), seconds)});
-  };
   auto solver = OptimalSolver::create(size, metric, config);
   if (solver && solver->pattern_db() && !solver->pattern_db()->loaded_from_cache()) {
     const PiecePdb& pdb = *solver->pattern_db();

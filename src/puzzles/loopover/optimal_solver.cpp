@@ -477,7 +477,6 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     po.metric = metric;
     po.threads = config.threads;
     po.tables = tables;
-    po.on_level = config.on_pdb_level;
     po.run = config.run;
     auto pdb = PiecePdb::build(size, pattern, po);
     if (pdb) {

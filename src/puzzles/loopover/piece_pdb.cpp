@@ -221,7 +221,11 @@ struct PdbBuilder {
     std::uint64_t frontier = 1;
     // Step 2. Level by level: threads take head blocks from a shared counter.
     for (int depth = 0;; ++depth) {
-      if (options.on_level) options.on_level(depth, reached, t.entries_, t0.seconds());
+      ctx.report(Progress{
+          "building the piece pattern database", reached, t.entries_,
+          fmt::format("depth {}, {:.1f}% ({:.1f} s)", depth,
+                      100.0 * static_cast<double>(reached) / static_cast<double>(t.entries_),
+                      t0.seconds())});
       if (depth == options.cap) {
         // Entries still unseen need more moves than the cap (or cannot be reached at all):
         // they get the cap, still a lower bound.
@@ -322,19 +326,42 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   if (options.cap != PDB_MAX_VALUE) pattern_name += fmt::format("-cap{}", options.cap);
   TableRecipe<Entries> recipe;
   recipe.key = TableKey{"loopover-" + format_size(size), pattern_name, TABLE_FORMAT_VERSION};
-  recipe.bytes = t.bytes();
-  recipe.allocate = [&]() -> std::shared_ptr<Entries> {
+  // Every callback owns what it reads (the shape of the table: its ranking tables, 0.5 MB; the
+  // options without the caller's pointers), so a store that allows it (the server's) can finish
+  // a build after the request that started it has gone. Progress goes out through the run the
+  // build is given.
+  const std::uint64_t bytes = t.bytes();
+  const std::uint64_t entries_count = t.entries_;
+  auto shape = std::make_shared<PiecePdb>();
+  shape->size_ = t.size_;
+  shape->metric_ = t.metric_;
+  shape->pattern_ = t.pattern_;
+  shape->k_ = t.k_;
+  shape->head_len_ = t.head_len_;
+  shape->head_size_ = t.head_size_;
+  shape->tail_size_ = t.tail_size_;
+  shape->entries_ = t.entries_;
+  shape->head_rank_ = t.head_rank_;
+  shape->tail_rank_ = t.tail_rank_;
+  shape->head_word_ = t.head_word_;
+  shape->tail_word_ = t.tail_word_;
+  PiecePdbOptions owned_options = options;
+  owned_options.tables = nullptr;
+  owned_options.run = nullptr;
+  recipe.bytes = bytes;
+  recipe.background = true;
+  recipe.allocate = [bytes]() -> std::shared_ptr<Entries> {
     auto e = std::make_shared<Entries>();
-    e->owner.reset(allocate_entries(t.bytes()));
+    e->owner.reset(allocate_entries(bytes));
     if (!e->owner) return nullptr;
     return e;
   };
-  recipe.payload = [&](Entries& e) { return std::span<std::uint8_t>(e.owner.get(), t.bytes()); };
-  recipe.loaded = [&](Entries& e) -> Status {
+  recipe.payload = [bytes](Entries& e) { return std::span<std::uint8_t>(e.owner.get(), bytes); };
+  recipe.loaded = [entries_count, cap = options.cap](Entries& e) -> Status {
     // Histogram from byte counts (one pass over the bytes, not a lookup per entry); an odd
     // entry count leaves the last byte's high nibble unused.
     std::vector<std::uint64_t> byte_count(256, 0);
-    const std::uint64_t full = t.entries_ / 2;
+    const std::uint64_t full = entries_count / 2;
     const std::uint8_t* data = e.owner.get();
     for (std::uint64_t i = 0; i < full; ++i) ++byte_count[data[i]];
     e.histogram.assign(16, 0);
@@ -342,8 +369,8 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
       e.histogram[static_cast<std::size_t>(b & 0xF)] += byte_count[static_cast<std::size_t>(b)];
       e.histogram[static_cast<std::size_t>(b >> 4)] += byte_count[static_cast<std::size_t>(b)];
     }
-    if (t.entries_ % 2) {
-      const std::uint64_t last = t.entries_ - 1;
+    if (entries_count % 2) {
+      const std::uint64_t last = entries_count - 1;
       ++e.histogram[static_cast<std::size_t>((data[last >> 1] >> ((last & 1) << 2)) & 0xF)];
     }
     e.max_distance = 0;
@@ -351,21 +378,25 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
       if (e.histogram[static_cast<std::size_t>(d)]) e.max_distance = d;
     }
     e.histogram.resize(static_cast<std::size_t>(e.max_distance) + 1);
-    e.capped = e.max_distance == options.cap;  // a cached table does not say; assume so
+    e.capped = e.max_distance == cap;  // a cached table does not say; assume so
     return Ok{};
   };
   // Step 3. Breadth-first search from the goal over the tracked pieces' cells.
-  recipe.build = [&](const RunContext& run) -> Result<std::shared_ptr<Entries>> {
-    auto e = recipe.allocate();
+  recipe.build = [shape, owned_options, bytes, allocate = recipe.allocate](
+                     const RunContext& run) -> Result<std::shared_ptr<Entries>> {
+    auto e = allocate();
     if (!e) {
       return make_error(
-          fmt::format("out of memory for a piece pattern database of {} bytes", t.bytes()), {},
+          fmt::format("out of memory for a piece pattern database of {} bytes", bytes), {},
           Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
-    std::memset(e->owner.get(), 0xFF, t.bytes());
-    PdbBuilder builder{t, options, run, nullptr, {}};
+    std::memset(e->owner.get(), 0xFF, bytes);
+    PiecePdb& t = *shape;  // a build's own copy of the shape: histogram, depth and cap land here
+    const BoardSize size = t.size_;
+    const int n = size.cells();
+    PdbBuilder builder{t, owned_options, run, nullptr, {}};
     builder.data = e->owner.get();
-    for (const Move& move : metric_moves(size, options.metric)) {
+    for (const Move& move : metric_moves(size, owned_options.metric)) {
       Perm perm = move_perm(size, move);
       std::vector<std::uint8_t> mv(static_cast<std::size_t>(n));
       for (int c = 0; c < n; ++c) mv[c] = static_cast<std::uint8_t>(perm(static_cast<Point>(c)));

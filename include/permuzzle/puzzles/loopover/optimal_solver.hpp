@@ -71,10 +71,7 @@ struct OptimalSolverConfig {
   PatternChoice pattern = PatternChoice::None;
   std::vector<int> pattern_cells;  // home cells of the tracked pieces, for PatternChoice::Cells
   int threads = 0;                 // 0 = every hardware thread (pattern database build)
-  // Pattern database build progress (see PiecePdbOptions::on_level).
-  std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
-      on_pdb_level;
-  // Memory budget, cancellation and deadline of the pattern database build (see
+  // Memory budget, cancellation, deadline and progress of the pattern database build (see
   // PiecePdbOptions::run); null: none.
   const RunContext* run = nullptr;
 };

@@ -46,11 +46,9 @@ struct PiecePdbOptions {
   TableStore* tables = nullptr;
   // Largest value stored (1..PDB_MAX_VALUE); arrangements farther away get it (a lower bound).
   int cap = PDB_MAX_VALUE;
-  // After each breadth-first level: depth, entries reached so far, all entries, seconds.
-  std::function<void(int depth, std::uint64_t reached, std::uint64_t entries, double seconds)>
-      on_level;
   // Memory budget (checked before the table is allocated), cancellation and deadline of a
-  // build (checked every few blocks: a stopped build returns the run's error). Null: none.
+  // build (checked every few blocks: a stopped build returns the run's error) and its progress
+  // (a report after each breadth-first level). Null: none.
   const RunContext* run = nullptr;
 };
 
