@@ -44,13 +44,6 @@ Param memory_param(std::uint64_t fallback) {
                     std::uint64_t{1} << 24);
 }
 
-// The tables' budget: --memory, within the run's memory budget (the front end's).
-std::uint64_t table_budget(const Request& q, const Session& s) {
-  const std::uint64_t bytes = q.unsigned_integer("memory") << 20;
-  const std::uint64_t run = s.run.memory_budget();
-  return run != 0 ? std::min(bytes, run) : bytes;
-}
-
 Result<Output> bfs_command(const Request& q, Session& s) {
   auto d = read_definition_file(q);
   if (!d) return d.error();
@@ -59,7 +52,8 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   DefBfsOptions o;
   o.metric = *metric;
   o.max_depth = q.has("max-depth") ? static_cast<int>(q.unsigned_integer("max-depth")) : -1;
-  o.memory_bytes = table_budget(q, s);
+  // --memory within the front end's budget: Registry::call made it the run's budget.
+  o.memory_bytes = s.run.memory_budget();
   o.antipodes = static_cast<std::size_t>(q.unsigned_integer("antipodes"));
   if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
   o.resume = q.flag("resume");
@@ -118,7 +112,8 @@ Result<Output> solve_command(const Request& q, Session& s) {
   const std::vector<Scramble>& scrambles = *positions;
   DefSolveOptions o;
   o.metric = *metric;
-  o.memory_bytes = table_budget(q, s);
+  // --memory within the front end's budget: Registry::call made it the run's budget.
+  o.memory_bytes = s.run.memory_budget();
   o.all_optimal = q.flag("all-optimal");
   // Without --max-length: optimal answers only, searched up to 100 moves.
   o.accept_non_optimal = q.has("max-length");

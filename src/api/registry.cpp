@@ -275,6 +275,7 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
     return make_error("unknown command '" + std::string(verb) + "' of '" + std::string(family) +
                       "'" + (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
   }
+  // Step 1. The parameters, exactly.
   auto request = validate(*command, params);
   if (!request) return request.error();
   // Step 2. Host paths are a capability of the front end, checked here once for every command.
@@ -306,9 +307,9 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
                           "' asked for a list larger than memory can hold (ask for less)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   } catch (const std::exception& e) {
-    return make_error("internal error in '" + command->family + " " + command->verb +
-                          "': " + e.what(),
-                      {}, Error::NO_POSITION, ErrorKind::Internal);
+    return make_error(
+        "internal error in '" + command->family + " " + command->verb + "': " + e.what(), {},
+        Error::NO_POSITION, ErrorKind::Internal);
   }
 }
 

@@ -420,21 +420,27 @@ Result<std::shared_ptr<void>> TableStore::obtain_erased(ErasedRecipe recipe, con
     std::lock_guard lock(mutex_);
     s.table = true;
     dropped = trim_locked(&s);  // tables released since the last call
-    if (s.value) {
-      TableReport report;
-      report.puzzle = key.puzzle;
-      report.pattern = key.pattern;
-      report.bytes = recipe.bytes;
-      if (persistent()) report.path = table_path(dir_, key);
-      report.source = TableReport::Source::Memory;
-      if (out) *out = report;
-      s.last_use = ++use_clock_;
-      return s.value;
-    }
+    if (s.value) return shared_locked(recipe, s, out);
     background = recipe.background && options_.background_builds;
   }
   if (background) return obtain_background(std::move(recipe), s, run, out);
   return obtain_here(recipe, s, run, out);
+}
+
+// Caller holds mutex_: the table already in memory, reported as shared from memory.
+std::shared_ptr<void> TableStore::shared_locked(const ErasedRecipe& recipe, Slot& s,
+                                                TableReport* out) {
+  if (out) {
+    TableReport report;
+    report.puzzle = recipe.key.puzzle;
+    report.pattern = recipe.key.pattern;
+    report.bytes = recipe.bytes;
+    if (persistent()) report.path = table_path(dir_, recipe.key);
+    report.source = TableReport::Source::Memory;
+    *out = report;
+  }
+  s.last_use = ++use_clock_;
+  return s.value;
 }
 
 Result<std::shared_ptr<void>> TableStore::obtain_here(const ErasedRecipe& recipe, Slot& s,
@@ -540,17 +546,7 @@ Result<std::shared_ptr<void>> TableStore::obtain_background(ErasedRecipe recipe,
   std::uint64_t sink_id = 0;
   {
     std::lock_guard lock(mutex_);
-    if (s.value) {  // finished since obtain_erased looked
-      TableReport report;
-      report.puzzle = key.puzzle;
-      report.pattern = key.pattern;
-      report.bytes = recipe.bytes;
-      if (persistent()) report.path = table_path(dir_, key);
-      report.source = TableReport::Source::Memory;
-      if (out) *out = report;
-      s.last_use = ++use_clock_;
-      return s.value;
-    }
+    if (s.value) return shared_locked(recipe, s, out);  // finished since obtain_erased looked
     if (s.failed) {
       Error error = std::move(*s.failed);
       s.failed.reset();

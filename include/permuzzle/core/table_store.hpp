@@ -192,6 +192,7 @@ class TableStore {
   // slot's build lock).
   Result<std::shared_ptr<void>> load_or_build(const ErasedRecipe& recipe, const RunContext& run,
                                               TableReport& report);
+  std::shared_ptr<void> shared_locked(const ErasedRecipe& recipe, Slot& s, TableReport* out);
   Result<std::shared_ptr<void>> obtain_here(const ErasedRecipe& recipe, Slot& s,
                                             const RunContext& run, TableReport* out);
   Result<std::shared_ptr<void>> obtain_background(ErasedRecipe recipe, Slot& s,

@@ -242,6 +242,15 @@ std::vector<Perm> fixing_generators(const std::vector<Perm>& gens,
   return out;
 }
 
+// True when every point of `orbit` has the same colour (the colouring is kept on it by any
+// permutation of the orbit).
+bool one_colour(const std::vector<Point>& orbit, const std::vector<int>& col) {
+  for (Point x : orbit) {
+    if (col[x] != col[orbit.front()]) return false;
+  }
+  return true;
+}
+
 // Points a colouring does not cover (up to `degree`) get colours of their own.
 std::vector<int> extended_colouring(const std::vector<int>& colour, std::size_t degree) {
   std::vector<int> col = colour;
@@ -399,9 +408,7 @@ Result<mpz_class> colour_stabiliser_order(const PermGroup& g, const std::vector<
   for (const auto& orbit : orbit_list) {
     if (current.empty()) break;
     if (orbit.size() < 2) continue;
-    bool one_colour = true;
-    for (Point x : orbit) one_colour = one_colour && col[x] == col[orbit.front()];
-    if (one_colour) continue;
+    if (one_colour(orbit, col)) continue;
     auto r = rebased(current, orbit, degree);
     if (!r) return r.error();
     std::vector<int> restricted(degree, next_colour);
@@ -688,9 +695,7 @@ Result<std::optional<bool>> transporter_exists(const PermGroup& g, const std::ve
   for (const auto& orbit : orbits(current, degree)) {
     if (current.empty()) break;
     if (orbit.size() < 2) continue;
-    bool one_colour = true;
-    for (Point x : orbit) one_colour = one_colour && col[x] == col[orbit.front()];
-    if (one_colour) continue;
+    if (one_colour(orbit, col)) continue;
     auto r = rebased(current, orbit, degree);
     if (!r) return r.error();
     auto h0 = restricted_search(*r, orbit, false);
