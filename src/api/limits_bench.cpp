@@ -87,7 +87,10 @@ Result<Output> bench_limits(const Request& q, Session& s) {
   if (auto ok = check_time_limit(limit, "--limit"); !ok) return ok.error();
   if (auto ok = check_time_limit(cancel_after, "--cancel-after"); !ok) return ok.error();
   const std::string only = q.string("family");
-  const std::uint64_t budget = q.unsigned_integer("budget") << 20;
+  // Each measured command gets --budget, within this run's own budget (a server's share).
+  const std::uint64_t budget =
+      s.run.memory_budget() ? std::min(q.unsigned_integer("budget") << 20, s.run.memory_budget())
+                            : q.unsigned_integer("budget") << 20;
   const double promise = std::max(0.5, 0.1 * limit);
 
   const Registry registry = make_registry();
