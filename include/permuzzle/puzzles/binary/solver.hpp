@@ -59,8 +59,8 @@ struct SolveOptions {
   std::function<void(SwapCode)> on_swap;
   std::function<void(const std::string&)> on_progress;
   // Memory budget (the flow's estimate is checked before it is built) and stop request: the
-  // sequence's construction ends with run->stop_error() when it asks to stop. (LEMON's network
-  // simplex itself cannot be interrupted; the separable method needs no simplex.)
+  // flow (LEMON's network simplex, through a checked flow type) and the sequence's construction
+  // end with run->stop_error() when it asks to stop.
   const RunContext* run = nullptr;
 };
 
