@@ -312,6 +312,9 @@ std::vector<std::uint8_t> rows_of(const std::vector<std::uint8_t>& full,
 
 CoordTables CoordTables::make(const std::function<bool()>& stop) {
   CoordTables t;
+  // Asked between steps and every 1024 iterations of the long loops (a cancelled request answers
+  // within milliseconds, not at the end of a step).
+  auto stopped_at = [&stop](std::uint64_t i) { return (i & 1023) == 0 && stop && stop(); };
   t.basics = CubeBasics::make();
   const auto& mv = t.basics.moves;
   // Step 1. Orientation coordinates.
@@ -381,6 +384,10 @@ CoordTables CoordTables::make(const std::function<bool()>& stop) {
   std::vector<KCube> perm_cube(N_PERM8);  // corners and U/D edges in the k-th permutation
   std::array<std::uint8_t, 8> p{0, 1, 2, 3, 4, 5, 6, 7};
   for (int k = 0; k < N_PERM8; ++k, std::next_permutation(p.begin(), p.end())) {
+    if (stopped_at(k)) {
+      t.stopped = true;
+      return t;
+    }
     KCube c;
     c.cp = p;
     std::copy(p.begin(), p.end(), c.ep.begin());
@@ -425,6 +432,10 @@ CoordTables CoordTables::make(const std::function<bool()>& stop) {
   {
     std::vector<int> rep(N_CCOMBP, -1);
     for (int k = 0; k < N_PERM8; ++k) {
+      if (stopped_at(k)) {
+        t.stopped = true;
+        return t;
+      }
       if (rep[t.cperm_ccombp[k]] < 0) rep[t.cperm_ccombp[k]] = k;
     }
     for (int v = 0; v < N_CCOMBP; ++v) {
@@ -486,6 +497,10 @@ CoordTables CoordTables::make(const std::function<bool()>& stop) {
   t.fs_class.assign(static_cast<std::size_t>(N_SLICE) * N_FLIP, NONE);
   t.fs_to_rep.assign(static_cast<std::size_t>(N_SLICE) * N_FLIP, 0);
   for (std::uint32_t fs = 0; fs < static_cast<std::uint32_t>(N_SLICE) * N_FLIP; ++fs) {
+    if (stopped_at(fs)) {
+      t.stopped = true;
+      return t;
+    }
     if (t.fs_class[fs] != NONE) continue;
     const auto cls = static_cast<std::uint16_t>(t.fs_rep.size());
     t.fs_rep.push_back(fs);
