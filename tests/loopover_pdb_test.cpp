@@ -8,10 +8,12 @@
 #include <set>
 
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
 #include "permuzzle/puzzles/loopover/piece_pdb.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
+#include "permuzzle/puzzles/loopover/walking_distance.hpp"
 
 namespace permuzzle::loopover {
 namespace {
@@ -312,6 +314,49 @@ TEST(LoopoverPdb, CacheRoundTrip) {
   auto mtm = PiecePdb::build(size, {0, 1, 2, 3}, po);
   ASSERT_TRUE(mtm.ok());
   EXPECT_FALSE(mtm->loaded_from_cache());
+  std::filesystem::remove_all(dir);
+}
+
+// A server's table store builds in the background: a request that stops before the walking-
+// distance tables are ready leaves them building (the recipe holds copies of what it reads, not
+// the request's locals), and a later request gets tables equal to ones built in the caller's
+// thread without a store. Both tables of the pair are built at once.
+TEST(LoopoverWalkingDistance, BuildsOutlivingTheirRequestFinishInTheBackground) {
+  const BoardSize size{3, 4};
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("permuzzle-wd-background-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  for (Metric metric : {Metric::Stm, Metric::Mtm}) {
+    TableStore::Options options;
+    options.background_builds = true;
+    TableStore store(dir.string(), options);
+    {
+      RunContext hurried;
+      hurried.with_time_limit(std::chrono::microseconds(1));
+      auto early = WalkingDistanceTable::build_pair(
+          size, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, &store, &hurried);
+      if (!early) {
+        EXPECT_NE(early.error().message.find("in the background"), std::string::npos)
+            << early.error().describe();
+      }
+    }
+    RunContext patient;
+    auto later = WalkingDistanceTable::build_pair(
+        size, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, &store, &patient);
+    ASSERT_TRUE(later.ok()) << later.error().describe();
+    auto vertical = WalkingDistanceTable::build(size, Axis::Column, metric);
+    auto horizontal = WalkingDistanceTable::build(size, Axis::Row, metric);
+    ASSERT_TRUE(vertical.ok() && horizontal.ok());
+    EXPECT_EQ(later->vertical.states(), vertical->states());
+    EXPECT_EQ(later->horizontal.states(), horizontal->states());
+    EXPECT_EQ(later->vertical.max_distance(), vertical->max_distance());
+    Rng rng(11);
+    for (int i = 0; i < 200; ++i) {
+      Position p = random_position(size, rng);
+      EXPECT_EQ(later->vertical.distance(p.data()), vertical->distance(p.data()));
+      EXPECT_EQ(later->horizontal.distance(p.data()), horizontal->distance(p.data()));
+    }
+  }
   std::filesystem::remove_all(dir);
 }
 

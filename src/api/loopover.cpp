@@ -125,7 +125,12 @@ Result<Output> optimal_solve(Session& s, BoardSize size, Metric metric, const Po
   o.metric = metric;
   o.max_nodes = max_nodes;
   auto r = solver->solve(start, o, s.run);
-  if (!r) return r.error();
+  if (!r) {
+    Error e = r.error();
+    if (!solver->pattern_note().empty())
+      e.message += " (searched without the pattern database: " + solver->pattern_note() + ")";
+    return e;
+  }
   Output out;
   out.text =
       fmt::format("{}\n{} moves ({}), optimal: yes ({} nodes, {:.3f} s)\n",
@@ -141,6 +146,10 @@ Result<Output> optimal_solve(Session& s, BoardSize size, Metric metric, const Po
               {"initial_bound", r->initial_bound},
               {"tables_seconds", solver->build_seconds()},
               {"verified", true}};
+  if (!solver->pattern_note().empty()) {
+    out.text += "without the pattern database: " + solver->pattern_note() + "\n";
+    out.json["pattern_note"] = solver->pattern_note();
+  }
   return out;
 }
 
@@ -229,11 +238,13 @@ Result<Output> bound_command(const Request& q, Session& s) {
                 {"parity_fix", sb.parity_fix}}}};
   int best = sb.total;
   // Step 3: the walking distance of the position and of its inverse.
-  auto v = WalkingDistanceTable::build(c->size, Axis::Column, c->metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables, &s.run);
-  auto h = WalkingDistanceTable::build(c->size, Axis::Row, c->metric,
-                                       WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables, &s.run);
-  if (v && h) {
+  auto both = WalkingDistanceTable::build_pair(
+      c->size, c->metric, WalkingDistanceTable::DEFAULT_MAX_STATES, &s.tables, &s.run);
+  // Stopped (or still building in the background): say so, not "too large".
+  if (!both && s.run.should_stop()) return both.error();
+  if (both) {
+    const WalkingDistanceTable* v = &both->vertical;
+    const WalkingDistanceTable* h = &both->horizontal;
     Position inv = inverse_position(*p);
     int vp = v->distance(p->data()), hp = h->distance(p->data());
     int vq = v->distance(inv.data()), hq = h->distance(inv.data());

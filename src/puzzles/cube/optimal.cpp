@@ -288,7 +288,6 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           const SolverTables& tables,
                                                           const RunContext& run,
                                                           TableReport* report) {
-  const CoordTables& t = *tables.coords;
   TableRecipe<OptimalTable> recipe;
   recipe.key = TableKey{"cube-3x3x3", "optimal-flipslice-twist-ccomb-mod3", 1};
   recipe.bytes = optimal_table_bytes();
@@ -300,7 +299,11 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
   };
   recipe.payload = [](OptimalTable& o) { return std::span<std::uint8_t>(o.table.data); };
   recipe.loaded = [](OptimalTable& o) { return read_trailer(o); };
-  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<OptimalTable>> {
+  // Background-safe (a server's build outlives the request): holds the coordinate tables.
+  recipe.background = true;
+  recipe.build = [coords =
+                      tables.coords](const RunContext& r) -> Result<std::shared_ptr<OptimalTable>> {
+    const CoordTables& t = *coords;
     auto o = std::make_shared<OptimalTable>();
     o->table.data.reserve(optimal_table_bytes());  // room for the trailer: no copy of 2.3 GiB
     Stopwatch clock;

@@ -79,7 +79,9 @@ Result<std::shared_ptr<const SolverTables>> solver_tables(TableStore& store, con
           return p;
         };
         recipe.payload = [](Phase1Table& p) { return std::span<std::uint8_t>(p.nibbles); };
-        recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<Phase1Table>> {
+        // Background-safe (a server's build outlives the request): holds the coordinate tables.
+        recipe.background = true;
+        recipe.build = [coords](const RunContext& r) -> Result<std::shared_ptr<Phase1Table>> {
           auto p = std::make_shared<Phase1Table>();
           const bool ok = build_phase1(
               *coords, *p, [&r] { return r.should_stop(); },

@@ -329,11 +329,18 @@ Status FastSolver::Impl::build_stage(Stage& s, TableStore& tables, const RunCont
   TableRecipe<std::vector<std::uint8_t>> recipe;
   recipe.key = key;
   recipe.bytes = s.ranker.size();
-  recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(s.ranker.size()); };
+  // Background-safe (a server's build outlives the request): the callbacks hold copies of what
+  // they read.
+  recipe.background = true;
+  recipe.allocate = [bytes = s.ranker.size()] {
+    return std::make_shared<std::vector<std::uint8_t>>(bytes);
+  };
   recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
-  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-    auto dist = std::make_shared<std::vector<std::uint8_t>>(bfs_table(
-        s.ranker, s.f, static_cast<int>(s.moves.size()), s.next, {s.ranker.rank(goal.data())}, &r));
+  recipe.build = [ranker = s.ranker, f = s.f, move_count = static_cast<int>(s.moves.size()),
+                  next = s.next, goal_rank = s.ranker.rank(goal.data())](
+                     const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    auto dist = std::make_shared<std::vector<std::uint8_t>>(
+        bfs_table(ranker, f, move_count, next, {goal_rank}, &r));
     if (dist->empty()) return r.stop_error();
     return dist;
   };

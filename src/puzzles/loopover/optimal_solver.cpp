@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <climits>
+#include <optional>
 #include <set>
 
 #include "permuzzle/core/run_context.hpp"
@@ -61,6 +62,7 @@ struct OptimalSolver::Impl {
   bool has_pdb = false;
   std::vector<Probe> probes;  // position and inverse probe of each image, interleaved
   double build_seconds = 0;
+  std::string pattern_note;  // why an automatic pattern database is not used (empty: used)
 
   // The probes a search uses: all, or without the inverse ones, at most `max_probes` (0 = all).
   int select_probes(bool use_inverse, int max_probes, const Probe** out) const {
@@ -445,14 +447,11 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
   auto impl = std::make_unique<Impl>();
   impl->size = size;
   impl->metric = metric;
-  auto v = WalkingDistanceTable::build(
-      size, Axis::Column, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, tables, config.run);
-  if (!v) return v.error();
-  auto h = WalkingDistanceTable::build(
-      size, Axis::Row, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, tables, config.run);
-  if (!h) return h.error();
-  impl->vertical = std::move(*v);
-  impl->horizontal = std::move(*h);
+  auto both = WalkingDistanceTable::build_pair(
+      size, metric, WalkingDistanceTable::DEFAULT_MAX_STATES, tables, config.run);
+  if (!both) return both.error();
+  impl->vertical = std::move(both->vertical);
+  impl->horizontal = std::move(both->horizontal);
   impl->vertical.advise_huge_pages();
   impl->horizontal.advise_huge_pages();
   // Move list: rows then columns; STM amounts +1, -1 (one of them on lines of 2); MTM every
@@ -478,6 +477,17 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     po.threads = config.threads;
     po.tables = tables;
     po.run = config.run;
+    // A store that builds in the background (a server) may still be building the automatic
+    // pattern table: the request waits for it at most half its remaining time, then searches on
+    // the walking distance alone (admissible too) while the table goes on being built.
+    std::optional<RunContext> waiting;
+    if (config.pattern == PatternChoice::Auto && tables != nullptr && config.run != nullptr &&
+        tables->options().background_builds && config.run->deadline()) {
+      const auto left = *config.run->deadline() - RunContext::Clock::now();
+      waiting = *config.run;
+      waiting->with_time_limit(std::chrono::duration<double>(std::max(left / 2, left.zero())));
+      po.run = &*waiting;
+    }
     auto pdb = PiecePdb::build(size, pattern, po);
     if (pdb) {
       impl->pdb = std::move(*pdb);
@@ -485,6 +495,9 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
       impl->probes = make_probes(size, pattern);
     } else if (config.pattern == PatternChoice::Cells) {
       return pdb.error();
+    } else {
+      if (config.run != nullptr && config.run->should_stop()) return config.run->stop_error();
+      impl->pattern_note = pdb.error().message;
     }
     // Auto: a pattern that cannot be built (memory) only leaves the walking distance.
   }
@@ -526,6 +539,9 @@ int OptimalSolver::pattern_bound(const Position& position) const {
   std::array<const Probe*, MAX_PROBES> list{};
   const int n = impl_->select_probes(true, 0, list.data());
   return impl_->pattern_bound(position.data(), q.data(), INT_MAX, list.data(), n);
+}
+const std::string& OptimalSolver::pattern_note() const {
+  return impl_->pattern_note;
 }
 const PiecePdb* OptimalSolver::pattern_db() const {
   return impl_->has_pdb ? &impl_->pdb : nullptr;

@@ -418,11 +418,18 @@ Result<std::shared_ptr<OrbitTables>> build_orbit_tables(const Puzzle& pz, TableS
   TableRecipe<std::vector<std::uint8_t>> recipe;
   recipe.key = TableKey{"triloop-" + std::to_string(pz.board->rows()), "up-orbit", 1};
   recipe.bytes = t.up_rank.size();
-  recipe.allocate = [&] { return std::make_shared<std::vector<std::uint8_t>>(t.up_rank.size()); };
+  // Background-safe (a server's build outlives the request): the callbacks hold copies of what
+  // they read.
+  recipe.background = true;
+  recipe.allocate = [bytes = t.up_rank.size()] {
+    return std::make_shared<std::vector<std::uint8_t>>(bytes);
+  };
   recipe.payload = [](std::vector<std::uint8_t>& d) { return std::span<std::uint8_t>(d); };
-  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-    auto dist = std::make_shared<std::vector<std::uint8_t>>(bfs_table(
-        t.up_rank, fu, pz.num_moves(), pz.orbit_next(pz.up), {t.up_rank.rank(id.data())}, &r));
+  recipe.build = [ranker = t.up_rank, fu, move_count = pz.num_moves(), next = pz.orbit_next(pz.up),
+                  goal_rank = t.up_rank.rank(id.data())](
+                     const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+    auto dist = std::make_shared<std::vector<std::uint8_t>>(
+        bfs_table(ranker, fu, move_count, next, {goal_rank}, &r));
     if (dist->empty()) return r.stop_error();
     return dist;
   };

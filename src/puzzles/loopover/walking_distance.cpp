@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include "core/huge_pages.hpp"
@@ -19,6 +22,96 @@ struct WalkingDistanceTable::Direct {
   std::uint64_t states = 0;
   int max_distance = 0;
 };
+
+namespace {
+
+// The breadth-first search of one walking-distance relaxation, self-contained (copies of the
+// tables it reads) so that a table store may run it after the request that asked has returned.
+// A state is one necklace class per line: sum over lines of class(line) * classes^line.
+struct RelaxationSearch {
+  BoardSize size;
+  int lines = 0, width = 0;               // L lines of W cells; labels are line numbers 0..L-1
+  std::uint64_t classes = 0;              // necklace classes of a line word
+  std::uint64_t max_states = 0;           // refuse a relaxation with more reachable states
+  std::uint64_t goal = 0;                 // line i holds only label i
+  std::vector<std::uint32_t> pow_k;       // L^j
+  std::vector<std::uint32_t> class_rep;   // class -> its minimal word
+  std::vector<std::uint32_t> word_class;  // word -> class
+  std::vector<std::uint64_t> radix;       // classes^line
+  std::vector<int> amounts;               // rotations of the line word sequence per move
+
+  struct Done {
+    std::uint64_t states = 0;
+    int max_distance = 0;
+  };
+
+  // `visit(state, depth)` marks a state and says whether it was new; `stop` (if given) is asked
+  // every 1024 expanded states.
+  template <class Visit>
+  Result<Done> run(Visit&& visit, const RunContext* stop) const {
+    const int L = lines, W = width;
+    auto digit = [&](std::uint32_t w, int j) {
+      return (w / pow_k[j]) % static_cast<std::uint32_t>(L);
+    };
+    std::uint64_t reached = 0;
+    if (visit(goal, 0)) ++reached;
+    std::vector<std::uint64_t> frontier{goal}, next;
+    std::vector<std::uint32_t> rep(static_cast<std::size_t>(L));
+    std::vector<int> p(static_cast<std::size_t>(L));
+    std::vector<std::uint32_t> label(static_cast<std::size_t>(L * W)), removed(label.size());
+    int depth = 0;
+    while (!frontier.empty()) {
+      next.clear();
+      std::uint64_t expanded = 0;
+      for (std::uint64_t s : frontier) {
+        if (stop && (++expanded & 1023) == 0 && stop->should_stop()) return stop->stop_error();
+        std::uint64_t rest = s;
+        for (int i = 0; i < L; ++i) {
+          rep[i] = class_rep[rest % classes];
+          rest /= classes;
+        }
+        // Per line and position: the word without that digit, and the digit itself.
+        for (int i = 0; i < L; ++i) {
+          for (int j = 0; j < W; ++j) {
+            const std::uint32_t dg = digit(rep[i], j);
+            label[i * W + j] = dg;
+            removed[i * W + j] = rep[i] - dg * pow_k[j];
+          }
+        }
+        std::fill(p.begin(), p.end(), 0);
+        while (true) {
+          for (int k : amounts) {
+            std::uint64_t idx = 0;
+            for (int i = 0; i < L; ++i) {
+              const int from = i >= k ? i - k : i - k + L;
+              const std::uint32_t w =
+                  removed[i * W + p[i]] + label[from * W + p[from]] * pow_k[p[i]];
+              idx += word_class[w] * radix[i];
+            }
+            if (visit(idx, depth + 1)) {
+              ++reached;
+              next.push_back(idx);
+            }
+          }
+          int i = 0;
+          while (i < L && ++p[i] == W) p[i++] = 0;
+          if (i == L) break;
+        }
+        if (reached > max_states) {
+          return make_error(fmt::format("the walking-distance relaxation of {} has more than {} "
+                                        "states",
+                                        format_size(size), max_states),
+                            {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+        }
+      }
+      if (!next.empty()) ++depth;
+      frontier.swap(next);
+    }
+    return Done{reached, depth};
+  }
+};
+
+}  // namespace
 
 Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis moving, Metric metric,
                                                          std::uint64_t max_states,
@@ -91,21 +184,27 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
   const double total_index = std::pow(static_cast<double>(nc), L);
 
   // Step 4. Breadth-first search from the goal (line i holds only label i).
-  auto digit = [&](std::uint32_t w, int j) {
-    return (w / pow_k[j]) % static_cast<std::uint32_t>(L);
-  };
-  std::uint64_t goal = 0;
+  auto relaxation = std::make_shared<RelaxationSearch>();
+  RelaxationSearch& rs = *relaxation;
+  rs.size = size;
+  rs.lines = L;
+  rs.width = W;
+  rs.classes = nc;
+  rs.max_states = max_states;
+  rs.pow_k = pow_k;
+  rs.class_rep = std::move(class_rep);
+  rs.word_class = t.word_class_;
+  rs.radix = t.radix_;
   for (int i = 0; i < L; ++i) {
     std::uint32_t w = 0;
     for (int j = 0; j < W; ++j) w += static_cast<std::uint32_t>(i) * pow_k[j];
-    goal += t.word_class_[w] * t.radix_[i];
+    rs.goal += t.word_class_[w] * t.radix_[i];
   }
-  std::vector<int> amounts;
   if (metric == Metric::Mtm) {
-    for (int k = 1; k < L; ++k) amounts.push_back(k);
+    for (int k = 1; k < L; ++k) rs.amounts.push_back(k);
   } else {
-    amounts.push_back(1);
-    if (L > 2) amounts.push_back(L - 1);
+    rs.amounts.push_back(1);
+    if (L > 2) rs.amounts.push_back(L - 1);
   }
   // Visited set: a direct byte array when the index space is small, else a hash map.
   const bool direct = total_index <= static_cast<double>(MAX_DIRECT_ENTRIES);
@@ -113,89 +212,17 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
                      fmt::format("walking-distance-{}-{}", vertical ? "vertical" : "horizontal",
                                  metric == Metric::Stm ? "stm" : "mtm"),
                      1};
-  // Breadth-first search from the goal into `direct_bytes` (total_index bytes of 0xFF) or, when
-  // null, into the hash map `dist`; sets states_ and max_distance_.
-  std::unordered_map<std::uint64_t, std::uint8_t> dist;
-  // `stop` (if given) is asked every 1024 expanded states.
-  auto search = [&](std::uint8_t* direct_bytes, const RunContext* stop) -> Status {
-    if (!direct) {
-      dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
-    }
-    std::uint64_t reached = 0;
-    auto visit = [&](std::uint64_t idx, int d) {
-      if (direct) {
-        if (direct_bytes[idx] != 0xFF) return false;
-        direct_bytes[idx] = static_cast<std::uint8_t>(d);
-        ++reached;
-        return true;
-      }
-      if (!dist.emplace(idx, static_cast<std::uint8_t>(d)).second) return false;
-      ++reached;
-      return true;
-    };
-    visit(goal, 0);
-    std::vector<std::uint64_t> frontier{goal}, next;
-    std::vector<std::uint32_t> rep(static_cast<std::size_t>(L));
-    std::vector<int> p(static_cast<std::size_t>(L));
-    std::vector<std::uint32_t> label(static_cast<std::size_t>(L * W)), removed(label.size());
-    int depth = 0;
-    while (!frontier.empty()) {
-      next.clear();
-      std::uint64_t expanded = 0;
-      for (std::uint64_t s : frontier) {
-        if (stop && (++expanded & 1023) == 0 && stop->should_stop()) return stop->stop_error();
-        std::uint64_t rest = s;
-        for (int i = 0; i < L; ++i) {
-          rep[i] = class_rep[rest % nc];
-          rest /= nc;
-        }
-        // Per line and position: the word without that digit, and the digit itself.
-        for (int i = 0; i < L; ++i) {
-          for (int j = 0; j < W; ++j) {
-            const std::uint32_t dg = digit(rep[i], j);
-            label[i * W + j] = dg;
-            removed[i * W + j] = rep[i] - dg * pow_k[j];
-          }
-        }
-        std::fill(p.begin(), p.end(), 0);
-        while (true) {
-          for (int k : amounts) {
-            std::uint64_t idx = 0;
-            for (int i = 0; i < L; ++i) {
-              const int from = i >= k ? i - k : i - k + L;
-              const std::uint32_t w =
-                  removed[i * W + p[i]] + label[from * W + p[from]] * pow_k[p[i]];
-              idx += t.word_class_[w] * t.radix_[i];
-            }
-            if (visit(idx, depth + 1)) next.push_back(idx);
-          }
-          int i = 0;
-          while (i < L && ++p[i] == W) p[i++] = 0;
-          if (i == L) break;
-        }
-        if (reached > max_states) {
-          return make_error(fmt::format("the walking-distance relaxation of {} has more than {} "
-                                        "states",
-                                        format_size(size), max_states),
-                            {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-        }
-      }
-      if (!next.empty()) ++depth;
-      frontier.swap(next);
-    }
-    t.states_ = reached;
-    t.max_distance_ = depth;
-    return Ok{};
-  };
-
   if (direct) {
     // Through the table store: shared in memory, loaded (verified) or searched and saved.
     TableRecipe<Direct> recipe;
     recipe.key = key;
     recipe.bytes = static_cast<std::uint64_t>(total_index);
-    recipe.allocate = [&] {
+    // Background-safe (a server's build outlives the request): the callbacks hold the search
+    // (shared) and copies of the sizes.
+    recipe.background = true;
+    recipe.allocate = [bytes = static_cast<std::size_t>(total_index)] {
       auto d = std::make_shared<Direct>();
-      d->bytes.resize(static_cast<std::size_t>(total_index));
+      d->bytes.resize(bytes);
       return d;
     };
     recipe.payload = [](Direct& d) { return std::span<std::uint8_t>(d.bytes); };
@@ -207,12 +234,20 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
       }
       return Ok{};
     };
-    recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<Direct>> {
+    recipe.build = [relaxation, bytes = static_cast<std::size_t>(total_index)](
+                       const RunContext& r) -> Result<std::shared_ptr<Direct>> {
       auto d = std::make_shared<Direct>();
-      d->bytes.assign(static_cast<std::size_t>(total_index), 0xFF);
-      if (auto ok = search(d->bytes.data(), &r); !ok) return ok.error();
-      d->states = t.states_;
-      d->max_distance = t.max_distance_;
+      d->bytes.assign(bytes, 0xFF);
+      std::uint8_t* visited = d->bytes.data();
+      auto visit = [visited](std::uint64_t idx, int depth) {
+        if (visited[idx] != 0xFF) return false;
+        visited[idx] = static_cast<std::uint8_t>(depth);
+        return true;
+      };
+      auto done = relaxation->run(visit, &r);
+      if (!done) return done.error();
+      d->states = done->states;
+      d->max_distance = done->max_distance;
       return d;
     };
     std::unique_ptr<TableStore> own_tables;
@@ -228,9 +263,18 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     t.loaded_from_cache_ = report.source != TableReport::Source::Built;
     return t;
   }
-  if (auto ok = search(nullptr, run); !ok) return ok.error();
-  // Step 5. Large tables: sorted (state, distance) pairs for binary search.
+  // Step 5. Large tables: a hash map during the search, then sorted (state, distance) pairs for
+  // binary search.
   {
+    std::unordered_map<std::uint64_t, std::uint8_t> dist;
+    dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
+    auto visit = [&dist](std::uint64_t idx, int depth) {
+      return dist.emplace(idx, static_cast<std::uint8_t>(depth)).second;
+    };
+    auto done = rs.run(visit, run);
+    if (!done) return done.error();
+    t.states_ = done->states;
+    t.max_distance_ = done->max_distance;
     std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs(dist.begin(), dist.end());
     std::sort(pairs.begin(), pairs.end());
     t.sparse_keys_.reserve(pairs.size());
@@ -241,6 +285,28 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     }
   }
   return t;
+}
+
+Result<WalkingDistanceTable::Pair> WalkingDistanceTable::build_pair(BoardSize size, Metric metric,
+                                                                    std::uint64_t max_states,
+                                                                    TableStore* tables,
+                                                                    const RunContext* run) {
+  std::optional<Result<WalkingDistanceTable>> horizontal;
+  std::thread helper;
+  if (run == nullptr || run->threads() >= 2) {
+    try {
+      helper = std::thread(
+          [&] { horizontal = build(size, Axis::Row, metric, max_states, tables, run); });
+    } catch (const std::system_error&) {
+      // No thread to spare: the horizontal table is built after the vertical one.
+    }
+  }
+  auto vertical = build(size, Axis::Column, metric, max_states, tables, run);
+  if (helper.joinable()) helper.join();
+  if (!horizontal) horizontal = build(size, Axis::Row, metric, max_states, tables, run);
+  if (!vertical) return vertical.error();
+  if (!*horizontal) return horizontal->error();
+  return Pair{std::move(*vertical), std::move(**horizontal)};
 }
 
 void WalkingDistanceTable::advise_huge_pages() const {

@@ -102,7 +102,10 @@ class OptimalSolver {
   // The pattern part alone: max over the probes (0 without a pattern database).
   int pattern_bound(const Position& position) const;
   const PiecePdb* pattern_db() const;  // null without a pattern database
-  int probes() const;                  // pattern lookups per node (position and inverse)
+  // Why the automatic pattern database is not used (too large for the memory budget, or still
+  // being built in the background for a later request); empty when it is used or not asked for.
+  const std::string& pattern_note() const;
+  int probes() const;  // pattern lookups per node (position and inverse)
   const WalkingDistanceTable& vertical() const;
   const WalkingDistanceTable& horizontal() const;
 

@@ -41,6 +41,12 @@ class WalkingDistanceTable {
                                             std::uint64_t max_states = DEFAULT_MAX_STATES,
                                             TableStore* tables = nullptr,
                                             const RunContext* run = nullptr);
+  // Both tables of a board, the vertical and the horizontal one, built at once on two threads
+  // when `run` allows two (a first use waits for one build instead of two in a row).
+  struct Pair;
+  static Result<Pair> build_pair(BoardSize size, Metric metric,
+                                 std::uint64_t max_states = DEFAULT_MAX_STATES,
+                                 TableStore* tables = nullptr, const RunContext* run = nullptr);
   // True when build() found the table in the store (on disk or in memory) instead of searching.
   bool loaded_from_cache() const { return loaded_from_cache_; }
 
@@ -97,6 +103,10 @@ class WalkingDistanceTable {
   std::uint64_t states_ = 0;
   int max_distance_ = 0;
   bool loaded_from_cache_ = false;
+};
+
+struct WalkingDistanceTable::Pair {
+  WalkingDistanceTable vertical, horizontal;
 };
 
 }  // namespace permuzzle::loopover
