@@ -1,6 +1,7 @@
 #include "permuzzle/core/perm.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <numeric>
 
@@ -310,6 +311,8 @@ bool Perm::operator==(const Perm& other) const {
 }
 
 bool Perm::operator<(const Perm& other) const {
+  // Same degree (every element of one group): the images' lexicographic order, vectorised.
+  if (images_.size() == other.images_.size()) return images_ < other.images_;
   std::size_t n = std::max(images_.size(), other.images_.size());
   for (std::size_t i = 0; i < n; ++i) {
     Point a = image(static_cast<Point>(i)), b = other.image(static_cast<Point>(i));
@@ -386,18 +389,23 @@ int Perm::sign_by_inversions() const {
 }
 
 std::string Perm::to_cycle_string() const {
-  auto all = cycles();
-  if (all.empty()) return "()";
+  // The cycles in the order cycles() gives (by smallest point, each from it), written straight
+  // into the string: listing millions of elements makes this a hot loop.
   std::string out;
-  for (const auto& cycle : all) {
+  std::vector<bool> seen(images_.size(), false);
+  char digits[16];
+  for (std::size_t start = 0; start < images_.size(); ++start) {
+    if (seen[start] || images_[start] == start) continue;
     out += '(';
-    for (std::size_t i = 0; i < cycle.size(); ++i) {
-      if (i) out += ',';
-      out += std::to_string(cycle[i] + 1);
+    for (Point p = static_cast<Point>(start); !seen[p]; p = images_[p]) {
+      seen[p] = true;
+      if (p != start) out += ',';
+      const auto end = std::to_chars(digits, digits + sizeof digits, std::uint64_t(p) + 1).ptr;
+      out.append(digits, end);
     }
     out += ')';
   }
-  return out;
+  return out.empty() ? "()" : out;
 }
 
 std::string Perm::to_list_string(std::size_t degree) const {
