@@ -261,7 +261,9 @@ Result<std::shared_ptr<const DistanceTable>> distance_table(TableStore& store,
     }
     return Ok{};
   };
-  recipe.build = [&](const RunContext& r) -> Result<std::shared_ptr<DistanceTable>> {
+  // Background-safe (a server's build outlives the request): holds the move tables.
+  recipe.background = true;
+  recipe.build = [tables](const RunContext& r) -> Result<std::shared_ptr<DistanceTable>> {
     auto t = std::make_shared<DistanceTable>();
     t->distance.assign(POSITIONS, 0xFF);
     t->distance[0] = 0;
