@@ -14,8 +14,6 @@
 // never created).
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -31,15 +29,6 @@ namespace {
 
 using nlohmann::json;
 using permuzzle::fuzz::check;
-
-// Commands that do not honour the run's deadline yet (found by this harness: each ran past
-// libFuzzer's 10 s timeout under a 50 ms limit, mostly in table builds and benchmark loops that
-// do not check the RunContext; issue 22 makes them check it). Their parameters are still
-// validated here, but their handlers do not run until they are removed from this list; the
-// conformance suite (tests/conformance_test.cpp) holds every command to the limit meanwhile.
-constexpr std::array<std::string_view, 10> HANDLERS_NOT_RUN = {
-    "bench/binary",   "bench/cube",          "bench/groups",  "bench/korf100", "bench/korf24",
-    "bench/loopover", "bench/loopover-fast", "cube/scramble", "cube/solve",    "sliding/bfs"};
 
 constexpr auto TIME_LIMIT = std::chrono::milliseconds(50);
 constexpr std::uint64_t MEMORY_BUDGET = std::uint64_t(64) << 20;
@@ -147,12 +136,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   session.run.with_time_limit(TIME_LIMIT).with_memory_budget(MEMORY_BUDGET).with_threads(1);
   check(!session.host_paths);
 
-  const std::string name = command.family + "/" + command.verb;
-  if (std::find(HANDLERS_NOT_RUN.begin(), HANDLERS_NOT_RUN.end(), name) != HANDLERS_NOT_RUN.end()) {
-    auto request = f.registry.validate(command, params);
-    if (!request) check_error(request.error());
-    return 0;
-  }
   auto out = f.registry.call(command.family, command.verb, params, session);
   if (!out) {
     check_error(out.error());
