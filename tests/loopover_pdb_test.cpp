@@ -191,6 +191,27 @@ TEST_P(LoopoverPdbMetric, FourByFourMatchesWalkingDistanceSolver) {
   ASSERT_TRUE(solver.ok()) << solver.error().describe();
   EXPECT_GT(solver->probes(), 16);  // 5 pieces are less symmetric than a pair of rows
   auto plain = OptimalSolver::create(size, metric, &fresh);  // from the disk, not memory
+  if (metric == Metric::Stm) {
+    // A server's store (background builds) and a request with a deadline: the automatic pattern
+    // table (rows A-B, 260 MB, not on disk) goes on building in the background, and the request
+    // gets a solver on the walking distance alone (from the disk), told why, well before its
+    // deadline. The store's destructor stops the build.
+    TableStore::Options background;
+    background.background_builds = true;
+    TableStore server(dir.string(), background);
+    RunContext request;
+    request.with_time_limit(std::chrono::seconds(2));
+    OptimalSolverConfig automatic;
+    automatic.tables = &server;
+    automatic.run = &request;
+    automatic.pattern = PatternChoice::Auto;
+    auto quick = OptimalSolver::create(size, metric, automatic);
+    ASSERT_TRUE(quick.ok()) << quick.error().describe();
+    EXPECT_EQ(quick->pattern_db(), nullptr);
+    EXPECT_NE(quick->pattern_note().find("in the background"), std::string::npos)
+        << quick->pattern_note();
+    EXPECT_FALSE(request.should_stop());
+  }
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(plain->vertical().loaded_from_cache());
