@@ -12,7 +12,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = process.env.PERMUZZLE_CLI || path.join(here, '../../build/release/permuzzle');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // The flags this closed network needs (no background connections to Google's hosts).
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+// WebGL (the 3D puzzles) through SwiftShader, Chromium's software renderer: no GPU needed.
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let server;
