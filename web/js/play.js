@@ -30,11 +30,13 @@ const game = {
   broken: null,  // why the URL opened no puzzle (the board is disabled)
   busy: Promise.resolve(),
   token: 0,       // bumps on every new position load, so stale answers are ignored
+  request: 0,     // bumps on every scramble or link asked for: only the last one loads
 };
 
 let sessions = null;
 const views = {};     // View3D per cubing.js puzzle id, kept across puzzles
 let noThreeD = null;  // why the 3D view cannot load (then every puzzle is drawn flat)
+let followingPlayer = false; // render() after the 3D player moved: it shows the position already
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -82,11 +84,16 @@ function view3d() {
     views[id] = new View3D(id, {
       onUserMove: (m) => play(m),
       onIndex: (i) => {
-        // The player's own controls (play, scrubber) moved through the solution.
-        if (game.solution && game.adapter.puzzle3d === id) {
-          game.solution.index = Math.min(i, game.solution.states.length - 1);
-          render();
-        }
+        // The player's own controls (play, scrubber) moved through the solution: the step is
+        // the last whose 3D moves are all shown (one engine move may be several cubing.js moves).
+        const sol = game.solution;
+        if (!sol || game.adapter.puzzle3d !== id || !sol.states[0].alg) return;
+        const base = sol.states[0].alg.length;
+        let k = 0;
+        while (k + 1 < sol.states.length && sol.states[k + 1].alg.length - base <= i) k += 1;
+        sol.index = k;
+        followingPlayer = true;
+        try { render(); } finally { followingPlayer = false; }
       },
     });
   }
@@ -113,7 +120,7 @@ function renderBoard(s, ui) {
       return;
     }
     if (board.firstChild !== view.player || board.childNodes.length !== 1) board.replaceChildren(view.player);
-    view.show(s.alg);
+    if (!followingPlayer) view.show(s.alg);
     return;
   }
   game.adapter.render(board, s, ui);
@@ -360,6 +367,7 @@ function freshSeed() {
 
 // A scrambled position from the seed field (`fresh`: a new seed first).
 async function newPuzzle(fresh = false) {
+  const request = ++game.request;
   try {
     if (fresh === 'new-seed') $('seed').value = String(freshSeed());
     game.opts = readOptions();
@@ -371,9 +379,10 @@ async function newPuzzle(fresh = false) {
     const text = $('seed').value.trim();
     const seed = Number(text);
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(seed)) throw new Error(`the seed must be a whole number, not '${text}'`);
-    load(await game.adapter.scramble(game.opts, seed), seed);
+    const state = await game.adapter.scramble(game.opts, seed);
+    if (request === game.request) load(state, seed);
   } catch (e) {
-    fail(e);
+    if (request === game.request) fail(e);
   }
 }
 
@@ -538,19 +547,22 @@ export async function openPlay(path, query) {
   game.opts = {};
   for (const o of adapter.options) game.opts[o.name] = params.get(o.name) ?? o.value;
   buildOptions();
+  const request = ++game.request;
   try {
     if (name === 'def' && params.has('example')) {
       await defPuzzle.loadExample(params.get('example'));
+      if (request !== game.request) return;
       game.opts = readOptions();
       buildOptions();
     }
     if (params.has('pos')) {
       const seed = params.has('seed') ? Number(params.get('seed')) : null;
-      load(await adapter.decode(game.opts, params.get('pos')), Number.isSafeInteger(seed) ? seed : null);
+      const state = await adapter.decode(game.opts, params.get('pos'));
+      if (request === game.request) load(state, Number.isSafeInteger(seed) ? seed : null);
       return;
     }
   } catch (e) {
-    fail(e);
+    if (request === game.request) fail(e);
     return;
   }
   $('seed').value = params.has('seed') ? params.get('seed') : String(freshSeed());
