@@ -7,9 +7,11 @@
 // which `def apply --state` and `def solve --state` read back, with the state as JSON for the
 // 2D picture. The solved pattern is the state null (no --state).
 //
-// A file cubing.js can draw (recognised by its sets and move names: 3x3x3, 2x2x2, pyraminx with
-// or without tips, skewb, megaminx) is shown in 3D: a position also carries `alg`, moves in
-// cubing.js's notation that reach it from solved (see view3d.js).
+// A file cubing.js can draw is shown in 3D: the project's 3x3x3, 2x2x2, pyraminx (with or
+// without tips) and skewb files, recognised by their sets and move names, and cubing.js's own
+// KPuzzle definitions (megaminx, NxNxN, ...), recognised by name and checked against cubing.js's.
+// A position then also carries `alg`, moves in cubing.js's notation that reach it from solved
+// (see view3d.js).
 import { call } from './api.js';
 import { invertMoves, splitAlg } from './view3d.js';
 import { rng } from './rng.js';
@@ -34,30 +36,52 @@ function fileParam(command) {
 }
 
 const FACE_MOVE = /^[URFDLB]$/;
-const MEGAMINX_MOVE = /^(U|F|R|L|BR|BL|FR|FL|DR|DL|B|D)$/;
-// Definition files cubing.js draws: their sets ("NAME:pieces/orientations", sorted), their base
-// moves, cubing.js's puzzle id, and how one of the file's moves is written for cubing.js. The
-// conventions (which way a move turns, where a piece starts) were checked against cubing.js's
-// own KPuzzles: an engine solution applied after the scramble ends on cubing.js's solved
-// pattern (web/tests/ checks the pyraminx in the browser).
+// The project's definition files cubing.js draws (data/puzzles/): their sets
+// ("NAME:pieces/orientations", sorted), their base move names, and cubing.js's puzzle id. Their
+// move names and conventions (which way a move turns) are cubing.js's: an engine solution
+// applied after the scramble ends on cubing.js's solved pattern (checked for each of them with
+// cubing.js's KPuzzles; web/tests/ checks the pyraminx in the browser).
 const RECOGNISED = [
   { sets: 'CORNERS:8/3 EDGES:12/2', moves: FACE_MOVE, puzzle: '3x3x3' },
   { sets: 'CORNERS:8/3', moves: FACE_MOVE, puzzle: '2x2x2' },
   { sets: 'CORNERS:7/3', moves: FACE_MOVE, puzzle: '2x2x2' },
   { sets: 'CENTERS:4/3 EDGES:6/2 TIPS:4/3', moves: /^[ULRBulrb]$/, puzzle: 'pyraminx' },
-  // Without tips: cubing.js's U turns the tip with its layer, so the tip is turned back.
-  { sets: 'CENTERS:4/3 EDGES:6/2', moves: /^[ULRB]$/, puzzle: 'pyraminx',
-    translate: (m) => [m, invertMoves([m.replace(/^[ULRB]/, (f) => f.toLowerCase())])[0]] },
+  // Without tips: cubing.js's U also turns the tip, always as far as the axial centre below
+  // it, so the tips are solved whenever the file's pieces are.
+  { sets: 'CENTERS:4/3 EDGES:6/2', moves: /^[ULRB]$/, puzzle: 'pyraminx' },
   { sets: 'CENTERS:6/1 CORNERS:8/3', moves: /^[RLUB]$/, puzzle: 'skewb' },
-  { sets: 'CENTERS:12/1 CORNERS:20/3 EDGES:30/2', moves: MEGAMINX_MOVE, puzzle: 'megaminx' },
 ];
 
+const moveNamesOf = (info) => (info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
+const setsOf = (info) => (info.sets || []).map((s) => `${s.name}:${s.pieces}/${s.orientations}`).sort().join(' ');
+const writtenAsIs = (tokens) => tokens.slice();
+
 export function recognise(info) {
-  const sets = (info.sets || []).map((s) => `${s.name}:${s.pieces}/${s.orientations}`).sort().join(' ');
-  const moves = (info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
+  const sets = setsOf(info);
+  const moves = moveNamesOf(info);
   const r = RECOGNISED.find((x) => x.sets === sets && moves.length && moves.every((m) => x.moves.test(m)));
-  if (!r) return null;
-  return { puzzle: r.puzzle, translate: (tokens) => tokens.flatMap((m) => (r.translate ? r.translate(m) : [m])) };
+  return r ? { puzzle: r.puzzle, translate: writtenAsIs } : null;
+}
+
+// A KPuzzle definition of cubing.js's own (its name is a cubing.js puzzle id: megaminx, 4x4x4,
+// ...; cubing.js exports them) is drawn by that puzzle when its sets and moves are cubing.js's.
+// This loads cubing.js's puzzle list (a chunk of its own), so only for a name it has.
+const CUBING_IDS = /^(\d+x\d+x\d+|megaminx|gigaminx|pyraminx|master_tetraminx|skewb|master_skewb|fto|master_fto|baby_fto|melindas2x2x2x2|square1|clock|kilominx|redi_cube|loopover)$/;
+async function recogniseByCubing(info) {
+  if (!CUBING_IDS.test(info.name || '')) return null;
+  let puzzles;
+  try {
+    ({ puzzles } = await import('cubing/puzzles'));
+  } catch {
+    return null; // no 3D code (an unbundled page): drawn flat
+  }
+  const loader = puzzles[info.name];
+  if (!loader || !loader.kpuzzle) return null;
+  const definition = (await loader.kpuzzle()).definition;
+  const orbits = setsOf({ sets: definition.orbits.map((o) => ({ name: o.orbitName, pieces: o.numPieces, orientations: o.numOrientations })) });
+  const moves = moveNamesOf(info);
+  if (orbits !== setsOf(info) || !moves.length || !moves.every((m) => Object.hasOwn(definition.moves, m))) return null;
+  return { puzzle: info.name, translate: writtenAsIs };
 }
 
 // A puzzle this size gets a uniformly random scramble whose 3D moves come from an engine solve;
@@ -84,7 +108,7 @@ export const defPuzzle = {
     this.file = { name, text };
     this.info = await call('def', 'info', this.params('info', {}));
     this.moveNames = (this.info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
-    this.view = recognise(this.info);
+    this.view = recognise(this.info) || await recogniseByCubing(this.info);
     this.example = null;
   },
   async loadExample(name) {

@@ -69,6 +69,8 @@ export class View3D {
       background: 'none',
       controlPanel: 'bottom-row',
       viewerLink: 'none',
+      // PG3D: the renderer that turns a face when it is clicked (Cube3D, the 3x3x3's default, does not).
+      visualization: 'PG3D',
       experimentalMovePressInput: 'basic',
       experimentalMovePressCancelOptions: { directional: 'none' },
     });

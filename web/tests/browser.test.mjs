@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -317,6 +317,12 @@ test('the 3D cube: drawn, turned by a key, a pasted scramble solved by an animat
   await page.keyboard.press('r');
   await page.waitForFunction(() => document.getElementById('moves').textContent === '1');
   await until('the R turn in 3D', async () => (await playerState(page, `${scramble} R`)).matches);
+  // A click on the top face turns it (cubing.js picks the move; the engine applies it too).
+  const box = await page.locator('#board twisty-player').boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.22);
+  await page.waitForFunction(() => document.getElementById('moves').textContent === '2');
+  const clicked = await playerState(page);
+  assert.match(clicked.moves, /^R U'?$/, clicked.moves);
   // The engine's solution, animated by cubing.js from the position, ends on its solved cube.
   const end = await solveIn3d(page);
   assert.equal(end.solved, true, `after ${end.moves}`);
@@ -338,6 +344,40 @@ test('a pyraminx definition file in 3D: moves from its buttons, then solved in 3
   await page.waitForFunction(() => document.getElementById('moves').textContent === '2');
   const end = await solveIn3d(page);
   assert.equal(end.solved, true, `after ${end.moves}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("cubing.js's own megaminx definition uploaded: drawn in 3D, its pattern the engine's state", async () => {
+  // The KPuzzle definition cubing.js itself uses (same pieces, same numbering as the 3D view).
+  const { puzzles } = await import(pathToFileURL(path.join(here, '../node_modules/cubing/dist/lib/cubing/puzzles/index.js')));
+  const text = JSON.stringify((await puzzles.megaminx.kpuzzle()).definition);
+  const page = await open('#play/def');
+  await page.locator('#def-file').setInputFiles({ name: 'megaminx.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => document.getElementById('def-name').textContent === 'megaminx.json');
+  await page.fill('#seed', '3');
+  await page.click('#scramble');
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 3');
+  await until('the 3D megaminx', async () => (await playerState(page))?.puzzle === 'megaminx');
+  // The engine's state of the position in the link, piece by piece, is the 3D pattern.
+  const pos = new URLSearchParams((await page.getAttribute('#link', 'href')).split('?')[1]).get('pos');
+  const response = await fetch(`${url}api/v1/def/apply`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ file: { name: 'megaminx.json', text }, moves: '', state: pos }),
+  });
+  const engine = (await response.json()).state;
+  const pattern = await page.evaluate(async () => {
+    const model = document.querySelector('#board twisty-player').experimentalModel;
+    return (await model.currentPattern.get()).patternData;
+  });
+  assert.deepEqual(Object.keys(engine).sort(), Object.keys(pattern).sort());
+  let moved = 0;
+  for (const orbit of Object.keys(engine)) {
+    assert.deepEqual(engine[orbit].pieces, pattern[orbit].pieces, orbit);
+    assert.deepEqual(engine[orbit].orientation, pattern[orbit].orientation, orbit);
+    moved += engine[orbit].pieces.filter((p, i) => p !== i).length;
+  }
+  assert.ok(moved > 20, `a scramble moves pieces (${moved})`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
