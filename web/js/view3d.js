@@ -66,6 +66,7 @@ export class View3D {
       alg: '',
       experimentalSetupAlg: '',
       hintFacelets: 'none',
+      experimentalStickering: 'full', // every sticker in its colour (some puzzles default to a dimmed set)
       background: 'none',
       controlPanel: 'bottom-row',
       viewerLink: 'none',

@@ -71,6 +71,9 @@ test('the page opens with a board, small enough to load fast', async () => {
   bytes.push(...sizes);
   const total = bytes.reduce((a, b) => a + b, 0);
   assert.ok(total > 0 && total < 300 * 1024, `first load ${total} bytes`);
+  // The 3D code (cubing.js, three.js) is not part of it: a 3D puzzle loads it when opened.
+  const names = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.deepEqual(names.filter((n) => n.includes('/js/chunks/')), []);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
