@@ -7,7 +7,7 @@ import { describeError, commands, job } from './api.js';
 import { PUZZLES } from './puzzles.js';
 import { defPuzzle, EXAMPLES } from './defpuzzle.js';
 import { View3D } from './view3d.js';
-import { Sessions, stats, formatTime, toCsv, result } from './sessions.js';
+import { Sessions, stats, formatTime, toCsv, result, browserStorage } from './sessions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -594,8 +594,9 @@ export function initPlay() {
   };
   $('scramble').onclick = () => newPuzzle();
   $('random-seed').onclick = () => newPuzzle('new-seed');
-  $('inspection').checked = localStorage.getItem('permuzzle-inspection') === 'on';
-  $('inspection').onchange = () => localStorage.setItem('permuzzle-inspection', $('inspection').checked ? 'on' : 'off');
+  const storage = browserStorage();
+  $('inspection').checked = storage.getItem('permuzzle-inspection') === 'on';
+  $('inspection').onchange = () => storage.setItem('permuzzle-inspection', $('inspection').checked ? 'on' : 'off');
   $('undo').onclick = undo;
   $('redo').onclick = redo;
   $('reset').onclick = () => { if (game.start) load(game.start, game.seed); };

@@ -66,8 +66,21 @@ export function toCsv(solves) {
 }
 
 // The sessions store: { current: name, sessions: { name: [solve, ...] } } in local storage.
+// Where storage is off (a browser setting: reading localStorage throws), sessions last until
+// the page is closed.
+export function browserStorage() {
+  try {
+    const s = globalThis.localStorage;
+    s.getItem(KEY);
+    return s;
+  } catch {
+    const memory = new Map();
+    return { getItem: (k) => memory.get(k) ?? null, setItem: (k, v) => memory.set(k, v) };
+  }
+}
+
 export class Sessions {
-  constructor(storage = globalThis.localStorage) {
+  constructor(storage = browserStorage()) {
     this.storage = storage;
     let data = null;
     try { data = JSON.parse(storage.getItem(KEY)); } catch { data = null; }
