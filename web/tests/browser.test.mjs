@@ -309,6 +309,13 @@ test('the 3D cube: drawn, turned by a key, a pasted scramble solved by an animat
     return c.length >= 4 ? c : null;
   }, 10000);
   assert.ok(colours.length >= 4, colours.join(' '));
+  // A facelet string (the engine's for R U F', through the API) shows as cubing.js's R U F'.
+  const applied = await fetch(`${url}api/v1/cube/apply`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ moves: "R U F'" }),
+  });
+  await page.fill('#facelets', (await applied.json()).facelets);
+  await page.click('#facelets-set');
+  await until('the typed facelets', async () => (await playerState(page, "R U F'")).matches);
   // A pasted scramble: the engine's position (the link) and the 3D pattern are both scrambled.
   const scramble = "R U R' U' F2 D L' B2 U2 R' F";
   await page.fill('#alg', scramble);

@@ -1,6 +1,7 @@
 // Takes the screenshots of docs/: the play page with a 4x4 Loopover part-way through its
 // solution (web.png), the 3D cube part-way through its solve animation (web-cube.png), a
-// pyraminx definition file in 3D (web-def.png) and the analysis page's chart (web-analysis.png).
+// pyraminx definition file in 3D (web-def.png), the groups page with the Cayley graph of S3
+// (web-groups.png) and the analysis page's chart (web-analysis.png).
 //   node screenshot.mjs http://127.0.0.1:PORT/ ../../docs
 import { chromium } from 'playwright-core';
 import path from 'node:path';
@@ -46,6 +47,13 @@ await page.waitForFunction(() => document.getElementById('seed-shown').textConte
 await page.locator('#board twisty-player').waitFor();
 await page.waitForTimeout(6000);
 await shot(page, 'web-def.png');
+await page.close();
+
+page = await browser.newPage({ viewport: { width: 900, height: 760 } });
+await page.goto(`${url}#groups`);
+await page.click('#group-cayley');
+await page.locator('#group-graph img').waitFor({ timeout: 30000 });
+await shot(page, 'web-groups.png');
 await page.close();
 
 page = await browser.newPage({ viewport: { width: 900, height: 760 } });
