@@ -95,6 +95,7 @@ function view3d() {
         followingPlayer = true;
         try { render(); } finally { followingPlayer = false; }
       },
+      onPlaying: () => { if (game.solution) renderSolution(); },
     });
   }
   return views[id];
@@ -178,7 +179,8 @@ function renderSolution() {
   const sol = game.solution;
   box.hidden = !sol;
   if (!sol) return;
-  $('step-play').textContent = sol.timer ? 'Pause' : 'Play';
+  const view = solution3d();
+  $('step-play').textContent = (view ? view.playing : sol.timer) ? 'Pause' : 'Play';
   const list = $('solution-moves');
   list.replaceChildren();
   sol.moves.forEach((m, i) => {

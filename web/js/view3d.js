@@ -35,11 +35,14 @@ export function splitAlg(text) {
 
 export class View3D {
   // puzzle: cubing.js's puzzle id ("3x3x3", "pyraminx", ...); onUserMove(m): a move made on the
-  // 3D puzzle itself (a click or drag on a face); onIndex(i): the timeline moved to move i.
-  constructor(puzzle, { onUserMove, onIndex } = {}) {
+  // 3D puzzle itself (a click on a face); onIndex(i): the timeline moved to move i;
+  // onPlaying(bool): the player started or stopped playing its timeline.
+  constructor(puzzle, { onUserMove, onIndex, onPlaying } = {}) {
     this.puzzle = puzzle;
     this.onUserMove = onUserMove;
     this.onIndex = onIndex;
+    this.onPlaying = onPlaying;
+    this.playing = false;
     this.player = null;
     this.setup = [];
     this.moves = [];
@@ -99,6 +102,10 @@ export class View3D {
         this.index = i;
         if (this.onIndex) this.onIndex(i);
       }
+    });
+    model.playingInfo.addFreshListener((info) => {
+      this.playing = info.playing;
+      if (this.onPlaying) this.onPlaying(info.playing);
     });
     this.player = player;
     return player;
