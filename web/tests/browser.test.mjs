@@ -442,6 +442,15 @@ test('the puzzle selector follows the route; bad URLs disable the board with a m
   assert.equal(await page.isVisible('#upload'), true);
   await page.goto(`${url}#play/def?example=skewb`);
   await page.waitForFunction(() => document.getElementById('puzzle').value === 'def?example=skewb');
+  // A definition cubing.js does not draw (TopSpin) is drawn flat from its sets: a row per set,
+  // a cell per place.
+  await page.goto(`${url}#play/def?example=topspin&seed=1`);
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 1');
+  assert.equal(await page.locator('#board twisty-player').count(), 0);
+  assert.deepEqual(await page.locator('#board .defset-name').allTextContents(), ['DISCS']);
+  const cells = (await page.locator('#board .defcell').allTextContents()).map(Number);
+  assert.deepEqual(cells.slice().sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
+  assert.notDeepEqual(cells, Array.from({ length: 20 }, (_, i) => i + 1));
   // A board size the engine refuses: its message names the page's field, the board is disabled.
   await page.goto(`${url}#play/sliding?size=99x99`);
   await page.waitForFunction(() => document.getElementById('play-error').textContent !== '');
