@@ -115,7 +115,7 @@ function renderBoard(s, ui) {
       }
       view.mount().then(() => render()).catch((e) => {
         noThreeD = e.message;
-        $('play-help').textContent = `${noThreeD}. ${game.adapter.help || ''}`;
+        $('play-help').textContent = helpText();
         render();
       });
       return;
@@ -328,6 +328,13 @@ function syncSelect() {
   else if ([...select.options].some((o) => o.value === game.name)) select.value = game.name;
 }
 
+// The help line; a 3D puzzle drawn flat says why and how the flat view is played.
+function helpText() {
+  const a = game.adapter;
+  if (noThreeD && a.puzzle3d) return `${noThreeD}. ${a.help2d || a.help || ''}`;
+  return a.help || '';
+}
+
 function buildOptions() {
   const box = $('puzzle-options');
   box.replaceChildren();
@@ -355,7 +362,7 @@ function buildOptions() {
       buttons.append(b);
     }
   }
-  $('play-help').textContent = (noThreeD && game.adapter.puzzle3d ? `${noThreeD}. ` : '') + (game.adapter.help || '');
+  $('play-help').textContent = helpText();
   $('upload').hidden = game.name !== 'def';
   $('def-example').value = defPuzzle.example || '';
   $('alg-row').hidden = !(game.name === 'cube' || game.name === 'def');

@@ -444,6 +444,7 @@ export const cube = {
   options: [],
   puzzle3d: '3x3x3',
   help: 'Click a face of the cube to turn it (right-click: the other way; Shift+click: the slice behind; Ctrl+click: the whole cube), or press U R F D L B (faces), M E S (slices), X Y Z (rotations), with Shift counter-clockwise. Drag to look around; the bar under the cube scrubs through the moves.',
+  help2d: 'Buttons, or the keys U R F D L B (faces), M E S (slices), X Y Z (rotations), with Shift counter-clockwise.',
   solved: () => ({ facelets: SOLVED_CUBE, alg: [] }),
   async scramble(opts, seed) {
     const out = await call('cube', 'random', { seed });
