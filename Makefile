@@ -20,7 +20,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean node web-bundle web-deps web-test
+  clean node web-npm web-deps web-test
 
 all: build
 
@@ -43,11 +43,11 @@ deps:
 configure: deps
 	@cmake --preset $(PRESET) >/dev/null
 
-build: configure web-bundle
+build: web-npm configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 # The demo needs only the CLI: no tests, no benchmarks.
-build-cli: configure web-bundle
+build-cli: web-npm configure
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle
 
 run: build-cli
@@ -93,11 +93,11 @@ fuzz: deps
 	  fi; \
 	done
 
-# Node.js and npm: from the machine, else from Debian. They bundle the web app (web/build.mjs,
-# esbuild: cubing.js for the 3D puzzles, in chunks loaded only by a 3D page) into
-# $(WEB_BUNDLE), which the build embeds in the binary, and run the browser tests.
+# Node.js and npm: from the machine, else from Debian. They install the web app's bundler
+# (esbuild) and cubing.js (the 3D puzzles) into web/node_modules, with which the CMake build
+# bundles the app (web/build.mjs: cubing.js in chunks loaded only by a 3D page) and embeds the
+# bundle in the binary; and they run the browser tests.
 WEB_TESTS := web/tests
-WEB_BUNDLE := $(BUILD_DIR)/web-bundle
 
 node:
 	@command -v npm >/dev/null || { \
@@ -107,12 +107,11 @@ node:
 	  else echo "error: npm is missing (apt-get install nodejs npm)" >&2; exit 1; fi; }
 
 # npm ci (from web/package-lock.json) when node_modules is missing or older than the lock file.
-web-bundle: node
+web-npm: node
 	@if [ ! -f web/node_modules/.package-lock.json ] || \
 	    [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
 	  cd web && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
-	@node web/build.mjs $(WEB_BUNDLE)
 
 # Browser tests (web/tests/): playwright-core from npm drives Debian's chromium (no browser
 # download); it needs Node.js 20 or newer (Debian's Node.js 18 is then reported as too old).

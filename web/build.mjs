@@ -1,7 +1,7 @@
 // Bundles the web app for the server: js/app.js and what it imports into OUT/js/ (esbuild, ES
 // modules with code splitting). cubing.js (the 3D puzzles) is imported dynamically, so it lands
 // in chunks of its own that the page loads only when a 3D puzzle opens: first load stays small.
-//   node build.mjs OUT        (make build does this: OUT = build/<preset>/web-bundle)
+//   node build.mjs OUT        (the CMake build does this: OUT = build/<preset>/web-bundle)
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
