@@ -60,6 +60,11 @@ function link() {
   return `#play/${game.name}?${params}`;
 }
 
+// Seconds from the first move to the solve (or now).
+function elapsed() {
+  return game.startedAt === null ? 0 : ((game.finishedAt || performance.now()) - game.startedAt) / 1000;
+}
+
 function tick() {
   const label = $('timer-label');
   if (game.inspectingSince !== null && game.startedAt === null) {
@@ -69,8 +74,7 @@ function tick() {
     return;
   }
   label.textContent = 'Time';
-  const t = game.startedAt === null ? 0 : ((game.finishedAt || performance.now()) - game.startedAt) / 1000;
-  $('timer').textContent = t.toFixed(2) + (game.penalty ? ` (${game.penalty})` : '');
+  $('timer').textContent = elapsed().toFixed(2) + (game.penalty ? ` ${game.penalty}` : '');
 }
 setInterval(() => {
   if ((game.startedAt !== null && game.finishedAt === null) || (game.inspectingSince !== null && game.startedAt === null)) tick();
@@ -167,7 +171,7 @@ function render() {
     shown.textContent = `Solved by the solver in ${plural(game.solution.moves.length, 'move')}`;
   } else if (solved && game.index > 0) {
     shown.hidden = false;
-    shown.textContent = `Solved in ${plural(game.index, 'move')} (${$('timer').textContent} s)`;
+    shown.textContent = `Solved in ${plural(game.index, 'move')} (${elapsed().toFixed(2)} s${game.penalty ? `, ${game.penalty}` : ''})`;
   } else {
     shown.hidden = true;
   }
