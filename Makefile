@@ -20,7 +20,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean web-deps web-test
+  clean node web-npm web-deps web-test
 
 all: build
 
@@ -43,11 +43,11 @@ deps:
 configure: deps
 	@cmake --preset $(PRESET) >/dev/null
 
-build: configure
+build: web-npm configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 # The demo needs only the CLI: no tests, no benchmarks.
-build-cli: configure
+build-cli: web-npm configure
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle
 
 run: build-cli
@@ -93,17 +93,29 @@ fuzz: deps
 	  fi; \
 	done
 
-# Browser tests (web/tests/): playwright-core from npm drives Debian's chromium (no browser
-# download). Node.js (20 or newer: playwright-core's requirement) and npm come from the machine,
-# else from Debian (whose Node.js 18 is then reported as too old).
+# Node.js and npm: from the machine, else from Debian. They install the web app's bundler
+# (esbuild) and cubing.js (the 3D puzzles) into web/node_modules, with which the CMake build
+# bundles the app (web/build.mjs: cubing.js in chunks loaded only by a 3D page) and embeds the
+# bundle in the binary; and they run the browser tests.
 WEB_TESTS := web/tests
 
-web-deps: deps
+node:
 	@command -v npm >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    export DEBIAN_FRONTEND=noninteractive; \
 	    apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; \
 	  else echo "error: npm is missing (apt-get install nodejs npm)" >&2; exit 1; fi; }
+
+# npm ci (from web/package-lock.json) when node_modules is missing or older than the lock file.
+web-npm: node
+	@if [ ! -f web/node_modules/.package-lock.json ] || \
+	    [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+	  cd web && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+
+# Browser tests (web/tests/): playwright-core from npm drives Debian's chromium (no browser
+# download); it needs Node.js 20 or newer (Debian's Node.js 18 is then reported as too old).
+web-deps: deps node
 	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { \
 	  echo "error: the browser tests need Node.js 20 or newer (playwright-core); found $$(node --version)" >&2; \
 	  exit 1; }

@@ -88,6 +88,12 @@ TEST(Server, PageAndAssetsAreServedFromTheBinary) {
   ASSERT_TRUE(js);
   EXPECT_EQ(js->status, 200);
   EXPECT_NE(js->get_header_value("Content-Type").find("javascript"), std::string::npos);
+  // The play page's example definition files (data/puzzles/), as text.
+  auto example = s.client().Get("/examples/pyraminx.tws");
+  ASSERT_TRUE(example);
+  EXPECT_EQ(example->status, 200);
+  EXPECT_NE(example->get_header_value("Content-Type").find("text/plain"), std::string::npos);
+  EXPECT_NE(example->body.find("Name pyraminx"), std::string::npos);
 }
 
 TEST(Server, CommandsListsEveryRegistryCommand) {
@@ -358,7 +364,8 @@ TEST(Server, PathTraversalAndOddUrlsAre404) {
        {"/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd",
         "/js/../../CMakeLists.txt", "//etc/passwd", "/index.html/", "/index.html%00",
         "/web/index.html", "/apps/server/server.cpp", "/api/v1/../../etc/passwd", "/api/v1/",
-        "/api/v2/commands", "/.git/config", "/%ff%fe"}) {
+        "/api/v2/commands", "/.git/config", "/%ff%fe", "/build.mjs", "/package.json",
+        "/package-lock.json", "/node_modules/cubing/package.json", "/tests/browser.test.mjs"}) {
     std::string reply = raw_get(s.port(), target);
     std::string status = reply.substr(0, reply.find("\r\n"));
     EXPECT_NE(status.find(" 404 "), std::string::npos) << target << ": " << status;

@@ -5,46 +5,57 @@ import { job, describeError } from './api.js';
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 
-// Bars of positions per distance (a log scale when the counts span many orders of magnitude).
+const svgEl = (tag, attrs, text) => {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+// 1 234 567 -> "1.2M": short labels for the y axis.
+function short(x) {
+  if (x >= 1e9) return `${+(x / 1e9).toPrecision(3)}G`;
+  if (x >= 1e6) return `${+(x / 1e6).toPrecision(3)}M`;
+  if (x >= 1e3) return `${+(x / 1e3).toPrecision(3)}k`;
+  return String(+x.toPrecision(3));
+}
+
+// Bars of positions per distance (a log scale when the counts span many orders of magnitude),
+// with a y axis of position counts and an x axis of distances (moves from the goal).
 function chart(histogram) {
-  const w = 640;
+  const w = 680;
   const h = 240;
-  const pad = 30;
+  const left = 52; // room for the y axis' values
+  const top = 18;
+  const bottom = 36;
   const max = Math.max(...histogram);
   const log = max / Math.max(1, Math.min(...histogram.filter((x) => x > 0))) > 1000;
-  const scale = (x) => (log ? Math.log10(x + 1) / Math.log10(max + 1) : x / max);
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${w} ${h + pad}`);
-  svg.setAttribute('width', w);
-  const bw = (w - pad) / histogram.length;
+  const top10 = Math.ceil(Math.log10(max + 1));
+  const scale = (x) => (log ? Math.log10(x + 1) / top10 : x / max);
+  const svg = svgEl('svg', { viewBox: `0 0 ${w} ${h + top + bottom}`, width: w });
+  const y = (fraction) => top + h - fraction * h;
+  // The y axis: decades on a log scale, else five even steps.
+  const ticks = log ? Array.from({ length: top10 + 1 }, (_, k) => 10 ** k)
+    : Array.from({ length: 5 }, (_, k) => (max * (k + 1)) / 5).concat([0]);
+  for (const t of ticks) {
+    const fy = y(log ? Math.log10(t + 1) / top10 : t / max);
+    svg.append(svgEl('line', { x1: left, x2: w, y1: fy, y2: fy, class: 'grid' }));
+    svg.append(svgEl('text', { x: left - 4, y: fy + 4, 'text-anchor': 'end', class: 'axis' }, short(t)));
+  }
+  const bw = (w - left) / histogram.length;
   histogram.forEach((x, d) => {
-    const bar = document.createElementNS(SVG, 'rect');
-    const bh = scale(x) * (h - 10);
-    bar.setAttribute('x', pad + d * bw + 1);
-    bar.setAttribute('y', h - bh);
-    bar.setAttribute('width', Math.max(1, bw - 2));
-    bar.setAttribute('height', bh);
-    bar.setAttribute('fill', '#2a6ebb');
-    const title = document.createElementNS(SVG, 'title');
-    title.textContent = `distance ${d}: ${x.toLocaleString('en')} positions`;
-    bar.append(title);
+    const bh = scale(x) * h;
+    const bar = svgEl('rect', { x: left + d * bw + 1, y: top + h - bh, width: Math.max(1, bw - 2), height: bh, fill: '#2a6ebb' });
+    bar.append(svgEl('title', {}, `distance ${d}: ${x.toLocaleString('en')} positions`));
     svg.append(bar);
     if (histogram.length <= 40 || d % 5 === 0) {
-      const label = document.createElementNS(SVG, 'text');
-      label.setAttribute('x', pad + d * bw + bw / 2);
-      label.setAttribute('y', h + 16);
-      label.setAttribute('font-size', '11');
-      label.setAttribute('text-anchor', 'middle');
-      label.textContent = String(d);
-      svg.append(label);
+      svg.append(svgEl('text', { x: left + d * bw + bw / 2, y: top + h + 14, 'text-anchor': 'middle', class: 'axis' }, String(d)));
     }
   });
-  const axis = document.createElementNS(SVG, 'text');
-  axis.setAttribute('x', 2);
-  axis.setAttribute('y', 12);
-  axis.setAttribute('font-size', '11');
-  axis.textContent = log ? 'positions (log scale)' : 'positions';
-  svg.append(axis);
+  svg.append(svgEl('line', { x1: left, x2: left, y1: top, y2: top + h, stroke: '#444' }));
+  svg.append(svgEl('line', { x1: left, x2: w, y1: top + h, y2: top + h, stroke: '#444' }));
+  svg.append(svgEl('text', { x: left, y: 11, class: 'axis' }, log ? 'positions (log scale)' : 'positions'));
+  svg.append(svgEl('text', { x: (left + w) / 2, y: top + h + 32, 'text-anchor': 'middle', class: 'axis' }, 'distance from the goal (moves)'));
   return svg;
 }
 
@@ -123,7 +134,8 @@ async function runBfs() {
     }
   } catch (e) {
     $('bfs-status').textContent = e.kind === 'cancelled' ? 'Cancelled.' : 'Failed.';
-    if (e.kind !== 'cancelled') $('bfs-error').textContent = describeError(e);
+    // The engine names the option as the CLI does (--size); the page calls it Size.
+    if (e.kind !== 'cancelled') $('bfs-error').textContent = describeError(e).replace(/--size\b/g, 'Size');
   } finally {
     running = null;
     $('bfs-progress').hidden = true;

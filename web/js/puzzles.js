@@ -9,6 +9,7 @@
 //   solve(state) -> {moves, optimal, length, note} (async), describeMove(move) -> {text, key} }
 import { call } from './api.js';
 import { rng } from './rng.js';
+import { invertMoves, splitAlg } from './view3d.js';
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -166,6 +167,18 @@ function loopoverApply(s, m) {
   return { ...s, tiles };
 }
 
+// loopover.xyz's colouring: a tile's colour blends four corner colours by its home row and
+// column, so rows and columns read as smooth gradients at any size.
+const CORNERS = [[230, 60, 60], [235, 200, 50], [50, 110, 225], [50, 185, 95]]; // TL TR BL BR
+export function loopoverColour(home, rows, cols) {
+  const y = rows > 1 ? Math.floor(home / cols) / (rows - 1) : 0;
+  const x = cols > 1 ? (home % cols) / (cols - 1) : 0;
+  const rgb = [0, 1, 2].map((k) => Math.round((1 - y) * ((1 - x) * CORNERS[0][k] + x * CORNERS[1][k])
+    + y * ((1 - x) * CORNERS[2][k] + x * CORNERS[3][k])));
+  const luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
+  return [`rgb(${rgb.join(' ')})`, luma > 150 ? '#222' : '#fff'];
+}
+
 export const loopover = {
   label: 'Loopover',
   options: [{ name: 'size', label: 'Size', value: '4x4' }],
@@ -195,11 +208,9 @@ export const loopover = {
     grid.style.gridTemplateColumns = `repeat(${s.c}, 56px)`;
     s.tiles.forEach((t, i) => {
       const cell = el('div', 'cell', String(t));
-      const home = t - 1;
-      const hue = Math.round((Math.floor(home / s.c) / s.r) * 300);
-      const light = 45 + Math.round(((home % s.c) / s.c) * 35);
-      cell.style.background = `hsl(${hue} 70% ${light}%)`;
-      cell.style.color = light > 62 ? '#222' : '#fff';
+      const [bg, fg] = loopoverColour(t - 1, s.r, s.c);
+      cell.style.background = bg;
+      cell.style.color = fg;
       if (i === this.cursor) cell.classList.add('cursor');
       cell.dataset.cell = i;
       cell.dataset.row = Math.floor(i / s.c);
@@ -411,30 +422,44 @@ export const hanoi = {
 };
 
 // --- Rubik's cube (facelets in URFDLB order, 9 per face, Singmaster moves) -------------------
+// Drawn in 3D by cubing.js (view3d.js): a position also carries `alg`, moves from solved that
+// reach it (kept as moves are played; for a scramble or typed facelets, the inverse of the
+// engine's solution). The flat net is the view when the 3D code cannot load.
 const FACES = 'URFDLB';
 const COLOR = { U: '#fff', R: '#c41e3a', F: '#009e60', D: '#ffd500', L: '#ff5800', B: '#0051ba' };
 // Net: where each face's 3x3 block sits on a 12x9 grid of stickers (column, row).
 const NET = { U: [3, 0], L: [0, 3], F: [3, 3], R: [6, 3], B: [9, 3], D: [3, 6] };
 const SOLVED_CUBE = [...FACES].map((f) => f.repeat(9)).join('');
+// Keys: a face, slice or rotation letter turns it clockwise, with Shift counter-clockwise.
+const CUBE_KEYS = { u: 'U', r: 'R', f: 'F', d: 'D', l: 'L', b: 'B', m: 'M', e: 'E', s: 'S', x: 'x', y: 'y', z: 'z' };
+
+async function cubeAlg(facelets) {
+  if (facelets === SOLVED_CUBE) return [];
+  const out = await call('cube', 'solve', { facelets });
+  return invertMoves(movesList(out));
+}
 
 export const cube = {
   label: "Rubik's cube",
   options: [],
-  help: 'Buttons or keys: U R F D L B turn a face clockwise, with Shift counter-clockwise.',
-  solved: () => ({ facelets: SOLVED_CUBE }),
+  puzzle3d: '3x3x3',
+  help: 'Click a face of the cube to turn it (right-click: the other way; Shift+click: the slice behind; Ctrl+click: the whole cube), or press U R F D L B (faces), M E S (slices), X Y Z (rotations), with Shift counter-clockwise. Drag to look around; the bar under the cube scrubs through the moves.',
+  help2d: 'Buttons, or the keys U R F D L B (faces), M E S (slices), X Y Z (rotations), with Shift counter-clockwise.',
+  solved: () => ({ facelets: SOLVED_CUBE, alg: [] }),
   async scramble(opts, seed) {
     const out = await call('cube', 'random', { seed });
-    return { facelets: out.facelets };
+    return { facelets: out.facelets, alg: await cubeAlg(out.facelets) };
   },
   encode: (s) => s.facelets,
   async decode(opts, text) {
-    const out = await call('cube', 'check', { facelets: text });
+    const facelets = String(text).replace(/\s+/g, '').toUpperCase();
+    const out = await call('cube', 'check', { facelets });
     if (out.solvable === false) {
       throw new Error(`this cube cannot be solved: ${(out.failures || []).join('; ')}`);
     }
-    return { facelets: text };
+    return { facelets, alg: await cubeAlg(facelets) };
   },
-  buttons: () => [...'URFDLB'].flatMap((f) => [f, `${f}'`, `${f}2`]),
+  buttons: () => [...'URFDLB', ...'MES'].flatMap((f) => [f, `${f}'`, `${f}2`]).concat(['x', "x'", 'y', "y'", 'z', "z'"]),
   render(board, s) {
     board.replaceChildren();
     const net = el('div', 'net');
@@ -451,13 +476,15 @@ export const cube = {
     board.append(net);
   },
   key(e) {
-    const f = e.key.toUpperCase();
-    if (!FACES.includes(f) || e.ctrlKey || e.metaKey || e.altKey) return null;
-    return e.shiftKey ? `${f}'` : f;
+    const m = CUBE_KEYS[e.key.toLowerCase()];
+    if (!m || e.ctrlKey || e.metaKey || e.altKey) return null;
+    return e.shiftKey ? `${m}'` : m;
   },
+  // m: one move or several (a pasted alg), in the engine's notation (Singmaster, M E S, x y z,
+  // wide moves), which is cubing.js's too.
   async apply(s, m) {
     const out = await call('cube', 'apply', { moves: m, start: s.facelets });
-    return { facelets: out.facelets };
+    return { facelets: out.facelets, alg: s.alg ? s.alg.concat(splitAlg(m)) : null };
   },
   isSolved: (s) => [...FACES].every((f, i) => new Set(s.facelets.slice(i * 9, i * 9 + 9)).size === 1),
   async solve(s, run = call) {
