@@ -71,11 +71,14 @@ python-tests: python
 # A crash, a leak, a sanitizer report or a broken invariant (abort) fails the target; the input
 # is kept in build/fuzz/artifacts/ and the last lines of the log are shown.
 # name:max_len (bytes, including the selector bytes some harnesses read first)
+# -O1: the sanitizers' usual level; it compiles the instrumented engine in half the time of -O2.
+FUZZ_OPT := -O1 -DNDEBUG
 FUZZ_HARNESSES := perm:256 sliding:256 korf:1024 loopover:256 triangular:256 cube:256 \
   hanoi:256 binary:512 fifteen:128 table:256 def:2048 registry:4096
 
 fuzz: deps
-	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(FUZZ_OPT)" >/dev/null
 	@cmake --build build/fuzz -j $(JOBS)
 	@mkdir -p build/fuzz/artifacts build/fuzz/tmp
 	@tmp=$$PWD/build/fuzz/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm; \
