@@ -510,18 +510,21 @@ void add_serve_refusal(CLI::App& app, cli::Context& ctx) {
 
 // permuzzle.main: the CLI's run_cli on these arguments, with the GIL released (it touches no
 // Python object). Arguments are given back as the bytes the shell passed (os.fsencode's form).
-int run_command_line(const std::optional<py::list>& given) {
+int run_command_line(const py::object& given) {
   py::list args;
-  if (given) {
-    args = *given;
-  } else {
+  if (given.is_none()) {
     py::list argv = py::module_::import("sys").attr("argv");
     for (std::size_t i = 1; i < argv.size(); ++i) args.append(argv[i]);
+  } else if (py::isinstance<py::str>(given) || !py::isinstance<py::sequence>(given)) {
+    throw py::type_error("permuzzle.main takes a list of str (the arguments), not a " +
+                         py::type::of(given).attr("__name__").cast<std::string>());
+  } else {
+    args = py::list(given);
   }
   std::vector<std::string> words{"permuzzle"};
   for (const py::handle& a : args) {
     if (!py::isinstance<py::str>(a)) {
-      throw py::type_error("permuzzle.main takes a list of str, not a " +
+      throw py::type_error("permuzzle.main takes a list of str, not a list holding a " +
                            py::type::of(a).attr("__name__").cast<std::string>());
     }
     words.push_back(bytes_of(a));
@@ -825,7 +828,8 @@ PYBIND11_MODULE(_native, m) {
         "success, 1 I/O or internal failure, 2 bad input, 3 over a limit). It prints exactly "
         "what the permuzzle program prints, on the process's standard output and error (file "
         "descriptors 1 and 2, not sys.stdout); `python -m permuzzle ...` is this function. "
-        "`serve` is refused (it needs the program).");
+        "`serve` is refused (it needs the program). Ctrl-C is seen when it returns (`python -m "
+        "permuzzle` ends at once, as the program does).");
   m.def(
       "commands", [] { return to_python(state().registry.describe()); },
       "Every command with its parameters (the CLI's `--json commands`).");

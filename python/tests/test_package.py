@@ -88,9 +88,13 @@ def test_main_prints_on_the_process_stdout(cli, capfd):
     assert capfd.readouterr().err.startswith("permuzzle: error: ")
 
 
-def test_main_takes_a_list_of_str():
+def test_main_takes_a_list_of_str(capfd):
     with pytest.raises(TypeError, match="list of str"):
         permuzzle.main(["group", "order", 3])
+    with pytest.raises(TypeError, match="list of str"):
+        permuzzle.main("group order (1,2)")  # a str is not split into arguments
+    assert permuzzle.main(("group", "order", "(1,2)")) == 0  # any sequence
+    assert capfd.readouterr().out.strip() == "2"
 
 
 def test_submodules_import_like_modules():
