@@ -7,6 +7,7 @@ import os
 import pathlib
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import time
@@ -19,7 +20,8 @@ PACKAGE_DIR = pathlib.Path(permuzzle.__file__).resolve().parent
 
 # Argument lists run through both the program and `python -m permuzzle`: plain and --json
 # output, list notation (kept whole by run.cpp), bad input, an unknown command with its
-# suggestion, help, a value read from stdin, an option's bad value.
+# suggestion, help, a value read from stdin, a file that cannot be read (exit 1), an option's
+# bad value.
 SAME_AS_CLI = [
     (["group", "order", "(1,2,3)", "(1,2)"], None),
     (["--json", "group", "order", "(1,2,3)", "(1,2)"], None),
@@ -32,6 +34,8 @@ SAME_AS_CLI = [
     ([], None),
     (["--memory", "0", "group", "order", "(1,2)"], None),
     (["group", "order", "-"], b"(1,2,3,4,5)\n"),
+    (["group", "order", "@/nonexistent/generators.txt"], None),
+    (["--time-limit", "0", "group", "order", "(1,2)"], None),
     (["--version"], None),
 ]
 
@@ -40,7 +44,8 @@ def run(command, stdin):
     return subprocess.run(command, input=stdin, capture_output=True, timeout=60)
 
 
-@pytest.mark.parametrize("args,stdin", SAME_AS_CLI, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+@pytest.mark.parametrize("args,stdin", SAME_AS_CLI,
+                         ids=lambda v: " ".join(v) if isinstance(v, list) else "")
 def test_python_m_prints_what_the_cli_prints(cli, args, stdin):
     program = run([cli, *args], stdin)
     module = run([sys.executable, "-m", "permuzzle", *args], stdin)
@@ -64,16 +69,28 @@ def test_serve_is_refused_with_one_message():
     assert "serve is not available from Python" in r.stderr.decode()
 
 
+def wait_until_reading_stdin(pid, timeout=30):
+    """Waits until the process blocks reading its stdin pipe (the kernel's wait channel), so that
+    a signal finds it there, past the interpreter's start, however loaded the machine is."""
+    wchan = pathlib.Path(f"/proc/{pid}/wchan")
+    until = time.monotonic() + timeout
+    while time.monotonic() < until:
+        if "pipe_read" in wchan.read_text():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} never waited for stdin (wchan {wchan.read_text()!r})")
+
+
 def test_ctrl_c_ends_the_command_like_the_program(cli):
-    # Both wait for stdin ('-'); SIGINT ends them at once, killed by the signal.
+    # Both wait for stdin ('-'); SIGINT ends them at once, killed by the signal, as a terminal's
+    # Ctrl-C does (Python's own handler would only raise KeyboardInterrupt after the command).
     codes = []
     for command in ([cli], [sys.executable, "-m", "permuzzle"]):
-        p = subprocess.Popen([*command, "group", "order", "-"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(0.5 if command[0] == cli else 1.5)  # past the interpreter's start
-        p.send_signal(signal.SIGINT)
-        codes.append(p.wait(timeout=10))
-        p.stdin.close(), p.stdout.close(), p.stderr.close()
+        with subprocess.Popen([*command, "group", "order", "-"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p:
+            wait_until_reading_stdin(p.pid)
+            p.send_signal(signal.SIGINT)
+            codes.append(p.wait(timeout=10))
     assert codes == [-signal.SIGINT, -signal.SIGINT]
 
 
@@ -175,9 +192,11 @@ def test_every_public_name_is_in_the_stubs():
 def test_stubs_agree_with_the_module(tmp_path):
     # mypy's stubtest imports the package and compares every stub with what it finds.
     pytest.importorskip("mypy.stubtest")
+    env = {**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "mypy-cache")}
+    if PACKAGE_DIR.parent.resolve() not in [pathlib.Path(p).resolve() for p in site.getsitepackages()]:
+        env["MYPYPATH"] = str(PACKAGE_DIR.parent)  # a build tree's package (PYTHONPATH)
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "permuzzle"], capture_output=True,
-                       text=True, cwd=tmp_path, timeout=300,
-                       env={**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "mypy-cache")})
+                       text=True, cwd=tmp_path, timeout=300, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
