@@ -194,7 +194,8 @@ def test_stubs_agree_with_the_module(tmp_path):
     pytest.importorskip("mypy.stubtest")
     env = {**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "mypy-cache")}
     if PACKAGE_DIR.parent.resolve() not in [pathlib.Path(p).resolve() for p in site.getsitepackages()]:
-        env["MYPYPATH"] = str(PACKAGE_DIR.parent)  # a build tree's package (PYTHONPATH)
+        # A build tree's package (PYTHONPATH, maybe relative to another directory).
+        env["MYPYPATH"] = env["PYTHONPATH"] = str(PACKAGE_DIR.parent)
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "permuzzle"], capture_output=True,
                        text=True, cwd=tmp_path, timeout=300, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
