@@ -71,7 +71,7 @@ python-tests: python
 	@rm -rf $(PYTHON_VENV)
 	$(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
 	PERMUZZLE_BUILD_DIR=$(BUILD_DIR) $(PYTHON_VENV)/bin/python -m pip install -q \
-	  --no-build-isolation --no-index .
+	  --disable-pip-version-check --no-build-isolation --no-index .
 	PERMUZZLE_TEST_INSTALLED=1 PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle \
 	  PERMUZZLE_TABLES=$(CURDIR)/$(BUILD_DIR)/test-tables $(PYTHON_VENV)/bin/python -m pytest -q python/tests
 
