@@ -21,7 +21,7 @@ PACKAGE_DIR = pathlib.Path(permuzzle.__file__).resolve().parent
 # Argument lists run through both the program and `python -m permuzzle`: plain and --json
 # output, list notation (kept whole by run.cpp), bad input, an unknown command with its
 # suggestion, help, a value read from stdin, a file that cannot be read (exit 1), an option's
-# bad value.
+# bad value, an interactive game.
 SAME_AS_CLI = [
     (["group", "order", "(1,2,3)", "(1,2)"], None),
     (["--json", "group", "order", "(1,2,3)", "(1,2)"], None),
@@ -36,6 +36,7 @@ SAME_AS_CLI = [
     (["group", "order", "-"], b"(1,2,3,4,5)\n"),
     (["group", "order", "@/nonexistent/generators.txt"], None),
     (["--time-limit", "0", "group", "order", "(1,2)"], None),
+    (["hanoi", "play", "2"], b"AB\nq\n"),  # interactive: moves on stdin, as in a terminal
     (["--version"], None),
 ]
 
