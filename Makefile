@@ -11,7 +11,7 @@ JOBS ?= $(shell nproc)
 APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
-  libcpp-httplib-dev chromium
+  python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium
 
 FUZZ_SECONDS ?= 4
 
@@ -57,14 +57,23 @@ run: build-cli
 unit-tests: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
-# The module lands in $(PYTHON_DIR): PYTHONPATH=$(PYTHON_DIR) $(PYTHON) -c "import permuzzle"
+# The package lands in $(PYTHON_DIR)/permuzzle: PYTHONPATH=$(PYTHON_DIR) $(PYTHON) -c "import permuzzle"
 python: deps
 	@cmake --preset $(PRESET) -DPERMUZZLE_BUILD_PYTHON=ON >/dev/null
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target permuzzle_python permuzzle
 
+# The tests run against the package as `pip install .` installs it, in a fresh virtual
+# environment of $(PYTHON) (--system-site-packages: Debian's pytest, SymPy and mypy). setup.py
+# reuses $(BUILD_DIR) (PERMUZZLE_BUILD_DIR), where `python` has just built the extension.
+PYTHON_VENV := $(BUILD_DIR)/python-venv
+
 python-tests: python
-	PYTHONPATH=$(PYTHON_DIR) PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle PERMUZZLE_TABLES=$(CURDIR)/$(BUILD_DIR)/test-tables \
-	  $(PYTHON) -m pytest -q python/tests
+	@rm -rf $(PYTHON_VENV)
+	$(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
+	PERMUZZLE_BUILD_DIR=$(BUILD_DIR) $(PYTHON_VENV)/bin/python -m pip install -q \
+	  --disable-pip-version-check --no-build-isolation --no-index .
+	PERMUZZLE_TEST_INSTALLED=1 PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle \
+	  PERMUZZLE_TABLES=$(CURDIR)/$(BUILD_DIR)/test-tables $(PYTHON_VENV)/bin/python -m pytest -q python/tests
 
 # Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its committed
 # seeds (fuzz/corpus/<name>/, read only) plus what earlier runs found (build/fuzz/run/<name>/).

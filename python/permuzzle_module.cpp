@@ -1,5 +1,7 @@
-// The Python module `permuzzle`: permutations and permutation groups over the C++ classes, and
-// every registry command through permuzzle.call(family, verb, **params).
+// The compiled part of the Python package `permuzzle` (permuzzle._native; python/permuzzle/
+// re-exports it): permutations and permutation groups over the C++ classes, every registry
+// command through permuzzle.call(family, verb, **params), and the CLI itself through
+// permuzzle.main(args) (`python -m permuzzle ...`).
 //
 // Conventions (python/README section in the top README, tested in python/tests/):
 // - Permutation points are 0-based in Python (like SymPy: p(i), array_form, cyclic_form,
@@ -34,6 +36,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/rng.hpp"
@@ -492,14 +495,61 @@ struct SlidingBoard {
   }
 };
 
+// `serve` needs the web server, which only the permuzzle program links: from Python it is one
+// clear error (exit 2), whatever its options. --help lists it as the program does.
+void add_serve_refusal(CLI::App& app, cli::Context& ctx) {
+  CLI::App* serve = app.add_subcommand("serve", cli::SERVE_HELP);
+  serve->fallthrough(false);  // its options (--port ...) are its own, not the top level's
+  serve->allow_extras();
+  cli::set_action(ctx, serve, []() -> Result<cli::CommandOutput> {
+    return make_error(
+        "serve is not available from Python; run the permuzzle program instead (make build-cli, "
+        "then build/release/permuzzle serve)");
+  });
+}
+
+// permuzzle.main: the CLI's run_cli on these arguments, with the GIL released (it touches no
+// Python object). Arguments are given back as the bytes the shell passed (os.fsencode's form).
+int run_command_line(const py::object& given) {
+  py::list args;
+  if (given.is_none()) {
+    py::list argv = py::module_::import("sys").attr("argv");
+    for (std::size_t i = 1; i < argv.size(); ++i) args.append(argv[i]);
+  } else if (py::isinstance<py::str>(given) || !py::isinstance<py::sequence>(given)) {
+    throw py::type_error("permuzzle.main takes a list of str (the arguments), not a " +
+                         py::type::of(given).attr("__name__").cast<std::string>());
+  } else {
+    args = py::list(given);
+  }
+  std::vector<std::string> words{"permuzzle"};
+  for (const py::handle& a : args) {
+    if (!py::isinstance<py::str>(a)) {
+      throw py::type_error("permuzzle.main takes a list of str, not a list holding a " +
+                           py::type::of(a).attr("__name__").cast<std::string>());
+    }
+    words.push_back(bytes_of(a));
+  }
+  // What Python printed so far comes first.
+  for (const char* stream : {"stdout", "stderr"}) {
+    py::object file = py::module_::import("sys").attr(stream);
+    if (!file.is_none()) file.attr("flush")();
+  }
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  py::gil_scoped_release release;
+  return cli::run_cli(static_cast<int>(words.size()), argv.data(), add_serve_refusal);
+}
+
 }  // namespace
 
-PYBIND11_MODULE(permuzzle, m) {
+PYBIND11_MODULE(_native, m) {
   m.doc() =
       "permuzzle: permutation puzzles and permutation groups (C++ engine).\n\n"
       "Points are 0-based in Python (like SymPy), 1-based in GAP text such as \"(1,2,3)\".\n"
       "p * q applies p first. call(family, verb, **params) runs any CLI command and returns its "
       "--json result.";
+  m.attr("__version__") = PERMUZZLE_VERSION;  // the project's version (CMakeLists.txt)
 
   // Step 1. Exceptions.
   state().limit_exceeded = PyErr_NewExceptionWithDoc(
@@ -515,10 +565,11 @@ PYBIND11_MODULE(permuzzle, m) {
                    "A permutation. Permutation([2, 0, 1]) takes 0-based images (SymPy's array "
                    "form); Permutation(\"(1,2,3)\") or Permutation.from_cycles(...) take GAP "
                    "notation (1-based).")
-      .def(py::init<>())
-      .def(py::init(&perm_from_images), py::arg("array_form"))
+      .def(py::init<>(), "The identity.")
+      .def(py::init(&perm_from_images), py::arg("array_form"),
+           "From 0-based images (SymPy's array form): Permutation([2, 0, 1]).")
       .def(py::init([](const std::string& text) { return unwrap(Perm::parse(text)); }),
-           py::arg("text"))
+           py::arg("text"), "From GAP cycle or list notation, 1-based: \"(1,2,3)\", \"[2,3,1]\".")
       .def_static(
           "from_cycles", [](const std::string& text) { return unwrap(Perm::parse_cycles(text)); },
           py::arg("text"), "From GAP cycle notation, 1-based: \"(1,2,3)(4,5)\".")
@@ -536,17 +587,22 @@ PYBIND11_MODULE(permuzzle, m) {
           "__call__", [](const Perm& p, Point i) { return p.image(i); }, py::arg("i"),
           "Image of the 0-based point i (like SymPy).")
       .def(
-          "__mul__", [](const Perm& a, const Perm& b) { return a * b; }, py::is_operator())
-      .def("__invert__", &Perm::inverse)
-      .def("inverse", &Perm::inverse)
-      .def("__pow__",
-           [](const Perm& p, const py::int_& k) {
-             int overflow = 0;
-             long long e = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
-             return overflow == 0 ? p.pow(e) : p.pow(to_mpz(k));
-           })
+          "__mul__", [](const Perm& a, const Perm& b) { return a * b; }, py::is_operator(),
+          "p * q applies p first, then q.")
+      .def("__invert__", &Perm::inverse, "The inverse.")
+      .def("inverse", &Perm::inverse, "The inverse (also ~p and p**-1).")
+      .def(
+          "__pow__",
+          [](const Perm& p, const py::int_& k) {
+            int overflow = 0;
+            long long e = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
+            return overflow == 0 ? p.pow(e) : p.pow(to_mpz(k));
+          },
+          "p**k for any integer k (negative: powers of the inverse).")
       .def("__xor__", &Perm::conjugate, "p ^ q = q**-1 * p * q (GAP's p^q).")
-      .def("commutator", [](const Perm& a, const Perm& b) { return commutator(a, b); })
+      .def(
+          "commutator", [](const Perm& a, const Perm& b) { return commutator(a, b); },
+          py::arg("other"), "The commutator p**-1 * q**-1 * p * q (GAP's Comm(p, q)).")
       .def("__eq__", [](const Perm& a, const Perm& b) { return a == b; })
       .def("__eq__", [](const Perm&, const py::object&) { return false; })
       .def("__ne__", [](const Perm& a, const Perm& b) { return a != b; })
@@ -566,17 +622,22 @@ PYBIND11_MODULE(permuzzle, m) {
       .def("cycle_string", &Perm::to_cycle_string, "GAP cycle notation, \"()\" for the identity.")
       .def("list_string", &Perm::to_list_string, py::arg("degree") = 0,
            "GAP list notation, 1-based: \"[2,3,1]\".")
-      .def("order", [](const Perm& p) { return to_int(p.order()); })
+      .def(
+          "order", [](const Perm& p) { return to_int(p.order()); },
+          "The smallest k > 0 with p**k the identity.")
       .def("sign", &Perm::sign, "+1 for even, -1 for odd.")
       .def(
           "parity", [](const Perm& p) { return p.sign() == 1 ? 0 : 1; },
           "0 for even, 1 for odd (like SymPy).")
-      .def("is_identity", &Perm::is_identity)
-      .def_property_readonly("is_Identity", &Perm::is_identity)
+      .def("is_identity", &Perm::is_identity, "True for the identity.")
+      .def_property_readonly("is_Identity", &Perm::is_identity,
+                             "True for the identity (SymPy's name).")
       .def_property_readonly("cyclic_form", &Perm::cycles, "Nontrivial cycles, 0-based.")
       .def_property_readonly("array_form", &Perm::images, "0-based images of 0..size-1.")
-      .def_property_readonly("size", &Perm::degree)
-      .def("cycle_type", &Perm::cycle_type)
+      .def_property_readonly("size", &Perm::degree,
+                             "The degree: the number of points it is defined on (SymPy's size).")
+      .def("cycle_type", &Perm::cycle_type,
+           "The lengths of its cycles, fixed points as cycles of length 1.")
       .def("support", &Perm::support, "Moved points, 0-based, ascending.")
       .def(
           "to_sympy",
@@ -596,17 +657,28 @@ PYBIND11_MODULE(permuzzle, m) {
   py::class_<PyGroup>(m, "PermutationGroup",
                       "A group generated by Permutations or GAP strings; a base and strong "
                       "generating set (Schreier–Sims) is computed on construction.")
-      .def(py::init(&make_group), py::arg("generators"), py::arg("names") = py::none())
-      .def("order", [](const PyGroup& g) { return to_int(g.group.order()); })
-      .def("cardinality", [](const PyGroup& g) { return to_int(g.group.order()); })
-      .def("__len__",
-           [](const PyGroup& g) -> std::size_t {
-             mpz_class o = g.group.order();
-             if (!o.fits_slong_p()) throw std::overflow_error("order does not fit; use order()");
-             return o.get_si();
-           })
-      .def("contains", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
-      .def("__contains__", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); })
+      .def(py::init(&make_group), py::arg("generators"), py::arg("names") = py::none(),
+           "From Permutations or GAP strings; names: one per generator (default a, b, ...).")
+      .def(
+          "order", [](const PyGroup& g) { return to_int(g.group.order()); },
+          "The number of elements (exact, any size).")
+      .def(
+          "cardinality", [](const PyGroup& g) { return to_int(g.group.order()); },
+          "The number of elements (SymPy's name for order()).")
+      .def(
+          "__len__",
+          [](const PyGroup& g) -> std::size_t {
+            mpz_class o = g.group.order();
+            if (!o.fits_slong_p()) throw std::overflow_error("order does not fit; use order()");
+            return o.get_si();
+          },
+          "The order, when it fits in a Python index (else OverflowError: use order()).")
+      .def(
+          "contains", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); },
+          py::arg("element"), "Is the permutation (or GAP string) an element? (sifting)")
+      .def(
+          "__contains__", [](const PyGroup& g, const Perm& x) { return g.group.contains(x); },
+          py::arg("element"), "x in G: contains(x).")
       .def(
           "is_transitive",
           [](const PyGroup& g) {
@@ -627,7 +699,7 @@ PYBIND11_MODULE(permuzzle, m) {
             }
             return std::vector<Point>{i};
           },
-          py::arg("point"))
+          py::arg("point"), "The orbit of a 0-based point, sorted.")
       .def(
           "stabilizer",
           [](const PyGroup& g, Point i) {
@@ -665,14 +737,24 @@ PYBIND11_MODULE(permuzzle, m) {
             return make_group(gens, std::nullopt);
           },
           py::arg("group"), "From a sympy.combinatorics.PermutationGroup.")
-      .def_property_readonly("base", [](const PyGroup& g) { return g.group.base(); })
-      .def_property_readonly("strong_gens",
-                             [](const PyGroup& g) { return g.group.strong_generators(); })
-      .def_property_readonly("degree", [](const PyGroup& g) { return g.group.degree(); })
-      .def_property_readonly("generators", [](const PyGroup& g) { return g.group.generators(); })
-      .def("gens", [](const PyGroup& g) { return g.group.generators(); })
-      .def_property_readonly("generator_names",
-                             [](const PyGroup& g) { return g.group.generator_names(); })
+      .def_property_readonly(
+          "base", [](const PyGroup& g) { return g.group.base(); },
+          "The base of the stabilizer chain, 0-based points.")
+      .def_property_readonly(
+          "strong_gens", [](const PyGroup& g) { return g.group.strong_generators(); },
+          "A strong generating set relative to base.")
+      .def_property_readonly(
+          "degree", [](const PyGroup& g) { return g.group.degree(); },
+          "The number of points the group acts on.")
+      .def_property_readonly(
+          "generators", [](const PyGroup& g) { return g.group.generators(); },
+          "The generators as given.")
+      .def(
+          "gens", [](const PyGroup& g) { return g.group.generators(); },
+          "The generators as given (a list; like the generators property).")
+      .def_property_readonly(
+          "generator_names", [](const PyGroup& g) { return g.group.generator_names(); },
+          "The generators' names, as words use them.")
       .def(
           "random",
           [](const PyGroup& g, std::optional<std::uint64_t> seed) {
@@ -692,7 +774,7 @@ PYBIND11_MODULE(permuzzle, m) {
             }
             return g.group.random_element(*g.rng);
           },
-          py::arg("seed") = py::none())
+          py::arg("seed") = py::none(), "A uniformly random element (SymPy's name for random).")
       .def(
           "generate",
           [](const PyGroup& g, std::size_t limit) { return unwrap(g.group.elements(limit)); },
@@ -713,7 +795,7 @@ PYBIND11_MODULE(permuzzle, m) {
             Word w = unwrap(g.group.word(x));
             return w.empty() ? std::string("()") : g.group.word_to_string(w);
           },
-          py::arg("element"))
+          py::arg("element"), "The element as a word in the generators' names, \"()\" for none.")
       .def(
           "cayley_graph",
           [](const PyGroup& g, bool directed, std::size_t limit) {
@@ -740,6 +822,14 @@ PYBIND11_MODULE(permuzzle, m) {
         "run stopped by its time limit knew (the CLI's output before exit 3; e.g. \"complete\": "
         "false with a partial histogram), else None. Paths on this machine are never read or "
         "written for a command (checkpoint directories and bench --file are refused).");
+  m.def("main", &run_command_line, py::arg("args") = py::none(),
+        "Runs the permuzzle command line on args (default: sys.argv[1:]), e.g. "
+        "main([\"group\", \"order\", \"(1,2,3)\", \"(1,2)\"]), and returns its exit code (0 "
+        "success, 1 I/O or internal failure, 2 bad input, 3 over a limit). It prints exactly "
+        "what the permuzzle program prints, on the process's standard output and error (file "
+        "descriptors 1 and 2, not sys.stdout); `python -m permuzzle ...` is this function. "
+        "`serve` is refused (it needs the program). Ctrl-C is seen when it returns (`python -m "
+        "permuzzle` ends at once, as the program does).");
   m.def(
       "commands", [] { return to_python(state().registry.describe()); },
       "Every command with its parameters (the CLI's `--json commands`).");
@@ -762,12 +852,16 @@ PYBIND11_MODULE(permuzzle, m) {
   py::class_<SlidingBoard>(sliding, "Board",
                            "A sliding-puzzle position, e.g. Board(\"8 6 7 / 2 5 4 / 3 0 1\"); "
                            "drawn as SVG in notebooks.")
-      .def(py::init(&SlidingBoard::parse), py::arg("position"), py::arg("size") = py::none())
-      .def_property_readonly("rows", [](const SlidingBoard& b) { return b.size.rows; })
-      .def_property_readonly("cols", [](const SlidingBoard& b) { return b.size.cols; })
+      .def(py::init(&SlidingBoard::parse), py::arg("position"), py::arg("size") = py::none(),
+           "From the CLI's position text; size (\"4x4\") when the text does not give it.")
+      .def_property_readonly(
+          "rows", [](const SlidingBoard& b) { return b.size.rows; }, "The number of rows.")
+      .def_property_readonly(
+          "cols", [](const SlidingBoard& b) { return b.size.cols; }, "The number of columns.")
       .def_property_readonly(
           "tiles",
-          [](const SlidingBoard& b) { return std::vector<int>(b.cells.begin(), b.cells.end()); })
+          [](const SlidingBoard& b) { return std::vector<int>(b.cells.begin(), b.cells.end()); },
+          "The tiles row by row, 0 for the blank.")
       .def("__str__",
            [](const SlidingBoard& b) { return sliding::format_grid_line(b.size, b.cells); })
       .def("__repr__",
@@ -827,10 +921,15 @@ PYBIND11_MODULE(permuzzle, m) {
       .def(py::init([](std::string text, std::string name) {
              return DefinitionFile{std::move(name), std::move(text)};
            }),
-           py::arg("text"), py::arg("name") = "definition")
-      .def_static("from_file", &DefinitionFile::from_file, py::arg("path"))
-      .def_property_readonly("name", [](const DefinitionFile& d) { return d.name; })
-      .def_property_readonly("text", [](const DefinitionFile& d) { return d.text; })
+           py::arg("text"), py::arg("name") = "definition",
+           "From a definition's text; name is how messages call it.")
+      .def_static("from_file", &DefinitionFile::from_file, py::arg("path"),
+                  "Reads a definition file (ksolve/twsearch text or KPuzzle JSON).")
+      .def_property_readonly(
+          "name", [](const DefinitionFile& d) { return d.name; },
+          "The file's name (as messages show it).")
+      .def_property_readonly(
+          "text", [](const DefinitionFile& d) { return d.text; }, "The definition's text.")
       .def(
           "info",
           [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {

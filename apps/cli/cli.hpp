@@ -3,8 +3,8 @@
 // Every engine command comes from the API registry (registry_commands.cpp builds the CLI11
 // subcommands); only interactive play, demo and the command list are CLI-only. A subcommand
 // does not compute while CLI11 parses: its callback stores a Handler in the
-// Context, and main runs that handler after parsing succeeded. A handler returns the full
-// output (text and JSON) or an Error, so a failing command prints nothing on stdout; main maps
+// Context, and run_cli runs that handler after parsing succeeded. A handler returns the full
+// output (text and JSON) or an Error, so a failing command prints nothing on stdout; run_cli maps
 // errors to exit codes and prints exactly one JSON object when --json is given.
 #pragma once
 
@@ -27,7 +27,7 @@ struct CommandOutput {
   nlohmann::json json = nlohmann::json::object();  // printed with --json
   bool already_printed = false;                    // interactive commands (play) print as they go
   // The command stopped early (time limit, cancellation): the output above is what it knew;
-  // main prints it, then the error, and exits with the error's code.
+  // run_cli prints it, then the error, and exits with the error's code.
   std::optional<Error> stopped;
 };
 
@@ -37,7 +37,7 @@ struct Context {
   bool json = false;            // --json: one JSON object on stdout
   bool quiet = false;           // --quiet: no progress lines on stderr
   std::string tables;           // --tables DIR|none ("" = the default directory)
-  double time_limit = 0;        // --time-limit SECONDS (0 = none: main refuses a given 0)
+  double time_limit = 0;        // --time-limit SECONDS (0 = none: run_cli refuses a given 0)
   std::uint64_t memory_mb = 0;  // --memory MB (0 = default_memory_budget())
   Handler action;               // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
@@ -76,5 +76,16 @@ void add_hanoi_play(CLI::App& hanoi, Context& ctx);      // play_hanoi.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 void add_commands_command(CLI::App& app, Context& ctx);  // demo.cpp: the registry's list
 void add_serve_command(CLI::App& app, Context& ctx);     // serve.cpp: the web app
+// serve's line in --help (the Python module, which refuses serve, lists it alike).
+inline constexpr char SERVE_HELP[] =
+    "The web app and the HTTP API over every command (GET / in a browser)";
+
+// Adds the subcommands that only one front end has (the program: serve).
+using AddCommands = std::function<void(CLI::App& app, Context& ctx)>;
+
+// The whole command line (run.cpp): parses argv (argv[0] is the program's name), runs the
+// command, prints its output on stdout and its errors on stderr, and returns the exit code
+// (0 success, 1 I/O or internal failure, 2 bad input, 3 over a limit). Never throws.
+int run_cli(int argc, char** argv, const AddCommands& add_front_end_commands);
 
 }  // namespace permuzzle::cli

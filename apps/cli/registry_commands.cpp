@@ -5,7 +5,7 @@
 // typed and converted exactly by api::parse_cli_value after parsing, so that "-1" for a count is
 // an error naming the option instead of 2^64-1. A String or Strings value "-" is read from
 // stdin and "@FILE" from the file ("@@x" is the literal "@x"); values in list notation "[2,3,1]"
-// arrive verbatim (main.cpp keeps CLI11 from splitting them).
+// arrive verbatim (run.cpp keeps CLI11 from splitting them).
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -12,8 +12,7 @@
 namespace permuzzle::cli {
 
 void add_serve_command(CLI::App& app, Context& ctx) {
-  auto* serve = app.add_subcommand(
-      "serve", "The web app and the HTTP API over every command (GET / in a browser)");
+  auto* serve = app.add_subcommand("serve", SERVE_HELP);
   auto options = std::make_shared<server::Options>();
   serve->add_option("--host", options->host,
                     "Address to listen on (default 127.0.0.1: only this machine; any other "

@@ -1,5 +1,6 @@
-# The module is found through PYTHONPATH (the Makefile's python-tests target sets it to
-# build/release/python); the CLI, for comparing messages, through PERMUZZLE_CLI.
+# The package under test is the one the interpreter imports: `make python-tests` installs it
+# with pip into a fresh venv (and sets PERMUZZLE_TEST_INSTALLED); PYTHONPATH=build/release/python
+# tests the build tree's copy. The CLI, for comparing output, is found through PERMUZZLE_CLI.
 import os
 import pathlib
 
