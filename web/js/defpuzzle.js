@@ -7,9 +7,10 @@
 // which `def apply --state` and `def solve --state` read back, with the state as JSON for the
 // 2D picture. The solved pattern is the state null (no --state).
 //
-// A file cubing.js can draw is shown in 3D: the project's 3x3x3, 2x2x2, pyraminx (with or
-// without tips) and skewb files, recognised by their sets and move names, and cubing.js's own
-// KPuzzle definitions (megaminx, NxNxN, ...), recognised by name and checked against cubing.js's.
+// A file cubing.js can draw is shown in 3D: the project's 3x3x3, 2x2x2, 4x4x4 (fixed corner),
+// pyraminx (with or without tips) and skewb files, recognised by their sets and move names, and
+// cubing.js's own KPuzzle definitions (megaminx, NxNxN, ...), recognised by name and checked
+// against cubing.js's.
 // A position then also carries `alg`, moves in cubing.js's notation that reach it from solved
 // (see view3d.js).
 import { call } from './api.js';
@@ -23,6 +24,7 @@ export const EXAMPLES = {
   '2x2x2': '2x2x2 cube',
   skewb: 'Skewb',
   '3x3x3': '3x3x3 cube (definition file)',
+  '4x4x4-fixed-corner': '4x4x4 cube (DBL corner fixed)',
   topspin: 'TopSpin',
   m24: 'M24 puzzle',
 };
@@ -36,11 +38,14 @@ function fileParam(command) {
 }
 
 const FACE_MOVE = /^[URFDLB]$/;
+// A token of the file (u, u', u2, U ...) in cubing.js's notation: an inner slice is 2U, 2U', 2U2.
+const innerSlices = (tokens) => tokens.map((m) => m.replace(/^([udrlfb])(?![a-z])/, (x) => `2${x.toUpperCase()}`));
 // The project's definition files cubing.js draws (data/puzzles/): their sets
 // ("NAME:pieces/orientations", sorted), their base move names, and cubing.js's puzzle id. Their
 // move names and conventions (which way a move turns) are cubing.js's: an engine solution
 // applied after the scramble ends on cubing.js's solved pattern (checked for each of them with
-// cubing.js's KPuzzles; web/tests/ checks the pyraminx in the browser).
+// cubing.js's KPuzzles; web/tests/ checks the pyraminx in the browser), except the 4x4x4's
+// inner slices, whose tokens `translate` rewrites (web/tests/fourcube.test.mjs checks it).
 const RECOGNISED = [
   { sets: 'CORNERS:8/3 EDGES:12/2', moves: FACE_MOVE, puzzle: '3x3x3' },
   { sets: 'CORNERS:8/3', moves: FACE_MOVE, puzzle: '2x2x2' },
@@ -50,6 +55,9 @@ const RECOGNISED = [
   // it, so the tips are solved whenever the file's pieces are.
   { sets: 'CENTERS:4/3 EDGES:6/2', moves: /^[ULRB]$/, puzzle: 'pyraminx' },
   { sets: 'CENTERS:6/1 CORNERS:8/3', moves: /^[RLUB]$/, puzzle: 'skewb' },
+  // 4x4x4-fixed-corner: outer U R F and the inner slices u d r l f b, each turning like its
+  // face: cubing.js's 2U 2D 2R 2L 2F 2B.
+  { sets: 'CENTERS:24/1 CORNERS:7/3 EDGES:24/1', moves: /^[URFudrlfb]$/, puzzle: '4x4x4', translate: innerSlices },
 ];
 
 const moveNamesOf = (info) => (info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
@@ -60,7 +68,7 @@ export function recognise(info) {
   const sets = setsOf(info);
   const moves = moveNamesOf(info);
   const r = RECOGNISED.find((x) => x.sets === sets && moves.length && moves.every((m) => x.moves.test(m)));
-  return r ? { puzzle: r.puzzle, translate: writtenAsIs } : null;
+  return r ? { puzzle: r.puzzle, translate: r.translate || writtenAsIs } : null;
 }
 
 // A KPuzzle definition of cubing.js's own (its name is a cubing.js puzzle id: megaminx, 4x4x4,

@@ -358,6 +358,34 @@ test('a pyraminx definition file in 3D: moves from its buttons, then solved in 3
   await page.close();
 });
 
+test('the 4x4x4 definition file (a fixed corner) in 3D: its inner slices as cubing.js\'s 2U 2R ...', async () => {
+  const page = await open('#play/def?example=4x4x4-fixed-corner&seed=3');
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 3');
+  await until('the 3D 4x4x4', async () => (await playerState(page))?.puzzle === '4x4x4');
+  assert.equal(await page.inputValue('#puzzle'), 'def?example=4x4x4-fixed-corner');
+  // Too big for a uniform scramble: 30 random moves of the file, shown as cubing.js's moves
+  // (fourcube.test.mjs checks that they make the engine's position).
+  const scramble = (await page.evaluate(async () => {
+    const model = document.querySelector('#board twisty-player').experimentalModel;
+    return (await model.setupAlg.get()).alg.toString();
+  })).split(' ');
+  assert.equal(scramble.length, 30);
+  assert.ok(scramble.every((m) => /^2?[URFDLB]['2]?$/.test(m)), scramble.join(' '));
+  await page.click('#move-buttons button[data-move="u"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent === '1');
+  await page.click('#move-buttons button[data-move="r"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent === '2');
+  const alg = [...scramble, '2U', '2R'].join(' ');
+  const shown = await until('the two slice moves in 3D', async () => {
+    const s = await playerState(page, alg);
+    return s.atEnd && !s.playing ? s : null;
+  });
+  assert.equal(shown.moves, '2U 2R');
+  assert.equal(shown.matches, true, `shown: ${shown.moves} after ${scramble.join(' ')}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("cubing.js's own megaminx definition uploaded: drawn in 3D, its pattern the engine's state", async () => {
   // The KPuzzle definition cubing.js itself uses (same pieces, same numbering as the 3D view).
   const { puzzles } = await import(pathToFileURL(path.join(here, '../node_modules/cubing/dist/lib/cubing/puzzles/index.js')));
