@@ -82,9 +82,11 @@ test('the engine and cubing.js turn the same pieces the same way (random sequenc
     assert.equal(found.length, 1, `${set}: ${found.length} correspondences of places`);
     [phi[set]] = found;
   }
-  // Corner twists: counted from another reference sticker of a place, maybe the other way
-  // round: cubing.js's twist of the piece from place x at place p is sign * (engine's) +
-  // offset[p] - offset[x], for one sign and offsets (offset[0] = 0) found from the single moves.
+  // Corner twists: the two may count them from another reference sticker of a place, or the
+  // other way round (a convention, not a different cube: the places above already fix which
+  // way each layer turns). cubing.js's twist of the piece from place x at place p is
+  // sign * (engine's) + offset[p] - offset[x] for one sign and offsets (offset[0] = 0), found
+  // from the single moves (today: sign 2, i.e. -1, all offsets 0).
   const twists = [];
   for (const sign of [1, 2]) {
     for (let code = 0; code < 3 ** 6; ++code) {
