@@ -169,5 +169,41 @@ TEST(LoopoverFast, RejectsBadInput) {
   EXPECT_EQ(none->length, 0);
 }
 
+// The stage tables' breadth-first search splits each level between the run's threads: the
+// tables (their sizes, worst and mean distances) and so the solutions are the same on one
+// thread and on two. 5x5 with tables up to 3M entries: levels of several hundred thousand
+// arrangements, enough for two threads to share.
+TEST(LoopoverFast, StageTablesAreTheSameOnOneThreadAndOnTwo) {
+  std::vector<FastSolver> solvers;
+  std::vector<RunContext> runs(2);
+  for (unsigned threads : {1u, 2u}) {
+    runs[threads - 1].with_threads(threads);
+    FastSolveOptions options;
+    options.max_table_entries = 3'000'000;
+    options.run = &runs[threads - 1];
+    auto solver = FastSolver::create({5, 5}, options);
+    ASSERT_TRUE(solver.ok()) << solver.error().describe();
+    solvers.push_back(std::move(*solver));
+  }
+  const auto one = solvers[0].stages(), two = solvers[1].stages();
+  ASSERT_EQ(one.size(), two.size());
+  bool shared = false;
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].entries, two[i].entries);
+    EXPECT_EQ(one[i].max_distance, two[i].max_distance);
+    EXPECT_DOUBLE_EQ(one[i].mean_distance, two[i].mean_distance);
+    shared = shared || one[i].entries >= 1'000'000;
+  }
+  EXPECT_TRUE(shared) << solvers[0].plan();  // a stage large enough to be split
+  Rng rng(3);
+  for (int i = 0; i < 5; ++i) {
+    const Position p = random_position({5, 5}, rng);
+    auto a = solvers[0].solve(p, {});
+    auto b = solvers[1].solve(p, {});
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->moves, b->moves);
+  }
+}
+
 }  // namespace
 }  // namespace permuzzle::loopover

@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "permuzzle/core/run_context.hpp"
@@ -76,43 +79,83 @@ class Ranker {
   std::uint64_t size_ = 1;
 };
 
-// Breadth-first distances over partial arrangements of k tracked pieces on `f` cells.
-// next[m * f + c] is where move m sends cell c. Sources: the given ranks (distance 0).
-// `run` (if given) is asked every 4096 expansions: when it says stop, the answer is empty.
+// Breadth-first search over arrangements from `sources` (ranks); `next[m * f + cell]` is where
+// move m sends a piece standing on free cell `cell`. Returns the distance of every rank (UNSEEN
+// where unreachable), or an empty vector when `run` asked to stop. Each level's frontier is split
+// between run->threads() threads (one without a run): a rank is claimed by a compare-and-swap of
+// its distance byte, so it enters the next frontier once and the table is the same for any
+// number of threads (only the frontiers' order differs).
 inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_moves,
                                            const std::vector<std::uint8_t>& next,
                                            const std::vector<std::uint64_t>& sources,
                                            const RunContext* run = nullptr) {
   std::vector<std::uint8_t> dist(ranker.size(), UNSEEN);
-  const int k = ranker.k();
+  const std::size_t k = static_cast<std::size_t>(ranker.k());
   // Frontiers hold the arrangements themselves (k bytes each), so expanding a state needs no
   // unranking; only the neighbours are ranked.
-  std::vector<std::uint8_t> frontier, following;
+  std::vector<std::uint8_t> frontier;
   std::array<std::uint8_t, 128> q{};
   for (auto s : sources) {
     if (dist[s] == UNSEEN) {
       dist[s] = 0;
       ranker.unrank(s, q.data());
-      frontier.insert(frontier.end(), q.begin(), q.begin() + k);
+      frontier.insert(frontier.end(), q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
     }
   }
+  const unsigned threads = run ? std::max(1u, run->threads()) : 1u;
+  // Levels smaller than this are expanded by one thread (starting threads would cost more).
+  constexpr std::size_t MIN_STATES_PER_THREAD = 1 << 16;
+  std::vector<std::vector<std::uint8_t>> found(threads);
   for (int depth = 0; !frontier.empty(); ++depth) {
-    following.clear();
     const auto next_depth = static_cast<std::uint8_t>(std::min(depth + 1, 254));
-    for (std::size_t at = 0; at < frontier.size(); at += k) {
-      if (run && (at / k & 4095) == 0 && run->should_stop()) return {};
-      const std::uint8_t* p = &frontier[at];
-      for (int m = 0; m < num_moves; ++m) {
-        const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
-        for (int i = 0; i < k; ++i) q[i] = nm[p[i]];
-        auto nr = ranker.rank(q.data());
-        if (dist[nr] == UNSEEN) {
-          dist[nr] = next_depth;
-          following.insert(following.end(), q.begin(), q.begin() + k);
+    const std::size_t states = frontier.size() / k;
+    const unsigned workers =
+        static_cast<unsigned>(std::clamp<std::size_t>(states / MIN_STATES_PER_THREAD, 1, threads));
+    std::atomic<bool> stopped{false};
+    // Expands states [begin, end) of the frontier into found[t].
+    auto expand = [&](unsigned t, std::size_t begin, std::size_t end) {
+      std::array<std::uint8_t, 128> image{};
+      std::vector<std::uint8_t>& out = found[t];
+      out.clear();
+      for (std::size_t s = begin; s < end; ++s) {
+        if (run && ((s - begin) & 4095) == 0 &&
+            (stopped.load(std::memory_order_relaxed) || run->should_stop())) {
+          stopped = true;
+          return;
+        }
+        const std::uint8_t* p = &frontier[s * k];
+        for (int m = 0; m < num_moves; ++m) {
+          const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
+          for (std::size_t i = 0; i < k; ++i) image[i] = nm[p[i]];
+          const auto nr = ranker.rank(image.data());
+          std::atomic_ref<std::uint8_t> cell(dist[nr]);
+          std::uint8_t expected = UNSEEN;
+          if (cell.load(std::memory_order_relaxed) == UNSEEN &&
+              cell.compare_exchange_strong(expected, next_depth, std::memory_order_relaxed)) {
+            out.insert(out.end(), image.begin(), image.begin() + static_cast<std::ptrdiff_t>(k));
+          }
         }
       }
+    };
+    std::vector<std::thread> pool;
+    unsigned t = 1;
+    for (; t < workers; ++t) {
+      try {
+        pool.emplace_back(expand, t, states * t / workers, states * (t + 1) / workers);
+      } catch (const std::system_error&) {
+        break;  // no thread to spare: this thread expands the rest
+      }
     }
-    frontier.swap(following);
+    expand(0, 0, states * 1 / workers);
+    for (unsigned rest = t; rest < workers; ++rest) {
+      expand(rest, states * rest / workers, states * (rest + 1) / workers);
+    }
+    for (auto& th : pool) th.join();
+    if (stopped) return {};
+    frontier.clear();
+    for (unsigned w = 0; w < workers; ++w) {
+      frontier.insert(frontier.end(), found[w].begin(), found[w].end());
+    }
   }
   return dist;
 }
