@@ -8,7 +8,6 @@
 #include <climits>
 #include <optional>
 #include <set>
-#include <string_view>
 
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
@@ -499,11 +498,6 @@ Result<OptimalSolver> OptimalSolver::create(BoardSize size, Metric metric,
     } else {
       if (config.run != nullptr && config.run->should_stop()) return config.run->stop_error();
       impl->pattern_note = pdb.error().message;
-      // The solver answers now: the store's advice to the request that waited does not apply.
-      constexpr std::string_view RETRY = "; try again in a moment";
-      if (impl->pattern_note.ends_with(RETRY)) {
-        impl->pattern_note.resize(impl->pattern_note.size() - RETRY.size());
-      }
     }
     // Auto: a pattern that cannot be built (memory) only leaves the walking distance.
   }
