@@ -81,6 +81,7 @@ struct PiecePdb::Entries {
 
 PiecePdb::PiecePdb() = default;
 PiecePdb::~PiecePdb() = default;
+PiecePdb::PiecePdb(const PiecePdb&) = default;
 PiecePdb::PiecePdb(PiecePdb&&) noexcept = default;
 PiecePdb& PiecePdb::operator=(PiecePdb&&) noexcept = default;
 
@@ -332,19 +333,7 @@ Result<PiecePdb> PiecePdb::build(BoardSize size, const std::vector<int>& pattern
   // build is given.
   const std::uint64_t bytes = t.bytes();
   const std::uint64_t entries_count = t.entries_;
-  auto shape = std::make_shared<PiecePdb>();
-  shape->size_ = t.size_;
-  shape->metric_ = t.metric_;
-  shape->pattern_ = t.pattern_;
-  shape->k_ = t.k_;
-  shape->head_len_ = t.head_len_;
-  shape->head_size_ = t.head_size_;
-  shape->tail_size_ = t.tail_size_;
-  shape->entries_ = t.entries_;
-  shape->head_rank_ = t.head_rank_;
-  shape->tail_rank_ = t.tail_rank_;
-  shape->head_word_ = t.head_word_;
-  shape->tail_word_ = t.tail_word_;
+  auto shape = std::make_shared<PiecePdb>(t);  // no entries yet: the shape and ranking tables
   PiecePdbOptions owned_options = options;
   owned_options.tables = nullptr;
   owned_options.run = nullptr;

@@ -59,6 +59,7 @@ class PiecePdb {
                                 const PiecePdbOptions& options = {});
   PiecePdb();
   ~PiecePdb();
+  PiecePdb(const PiecePdb&);  // shares the entries (immutable once built)
   PiecePdb(PiecePdb&&) noexcept;
   PiecePdb& operator=(PiecePdb&&) noexcept;
 
