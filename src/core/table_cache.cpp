@@ -42,12 +42,7 @@ bool get_string(std::istream& in, std::string& s) {
 }
 
 std::string sanitise(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '-' || c == '_' || c == '.';
-    out.push_back(keep ? c : '_');
-  }
+  std::string out = table_file_prefix(name);
   // Distinct patterns could sanitise to one name: disambiguate with a short hash.
   std::uint64_t h = fnv1a64(reinterpret_cast<const std::uint8_t*>(name.data()), name.size());
   char suffix[16];
@@ -56,6 +51,16 @@ std::string sanitise(const std::string& name) {
 }
 
 }  // namespace
+
+std::string table_file_prefix(const std::string& puzzle_prefix) {
+  std::string out;
+  for (char c : puzzle_prefix) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '_' || c == '.';
+    out.push_back(keep ? c : '_');
+  }
+  return out;
+}
 
 std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size) {
   std::uint64_t h = 0xcbf29ce484222325ull;

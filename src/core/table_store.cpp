@@ -55,18 +55,6 @@ class FileLock {
   int fd_ = -1;
 };
 
-// The start of the file names of the tables whose puzzle name starts with `prefix` (table_path
-// replaces the characters a file name should not hold).
-std::string file_prefix(const std::string& prefix) {
-  std::string out;
-  for (char c : prefix) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '-' || c == '_' || c == '.';
-    out.push_back(keep ? c : '_');
-  }
-  return out;
-}
-
 std::string table_name(const TableKey& key) {
   return key.puzzle + " " + key.pattern;
 }
@@ -295,7 +283,7 @@ void TableStore::cap_disk(const TableKey& used) const {
   if (!disk_capped(used)) return;
   const Options options = this->options();
   namespace fs = std::filesystem;
-  const std::string prefix = file_prefix(options.disk_prefix);
+  const std::string prefix = table_file_prefix(options.disk_prefix);
   const fs::path used_path = table_path(dir_, used);
   struct File {
     fs::path path;

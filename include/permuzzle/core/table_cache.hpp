@@ -46,6 +46,9 @@ struct TableLoadOutcome {
 
 // File name of the table inside `dir` (puzzle and pattern sanitised into a file name).
 std::string table_path(const std::string& dir, const TableKey& key);
+// How table_path spells the start of the file name of every table whose puzzle name starts with
+// `puzzle_prefix` (the characters a file name should not hold become '_').
+std::string table_file_prefix(const std::string& puzzle_prefix);
 
 // Loads and verifies a table. `expected_size` (if nonzero) must match the stored payload size.
 TableLoadOutcome load_table(const std::string& dir, const TableKey& key,
