@@ -48,18 +48,6 @@ std::optional<std::uint64_t> checked_pow(std::uint64_t base, int exp) {
   return r;
 }
 
-bool is_even(const std::vector<std::uint8_t>& p) {
-  // Parity by cycle decomposition: n - cycles is even.
-  std::vector<char> seen(p.size(), 0);
-  std::size_t cycles = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (seen[i]) continue;
-    ++cycles;
-    for (std::size_t j = i; !seen[j]; j = p[j]) seen[j] = 1;
-  }
-  return (p.size() - cycles) % 2 == 0;
-}
-
 bool labels_even(const std::uint8_t* labels, int n) {
   int inversions = 0;
   for (int i = 0; i < n; ++i) {
@@ -328,6 +316,17 @@ State replay(const Definition& d, State state, const std::vector<std::size_t>& m
   return state;
 }
 
+int arrangement_parity(const std::vector<std::uint8_t>& values) {
+  std::vector<char> seen(values.size(), 0);
+  std::size_t cycles = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (seen[i]) continue;
+    ++cycles;
+    for (std::size_t j = i; !seen[j]; j = values[j]) seen[j] = 1;
+  }
+  return static_cast<int>((values.size() - cycles) % 2);
+}
+
 std::uint64_t definition_hash(const Definition& d) {
   std::string bytes;
   auto put = [&](const State& s) {
@@ -511,7 +510,7 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def, const Comp
     bool sums_zero = true;
     for (int m = 0; m < move_count; ++m) {
       const GroupMove& gm = p.group_moves_[static_cast<std::size_t>(m)][gi];
-      if (all_even && !is_even(gm.src)) all_even = false;
+      if (all_even && arrangement_parity(gm.src) != 0) all_even = false;
       int sum = 0;
       for (std::uint8_t d : gm.dori) sum += d;
       if (sum % o != 0) sums_zero = false;

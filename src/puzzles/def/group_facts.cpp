@@ -1,5 +1,7 @@
 #include "permuzzle/puzzles/def/group_facts.hpp"
 
+#include "permuzzle/puzzles/def/compiled.hpp"
+
 #include <fmt/format.h>
 
 #include <cassert>
@@ -455,18 +457,6 @@ std::uint8_t perm_or_identity(const SetState& s, std::size_t i) {
 }
 std::uint8_t ori_or_zero(const SetState& s, std::size_t i) {
   return s.ori.empty() ? 0 : s.ori[i];
-}
-
-// Parity (0 even, 1 odd) of a set's arrangement of distinct values 0..n-1.
-int arrangement_parity(const std::vector<std::uint8_t>& values) {
-  std::vector<char> seen(values.size(), 0);
-  std::size_t cycles = 0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (seen[i]) continue;
-    ++cycles;
-    for (std::size_t j = i; !seen[j]; j = values[j]) seen[j] = 1;
-  }
-  return static_cast<int>((values.size() - cycles) % 2);
 }
 
 // A set's part of a state with empty parts filled in (identity, orientation 0).

@@ -238,6 +238,9 @@ State replay(const Definition& d, State state, const std::vector<std::size_t>& m
 // The solved pattern with every empty part filled in (identity, orientation 0).
 State full_solved(const Definition& d);
 
+// Parity of an arrangement of the distinct values 0..n-1: 0 even, 1 odd (n - cycles, mod 2).
+int arrangement_parity(const std::vector<std::uint8_t>& values);
+
 // A hash of everything that defines the puzzle's positions and moves (sets, solved pattern,
 // moves with their names), for table and checkpoint keys.
 std::uint64_t definition_hash(const Definition& d);
