@@ -152,9 +152,13 @@ inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_
     }
     for (auto& th : pool) th.join();
     if (stopped) return {};
-    frontier.clear();
-    for (unsigned w = 0; w < workers; ++w) {
-      frontier.insert(frontier.end(), found[w].begin(), found[w].end());
+    if (workers == 1) {
+      frontier.swap(found[0]);  // the common case of small levels: no copy
+    } else {
+      frontier.clear();
+      for (unsigned w = 0; w < workers; ++w) {
+        frontier.insert(frontier.end(), found[w].begin(), found[w].end());
+      }
     }
   }
   return dist;
