@@ -10,6 +10,7 @@
 #include <random>
 
 #include "common.hpp"
+#include "group_backtrack.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/perm_group.hpp"
@@ -197,6 +198,10 @@ Result<Output> bench_groups(const Request& q, Session& s) {
                      {"random_and_membership_ms", member_ms},
                      {"degree", g->degree()}});
   }
+  // Step 5. Backtrack searches beside GAP (group_backtrack_bench.cpp).
+  s.run.report({"bench groups", 3, 4, "backtrack searches"});
+  auto backtrack = bench_backtrack(repeats, s);
+  if (!backtrack) return backtrack.error();
   const long rss = peak_rss_mb();
 
   const double order_med = median(order_ms), member_med = median(member_us);
@@ -217,6 +222,7 @@ Result<Output> bench_groups(const Request& q, Session& s) {
       avg_len);
   out.text += fmt::format("Large groups (target <= {} ms each, peak memory {} MB):\n{}",
                           LARGE_TARGET_MS, rss, large_text);
+  out.text += backtrack->text;
   out.json = {{"cube_order", order.get_str()},
               {"order_ms", order_med},
               {"order_target_ms", ORDER_TARGET_MS},
@@ -232,7 +238,9 @@ Result<Output> bench_groups(const Request& q, Session& s) {
               {"large", large},
               {"large_target_ms", LARGE_TARGET_MS},
               {"large_targets_met", large_ok},
-              {"peak_rss_mb", rss}};
+              {"peak_rss_mb", rss},
+              {"backtrack", backtrack->json},
+              {"backtrack_at_most_gap", backtrack->targets_met}};
   return out;
 }
 
@@ -242,7 +250,8 @@ void register_group_bench(Registry& r) {
   Command c{"bench",
             "groups",
             "Rubik's cube group: order from scratch, 10,000 membership tests, word problem; large "
-            "groups (S1000, A1000, a 20000-cycle, S20001, PSL(2,1031)): order and membership",
+            "groups (S1000, A1000, a 20000-cycle, S20001, PSL(2,1031)): order and membership; backtrack "
+            "searches (centre, centralizer, normalizers, derived subgroup) beside GAP's times",
             {with_range(option("repeats", ParamType::Unsigned,
                                "Timed repetitions per measurement (median)", 21),
                         1, 100000)},
