@@ -49,33 +49,48 @@ std::vector<BacktrackCase> backtrack_cases(const PermGroup& cube, const PermGrou
   const auto m = m24_generators();
   const auto p = psl2_generators(1031);
   std::vector<BacktrackCase> cases;
-  cases.push_back(
-      {"cube: centre", [&](const RunContext& run) { return center(cube, &run); }, mpz_class(2), 9});
+  cases.push_back({"cube: centre", [&](const RunContext& run) { return center(cube, &run); },
+                   mpz_class(2), 12});
   cases.push_back({"cube: centralizer of U",
                    [&, u](const RunContext& run) { return centralizer(cube, u, &run); },
                    mpz_class("160526499840"), 8});
   cases.push_back({"cube: normalizer of <U>",
                    [&, u](const RunContext& run) { return normalizer(cube, group_of({u}), &run); },
-                   mpz_class("321052999680"), 38});
+                   mpz_class("321052999680"), 24});
+  cases.push_back({"cube: normalizer of <U, D>",
+                   [&, gens](const RunContext& run) {
+                     return normalizer(cube, group_of({gens[0], gens[5]}), &run);
+                   },
+                   mpz_class("2359296"), 35});
+  cases.push_back({"cube: stabilizer of the set 1..8",
+                   [&](const RunContext& run) {
+                     return set_stabilizer(cube, {0, 1, 2, 3, 4, 5, 6, 7}, &run);
+                   },
+                   mpz_class("963158999040"), 12});
   cases.push_back({"cube: derived subgroup",
                    [&](const RunContext& run) { return derived_subgroup(cube, &run); },
-                   mpz_class("21626001637244928000"), 16});
+                   mpz_class("21626001637244928000"), 17});
   cases.push_back(
       {"M24: normalizer of <23-cycle>",
        [&, m](const RunContext& run) { return normalizer(m24, group_of({m[0]}), &run); },
-       mpz_class(253), 2});
+       mpz_class(253), 3});
   cases.push_back(
       {"M24: normalizer of <involution>",
        [&, m](const RunContext& run) { return normalizer(m24, group_of({m[2]}), &run); },
-       mpz_class(7680), 2});
+       mpz_class(7680), 1});
+  cases.push_back({"M24: normalizer of <b, c^b>",
+                   [&, m](const RunContext& run) {
+                     return normalizer(m24, group_of({m[1], m[2].conjugate(m[1])}), &run);
+                   },
+                   mpz_class(110), 2});
   cases.push_back(
       {"PSL(2,1031): normalizer of <x+1>",
        [&, p](const RunContext& run) { return normalizer(psl, group_of({p[0]}), &run); },
-       mpz_class(1031 * 515), 3377});
+       mpz_class(1031 * 515), 2877});
   cases.push_back(
       {"PSL(2,1031): normalizer of <-1/x>",
        [&, p](const RunContext& run) { return normalizer(psl, group_of({p[1]}), &run); },
-       mpz_class(1032), 10});
+       mpz_class(1032), 9});
   return cases;
 }
 

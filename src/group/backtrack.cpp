@@ -148,15 +148,17 @@ Status lay_out_levels(SearchChain& c, const std::vector<std::vector<Point>>& str
 // found generate g and are a strong generating set for the base).
 Result<SearchChain> build_search_chain(const PermGroup& g, std::size_t n,
                                        const std::vector<Point>& prefix, const RunContext* run) {
-  // Step 1. The prefix (points the group moves, without repeats).
+  // Step 1. The prefix (points the group moves, without repeats), used in order as base points
+  // are needed: a base point is only added for a residue that moves it, so no level is trivial.
   const std::size_t moved = g.degree();
+  std::vector<Point> pending;
   SearchChain c;
   c.n = n;
   std::vector<char> seen(std::max<std::size_t>(moved, 1), 0);
   for (Point p : prefix) {
     if (p < moved && !seen[p]) {
       seen[p] = 1;
-      c.base.push_back(p);
+      pending.push_back(p);
     }
   }
   // Step 2. Random elements sifted until the orbits account for the whole order.
@@ -191,15 +193,22 @@ Result<SearchChain> build_search_chain(const PermGroup& g, std::size_t n,
     std::size_t first_moved = 0;
     while (first_moved < n && x[first_moved] == first_moved) ++first_moved;
     if (first_moved == n) continue;  // sifted to the identity
-    if (k == c.levels.size()) c.base.push_back(static_cast<Point>(first_moved));
+    if (k == c.levels.size()) {
+      auto next = std::find_if(pending.begin(), pending.end(), [&](Point p) { return x[p] != p; });
+      if (next == pending.end()) {
+        c.base.push_back(static_cast<Point>(first_moved));
+      } else {
+        c.base.push_back(*next);
+        pending.erase(next);
+      }
+    }
     strong.push_back(x);
     inverses.emplace_back(n);
     for (std::size_t p = 0; p < n; ++p) inverses.back()[x[p]] = static_cast<Point>(p);
     if (auto st = lay_out_levels(c, strong, false, run); !st) return st.error();
   }
   if (auto st = lay_out_levels(c, strong, true, run); !st) return st.error();
-  // Step 3. Base points whose level is trivial (prefix points fixed by their stabilizer) stay:
-  // their one candidate costs nothing. The order of points: base points first.
+  // Step 3. The order of points: base points first.
   c.rank.assign(n, 0);
   std::vector<char> in_base(n, 0);
   std::uint32_t r = 0;
@@ -413,12 +422,16 @@ Result<FoundSubgroup> run_subgroup_search(const SearchChain& c, SearchProperty& 
 Result<PermGroup> found_group(const FoundSubgroup& found, const SearchChain& c,
                               const RunContext* run) {
   if (found.generators.empty()) return PermGroup();
-  std::vector<Perm> gens;
-  std::size_t moved = 0;
+  // Distinct generators (the seeds may repeat each other and the identity).
+  std::set<Perm> distinct;
   for (const auto& s : found.generators) {
-    gens.push_back(to_perm(s));
-    moved = std::max(moved, gens.back().largest_moved_point());
+    Perm p = to_perm(s);
+    if (!p.is_identity()) distinct.insert(std::move(p));
   }
+  if (distinct.empty()) return PermGroup();
+  std::vector<Perm> gens(distinct.begin(), distinct.end());
+  std::size_t moved = 0;
+  for (const Perm& p : gens) moved = std::max(moved, p.largest_moved_point());
   SchreierSimsOptions options;
   for (Point b : c.base) {
     if (b < moved) options.base_prefix.push_back(b);
