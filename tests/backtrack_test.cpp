@@ -9,6 +9,7 @@
 
 #include <set>
 
+#include "cli_runner.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/operations.hpp"
@@ -299,6 +300,45 @@ TEST(Backtrack, SmallGroupsAgainstBruteForce) {
     expect_inside(g, *meet);
     expect_inside(other, *meet);
   }
+}
+
+// The commands' JSON (the interface scripts rely on): "order" as a decimal string and
+// "generators" wherever a group is the answer.
+TEST(Backtrack, CliCommands) {
+  using test::run_cli;
+  std::string cube;
+  for (const auto& g : CUBE) cube += " '" + g + "'";
+  auto z = run_cli("--json group center" + cube);
+  ASSERT_EQ(z.exit_code, 0) << z.err;
+  EXPECT_EQ(z.json()["order"], "2");
+  EXPECT_EQ(z.json()["generators"].size(), 1u);
+  auto c = run_cli("--json group centralizer -e '" + CUBE[U] + "'" + cube);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.json()["order"], "160526499840");
+  auto n = run_cli("--json group normalizer" + cube + " -s '" + CUBE[U] + "'");
+  ASSERT_EQ(n.exit_code, 0) << n.err;
+  EXPECT_EQ(n.json()["order"], "321052999680");
+  auto st = run_cli("--json group set-stabilizer --set 1,2 '(1,2)' '(1,2,3,4,5)'");
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_EQ(st.json()["order"], "12");
+  // A4 ∩ <(1,2), (3,4)> = {(), (1,2)(3,4)}.
+  auto meet = run_cli("--json group intersection '(1,2,3)' '(2,3,4)' -s '(1,2)' -s '(3,4)'");
+  ASSERT_EQ(meet.exit_code, 0) << meet.err;
+  EXPECT_EQ(meet.json()["order"], "2");
+  EXPECT_EQ(meet.json()["generators"][0], "(1,2)(3,4)");
+  auto normal =
+      run_cli("--json group is-normal '(1,2)' '(1,2,3,4)' -s '(1,2)(3,4)' -s '(1,3)(2,4)'");
+  ASSERT_EQ(normal.exit_code, 0) << normal.err;
+  EXPECT_EQ(normal.json()["is_normal"], true);
+  auto closure = run_cli("--json group normal-closure '(1,2)' '(1,2,3,4)' -s '(1,2,3)'");
+  ASSERT_EQ(closure.exit_code, 0) << closure.err;
+  EXPECT_EQ(closure.json()["order"], "12");  // A4
+  auto conj =
+      run_cli("--json group is-conjugate -e '" + CUBE[U] + "' --to '" + CUBE[R] + "'" + cube);
+  ASSERT_EQ(conj.exit_code, 0) << conj.err;
+  EXPECT_EQ(conj.json()["conjugate"], true);
+  auto both = run_cli("group centralizer -e '(1,2)' -s '(1,2)' '(1,2)' '(1,2,3)'");
+  EXPECT_EQ(both.exit_code, 2);
 }
 
 // A stop request ends a search with the run's stop error.

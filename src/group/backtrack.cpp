@@ -19,13 +19,16 @@ constexpr std::uint64_t POLL_EVERY_NODES = 1024;
 // Layout: one level per base point b_k of G^(k) = G_{b_0..b_{k-1}}.
 // `orbit` is b_k's orbit under G^(k) (b_k first), `where[p]` its index in `orbit` or -1, and
 // `trans` holds orbit.size() flat permutations of `n` points: trans[i*n + p] is the image of p
-// under u_i, an element of G^(k) taking b_k to orbit[i]. `determined` lists the points fixed by
-// G^(k+1) but not by G^(k) (their images are known once b_k's is chosen).
+// under u_i, an element of G^(k) taking b_k to orbit[i]. Rows are filled on first use (`ready`),
+// from the Schreier tree: most candidates are rejected from their image alone, and untouched
+// rows cost no memory traffic. `determined` lists the points fixed by G^(k+1) but not by G^(k)
+// (their images are known once b_k's is chosen).
 struct SearchLevel {
   Point base = 0;
   std::vector<Point> orbit;
   std::vector<std::int32_t> where;
-  std::vector<Point> trans;
+  std::unique_ptr<Point[]> trans;
+  std::vector<char> ready;
   std::vector<Point> determined;
   // The Schreier tree: orbit[i] = generator parent[i].second applied to orbit[parent[i].first].
   std::vector<std::pair<std::uint32_t, std::uint32_t>> parent;
@@ -35,9 +38,29 @@ struct SearchChain {
   std::size_t n = 0;
   std::vector<Point> base;
   std::vector<SearchLevel> levels;
-  std::vector<Point> root_determined;   // fixed by the whole group
-  std::vector<std::uint32_t> depth_of;  // see SearchProperty
-  std::vector<std::uint32_t> rank;      // search order of points: the base first, in order
+  std::vector<std::vector<Point>> strong;  // the strong generators (flat)
+  std::vector<Point> root_determined;      // fixed by the whole group
+  std::vector<std::uint32_t> depth_of;     // see SearchProperty
+  std::vector<std::uint32_t> rank;         // search order of points: the base first, in order
+
+  // u_i of level k (see SearchLevel), computed on first use.
+  const Point* transversal(std::size_t k, std::size_t i) {
+    SearchLevel& lv = levels[k];
+    if (!lv.ready[i]) {
+      // The path up the Schreier tree to a computed row, then down again.
+      std::vector<std::size_t> path;
+      for (std::size_t j = i; !lv.ready[j]; j = lv.parent[j].first) path.push_back(j);
+      for (std::size_t step = path.size(); step-- > 0;) {
+        const std::size_t j = path[step];
+        const auto& s = strong[lv.parent[j].second];
+        const Point* from = &lv.trans[std::size_t(lv.parent[j].first) * n];
+        Point* to = &lv.trans[j * n];
+        for (std::size_t p = 0; p < n; ++p) to[p] = s[from[p]];
+        lv.ready[j] = 1;
+      }
+    }
+    return &lv.trans[i * n];
+  }
 };
 
 std::vector<Point> flat(const Perm& p, std::size_t n) {
@@ -107,13 +130,11 @@ Status lay_out_levels(SearchChain& c, const std::vector<std::vector<Point>>& str
           return st.error();
         }
       }
-      lv.trans.resize(lv.orbit.size() * n);
-      std::iota(lv.trans.begin(), lv.trans.begin() + n, Point{0});
-      for (std::size_t i = 1; i < lv.orbit.size(); ++i) {
-        const auto& s = strong[parent[i].second];
-        const std::size_t from = parent[i].first * n, to = i * n;
-        for (std::size_t p = 0; p < n; ++p) lv.trans[to + p] = s[lv.trans[from + p]];
-      }
+      // Uninitialised: rows are written before they are read (see SearchChain::transversal).
+      lv.trans.reset(new Point[lv.orbit.size() * n]);
+      lv.ready.assign(lv.orbit.size(), 0);
+      std::iota(&lv.trans[0], &lv.trans[n], Point{0});
+      lv.ready[0] = 1;
     }
     // The next level's group: the generators fixing b_k too; its fixed points not fixed
     // before are determined at depth k + 1.
@@ -146,21 +167,26 @@ Status lay_out_levels(SearchChain& c, const std::vector<std::vector<Point>>& str
 // chain being built, each residue becomes a strong generator (a new base point when it fixes
 // every base point), until the basic orbits' lengths multiply to |g| (then the generators
 // found generate g and are a strong generating set for the base).
+//
+// With `whole_prefix`, every prefix point is a base point, in order, even where its level is
+// trivial (a chain aligned level by level with another group's base).
 Result<SearchChain> build_search_chain(const PermGroup& g, std::size_t n,
-                                       const std::vector<Point>& prefix, const RunContext* run) {
+                                       const std::vector<Point>& prefix, const RunContext* run,
+                                       bool whole_prefix = false) {
   // Step 1. The prefix (points the group moves, without repeats), used in order as base points
   // are needed: a base point is only added for a residue that moves it, so no level is trivial.
-  const std::size_t moved = g.degree();
+  const std::size_t usable = whole_prefix ? n : g.degree();
   std::vector<Point> pending;
   SearchChain c;
   c.n = n;
-  std::vector<char> seen(std::max<std::size_t>(moved, 1), 0);
+  std::vector<char> seen(std::max<std::size_t>(usable, 1), 0);
   for (Point p : prefix) {
-    if (p < moved && !seen[p]) {
+    if (p < usable && !seen[p]) {
       seen[p] = 1;
       pending.push_back(p);
     }
   }
+  if (whole_prefix) c.base = std::move(pending), pending.clear();
   // Step 2. Random elements sifted until the orbits account for the whole order.
   const mpz_class order = g.order();
   std::vector<std::vector<Point>> strong;
@@ -208,6 +234,7 @@ Result<SearchChain> build_search_chain(const PermGroup& g, std::size_t n,
     if (auto st = lay_out_levels(c, strong, false, run); !st) return st.error();
   }
   if (auto st = lay_out_levels(c, strong, true, run); !st) return st.error();
+  c.strong = std::move(strong);
   // Step 3. The order of points: base points first.
   c.rank.assign(n, 0);
   std::vector<char> in_base(n, 0);
@@ -228,8 +255,7 @@ Result<SearchChain> build_search_chain(const PermGroup& g, std::size_t n,
 // image in its coset P^(k)·g).
 class Search {
  public:
-  Search(const SearchChain& c, SearchProperty& property, const RunContext* run,
-         BacktrackStats& stats)
+  Search(SearchChain& c, SearchProperty& property, const RunContext* run, BacktrackStats& stats)
       : c_(c),
         property_(property),
         run_(run),
@@ -258,7 +284,7 @@ class Search {
     property_.restart(k);
     auto& child = images_[k + 1];
     const std::size_t n = c_.n;
-    const Point* u = &c_.levels[k].trans[i * n];
+    const Point* u = c_.transversal(k, i);
     for (std::size_t p = 0; p < n; ++p) child[p] = h[u[p]];
     ++stats_.nodes;
     if (!property_.consistent(k + 1, c_.levels[k].determined, child, c_.depth_of)) return false;
@@ -301,8 +327,9 @@ class Search {
         stopped_ = true;
         return false;
       }
-      const Point* u = &lv.trans[std::size_t(order[j].second) * n];
-      if (!property_.admissible(depth + 1, lv.base, h[u[lv.base]], h, c_.depth_of)) continue;
+      const Point gamma = h[lv.orbit[order[j].second]];
+      if (!property_.admissible(depth + 1, lv.base, gamma, h, c_.depth_of)) continue;
+      const Point* u = c_.transversal(depth, order[j].second);
       for (Point p : lv.determined) child[p] = h[u[p]];
       if (!property_.consistent(depth + 1, lv.determined, child, c_.depth_of)) continue;
       for (std::size_t p = 0; p < n; ++p) child[p] = h[u[p]];
@@ -312,7 +339,7 @@ class Search {
     return false;
   }
 
-  const SearchChain& c_;
+  SearchChain& c_;
   SearchProperty& property_;
   const RunContext* run_;
   BacktrackStats& stats_;
@@ -354,7 +381,7 @@ struct FoundSubgroup {
 };
 
 // Sims' level-by-level subgroup search on a prepared chain (see the header's comment).
-Result<FoundSubgroup> run_subgroup_search(const SearchChain& c, SearchProperty& property,
+Result<FoundSubgroup> run_subgroup_search(SearchChain& c, SearchProperty& property,
                                           const std::vector<Perm>& known, const RunContext* run,
                                           BacktrackStats& stats) {
   const std::size_t levels = c.levels.size(), n = c.n;
@@ -616,7 +643,7 @@ class MemberProperty : public SearchProperty {
                  const RunContext* run) override {
     const std::size_t n = depth_of.size();
     base_ = base;
-    auto c = build_search_chain(h_, n, base, run);
+    auto c = build_search_chain(h_, n, base, run, /*whole_prefix=*/true);
     if (!c) return c.error();
     h_chain_ = std::move(*c);
     // The prune needs H's levels on G's base points, in order.
@@ -649,7 +676,7 @@ class MemberProperty : public SearchProperty {
     const std::int32_t i = lv.where[target];
     if (i < 0) return false;
     // t_{k+1} = u·t_k, so t_{k+1}^-1 = t_k^-1·u^-1.
-    const Point* u = &lv.trans[std::size_t(i) * h_chain_.n];
+    const Point* u = h_chain_.transversal(k, static_cast<std::size_t>(i));
     scratch_.resize(h_chain_.n);
     for (std::size_t p = 0; p < h_chain_.n; ++p) scratch_[u[p]] = static_cast<Point>(p);
     for (std::size_t p = 0; p < after.size(); ++p) after[p] = scratch_[before[p]];
@@ -689,7 +716,7 @@ class NormalizesProperty : public SearchProperty {
   Status prepare(const std::vector<Point>& base, const std::vector<std::uint32_t>& depth_of,
                  const RunContext* run) override {
     const std::size_t n = depth_of.size();
-    depth_of_ = &depth_of;
+    depth_of_ = depth_of;  // a copy: the chain may move after prepare
     orbit_of_.assign(n, 0);
     orbit_size_.clear();
     first_.clear();
@@ -778,7 +805,7 @@ class NormalizesProperty : public SearchProperty {
   // alive_[restart_depth_] for the identity path: candidates equal to s on the points of depth
   // <= restart_depth_ whose images under s also have such depth.
   void refilter_identity() {
-    const auto& depth_of = *depth_of_;
+    const auto& depth_of = depth_of_;
     const std::size_t d = restart_depth_;
     for (std::size_t i = 0; i < generators_.size(); ++i) {
       auto& survivors = alive_[d][i];
@@ -796,7 +823,7 @@ class NormalizesProperty : public SearchProperty {
   }
 
   const PermGroup& h_;
-  const std::vector<std::uint32_t>* depth_of_ = nullptr;
+  std::vector<std::uint32_t> depth_of_;
   std::vector<std::uint32_t> orbit_of_;
   std::vector<std::size_t> orbit_size_;
   std::vector<Point> first_;  // the point of each orbit whose image is determined first
@@ -809,7 +836,7 @@ class NormalizesProperty : public SearchProperty {
   std::size_t restart_depth_ = 0;
 };
 
-Result<std::optional<Perm>> element_search_on(const SearchChain& c, SearchProperty& property,
+Result<std::optional<Perm>> element_search_on(SearchChain& c, SearchProperty& property,
                                               const std::vector<std::size_t>& least_orbit,
                                               const RunContext* run, BacktrackStats& stats) {
   Search search(c, property, run, stats);
