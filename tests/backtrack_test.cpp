@@ -194,6 +194,18 @@ TEST(Backtrack, Psl2Normalizers) {
   EXPECT_EQ(ci->order(), 1032);
 }
 
+// A large transitive H (order 1327104 in S16, beyond the candidate pruning): GAP 4.12's
+// Size(Normalizer(SymmetricGroup(16), H)) = 2654208.
+TEST(Backtrack, NormalizerOfALargeTransitiveSubgroup) {
+  PermGroup s16 = G(std::vector<std::string>{"(1,2)", "(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)"});
+  PermGroup h =
+      G({"(1,3)(2,4)", "(1,5,9,13)(2,6,10,14)(3,7,11,15)(4,8,12,16)", "(1,2)", "(5,6,7)"});
+  ASSERT_EQ(h.order(), 1327104);
+  auto n = normalizer(s16, h);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->order(), 2654208);
+}
+
 // S_n: the stabilizer of a k-set is S_k x S_{n-k}.
 TEST(Backtrack, SymmetricSetStabilizers) {
   for (std::size_t n : {5u, 8u, 12u}) {

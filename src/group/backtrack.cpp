@@ -699,6 +699,10 @@ class MemberProperty : public SearchProperty {
 // candidates c with c(image[p]) = image[s(p)] on every determined p survive; a node where some
 // generator has none left is cut. The survivors are kept per depth.
 constexpr std::uint64_t SMALL_SUBGROUP_ELEMENTS = 5000;
+// A larger H keeps, per point, the sizes of its point stabilizers' orbits (n * n points at most
+// this many bytes), checked from the first ANCHORS base points.
+constexpr std::uint64_t SUBORBIT_TABLE_BYTES = std::uint64_t{64} << 20;
+constexpr std::size_t ANCHORS = 4;
 
 class NormalizesProperty : public SearchProperty {
  public:
@@ -750,6 +754,41 @@ class NormalizesProperty : public SearchProperty {
         candidates_.push_back(std::move(same_type));
       }
       alive_.assign(base.size() + 1, std::vector<std::vector<std::uint32_t>>(generators_.size()));
+    } else if (std::uint64_t(n) * n * sizeof(Point) <= SUBORBIT_TABLE_BYTES) {
+      // A large H: the sizes of the orbits of H_p on the points (see suborbits_agree), from
+      // H_r for one r per orbit and t_p in H taking r to p: the H_p-orbit of q is t_p applied
+      // to the H_r-orbit of t_p^-1(q).
+      suborbit_size_.assign(all.size(), {});
+      to_representative_.assign(n * n, 0);
+      for (std::size_t p = 0; p < n; ++p) to_representative_[p * n + p] = static_cast<Point>(p);
+      for (std::size_t o = 0; o < all.size(); ++o) {
+        if (run && run->should_stop()) return run->stop_error();
+        const Point r = all[o][0];
+        const PermGroup stabilizer = h_.stabilizer(r);
+        auto& sizes = suborbit_size_[o];
+        sizes.assign(n, 1);
+        for (const auto& sub : orbits(stabilizer.generators(), n)) {
+          for (Point q : sub) sizes[q] = static_cast<std::uint32_t>(sub.size());
+        }
+        // t_r^-1 = 1; t_{s(p)}^-1 = t_p^-1 · s^-1 (breadth-first over the orbit).
+        std::vector<char> reached(n, 0);
+        std::vector<Point> queue = {r};
+        reached[r] = 1;
+        std::iota(&to_representative_[r * n], &to_representative_[r * n + n], Point{0});
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+          const Point p = queue[i];
+          for (std::size_t j = 0; j < generators_.size(); ++j) {
+            const Point q = generators_[j][p];
+            if (reached[q]) continue;
+            reached[q] = 1;
+            queue.push_back(q);
+            for (std::size_t x = 0; x < n; ++x) {
+              to_representative_[q * n + x] = to_representative_[p * n + inverses_[j][x]];
+            }
+          }
+        }
+      }
+      anchors_.assign(base.begin(), base.begin() + std::min<std::size_t>(base.size(), ANCHORS));
     }
     return Ok{};
   }
@@ -761,6 +800,9 @@ class NormalizesProperty : public SearchProperty {
       const std::uint32_t o = orbit_of_[p];
       if (orbit_size_[orbit_of_[image[p]]] != orbit_size_[o]) return false;
       if (orbit_of_[image[p]] != orbit_of_[image[first_[o]]]) return false;
+    }
+    if (!suborbit_size_.empty() && !suborbits_agree(depth, determined, image, depth_of)) {
+      return false;
     }
     if (candidates_.empty()) return true;
     // Below the restart depth the path is the identity: the survivors there are the
@@ -802,6 +844,32 @@ class NormalizesProperty : public SearchProperty {
     std::iota(all.begin(), all.end(), 0u);
     return all;
   }
+  // |orbit of q under H_p|.
+  std::uint32_t suborbit(Point p, Point q) const {
+    const std::size_t n = depth_of_.size();
+    return suborbit_size_[orbit_of_[p]][to_representative_[p * n + q]];
+  }
+  // H_p^g = H_{p^g} when g normalizes H, so the H_p-orbit of q and the H_{p^g}-orbit of q^g
+  // have the same size: checked for the first base points p (anchors) against every point
+  // whose image is known.
+  bool suborbits_agree(std::size_t depth, const std::vector<Point>& determined,
+                       const std::vector<Point>& image,
+                       const std::vector<std::uint32_t>& depth_of) const {
+    for (Point a : anchors_) {
+      if (depth_of[a] > depth) continue;
+      for (Point x : determined) {
+        if (suborbit(a, x) != suborbit(image[a], image[x])) return false;
+      }
+      if (depth_of[a] != depth) continue;
+      for (std::size_t q = 0; q < depth_of.size(); ++q) {
+        if (depth_of[q] < depth &&
+            suborbit(a, static_cast<Point>(q)) != suborbit(image[a], image[q])) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
   // alive_[restart_depth_] for the identity path: candidates equal to s on the points of depth
   // <= restart_depth_ whose images under s also have such depth.
   void refilter_identity() {
@@ -834,6 +902,11 @@ class NormalizesProperty : public SearchProperty {
   std::vector<std::vector<std::vector<Point>>> candidates_;
   std::vector<std::vector<std::vector<std::uint32_t>>> alive_;
   std::size_t restart_depth_ = 0;
+  // Large H: suborbit_size_[o][q] = |orbit of q under H_r| for the first point r of orbit o;
+  // to_representative_[p * n + q] = t_p^-1(q); anchors_: the base points checked.
+  std::vector<std::vector<std::uint32_t>> suborbit_size_;
+  std::vector<Point> to_representative_;
+  std::vector<Point> anchors_;
 };
 
 Result<std::optional<Perm>> element_search_on(SearchChain& c, SearchProperty& property,
