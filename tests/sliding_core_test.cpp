@@ -441,6 +441,28 @@ TEST(SlidingBfs, ParityClassRankingIsABijection) {
   }
 }
 
+// 64-bit ranks on the boards past 12 cells: random positions of both classes round-trip, stay
+// below n!/2 and keep their class under every move.
+TEST(SlidingBfs, ParityClassRanksOfSixteenCellBoards) {
+  SplitMixRng rng(5);
+  for (BoardSize s : {BoardSize{2, 7}, BoardSize{3, 5}, BoardSize{4, 4}, BoardSize{2, 8}}) {
+    const SlidingRanking ranking(s);
+    EXPECT_EQ(ranking.states(), *factorial(s.cells()) / 2);
+    Position odd_goal = standard_goal(s);
+    std::swap(odd_goal[0], odd_goal[1]);  // the other class
+    for (const Position& goal : {standard_goal(s), odd_goal}) {
+      for (int i = 0; i < 200; ++i) {
+        const Position p = random_position(s, goal, rng);
+        const int k = ranking.parity_class(p);
+        EXPECT_EQ(k, ranking.parity_class(goal));
+        const std::uint64_t r = ranking.rank(p);
+        ASSERT_LT(r, ranking.states());
+        EXPECT_EQ(ranking.position(r, k), p) << format_flat(p);
+      }
+    }
+  }
+}
+
 // Boards up to 16 cells are searched when the memory allows; the budget refuses them before
 // anything is allocated, and larger boards are refused outright.
 TEST(SlidingBfs, BigBoardsAreRefusedByTheMemoryBudget) {
