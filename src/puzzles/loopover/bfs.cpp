@@ -95,7 +95,7 @@ class LoopoverExpander {
       if (have_ < rank && rank - have_ <= 8) {
         for (; have_ < rank; ++have_) next_permutation(tiles_, n_);
       } else {
-        unrank_position(static_cast<std::uint32_t>(rank), n_, tiles_);
+        unrank_position(rank, n_, tiles_);
         have_ = rank;
       }
       neighbours_.load(tiles_);
@@ -120,19 +120,23 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   const int n = size.cells();
   if (n > MAX_BFS_CELLS) {
     return make_error(fmt::format("whole-graph BFS of {} is out of reach: {}! positions (the "
-                                  "limit is {} cells, 479,001,600 positions)",
+                                  "limit is {} cells)",
                                   format_size(size), n, MAX_BFS_CELLS),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   auto t0 = std::chrono::steady_clock::now();
-  const std::uint64_t total = *factorial(n);  // n <= 12
+  const std::uint64_t total = *factorial(n);  // n <= 16
   DistanceTable table;
   const std::uint64_t bytes = (total + 15) / 16 * sizeof(std::uint64_t);
-  if (options.run) {
-    auto ok = options.run->check_memory(
-        bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                           "positions)",
-                           format_size(size), total));
+  {
+    // Without a run context the machine's default budget still refuses what cannot fit.
+    const RunContext fallback = RunContext().with_memory_budget(default_memory_budget());
+    auto ok =
+        (options.run ? *options.run : fallback)
+            .check_memory(
+                bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                                   "positions)",
+                                   format_size(size), total));
     if (!ok) return ok.error();
   }
   // Step 1. The move maps of the metric (each move's inverse is also in the list).
@@ -209,7 +213,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   st.mean_distance = sum / static_cast<double>(st.states);
   std::uint8_t tiles[MAX_BFS_CELLS];
   for (std::uint64_t a : r->antipodes) {
-    unrank_position(static_cast<std::uint32_t>(a), n, tiles);
+    unrank_position(a, n, tiles);
     st.sample_antipodes.emplace_back(tiles, tiles + n);
   }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
