@@ -350,7 +350,7 @@ TEST(BfsLimits, SlidingBfsStoppedAnswersItsPartialHistogram) {
   std::uint64_t sum = 0;
   for (auto h : histogram) sum += h;
   EXPECT_EQ(j["states"], sum);
-  // 3x4 needs 120 MB (2 bits for each of 12! arrangements).
+  // 3x4 needs 60 MB (2 bits for each of the 12!/2 positions of a parity class).
   auto r = test::run_cli("--memory 50 sliding bfs 3x4");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("memory budget"), std::string::npos) << r.err;

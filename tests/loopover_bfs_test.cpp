@@ -1,6 +1,7 @@
 // Whole-graph BFS against published counts, and the optimal solver against BFS distances.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <unordered_set>
 
 #include "permuzzle/core/rng.hpp"
@@ -47,6 +48,43 @@ TEST(LoopoverBfs, PublishedCounts) {
   std::uint64_t sum = 0;
   for (auto c : t33->stats().histogram) sum += c;
   EXPECT_EQ(sum, 181440u);
+}
+
+// The engine's histogram and antipodes against an independent BFS over whole positions in a
+// hash map (no ranking, no bit table), in both metrics.
+TEST(LoopoverBfs, MatchesAPlainBfsOverPositions) {
+  for (BoardSize size : {BoardSize{2, 3}, BoardSize{2, 4}}) {
+    for (Metric metric : {Metric::Stm, Metric::Mtm}) {
+      std::map<Position, int> dist{{goal_position(size), 0}};
+      std::vector<Position> frontier{goal_position(size)};
+      std::vector<std::uint64_t> histogram{1};
+      const auto moves = metric_moves(size, metric);
+      while (!frontier.empty()) {
+        std::vector<Position> next;
+        for (const Position& p : frontier) {
+          for (const Move& m : moves) {
+            Position q = p;
+            apply_move(size, q, m);
+            if (dist.emplace(q, static_cast<int>(histogram.size())).second) next.push_back(q);
+          }
+        }
+        if (!next.empty()) histogram.push_back(next.size());
+        frontier.swap(next);
+      }
+      BfsOptions o;
+      o.metric = metric;
+      auto t = DistanceTable::build(size, o);
+      ASSERT_TRUE(t.ok());
+      EXPECT_EQ(t->stats().histogram, histogram);
+      EXPECT_EQ(t->stats().states, dist.size());
+      // Antipodes: the first five at the last distance, in rank (lexicographic) order.
+      std::vector<Position> far;
+      for (const auto& [p, d] : dist) {
+        if (d + 1 == static_cast<int>(histogram.size()) && far.size() < 5) far.push_back(p);
+      }
+      EXPECT_EQ(t->stats().sample_antipodes, far);
+    }
+  }
 }
 
 TEST(LoopoverBfs, ThreadCountDoesNotChangeTheAnswer) {

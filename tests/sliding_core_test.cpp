@@ -373,7 +373,8 @@ TEST(SlidingBfs, EightPuzzleFacts) {
 }
 
 TEST(SlidingBfs, ThinBoardsAgreeWithReference) {
-  for (BoardSize s : {BoardSize{2, 2}, BoardSize{2, 3}, BoardSize{2, 4}, BoardSize{4, 2}}) {
+  for (BoardSize s :
+       {BoardSize{2, 2}, BoardSize{2, 3}, BoardSize{2, 4}, BoardSize{4, 2}, BoardSize{3, 2}}) {
     Position goal = blank_first_goal(s);
     auto r = bfs(s, goal);
     ASSERT_TRUE(r.ok());
@@ -382,9 +383,100 @@ TEST(SlidingBfs, ThinBoardsAgreeWithReference) {
     int maxd = 0;
     for (auto& [k, d] : dist) maxd = std::max(maxd, d);
     EXPECT_EQ(r->max_distance, maxd);
+    std::vector<std::uint64_t> hist(static_cast<std::size_t>(maxd) + 1, 0);
+    for (auto& [k, d] : dist) ++hist[static_cast<std::size_t>(d)];
+    EXPECT_EQ(r->histogram, hist) << to_string(s);
     EXPECT_EQ(r->components, 2);
+    // The antipodes: the reference's positions at the maximum distance that come first in
+    // lexicographic order.
+    std::vector<std::string> far;
+    for (auto& [k, d] : dist) {
+      if (d == maxd) far.push_back(k);
+    }
+    std::sort(far.begin(), far.end());
+    far.resize(std::min<std::size_t>(far.size(), 10));
+    ASSERT_EQ(r->antipodes.size(), far.size());
+    for (std::size_t i = 0; i < far.size(); ++i) {
+      EXPECT_EQ(std::string(r->antipodes[i].begin(), r->antipodes[i].end()), far[i]);
+    }
   }
-  EXPECT_FALSE(bfs({4, 4}, standard_goal({4, 4})).ok());
+}
+
+// God's numbers of small boards (Karlemo and Oestergaard, "On sliding block puzzles", 2000):
+// 2x3 21, 2x4 36, 3x3 31 (from the standard goal, blank last).
+TEST(SlidingBfs, PublishedGodsNumbers) {
+  const std::pair<BoardSize, int> boards[] = {{{2, 3}, 21}, {{2, 4}, 36}, {{3, 3}, 31}};
+  for (const auto& [s, god] : boards) {
+    BfsOptions o;
+    o.count_all_components = false;
+    auto r = bfs(s, standard_goal(s), o);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->max_distance, god) << to_string(s);
+    EXPECT_EQ(2 * r->states, *factorial(s.cells())) << to_string(s);
+  }
+}
+
+// The parity-class ranking is a bijection of each class onto 0..n!/2-1, and a move keeps the
+// class: checked on every arrangement of 2x3, 3x2 and 2x4 (4 columns: the blank's row counts).
+TEST(SlidingBfs, ParityClassRankingIsABijection) {
+  for (BoardSize s : {BoardSize{2, 3}, BoardSize{3, 2}, BoardSize{2, 4}}) {
+    const SlidingRanking ranking(s);
+    const std::uint64_t half = *factorial(s.cells()) / 2;
+    ASSERT_EQ(ranking.states(), half);
+    std::vector<std::uint8_t> seen[2] = {std::vector<std::uint8_t>(half, 0),
+                                         std::vector<std::uint8_t>(half, 0)};
+    Position p(static_cast<std::size_t>(s.cells()));
+    std::iota(p.begin(), p.end(), 0);
+    do {
+      const int k = ranking.parity_class(p);
+      const std::uint64_t r = ranking.rank(p);
+      ASSERT_LT(r, half);
+      EXPECT_EQ(seen[k][r]++, 0) << format_flat(p);
+      EXPECT_EQ(ranking.position(r, k), p) << format_flat(p);
+      for (Direction d : {Direction::Up, Direction::Down, Direction::Left, Direction::Right}) {
+        Position q = p;
+        if (apply_direction(s, q, d)) EXPECT_EQ(ranking.parity_class(q), k) << format_flat(q);
+      }
+    } while (std::next_permutation(p.begin(), p.end()));
+  }
+}
+
+// 64-bit ranks on the boards past 12 cells: random positions of both classes round-trip, stay
+// below n!/2 and keep their class under every move.
+TEST(SlidingBfs, ParityClassRanksOfSixteenCellBoards) {
+  SplitMixRng rng(5);
+  for (BoardSize s : {BoardSize{2, 7}, BoardSize{3, 5}, BoardSize{4, 4}, BoardSize{2, 8}}) {
+    const SlidingRanking ranking(s);
+    EXPECT_EQ(ranking.states(), *factorial(s.cells()) / 2);
+    Position odd_goal = standard_goal(s);
+    std::swap(odd_goal[0], odd_goal[1]);  // the other class
+    for (const Position& goal : {standard_goal(s), odd_goal}) {
+      for (int i = 0; i < 200; ++i) {
+        const Position p = random_position(s, goal, rng);
+        const int k = ranking.parity_class(p);
+        EXPECT_EQ(k, ranking.parity_class(goal));
+        const std::uint64_t r = ranking.rank(p);
+        ASSERT_LT(r, ranking.states());
+        EXPECT_EQ(ranking.position(r, k), p) << format_flat(p);
+      }
+    }
+  }
+}
+
+// Boards up to 16 cells are searched when the memory allows; the budget refuses them before
+// anything is allocated, and larger boards are refused outright.
+TEST(SlidingBfs, BigBoardsAreRefusedByTheMemoryBudget) {
+  RunContext small = RunContext().with_memory_budget(std::uint64_t{1} << 30);
+  BfsOptions o;
+  o.run = &small;
+  auto r = bfs({4, 4}, standard_goal({4, 4}), o);  // 16!/2 positions: 2.6 TB at 2 bits
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_NE(r.error().message.find("memory budget"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(bfs({4, 4}, standard_goal({4, 4})).ok());  // the machine's default budget
+  auto big = bfs({3, 6}, standard_goal({3, 6}));
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("16 cells"), std::string::npos) << big.error().message;
 }
 
 }  // namespace

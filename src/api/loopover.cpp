@@ -557,7 +557,7 @@ void register_loopover(Registry& r) {
       {"loopover",
        "bfs",
        "Whole-graph BFS: positions per distance, God's number",
-       {size_positional("Board ROWSxCOLS with at most 12 cells"), metric_option(),
+       {size_positional("Board ROWSxCOLS with at most 16 cells (memory permitting)"), metric_option(),
         with_range(option("threads", ParamType::Unsigned,
                           "Worker threads (default: every hardware thread)"),
                    1, 64),

@@ -455,7 +455,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
   for (auto c : r->component_sizes) sizes += (sizes.empty() ? "" : " + ") + with_commas(c);
   out.text += fmt::format(
       "components:          {} ({}; {})\ntime: {:.2f} s, memory {} bytes (2 bits per "
-      "arrangement)\n",
+      "position of a parity class)\n",
       r->components, sizes, r->components_method, r->seconds, with_commas(r->memory_bytes));
   nlohmann::json antipodes = nlohmann::json::array();
   for (const auto& p : r->antipodes) antipodes.push_back(position_json(p));
@@ -626,7 +626,7 @@ void register_sliding(Registry& r) {
   r.add(expensive(
       {"sliding",
        "bfs",
-       "Whole-graph breadth-first search from the goal (boards up to 12 cells)",
+       "Whole-graph breadth-first search from the goal (boards up to 16 cells)",
        {positional("size", ParamType::String, "Board RxC, e.g. 3x3, 2x6, 3x4"),
         option("goal", ParamType::String, "Goal: standard, blank-first or an arrangement",
                "standard"),
@@ -637,7 +637,7 @@ void register_sliding(Registry& r) {
              "Search only the goal's component (the other half is its mirror image)")},
        run_bfs,
        true},
-      {{"size", "3x4"}},  // 479,001,600 arrangements, 120 MB: about a minute
+      {{"size", "3x4"}},  // 12!/2 positions per parity class, 60 MB
       {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}}));
 
   r.add_demo("sliding", demo_sliding);

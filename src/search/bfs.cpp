@@ -57,8 +57,11 @@ Result<BfsTable> BfsTable::create(std::uint64_t states, BfsBits bits) {
   table.states_ = states;
   table.bits_ = bits;
   table.words_.assign(static_cast<std::size_t>(words), ~std::uint64_t{0});
-  // Neighbours are looked up at random: 2 MiB pages save most of the TLB misses.
-  detail::collapse_huge_pages(table.words_.data(), table.words_.size() * sizeof(std::uint64_t));
+  // Neighbours are looked up at random: 2 MiB pages save most of the TLB misses. The advice is
+  // given after the fill, so khugepaged collapses the pages in the background: huge pages at
+  // the first write (direct compaction) or collapsed at once (MADV_COLLAPSE copies the table)
+  // both stalled creation for 1-3 s on a loaded machine, where no cancellation is seen.
+  detail::advise_huge_pages(table.words_.data(), table.words_.size() * sizeof(std::uint64_t));
   return table;
 }
 

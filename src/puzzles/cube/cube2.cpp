@@ -9,6 +9,7 @@
 
 #include "coordinates.hpp"
 #include "permuzzle/puzzles/cube/cubie.hpp"
+#include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::cube2 {
 
@@ -239,6 +240,25 @@ Result<Reading> read_facelets(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The 9 neighbours of a position index (perm * 729 + twist), for search/bfs.hpp.
+struct Cube2Expander {
+  const MoveTables* tables;
+  template <class Visit>
+  void for_each_neighbour(std::uint64_t index, Visit&& visit) const {
+    const auto p = static_cast<std::uint32_t>(index / N_TWIST6);
+    const auto tw = static_cast<std::uint32_t>(index % N_TWIST6);
+    for (int m = 0; m < N_MOVES2; ++m) {
+      const std::uint64_t j = std::uint64_t{tables->perm[p * N_MOVES2 + m]} * N_TWIST6 +
+                              tables->twist[tw * N_MOVES2 + m];
+      if (visit(j)) return;
+    }
+  }
+};
+
+}  // namespace
+
 Result<std::shared_ptr<const DistanceTable>> distance_table(TableStore& store,
                                                             const RunContext& run,
                                                             TableReport* report) {
@@ -264,33 +284,31 @@ Result<std::shared_ptr<const DistanceTable>> distance_table(TableStore& store,
   // Background-safe (a server's build outlives the request): holds the move tables.
   recipe.background = true;
   recipe.build = [tables](const RunContext& r) -> Result<std::shared_ptr<DistanceTable>> {
-    auto t = std::make_shared<DistanceTable>();
-    t->distance.assign(POSITIONS, 0xFF);
-    t->distance[0] = 0;
-    std::uint64_t filled = 1;
-    t->histogram = {1};
-    for (int depth = 0; filled < POSITIONS; ++depth) {
-      if (r.should_stop()) return r.stop_error();
-      std::uint64_t next = 0;
-      for (std::uint32_t i = 0; i < POSITIONS; ++i) {
-        if (t->distance[i] != depth) continue;
-        const std::uint32_t p = i / N_TWIST6, tw = i % N_TWIST6;
-        for (int m = 0; m < N_MOVES2; ++m) {
-          const std::uint32_t j = std::uint32_t(tables->perm[p * N_MOVES2 + m]) * N_TWIST6 +
-                                  tables->twist[tw * N_MOVES2 + m];
-          if (t->distance[j] == 0xFF) t->distance[j] = static_cast<std::uint8_t>(depth + 1), ++next;
-        }
-      }
-      if (next == 0) break;
-      filled += next;
-      t->histogram.push_back(next);
-      r.report({"building 2x2x2 distance table", filled, POSITIONS,
-                fmt::format("depth {}: {} positions", depth + 1, next)});
-    }
-    if (filled != POSITIONS) {
+    // Step 1. The search (search/bfs.hpp, 4-bit entries: God's number is 11 in HTM, so every
+    // entry is the exact distance), from the solved cube (index 0).
+    search::BfsOptions bo;
+    bo.bits = search::BfsBits::Four;
+    bo.undirected = true;  // U, U2, U' (R, F the same): every move's inverse is a move
+    bo.antipodes_limit = 0;
+    bo.phase = "building 2x2x2 distance table";
+    const std::uint64_t solved = 0;
+    auto table = search::BfsTable::create(POSITIONS, search::BfsBits::Four);
+    if (!table) return table.error();
+    auto bfs = search::bfs(
+        *table, std::span<const std::uint64_t>(&solved, 1),
+        [&] { return Cube2Expander{tables.get()}; }, r, bo);
+    if (!bfs) return bfs.error();
+    if (bfs->reached != POSITIONS || bfs->max_distance >= 15) {
       return make_error("internal: the 2x2x2 table did not fill", {}, Error::NO_POSITION,
                         ErrorKind::Internal);
     }
+    // Step 2. One byte per position, as the solver reads it.
+    auto t = std::make_shared<DistanceTable>();
+    t->distance.resize(POSITIONS);
+    for (std::uint32_t i = 0; i < POSITIONS; ++i) {
+      t->distance[i] = static_cast<std::uint8_t>(table->entry(i));
+    }
+    t->histogram = bfs->histogram;
     return t;
   };
   auto t = store.obtain(recipe, run, report);

@@ -1,56 +1,22 @@
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/core/run_context.hpp"
+#include "permuzzle/search/bfs.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <chrono>
-#include <thread>
 
 namespace permuzzle::loopover {
 
 namespace {
 
-constexpr std::uint8_t UNSEEN = 0xF;
-constexpr std::uint64_t CHUNK = 1u << 16;  // ranks per work item (a multiple of 16: whole words)
+constexpr unsigned UNSEEN = 0xF;
 
 struct MoveMap {
   std::uint8_t dst[MAX_BFS_CELLS];  // content of cell i goes to cell dst[i]
 };
-
-// The 16 entries of ranks r..r+15 (r a multiple of 16) as one word, read atomically. Callers
-// of the skip test only ask whether an entry they want is there, and no thread writes such an
-// entry during the level: top-down wants `cur` entries (claims only turn UNSEEN into nxt),
-// bottom-up wants UNSEEN entries of its own chunk (only the chunk's owner claims them).
-inline std::uint64_t word_at(std::uint64_t* words, std::uint64_t r) {
-  return std::atomic_ref<std::uint64_t>(words[r >> 4]).load(std::memory_order_relaxed);
-}
-
-inline int load_entry(std::uint64_t* words, std::uint64_t rank) {
-  return static_cast<int>((word_at(words, rank) >> ((rank & 15) * 4)) & 0xF);
-}
-
-// Sets an UNSEEN entry to `value`; returns true when this call changed it. Safe against
-// concurrent writers of the same value (AND with the same mask is idempotent) and of the other
-// entries of the word (their bits are ones in the mask).
-inline bool claim(std::uint64_t* words, std::uint64_t rank, int value) {
-  const int shift = static_cast<int>((rank & 15) * 4);
-  const std::uint64_t mask =
-      ~(std::uint64_t{0xF} << shift) | (static_cast<std::uint64_t>(value) << shift);
-  std::atomic_ref<std::uint64_t> word(words[rank >> 4]);
-  const std::uint64_t old = word.fetch_and(mask, std::memory_order_relaxed);
-  return ((old >> shift) & 0xF) == UNSEEN;
-}
-
-// Whether some 4-bit field of `w` equals `value` (the classic zero-nibble test on w ^
-// value*0x1..1).
-inline bool has_nibble(std::uint64_t w, int value) {
-  constexpr std::uint64_t ONES = 0x1111111111111111ULL, HIGHS = 0x8888888888888888ULL;
-  const std::uint64_t x = w ^ (ONES * static_cast<std::uint64_t>(value));
-  return ((x - ONES) & ~x & HIGHS) != 0;
-}
 
 // Next permutation in lexicographic order (the rank order of rank_position); n <= 12.
 inline void next_permutation(std::uint8_t* t, int n) {
@@ -114,6 +80,39 @@ class NeighbourRanker {
   std::uint64_t prefix_[MAX_BFS_CELLS + 1] = {};
 };
 
+// The neighbours of a rank for search/bfs.hpp: the position is kept between calls (ranks come
+// in ascending order within a range, and ranks are lexicographic, so a nearby later rank is
+// reached by a few next_permutation steps, amortised O(1), instead of an O(n^2) unrank), and
+// its neighbours ranked by the NeighbourRanker.
+class LoopoverExpander {
+ public:
+  LoopoverExpander(int n, const std::uint64_t* weight, const std::vector<SpanMove>* spans)
+      : n_(n), spans_(spans), neighbours_(n, weight) {}
+
+  template <class Visit>
+  void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+    if (rank != have_) {
+      if (have_ < rank && rank - have_ <= 8) {
+        for (; have_ < rank; ++have_) next_permutation(tiles_, n_);
+      } else {
+        unrank_position(rank, n_, tiles_);
+        have_ = rank;
+      }
+      neighbours_.load(tiles_);
+    }
+    for (const SpanMove& m : *spans_) {
+      if (visit(neighbours_.rank_after(m))) return;
+    }
+  }
+
+ private:
+  int n_;
+  const std::vector<SpanMove>* spans_;
+  NeighbourRanker neighbours_;
+  std::uint8_t tiles_[MAX_BFS_CELLS] = {};
+  std::uint64_t have_ = ~std::uint64_t{0};  // the rank of tiles_ (none yet)
+};
+
 }  // namespace
 
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
@@ -121,24 +120,25 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   const int n = size.cells();
   if (n > MAX_BFS_CELLS) {
     return make_error(fmt::format("whole-graph BFS of {} is out of reach: {}! positions (the "
-                                  "limit is {} cells, 479,001,600 positions)",
+                                  "limit is {} cells)",
                                   format_size(size), n, MAX_BFS_CELLS),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   auto t0 = std::chrono::steady_clock::now();
-  const std::uint64_t total = *factorial(n);  // n <= 12
+  const std::uint64_t total = *factorial(n);  // n <= 16
   DistanceTable table;
   const std::uint64_t bytes = (total + 15) / 16 * sizeof(std::uint64_t);
-  if (options.run) {
-    auto ok = options.run->check_memory(
-        bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                           "positions)",
-                           format_size(size), total));
+  {
+    // Without a run context the machine's default budget still refuses what cannot fit.
+    const RunContext fallback = RunContext().with_memory_budget(default_memory_budget());
+    auto ok =
+        (options.run ? *options.run : fallback)
+            .check_memory(
+                bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                                   "positions)",
+                                   format_size(size), total));
     if (!ok) return ok.error();
   }
-  table.words_.assign(static_cast<std::size_t>((total + 15) / 16), ~std::uint64_t{0});
-  std::uint64_t* nib = table.words_.data();
-
   // Step 1. The move maps of the metric (each move's inverse is also in the list).
   std::vector<MoveMap> moves;
   for (const Move& move : metric_moves(size, options.metric)) {
@@ -148,7 +148,6 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
     for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
     moves.push_back(m);
   }
-  const int move_count = static_cast<int>(moves.size());
   std::vector<SpanMove> spans(moves.size());
   for (std::size_t m = 0; m < moves.size(); ++m) {
     SpanMove& sp = spans[m];
@@ -162,121 +161,60 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   std::uint64_t weight[MAX_BFS_CELLS];
   for (int i = 0; i < n; ++i) weight[i] = *factorial(n - 1 - i);
 
-  // Step 2. Level 0: the goal.
-  Position goal = goal_position(size);
-  claim(nib, rank_position(goal.data(), n), 0);
+  // Step 2. The search (search/bfs.hpp, 4-bit entries: the distance mod 15), from the goal.
+  auto created = search::BfsTable::create(total, search::BfsBits::Four);
+  if (!created) return created.error();
+  table.table_ = std::move(*created);
   BfsStats& st = table.stats_;
   st.size = size;
   st.metric = options.metric;
-  st.histogram.push_back(1);
-  std::uint64_t seen = 1;
-  if (options.on_level) options.on_level(0, 1, 0.0);
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(hardware_threads());
-
-  // Step 3. One level at a time until no new position appears.
-  for (int depth = 0;; ++depth) {
-    const int cur = depth % 15;
-    const int nxt = (depth + 1) % 15;
-    const std::uint64_t frontier = st.histogram.back();
-    const std::uint64_t unseen = total - seen;
-    const bool bottom_up = frontier > unseen / 8;
-    std::atomic<std::uint64_t> next_chunk{0};
-    std::atomic<std::uint64_t> found{0};
-    auto worker = [&]() {
-      std::uint64_t local = 0;
-      std::uint8_t tiles[MAX_BFS_CELLS];
-      NeighbourRanker neighbours(n, weight);
-      while (true) {
-        if (options.run && options.run->should_stop()) break;
-        const std::uint64_t begin = next_chunk.fetch_add(CHUNK);
-        if (begin >= total) break;
-        const std::uint64_t end = std::min(total, begin + CHUNK);
-        // `tiles` holds the position of rank `have` (none yet: have = total). Ranks are
-        // lexicographic, so a nearby later rank is reached by a few next_permutation steps
-        // (amortised O(1)) instead of an O(n^2) unrank.
-        std::uint64_t have = total;
-        auto load = [&](std::uint64_t r) {
-          if (have < r && r - have <= 8) {
-            for (; have < r; ++have) next_permutation(tiles, n);
-          } else {
-            unrank_position(static_cast<std::uint32_t>(r), n, tiles);
-            have = r;
-          }
-        };
-        const int wanted = bottom_up ? UNSEEN : cur;
-        for (std::uint64_t r = begin; r < end; ++r) {
-          // 16 entries per 64-bit word: skip words without a wanted entry (most words in the
-          // sparse levels at either end of the search).
-          if ((r & 15) == 0 && end - r >= 16 && !has_nibble(word_at(nib, r), wanted)) {
-            r += 15;
-            continue;
-          }
-          const int e = load_entry(nib, r);
-          if (e != wanted) continue;
-          load(r);
-          neighbours.load(tiles);
-          if (bottom_up) {
-            for (int m = 0; m < move_count; ++m) {
-              if (load_entry(nib, neighbours.rank_after(spans[m])) == cur) {
-                claim(nib, r, nxt);
-                ++local;
-                break;
-              }
-            }
-          } else {
-            for (int m = 0; m < move_count; ++m) {
-              const std::uint64_t nr = neighbours.rank_after(spans[m]);
-              if (load_entry(nib, nr) == UNSEEN && claim(nib, nr, nxt)) ++local;
-            }
-          }
-        }
-      }
-      found.fetch_add(local);
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (options.run && options.run->should_stop()) {
-      if (options.partial) {
-        // The levels finished so far (this one is partial and not counted).
-        BfsStats known = st;
-        known.states = seen;
-        known.table_bytes = bytes;
-        known.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        *options.partial = std::move(known);
-      }
-      return options.run->stop_error();
-    }
-    const std::uint64_t count = found.load();
-    if (count == 0) break;
-    st.histogram.push_back(count);
-    seen += count;
+  st.table_bytes = table.table_.bytes();
+  RunContext run = options.run ? *options.run : RunContext();
+  run.with_threads(options.threads > 0 ? static_cast<unsigned>(options.threads)
+                                       : hardware_threads());
+  search::BfsOptions bo;
+  bo.bits = search::BfsBits::Four;
+  bo.undirected = true;  // every metric move's inverse is also a move
+  bo.antipodes_limit = 5;
+  std::vector<std::uint64_t> completed;
+  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h) -> Status {
+    completed = h;
     if (options.on_level) {
       options.on_level(
-          depth + 1, count,
+          static_cast<int>(h.size()) - 1, h.back(),
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
+    return Ok{};
+  };
+  const std::uint64_t goal = rank_position(goal_position(size).data(), n);
+  auto r = search::bfs(
+      table.table_, std::span<const std::uint64_t>(&goal, 1),
+      [&] { return LoopoverExpander(n, weight, &spans); }, run, bo);
+  if (!r) {
+    if (run.should_stop() && options.partial) {
+      // The levels finished so far (the level under way is partial and not counted).
+      BfsStats known = st;
+      known.histogram = completed.empty() ? std::vector<std::uint64_t>{1} : completed;
+      for (std::uint64_t c : known.histogram) known.states += c;
+      known.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      *options.partial = std::move(known);
+    }
+    return r.error();
   }
 
-  // Step 4. Summary.
-  st.states = seen;
-  st.max_distance = static_cast<int>(st.histogram.size()) - 1;
-  st.antipodes = st.histogram.back();
+  // Step 3. Summary; up to 5 antipodes when the entries tell them apart (max_distance < 15).
+  st.histogram = r->histogram;
+  st.states = r->reached;
+  st.max_distance = r->max_distance;
+  st.antipodes = r->last_level;
   double sum = 0;
   for (std::size_t d = 0; d < st.histogram.size(); ++d)
     sum += static_cast<double>(d) * st.histogram[d];
-  st.mean_distance = sum / static_cast<double>(seen);
-  st.table_bytes = table.words_.size() * sizeof(std::uint64_t);
-  if (st.max_distance < 15) {
-    std::uint8_t tiles[MAX_BFS_CELLS];
-    for (std::uint64_t r = 0; r < total && st.sample_antipodes.size() < 5; ++r) {
-      if (table.entry(static_cast<std::uint32_t>(r)) == st.max_distance) {
-        unrank_position(static_cast<std::uint32_t>(r), n, tiles);
-        st.sample_antipodes.emplace_back(tiles, tiles + n);
-      }
-    }
+  st.mean_distance = sum / static_cast<double>(st.states);
+  std::uint8_t tiles[MAX_BFS_CELLS];
+  for (std::uint64_t a : r->antipodes) {
+    unrank_position(a, n, tiles);
+    st.sample_antipodes.emplace_back(tiles, tiles + n);
   }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return table;
@@ -284,7 +222,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
 
 int DistanceTable::distance(const Position& position) const {
   const int e = entry(rank_position(position.data(), static_cast<int>(position.size())));
-  return e == UNSEEN ? -1 : e;
+  return e == static_cast<int>(UNSEEN) ? -1 : e;
 }
 
 }  // namespace permuzzle::loopover

@@ -24,6 +24,7 @@
 #include "arrangement_table.hpp"
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/core/table_store.hpp"
+#include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::loopover {
 
@@ -662,31 +663,65 @@ std::uint64_t tri_state_index(const TriBoard& board, const TriPosition& position
   return a * rd.size() + rd.rank(s.data());
 }
 
+namespace {
+
+// The neighbours of a state index (tri_state_index) for search/bfs.hpp, stepped with
+// TriBoard::apply on whole positions: independent of the solver's orbit move tables.
+class TriangularExpander {
+ public:
+  explicit TriangularExpander(const TriBoard& board)
+      : board_(&board),
+        up_(board.up_cells()),
+        down_(board.down_cells()),
+        ru_(static_cast<int>(up_.size()), static_cast<int>(up_.size())),
+        rd_(static_cast<int>(down_.size()), static_cast<int>(down_.size())) {}
+
+  template <class Visit>
+  void for_each_neighbour(std::uint64_t index, Visit&& visit) const {
+    // The orbit ranks give, for piece j of an orbit, the orbit index of its cell; the piece
+    // belongs on the orbit's cell j (label cell + 1).
+    std::array<std::uint8_t, 64> su{}, sd{};
+    ru_.unrank(index / rd_.size(), su.data());
+    rd_.unrank(index % rd_.size(), sd.data());
+    TriPosition p(static_cast<std::size_t>(board_->cells()));
+    for (std::size_t j = 0; j < up_.size(); ++j) p[up_[su[j]]] = up_[j] + 1;
+    for (std::size_t j = 0; j < down_.size(); ++j) p[down_[sd[j]]] = down_[j] + 1;
+    for (const auto& m : board_->moves()) {
+      if (visit(tri_state_index(*board_, board_->apply(p, {m})))) return;
+    }
+  }
+
+ private:
+  const TriBoard* board_;
+  std::vector<int> up_, down_;
+  Ranker ru_, rd_;
+};
+
+}  // namespace
+
 Result<std::vector<std::uint8_t>> triangular_bfs(const TriBoard& board) {
   if (board.rows() > 3) {
     return make_error("whole-graph BFS of triangular Loopover is limited to f <= 3", {},
                       Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  // Independent of the solver's tables: BFS over whole positions, stepping with TriBoard::apply.
-  const TriPosition goal = board.solved();
-  std::vector<std::uint8_t> dist(*factorial(static_cast<int>(board.up_cells().size())) *
-                                     *factorial(static_cast<int>(board.down_cells().size())),
-                                 UNSEEN);
-  std::vector<TriPosition> frontier = {goal}, following;
-  dist[tri_state_index(board, goal)] = 0;
-  for (int depth = 0; !frontier.empty(); ++depth) {
-    following.clear();
-    for (const auto& p : frontier) {
-      for (const auto& m : board.moves()) {
-        auto q = board.apply(p, {m});
-        auto idx = tri_state_index(board, q);
-        if (dist[idx] == UNSEEN) {
-          dist[idx] = static_cast<std::uint8_t>(depth + 1);
-          following.push_back(std::move(q));
-        }
-      }
-    }
-    frontier.swap(following);
+  // search/bfs.hpp over S_up x S_down (at most 6! 3! = 4320 states for f = 3), every rank
+  // watched so that each distance is exact whatever the depth.
+  const std::uint64_t states = *factorial(static_cast<int>(board.up_cells().size())) *
+                               *factorial(static_cast<int>(board.down_cells().size()));
+  search::BfsOptions bo;
+  bo.bits = search::BfsBits::Two;
+  bo.undirected = true;  // a shift of a line is undone by the opposite shift
+  bo.antipodes_limit = 0;
+  bo.watch.resize(states);
+  std::iota(bo.watch.begin(), bo.watch.end(), std::uint64_t{0});
+  const std::uint64_t goal = tri_state_index(board, board.solved());
+  auto r = search::bfs(
+      states, std::span<const std::uint64_t>(&goal, 1), [&] { return TriangularExpander(board); },
+      RunContext().with_threads(1), bo);
+  if (!r) return r.error();
+  std::vector<std::uint8_t> dist(states, UNSEEN);
+  for (std::uint64_t i = 0; i < states; ++i) {
+    if (r->watch_distances[i] >= 0) dist[i] = static_cast<std::uint8_t>(r->watch_distances[i]);
   }
   return dist;
 }

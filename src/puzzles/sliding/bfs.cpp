@@ -2,144 +2,313 @@
 
 #include <fmt/format.h>
 
-#include <array>
+#include <algorithm>
 #include <bit>
-#include <chrono>
+#include <queue>
+#include <utility>
 
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::sliding {
 
 namespace {
 
-constexpr std::uint8_t DONE = 0, UNSEEN = 3;
-
-// 2-bit entries, 4 per byte; entry i in bits 2*(i%4).
-class TwoBitArray {
- public:
-  explicit TwoBitArray(std::uint64_t n) : bytes_((n + 3) / 4, 0xFF) {}
-  std::uint8_t get(std::uint64_t i) const { return (bytes_[i >> 2] >> ((i & 3) * 2)) & 3; }
-  void set(std::uint64_t i, std::uint8_t v) {
-    std::uint8_t& b = bytes_[i >> 2];
-    int s = static_cast<int>(i & 3) * 2;
-    b = static_cast<std::uint8_t>((b & ~(3 << s)) | (v << s));
+// Parity of a permutation of 1..m (its inversions mod 2).
+int permutation_parity(const std::uint8_t* t, int m) {
+  std::uint32_t later = 0;
+  int parity = 0;
+  for (int i = m - 1; i >= 0; --i) {
+    const unsigned v = t[i] - 1u;
+    parity ^= std::popcount(later & ((1u << v) - 1u)) & 1;
+    later |= 1u << v;
   }
-  std::uint8_t byte(std::uint64_t j) const { return bytes_[j]; }
-  std::uint64_t bytes() const { return bytes_.size(); }
+  return parity;
+}
+
+// The tiles' order of a position (the non-blank cells in cell order); returns the blank's cell.
+int tiles_of(const Position& p, std::uint8_t* t) {
+  int blank = 0, m = 0;
+  for (std::size_t c = 0; c < p.size(); ++c) {
+    if (p[c] == 0) {
+      blank = static_cast<int>(c);
+    } else {
+      t[m++] = p[c];
+    }
+  }
+  return blank;
+}
+
+// The neighbours of ranks of one parity class, for search/bfs.hpp. A horizontal move keeps the
+// tiles' order, so its rank is the rank +- (n-1)!/2. A vertical move rotates the tiles' order
+// between the blank's old and new cells; only the Lehmer digits of that span change, so the
+// neighbour's rank comes from the position's prefix sums of weighted digits (as Loopover's
+// NeighbourRanker does).
+class SlidingExpander {
+ public:
+  SlidingExpander(const SlidingRanking& ranking, int klass)
+      : ranking_(&ranking),
+        klass_(klass),
+        m_(ranking.size().cells() - 1),
+        rows_(ranking.size().rows),
+        cols_(ranking.size().cols),
+        per_blank_(ranking.per_blank()) {}
+
+  template <class Visit>
+  void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+    load(rank);
+    const int row = blank_ / cols_, col = blank_ % cols_;
+    if (col > 0 && visit(rank - per_blank_)) return;
+    if (col + 1 < cols_ && visit(rank + per_blank_)) return;
+    if (row > 0) {
+      // The blank goes up: the tile at t[blank-cols] moves to t[blank-1], the ones between
+      // move one place to the left.
+      const int lo = blank_ - cols_, hi = blank_ - 1;
+      std::uint64_t r = prefix_[lo] + (prefix_[m_] - prefix_[hi + 1]);
+      std::uint32_t later = after_[hi];
+      r += digit(later, t_[lo], hi);
+      for (int i = hi - 1; i >= lo; --i) r += digit(later, t_[i + 1], i);
+      if (visit(static_cast<std::uint64_t>(lo) * per_blank_ + (r >> 1))) return;
+    }
+    if (row + 1 < rows_) {
+      // The blank goes down: the tile at t[blank+cols-1] moves to t[blank], the ones between
+      // move one place to the right.
+      const int lo = blank_, hi = blank_ + cols_ - 1;
+      std::uint64_t r = prefix_[lo] + (prefix_[m_] - prefix_[hi + 1]);
+      std::uint32_t later = after_[hi];
+      for (int i = hi; i > lo; --i) r += digit(later, t_[i - 1], i);
+      r += digit(later, t_[hi], lo);
+      visit(static_cast<std::uint64_t>(blank_ + cols_) * per_blank_ + (r >> 1));
+    }
+  }
 
  private:
-  std::vector<std::uint8_t> bytes_;
-};
+  // Weighted Lehmer digit of tile `tile` at index i of the new order, `later` the tiles after
+  // it (updated).
+  std::uint64_t digit(std::uint32_t& later, std::uint8_t tile, int i) const {
+    const unsigned v = tile - 1u;
+    const auto below = static_cast<std::uint64_t>(std::popcount(later & ((1u << v) - 1u)));
+    later |= 1u << v;
+    return below * ranking_->weight(i);
+  }
 
-struct Component {
-  std::vector<std::uint64_t> histogram;
-  std::vector<Position> last_layer_first;  // first K positions of the last layer
-};
+  // Per cell of t: the set of later tiles, and the weighted digits' prefix sums; the parity.
+  int prepare() {
+    after_[m_ - 1] = 0;
+    for (int i = m_ - 2; i >= 0; --i) after_[i] = after_[i + 1] | (1u << (t_[i + 1] - 1));
+    prefix_[0] = 0;
+    int parity = 0;
+    for (int i = 0; i < m_; ++i) {
+      const auto below =
+          static_cast<std::uint64_t>(std::popcount(after_[i] & ((1u << (t_[i] - 1)) - 1u)));
+      prefix_[i + 1] = prefix_[i] + below * ranking_->weight(i);
+      parity ^= static_cast<int>(below & 1);
+    }
+    return parity;
+  }
 
-// Breadth-first search of the component of `root` (marked UNSEEN on entry).
-// Sets `stopped` (and returns the layers finished so far) when the run context says stop.
-Component explore(BoardSize size, std::uint64_t root, TwoBitArray& a, std::uint64_t total, int keep,
-                  const BfsOptions& options, bool report, bool& stopped) {
-  const int n = size.cells(), cols = size.cols;
-  Component comp;
-  a.set(root, 1);
-  std::uint64_t sum = 1;
-  comp.histogram.push_back(1);
-  if (report && options.on_layer) options.on_layer(0, 1, 1);
-  std::array<std::uint8_t, BFS_MAX_CELLS> p{};
-  std::vector<Position> first;
-  for (int d = 0;; ++d) {
-    const std::uint8_t cur = static_cast<std::uint8_t>(1 + (d & 1));
-    const std::uint8_t nxt = static_cast<std::uint8_t>(1 + ((d + 1) & 1));
-    std::uint64_t count = 0;
-    first.clear();
-    // Byte patterns: skip bytes holding no entry equal to `cur`.
-    for (std::uint64_t j = 0; j < a.bytes(); ++j) {
-      if ((j & 4095) == 0 && options.run && options.run->should_stop()) {
-        stopped = true;
-        return comp;
+  void load(std::uint64_t rank) {
+    if (rank == loaded_) return;
+    if (loaded_ < rank && rank - loaded_ <= 4 &&
+        rank / per_blank_ == static_cast<unsigned>(blank_)) {
+      // A nearby later rank with the same blank: lex(t) = 2q + digit becomes 2(q + 1) by
+      // stepping from 2q (last two tiles ascending) twice in lexicographic order (amortised
+      // O(1), an unrank is O(n^2)); then the parity picks the last digit as below.
+      for (; loaded_ < rank; ++loaded_) {
+        if (t_[m_ - 2] > t_[m_ - 1]) std::swap(t_[m_ - 2], t_[m_ - 1]);
+        std::next_permutation(t_, t_ + m_);
+        std::next_permutation(t_, t_ + m_);
       }
-      std::uint8_t byte = a.byte(j);
-      if (byte == 0xFF || byte == 0) continue;
-      for (int s = 0; s < 4; ++s) {
-        if (((byte >> (2 * s)) & 3) != cur) continue;
-        std::uint64_t i = j * 4 + static_cast<std::uint64_t>(s);
-        if (i >= total) break;
-        unrank_permutation(i, n, p.data());
-        if (static_cast<int>(first.size()) < keep) first.emplace_back(p.begin(), p.begin() + n);
-        int blank = 0;
-        while (p[blank] != 0) ++blank;
-        int r = blank / cols, c = blank % cols;
-        int targets[4];
-        int m = 0;
-        if (r > 0) targets[m++] = blank - cols;
-        if (r + 1 < size.rows) targets[m++] = blank + cols;
-        if (c > 0) targets[m++] = blank - 1;
-        if (c + 1 < cols) targets[m++] = blank + 1;
-        for (int k = 0; k < m; ++k) {
-          std::swap(p[blank], p[targets[k]]);
-          std::uint64_t q = rank_permutation(p.data(), n);
-          std::swap(p[blank], p[targets[k]]);
-          if (a.get(q) == UNSEEN) {
-            a.set(q, nxt);
-            ++count;
-          }
-        }
-        a.set(i, DONE);
+    } else {
+      loaded_ = rank;
+      blank_ = static_cast<int>(rank / per_blank_);
+      unrank_permutation(2 * (rank % per_blank_), m_, t_, 1);
+    }
+    const int wanted = klass_ ^ ((cols_ % 2 == 0) ? (blank_ / cols_) & 1 : 0);
+    if (prepare() != wanted) {
+      // lex(t) is even here (the last two tiles ascending): swapping them turns the last digit
+      // from 0 to 1 (weight 1) and changes nothing else before it.
+      std::swap(t_[m_ - 2], t_[m_ - 1]);
+      after_[m_ - 2] = 1u << (t_[m_ - 1] - 1);
+      prefix_[m_ - 1] = prefix_[m_ - 2] + 1;
+      prefix_[m_] = prefix_[m_ - 1];
+    }
+  }
+
+  const SlidingRanking* ranking_;
+  int klass_, m_, rows_, cols_;
+  std::uint64_t per_blank_;
+  std::uint64_t loaded_ = ~std::uint64_t{0};
+  int blank_ = 0;
+  std::uint8_t t_[BFS_MAX_CELLS] = {};
+  std::uint32_t after_[BFS_MAX_CELLS] = {};
+  std::uint64_t prefix_[BFS_MAX_CELLS + 1] = {};
+};
+
+// 2 bits: turns every reached entry (a last level keeps its value) into "expanded", so another
+// search can run in the same table.
+void clear_frontier(search::BfsTable& table) {
+  std::uint64_t* words = table.words();
+  const std::uint64_t n = table.bytes() / sizeof(std::uint64_t);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t unseen = search::bfs_detail::fields_equal<2>(words[i], 3);
+    words[i] &= unseen | (unseen << 1);
+  }
+}
+
+// The first rank at or after `from` not reached (table.states() when none).
+std::uint64_t first_unreached(const search::BfsTable& table, std::uint64_t from) {
+  const std::uint64_t* words = table.words();
+  for (std::uint64_t wi = from / 32; wi * 32 < table.states(); ++wi) {
+    std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], 3);
+    if (wi * 32 < from) match &= ~std::uint64_t{0} << ((from - wi * 32) * 2);
+    if (match != 0) {
+      return std::min(table.states(), wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2);
+    }
+  }
+  return table.states();
+}
+
+// The `limit` positions of entry value `last` that come first in the lexicographic order of
+// whole arrangements (the order of today's and earlier answers), ascending. False when the run
+// stopped the scan.
+bool first_antipodes(const search::BfsTable& table, const SlidingRanking& ranking, int klass,
+                     unsigned last, std::size_t limit, const RunContext& run,
+                     std::vector<Position>& out) {
+  if (limit == 0) return true;
+  const int n = ranking.size().cells();
+  std::priority_queue<std::pair<std::uint64_t, std::uint64_t>> best;  // (lex rank, rank), max
+  const std::uint64_t* words = table.words();
+  for (std::uint64_t wi = 0; wi * 32 < table.states(); ++wi) {
+    if ((wi & 0xFFFFF) == 0 && run.should_stop()) return false;
+    std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], last);
+    while (match != 0) {
+      const std::uint64_t r = wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2;
+      match &= match - 1;
+      if (r >= table.states()) break;
+      const Position p = ranking.position(r, klass);
+      const std::uint64_t lex = rank_permutation(p.data(), n);
+      if (best.size() < limit) {
+        best.emplace(lex, r);
+      } else if (lex < best.top().first) {
+        best.pop();
+        best.emplace(lex, r);
       }
     }
-    comp.last_layer_first = first;
-    if (count == 0) break;
-    comp.histogram.push_back(count);
-    sum += count;
-    if (report && options.on_layer) options.on_layer(d + 1, count, sum);
   }
-  return comp;
+  out.assign(best.size(), Position{});
+  for (std::size_t i = best.size(); i-- > 0; best.pop()) {
+    out[i] = ranking.position(best.top().second, klass);
+  }
+  return true;
 }
 
 }  // namespace
 
+SlidingRanking::SlidingRanking(BoardSize size) : size_(size), cells_(size.cells()) {
+  const int m = cells_ - 1;
+  per_blank_ = *factorial(m) / 2;  // m <= 15
+  for (int i = 0; i < m; ++i) weight_[i] = *factorial(m - 1 - i);
+}
+
+int SlidingRanking::parity_class(const Position& p) const {
+  std::uint8_t t[BFS_MAX_CELLS];
+  const int blank = tiles_of(p, t);
+  const int row_parity = size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0;
+  return permutation_parity(t, cells_ - 1) ^ row_parity;
+}
+
+std::uint64_t SlidingRanking::rank(const Position& p) const {
+  std::uint8_t t[BFS_MAX_CELLS];
+  const int blank = tiles_of(p, t);
+  return static_cast<std::uint64_t>(blank) * per_blank_ + rank_permutation(t, cells_ - 1, 1) / 2;
+}
+
+int SlidingRanking::unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t) const {
+  const int m = cells_ - 1;
+  const int blank = static_cast<int>(rank / per_blank_);
+  unrank_permutation(2 * (rank % per_blank_), m, t, 1);
+  const int wanted = klass ^ (size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0);
+  if (permutation_parity(t, m) != wanted) std::swap(t[m - 2], t[m - 1]);
+  return blank;
+}
+
+Position SlidingRanking::position(std::uint64_t rank, int klass) const {
+  std::uint8_t t[BFS_MAX_CELLS];
+  const int blank = unrank_tiles(rank, klass, t);
+  Position p(static_cast<std::size_t>(cells_), 0);
+  for (int c = 0, i = 0; c < cells_; ++c) {
+    if (c != blank) p[static_cast<std::size_t>(c)] = t[i++];
+  }
+  return p;
+}
+
 Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& options) {
-  auto t0 = std::chrono::steady_clock::now();
+  Stopwatch clock;
   if (auto s = check_board_size(size); !s) return s.error();
   if (size.cells() > BFS_MAX_CELLS) {
-    return make_error(fmt::format("whole-graph search is limited to {} cells (3x4, 2x6); {} has "
+    return make_error(fmt::format("whole-graph search is limited to {} cells (4x4, 2x8); {} has "
                                   "{}! arrangements",
                                   BFS_MAX_CELLS, to_string(size), size.cells()),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   if (auto s = check_position(size, goal, "goal"); !s) return s.error();
-  const int n = size.cells();
-  BfsResult res;
-  res.arrangements = *factorial(n);  // n <= BFS_MAX_CELLS
-  if (options.run) {
-    auto ok = options.run->check_memory((res.arrangements + 3) / 4,
-                                        fmt::format("a breadth-first search of the {} board "
-                                                    "(2 bits for each of {} arrangements)",
-                                                    to_string(size), res.arrangements));
-    if (!ok) return ok.error();
-  }
-  TwoBitArray a(res.arrangements);
-  res.memory_bytes = a.bytes();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  // Without a run context the machine's default budget still refuses what cannot fit.
+  const RunContext fallback = RunContext().with_memory_budget(default_memory_budget());
+  const RunContext& run = options.run ? *options.run : fallback;
 
-  // Step 1. The goal's component, layer by layer.
-  bool stopped = false;
-  Component c = explore(size, rank_permutation(goal.data(), n), a, res.arrangements,
-                        options.antipodes_limit, options, true, stopped);
-  res.histogram = c.histogram;
-  if (stopped) {
+  // Step 1. The table: 2 bits for each position of one parity class, checked against the
+  // memory budget before it is allocated.
+  const int n = size.cells();
+  const SlidingRanking ranking(size);
+  BfsResult res;
+  res.arrangements = *factorial(n);  // n <= 16
+  const std::uint64_t states = ranking.states();
+  if (auto ok = run.check_memory(
+          (states + 31) / 32 * 8,
+          fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
+                      "positions of a parity class)",
+                      to_string(size), states));
+      !ok) {
+    return ok.error();
+  }
+  auto table = search::BfsTable::create(states, search::BfsBits::Two);
+  if (!table) return table.error();
+  res.memory_bytes = table->bytes();
+
+  search::BfsOptions bo;
+  bo.bits = search::BfsBits::Two;
+  bo.undirected = true;  // every move is undone by the opposite one
+  bo.antipodes_limit = 0;
+  const int goal_class = ranking.parity_class(goal);
+
+  // Step 2. The goal's component, level by level (reported, and kept when the run stops).
+  std::vector<std::uint64_t> completed{1};
+  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h) -> Status {
+    completed = h;
+    if (options.on_layer) {
+      std::uint64_t total = 0;
+      for (std::uint64_t c : h) total += c;
+      options.on_layer(static_cast<int>(h.size()) - 1, h.back(), total);
+    }
+    return Ok{};
+  };
+  const std::uint64_t goal_rank = ranking.rank(goal);
+  auto r = search::bfs(
+      *table, std::span<const std::uint64_t>(&goal_rank, 1),
+      [&] { return SlidingExpander(ranking, goal_class); }, run, bo);
+  if (!r) {
+    if (!run.should_stop()) return r.error();
     res.complete = false;
+    res.histogram = completed;
     for (auto h : res.histogram) res.states += h;
-    res.seconds = elapsed();
+    res.seconds = clock.seconds();
     return res;
   }
-  res.max_distance = static_cast<int>(res.histogram.size()) - 1;
-  res.antipodes_count = res.histogram.back();
-  res.antipodes = c.last_layer_first;
+  res.histogram = r->histogram;
+  res.max_distance = r->max_distance;
+  res.antipodes_count = r->last_level;
   long double weighted = 0;
   for (std::size_t d = 0; d < res.histogram.size(); ++d) {
     res.states += res.histogram[d];
@@ -147,24 +316,44 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   }
   res.mean_distance = static_cast<double>(weighted / static_cast<long double>(res.states));
   res.component_sizes.push_back(res.states);
+  const unsigned last = search::bfs_level(search::BfsBits::Two, res.max_distance, false).cur;
+  if (!first_antipodes(*table, ranking, goal_class, last,
+                       static_cast<std::size_t>(std::max(0, options.antipodes_limit)), run,
+                       res.antipodes)) {
+    res.complete = false;  // the histogram is whole; the antipodes' list and components are not
+    res.seconds = clock.seconds();
+    return res;
+  }
 
-  // Step 2. The other components: restart from the first arrangement not reached.
+  // Step 3. The other components: what the goal's class still holds, then the other class,
+  // each time from the first position not reached.
   if (options.count_all_components) {
-    std::uint64_t covered = res.states;
-    std::uint64_t next = 0;
-    while (covered < res.arrangements) {
-      while (a.get(next) != UNSEEN) ++next;
-      Component other = explore(size, next, a, res.arrangements, 0, options, false, stopped);
-      if (stopped) {
-        // The goal's component is whole; the count of components is not.
-        res.complete = false;
-        res.seconds = elapsed();
-        return res;
+    bo.on_level = nullptr;
+    for (int pass = 0; pass < 2; ++pass) {
+      const int klass = pass == 0 ? goal_class : 1 - goal_class;
+      std::uint64_t covered = 0;
+      if (pass == 0) {
+        covered = res.states;
+      } else {
+        std::fill_n(table->words(), table->bytes() / sizeof(std::uint64_t), ~std::uint64_t{0});
       }
-      std::uint64_t sz = 0;
-      for (auto h : other.histogram) sz += h;
-      res.component_sizes.push_back(sz);
-      covered += sz;
+      std::uint64_t next = 0;
+      while (covered < states) {
+        clear_frontier(*table);
+        next = first_unreached(*table, next);
+        auto other = search::bfs(
+            *table, std::span<const std::uint64_t>(&next, 1),
+            [&] { return SlidingExpander(ranking, klass); }, run, bo);
+        if (!other) {
+          if (!run.should_stop()) return other.error();
+          // The goal's component is whole; the count of components is not.
+          res.complete = false;
+          res.seconds = clock.seconds();
+          return res;
+        }
+        res.component_sizes.push_back(other->reached);
+        covered += other->reached;
+      }
     }
     res.components = static_cast<int>(res.component_sizes.size());
     res.components_method = "breadth-first search of every component";
@@ -178,7 +367,7 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
           "goal component searched; the other half is its image under swapping two tile labels";
     }
   }
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res.seconds = clock.seconds();
   return res;
 }
 

@@ -1,13 +1,11 @@
 // Whole-graph breadth-first search of a Loopover board (every position, from the goal).
 //
-// Positions are ranked perfectly by their Lehmer code (row-major tiles, n = cells <= 12, so at
-// most 12! = 479,001,600 ranks). Data layout: one 4-bit entry per rank, 16 per 64-bit word
-// (rank r in word r / 16, bits 4 * (r % 16)); 0xF = not reached, otherwise distance mod 15
-// (distances >= 15 wrap, which is safe for the level-by-level scan: a state at distance d-15 never
-// neighbours an unreached state at level d). Each level scans the array: top-down (expand the
-// frontier, claim unreached neighbours with an atomic AND) while the frontier is small, bottom-up
-// (each unreached state looks for a neighbour in the frontier and stops at the first) once it is
-// large. Levels run on several threads. 3x4 and 2x6 need 240 MB.
+// Positions are ranked perfectly by their Lehmer code (row-major tiles, 64-bit ranks, n = cells <=
+// 16; the memory budget decides: 12! = 479,001,600 ranks fit in 240 MB). The search is
+// search/bfs.hpp's with 4-bit entries: one entry per rank, 16 per 64-bit word (rank r in word r /
+// 16, bits 4 * (r % 16)); 0xF = not reached, otherwise the distance mod 15. This file supplies the
+// ranking and the expander (neighbour ranks from the position's Lehmer prefix sums). 3x4 and 2x6
+// need 240 MB.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +15,13 @@
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::loopover {
 
-inline constexpr int MAX_BFS_CELLS = 12;
+// Boards up to 16 cells have 64-bit ranks; the memory budget decides what is searched (4 bits a
+// position: 3x4 and 2x6 240 MB, 2x7 43.6 GB).
+inline constexpr int MAX_BFS_CELLS = 16;
 
 struct BfsStats;
 
@@ -50,11 +51,11 @@ struct BfsStats {
   std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
 };
 
-// Perfect rank of a permutation of the tiles 1..n (Lehmer code); n <= 12, so ranks fit 32 bits.
-inline std::uint32_t rank_position(const std::uint8_t* tiles, int n) {
-  return static_cast<std::uint32_t>(rank_permutation(tiles, n, 1));
+// Perfect rank of a permutation of the tiles 1..n (Lehmer code, 64 bits; n <= 16).
+inline std::uint64_t rank_position(const std::uint8_t* tiles, int n) {
+  return rank_permutation(tiles, n, 1);
 }
-inline void unrank_position(std::uint32_t rank, int n, std::uint8_t* tiles) {
+inline void unrank_position(std::uint64_t rank, int n, std::uint8_t* tiles) {
   unrank_permutation(rank, n, tiles, 1);
 }
 
@@ -66,15 +67,11 @@ class DistanceTable {
   // Exact distance of a position, or -1 if unreachable. Only when max_distance < 15.
   int distance(const Position& position) const;
   // Raw 4-bit entry of a rank.
-  int entry(std::uint32_t rank) const {
-    return static_cast<int>((words_[rank >> 4] >> ((rank & 15) * 4)) & 0xF);
-  }
+  int entry(std::uint64_t rank) const { return static_cast<int>(table_.entry(rank)); }
 
  private:
   BfsStats stats_;
-  // Words rather than bytes so that every concurrent access while building (loads, claims, the
-  // whole-word skip test) is a 64-bit atomic on the same object.
-  std::vector<std::uint64_t> words_;
+  search::BfsTable table_;
 };
 
 }  // namespace permuzzle::loopover

@@ -1,13 +1,14 @@
-// Whole-graph analysis of small sliding boards (at most 12 cells: 3x3, 2x5, 3x4, 2x6, ...).
+// Whole-graph analysis of sliding boards of at most 16 cells (3x3, 2x6, 3x4, 2x7, 4x4, 2x8 when
+// the memory budget allows: 2 bits per position of one parity class, n!/16 bytes).
 //
-// Every arrangement of the n cells is a permutation of 0..n-1, ranked lexicographically
-// (Lehmer code, 0..n!-1). The search keeps 2 bits per arrangement (12!/4 bytes = 120 MB for
-// 3x4): 3 = not reached, 1 and 2 = frontier of the current / next layer (their roles swap every
-// layer), 0 = expanded. Each layer is one sequential scan of the array; every frontier entry is
-// unranked, its 2..4 neighbours ranked and marked. Distances are not stored: the histogram is
-// counted layer by layer and the last layer's positions are the antipodes.
-// After the goal's component is done, the remaining arrangements are explored the same way
-// from the first one not reached, until every arrangement belongs to a component.
+// The search runs on search/bfs.hpp (2-bit entries: the level loop, threads, cancellation).
+// Positions are ranked within their parity class (SlidingRanking below, 64-bit ranks): a move
+// keeps the class, so the table holds n!/2 entries, not n!. Distances are not stored: the
+// histogram is counted level by level and the last level's positions are the antipodes (listed
+// in the lexicographic order of the whole arrangement, the order of rank_permutation).
+// With count_all_components the other arrangements are explored too: any part of the goal's
+// class not reached, then the other class, each from its first position not reached, until
+// every arrangement belongs to a component.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,36 @@
 
 namespace permuzzle::sliding {
 
-inline constexpr int BFS_MAX_CELLS = 12;
+inline constexpr int BFS_MAX_CELLS = 16;
+
+// Perfect ranking of the positions of one parity class. A position is the blank's cell b and
+// the tiles' order t (the n-1 tiles read in cell order, skipping the blank). A horizontal move
+// keeps t; a vertical one moves one tile past cols-1 others. So the class
+//   parity(t) XOR (cols even ? row(b) mod 2 : 0)
+// never changes, and within a class the parity of t follows from b. Layout of a rank:
+//   rank = b * (n-1)!/2 + floor(lex(t) / 2)
+// where lex(t) is t's Lehmer rank among the permutations of 1..n-1: halving drops its last
+// digit (0 or 1, weight 1), which the class's parity restores. Ranks run over 0..n!/2-1.
+class SlidingRanking {
+ public:
+  explicit SlidingRanking(BoardSize size);
+  BoardSize size() const { return size_; }
+  std::uint64_t states() const { return per_blank_ * static_cast<std::uint64_t>(cells_); }
+  std::uint64_t per_blank() const { return per_blank_; }  // (n-1)!/2
+  int parity_class(const Position& p) const;
+  std::uint64_t rank(const Position& p) const;  // within parity_class(p)
+  // The tiles' order of a rank of class `klass` (t[0..n-2]); returns the blank's cell.
+  int unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t) const;
+  Position position(std::uint64_t rank, int klass) const;
+  // Weight of Lehmer digit i of t, (n-2-i)!.
+  std::uint64_t weight(int i) const { return weight_[i]; }
+
+ private:
+  BoardSize size_;
+  int cells_ = 0;
+  std::uint64_t per_blank_ = 0;
+  std::uint64_t weight_[BFS_MAX_CELLS] = {};
+};
 
 struct BfsOptions {
   int antipodes_limit = 10;          // how many antipodes to list (all are counted)
@@ -45,7 +75,7 @@ struct BfsResult {
   std::vector<std::uint64_t> component_sizes;  // the goal's component first
   std::string components_method;
   double seconds = 0;
-  std::uint64_t memory_bytes = 0;
+  std::uint64_t memory_bytes = 0;  // the BFS table (one parity class at a time)
   // False when the run context stopped the search: then only `histogram` (the layers of the
   // goal's component finished so far), `states` (their sum), `arrangements`, `seconds` and
   // `memory_bytes` are set.
