@@ -10,6 +10,7 @@
 #include <random>
 
 #include "common.hpp"
+#include "group_structure_bench.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/perm_group.hpp"
@@ -197,6 +198,10 @@ Result<Output> bench_groups(const Request& q, Session& s) {
                      {"random_and_membership_ms", member_ms},
                      {"degree", g->degree()}});
   }
+  // Step 5. Structure: classes, names, blocks (group_structure_bench.cpp).
+  s.run.report({"bench groups", 4, 5, "structure"});
+  auto structure = bench_group_structure(repeats, s.run);
+  if (!structure) return structure.error();
   const long rss = peak_rss_mb();
 
   const double order_med = median(order_ms), member_med = median(member_us);
@@ -217,7 +222,10 @@ Result<Output> bench_groups(const Request& q, Session& s) {
       avg_len);
   out.text += fmt::format("Large groups (target <= {} ms each, peak memory {} MB):\n{}",
                           LARGE_TARGET_MS, rss, large_text);
+  out.text += structure->text;
   out.json = {{"cube_order", order.get_str()},
+              {"structure", structure->json},
+              {"structure_targets_met", structure->targets_met},
               {"order_ms", order_med},
               {"order_target_ms", ORDER_TARGET_MS},
               {"membership_us", member_med},

@@ -1,0 +1,160 @@
+// `group conjugacy-classes`, `group blocks`: structure commands over the group library
+// (classes.hpp, blocks.hpp). Registered by register_group (group.cpp).
+#include <limits>
+
+#include "common.hpp"
+#include "group_common.hpp"
+#include "permuzzle/group/blocks.hpp"
+#include "permuzzle/group/classes.hpp"
+
+namespace permuzzle::api {
+
+namespace {
+
+// Default listing limit of `conjugacy-classes` (the cube group's 81,120 fit).
+constexpr std::uint64_t DEFAULT_CLASS_LIST_LIMIT = 100000;
+// `blocks` prints block systems in full as text up to this many points per system.
+constexpr std::size_t MAX_TEXT_SYSTEM_POINTS = 200;
+
+// The conformance examples of a structure command: the large wreath product as the hard
+// example, and bad generators (and the command's own bad values) as invalid input.
+Command with_structure_contract(Command c, nlohmann::json extra,
+                                std::vector<nlohmann::json> invalid_extra) {
+  c.cost = Cost::Expensive;
+  c.hard_example = extra;
+  c.hard_example["generators"] = hard_group_generators();
+  auto with = [&](nlohmann::json changes) {
+    nlohmann::json params = extra;
+    params["generators"] = nlohmann::json::array({"(1,2,3)", "(1,2)"});
+    for (auto& [key, value] : changes.items()) params[key] = value;
+    return params;
+  };
+  auto one = [](const char* text) { return nlohmann::json::array({text}); };
+  c.invalid_examples = {with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
+                        with({{"generators", nlohmann::json::array()}}),
+                        with({{"generators-file", "[ (1,2), (1,"}})};
+  for (auto& changes : invalid_extra) c.invalid_examples.push_back(with(changes));
+  return c;
+}
+
+std::vector<Param> params_with(std::vector<Param> extra) {
+  std::vector<Param> params = group_base_params();
+  params.insert(params.end(), extra.begin(), extra.end());
+  return params;
+}
+
+Result<Output> conjugacy_classes_command(const Request& q, Session& s) {
+  auto g = build_request_group(q, s);
+  if (!g) return g.error();
+  ClassOptions options;
+  options.count_only = q.flag("count-only");
+  options.list_limit = q.unsigned_integer("limit");
+  auto classes = conjugacy_classes(*g, options, &s.run);
+  if (!classes) return classes.error();
+  Output out;
+  out.json = {{"count", classes->count.get_str()},
+              {"order", g->order().get_str()},
+              {"method", classes->method}};
+  out.text = fmt::format("{} conjugacy classes (group order {}; method: {})\n",
+                         classes->count.get_str(), g->order().get_str(), classes->method);
+  if (options.count_only) return out;
+  // The answer: each representative's cycle string, its size and order, in text and JSON.
+  std::uint64_t chars = 0;
+  for (const auto& c : classes->classes) chars += c.representative.to_cycle_string().size() + 64;
+  if (auto st = check_answer_size(
+          s, classes->classes.size(), chars,
+          "listing " + classes->count.get_str() + " classes (--count-only gives their number)");
+      !st) {
+    return st.error();
+  }
+  nlohmann::json list = nlohmann::json::array();
+  out.text += "order  size  representative\n";
+  for (std::size_t i = 0; i < classes->classes.size(); ++i) {
+    if ((i & 1023) == 1023 && s.run.should_stop()) return s.run.stop_error();
+    const auto& c = classes->classes[i];
+    std::string rep = c.representative.to_cycle_string();
+    out.text += fmt::format("{}  {}  {}\n", c.element_order.get_str(), c.size.get_str(), rep);
+    list.push_back({{"representative", std::move(rep)},
+                    {"size", c.size.get_str()},
+                    {"order", c.element_order.get_str()}});
+  }
+  out.json["classes"] = std::move(list);
+  return out;
+}
+
+Result<Output> blocks_command(const Request& q, Session& s) {
+  auto g = build_request_group(q, s);
+  if (!g) return g.error();
+  auto all = minimal_block_systems(*g, &s.run);
+  if (!all) return all.error();
+  // The answer: every system lists its orbit's points once.
+  std::uint64_t points = 0, systems = 0;
+  for (const auto& o : *all) {
+    points += (o.minimal_systems.size() + 1) * o.orbit.size();
+    systems += o.minimal_systems.size() + 1;
+  }
+  if (auto st = check_answer_size(s, points, points * 8, "listing the block systems"); !st) {
+    return st.error();
+  }
+  Output out;
+  nlohmann::json orbits = nlohmann::json::array();
+  const bool transitive = all->size() == 1;
+  for (const auto& o : *all) {
+    nlohmann::json list = nlohmann::json::array();
+    out.text += fmt::format("orbit of {} points {}: {}\n", o.orbit.size(),
+                            o.orbit.size() <= 30 ? points_text(o.orbit, "{", "}") : "",
+                            o.primitive() ? "primitive" : "imprimitive");
+    for (const auto& system : o.minimal_systems) {
+      if (!is_block_system(g->generators(), system)) {
+        return make_error("internal error: a computed block system is not one", {},
+                          Error::NO_POSITION, ErrorKind::Internal);
+      }
+      nlohmann::json blocks = nlohmann::json::array();
+      std::string text;
+      for (const auto& block : system) {
+        blocks.push_back(points_json(block));
+        text += points_text(block, "{", "}");
+      }
+      out.text += fmt::format(
+          "  {} blocks of {}: {}\n", system.size(), system[0].size(),
+          o.orbit.size() <= MAX_TEXT_SYSTEM_POINTS ? text : std::string("(see --json)"));
+      list.push_back({{"block_size", system[0].size()}, {"blocks", std::move(blocks)}});
+    }
+    orbits.push_back({{"orbit", points_json(o.orbit)},
+                      {"primitive", o.primitive()},
+                      {"minimal_systems", std::move(list)}});
+  }
+  if (all->empty()) out.text = "no moved points\n";
+  out.json = {{"transitive", transitive},
+              {"primitive", transitive && (*all)[0].primitive()},
+              {"orbits", std::move(orbits)},
+              {"order", g->order().get_str()}};
+  (void)systems;
+  return out;
+}
+
+}  // namespace
+
+void register_group_structure(Registry& r) {
+  r.add(with_structure_contract(
+      {"group", "conjugacy-classes",
+       "Conjugacy classes (GAP: ConjugacyClasses): count, and with each class its "
+       "representative, size and element order. Puzzle groups, S_n, A_n and their products "
+       "from their piece structure (any size: the cube group's 81,120 classes), other groups "
+       "up to 200,000 elements by enumeration",
+       params_with({flag("count-only", "Only the number of classes"),
+                    option("limit", ParamType::Unsigned,
+                           "Refuse to list more classes than this (--count-only has no limit)",
+                           DEFAULT_CLASS_LIST_LIMIT)}),
+       conjugacy_classes_command},
+      {{"count-only", true}}, {{{"limit", -1}}}));
+
+  r.add(with_structure_contract(
+      {"group", "blocks",
+       "Minimal block systems of the group on each orbit (GAP: RepresentativesMinimalBlocks, "
+       "as systems): primitive or not",
+       params_with({}), blocks_command},
+      nlohmann::json::object(), {}));
+}
+
+}  // namespace permuzzle::api
