@@ -12,6 +12,7 @@
 #include "cli_runner.hpp"
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
+#include "permuzzle/group/composition.hpp"
 #include "permuzzle/group/generator_text.hpp"
 #include "permuzzle/group/naming.hpp"
 
@@ -271,6 +272,47 @@ TEST(StructureNames, WreathAndPuzzleGroups) {
   EXPECT_EQ(structure_name(G(CUBE)).value_or(""), "(C3^7 x C2^11) : ((A8 x A12) : C2)");
 }
 
+// GAP 4.12: the names of the composition factors of the same groups (CompositionSeries, then
+// StructureDescription of each factor). Jordan–Hölder: the factors are unique up to order (GAP
+// lists S6 x S5's as C2, A6, C2, A5), so they are compared as multisets.
+TEST(CompositionSeries, FactorsAsGapNamesThem) {
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {{"(1,2)", "(1,2,3,4)"}, {"C2", "C3", "C2", "C2"}},
+      {{"(1,2)", "(1,2,3,4,5)"}, {"C2", "A5"}},
+      {M11, {"M11"}},
+      {{"(1,2)", "(1,2,3,4,5,6)", "(7,8)", "(7,8,9,10,11)"}, {"C2", "A6", "C2", "A5"}},
+  };
+  for (const auto& [gens, gap_factors] : cases) {
+    PermGroup g = G(gens);
+    auto series = composition_series(g);
+    ASSERT_TRUE(series.ok()) << series.error().message;
+    auto ours = series->factors, theirs = gap_factors;
+    std::sort(ours.begin(), ours.end());
+    std::sort(theirs.begin(), theirs.end());
+    EXPECT_EQ(ours, theirs);
+  }
+  // The cube group: C2 (the sign link), A8, A12, then the twists C2^11 and C3^7.
+  PermGroup cube = G(CUBE);
+  auto series = composition_series(cube);
+  ASSERT_TRUE(series.ok()) << series.error().message;
+  std::map<std::string, int> count;
+  for (const auto& f : series->factors) ++count[f];
+  EXPECT_EQ(count, (std::map<std::string, int>{{"A12", 1}, {"A8", 1}, {"C2", 12}, {"C3", 7}}));
+  // Each group normal in the one before, the factor orders multiplying to |G|.
+  mpz_class product = 1;
+  for (std::size_t i = 0; i + 1 < series->groups.size(); ++i) {
+    const PermGroup& top = series->groups[i];
+    const PermGroup& below = series->groups[i + 1];
+    for (const Perm& h : below.generators()) {
+      EXPECT_TRUE(top.contains(h));
+      for (const Perm& x : top.generators()) EXPECT_TRUE(below.contains(h.conjugate(x)));
+    }
+    product *= top.order() / below.order();
+  }
+  EXPECT_EQ(product, cube.order());
+  EXPECT_EQ(series->groups.back().order(), 1);
+}
+
 TEST(GeneratorText, GapListsAndCycleLines) {
   // GAP prints long lists across lines (this is its output for MathieuGroup(24)).
   auto list = parse_generator_text(
@@ -302,7 +344,8 @@ TEST(GroupStructureCli, ClassesBlocksDescribeAndFiles) {
   EXPECT_EQ(classes.json()["classes"].size(), 5u);
   EXPECT_EQ(classes.json()["classes"][0]["representative"], "()");
   EXPECT_EQ(classes.json()["classes"][0]["size"], "1");
-  auto many = test::run_cli("group conjugacy-classes --limit 10 '(1,2)' '" + cycle_text(1, 12) + "'");
+  auto many =
+      test::run_cli("group conjugacy-classes --limit 10 '(1,2)' '" + cycle_text(1, 12) + "'");
   EXPECT_EQ(many.exit_code, 3) << many.err;  // 77 classes, more than --limit 10
   auto blocks = test::run_cli("group blocks --json '(1,2,3,4)' '(1,3)'");
   ASSERT_EQ(blocks.exit_code, 0) << blocks.err;

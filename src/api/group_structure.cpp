@@ -6,6 +6,7 @@
 #include "group_common.hpp"
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
+#include "permuzzle/group/composition.hpp"
 
 namespace permuzzle::api {
 
@@ -30,9 +31,10 @@ Command with_structure_contract(Command c, nlohmann::json extra,
     return params;
   };
   auto one = [](const char* text) { return nlohmann::json::array({text}); };
-  c.invalid_examples = {with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
-                        with({{"generators", nlohmann::json::array()}}),
-                        with({{"generators-file", "[ (1,2), (1,"}})};
+  c.invalid_examples = {
+      with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
+      with({{"generators", nlohmann::json::array()}}),
+      with({{"generators", nlohmann::json::array()}, {"generators-file", "[ (1,2), (1,"}})};
   for (auto& changes : invalid_extra) c.invalid_examples.push_back(with(changes));
   return c;
 }
@@ -133,9 +135,60 @@ Result<Output> blocks_command(const Request& q, Session& s) {
   return out;
 }
 
+// Generators printed per group of a series.
+constexpr std::size_t MAX_SERIES_GENERATORS = 50;
+
+Result<Output> composition_series_command(const Request& q, Session& s) {
+  auto g = build_request_group(q, s);
+  if (!g) return g.error();
+  auto series = composition_series(*g, &s.run);
+  if (!series) return series.error();
+  std::uint64_t chars = 0, items = 0;
+  for (const auto& h : series->groups) {
+    for (std::size_t i = 0; i < h.generators().size() && i < MAX_SERIES_GENERATORS; ++i) {
+      chars += h.generators()[i].to_cycle_string().size() + 4;
+      ++items;
+    }
+  }
+  if (auto st = check_answer_size(s, items, chars, "listing the composition series"); !st) {
+    return st.error();
+  }
+  Output out;
+  nlohmann::json groups = nlohmann::json::array();
+  out.text = "factors (top first):";
+  for (const auto& f : series->factors) out.text += " " + f;
+  out.text += "\n";
+  for (std::size_t i = 0; i < series->groups.size(); ++i) {
+    const PermGroup& h = series->groups[i];
+    nlohmann::json gens = nlohmann::json::array();
+    for (std::size_t j = 0; j < h.generators().size() && j < MAX_SERIES_GENERATORS; ++j) {
+      if (!h.generators()[j].is_identity()) gens.push_back(h.generators()[j].to_cycle_string());
+    }
+    nlohmann::json entry = {{"order", h.order().get_str()}, {"generators", std::move(gens)}};
+    if (i + 1 < series->groups.size()) entry["factor"] = series->factors[i];
+    out.text += fmt::format("G{}: order {}{}\n", i, h.order().get_str(),
+                            i + 1 < series->groups.size() ? ", factor " + series->factors[i] : "");
+    groups.push_back(std::move(entry));
+  }
+  out.json = {{"order", g->order().get_str()},
+              {"length", series->factors.size()},
+              {"factors", series->factors},
+              {"series", std::move(groups)}};
+  return out;
+}
+
 }  // namespace
 
 void register_group_structure(Registry& r) {
+  r.add(with_structure_contract(
+      {"group", "composition-series",
+       "Composition series G = G0 > G1 > ... > 1 with the factors named (GAP: "
+       "CompositionSeries): derived series refined to prime steps, then a simple named group, "
+       "a direct product of them on the orbits, or a puzzle group's twists and alternating "
+       "groups; other perfect groups are refused",
+       params_with({}), composition_series_command},
+      nlohmann::json::object(), {}));
+
   r.add(with_structure_contract(
       {"group", "conjugacy-classes",
        "Conjugacy classes (GAP: ConjugacyClasses): count, and with each class its "
