@@ -20,19 +20,23 @@ mpz_class factorial(std::size_t n) {
   return f;
 }
 
-// Primes dividing |G| (all at most the degree: |G| divides n!).
-std::vector<unsigned long> prime_divisors(const mpz_class& order, std::size_t degree) {
+// Primes dividing |G| for an abelian G: |G| divides the product of the generators' orders, so
+// they are the primes dividing the generators' cycle lengths.
+std::vector<unsigned long> prime_divisors(const PermGroup& g) {
   std::vector<unsigned long> primes;
-  for (unsigned long p = 2; p <= std::max<std::size_t>(degree, 2); ++p) {
-    bool prime = true;
-    for (unsigned long d = 2; d * d <= p; ++d) {
-      if (p % d == 0) {
-        prime = false;
-        break;
+  for (const Perm& x : g.generators()) {
+    for (std::size_t length : x.cycle_type()) {
+      unsigned long rest = length;
+      for (unsigned long p = 2; p * p <= rest; ++p) {
+        if (rest % p != 0) continue;
+        primes.push_back(p);
+        while (rest % p == 0) rest /= p;
       }
+      if (rest > 1) primes.push_back(rest);
     }
-    if (prime && mpz_divisible_ui_p(order.get_mpz_t(), p)) primes.push_back(p);
   }
+  std::sort(primes.begin(), primes.end());
+  primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
   return primes;
 }
 
@@ -42,7 +46,7 @@ std::vector<unsigned long> prime_divisors(const mpz_class& order, std::size_t de
 std::optional<std::string> abelian_name(const PermGroup& g, const RunContext* run) {
   const mpz_class order = g.order();
   std::vector<mpz_class> factors;  // invariant factors, largest first
-  for (unsigned long p : prime_divisors(order, g.degree())) {
+  for (unsigned long p : prime_divisors(g)) {
     std::vector<std::size_t> at_least;  // at_least[j-1]: cyclic p-factors of order >= p^j
     std::size_t previous = 0;
     mpz_class power = p;
