@@ -17,6 +17,7 @@
 #include <set>
 
 #include "common.hpp"
+#include "group_backtrack.hpp"
 #include "group_common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
@@ -722,7 +723,6 @@ Contract group_contract(const std::string& verb) {
   // Step 1. What each command needs besides the generators (valid values).
   nlohmann::json extra = nlohmann::json::object();
   if (verb == "contains" || verb == "word") extra["element"] = "(1,2)";
-  if (verb == "is-conjugate") extra = {{"element", "(1,2)"}, {"to", "(3,4)"}};
   if (verb == "stabilizer") extra["points"] = "1";
   if (verb == "orbit") extra["set"] = "1,2";
   if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
@@ -734,8 +734,7 @@ Contract group_contract(const std::string& verb) {
   Contract c;
   c.hard_example = extra;
   c.hard_example["generators"] = nlohmann::json(hard_generators());
-  if (verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" || verb == "center" ||
-      verb == "cosets") {
+  if (verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" || verb == "cosets") {
     c.hard_example["limit"] = std::numeric_limits<std::uint64_t>::max();
   }
   // Step 3. Invalid: a generator that does not parse, none at all, and the command's own
@@ -749,17 +748,16 @@ Contract group_contract(const std::string& verb) {
   auto one = [](const char* text) { return nlohmann::json::array({text}); };
   c.invalid_examples = {with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
                         with({{"generators", nlohmann::json::array()}})};
-  if (verb == "contains" || verb == "word" || verb == "is-conjugate") {
+  if (verb == "contains" || verb == "word") {
     c.invalid_examples.push_back(with({{"element", "(1,2"}}));
   }
-  if (verb == "is-conjugate") c.invalid_examples.push_back(with({{"to", "[1,1]"}}));
   if (verb == "stabilizer") c.invalid_examples.push_back(with({{"points", "0"}}));
   if (verb == "orbit") c.invalid_examples.push_back(with({{"set", "1,x"}}));
   if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
     c.invalid_examples.push_back(with({{"subgroup", one("(1,2")}}));
   }
   if (verb == "random" || verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" ||
-      verb == "cosets" || verb == "orbit" || verb == "center") {
+      verb == "cosets" || verb == "orbit") {
     const char* key = verb == "random" ? "count" : "limit";
     c.invalid_examples.push_back(with({{key, -1}}));
   }
@@ -1060,46 +1058,6 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(
-      r, "is-conjugate",
-      "Are two elements conjugate in the group? With a conjugating element c, "
-      "c^-1*x*c = y (GAP: RepresentativeAction). Small groups (class search)",
-      {element_param(),
-       required(option("to", ParamType::String, "The second element y, e.g. \"(2,3)\"")),
-       option("limit", ParamType::Unsigned, "Refuse conjugacy classes larger than this", 200000)},
-      [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
-        auto x = parse_perm_param(q.string("element"), "--element");
-        if (!x) return x.error();
-        auto y = parse_perm_param(q.string("to"), "--to");
-        if (!y) return y.error();
-        auto c = conjugating_element(g, *x, *y, q.unsigned_integer("limit"), &s.run);
-        if (!c) return c.error();
-        Output out;
-        out.json = {{"conjugate", c->has_value()},
-                    {"element", x->to_cycle_string()},
-                    {"to", y->to_cycle_string()}};
-        if (*c) {
-          if (x->conjugate(**c) != *y) {
-            return make_error("internal error: the conjugating element does not conjugate", {},
-                              Error::NO_POSITION, ErrorKind::Internal);
-          }
-          out.json["conjugator"] = (*c)->to_cycle_string();
-          out.text =
-              fmt::format("yes: c = {} (c^-1 * x * c = y, verified)\n", (*c)->to_cycle_string());
-        } else {
-          out.text = "no\n";
-        }
-        return out;
-      });
-
-  add_group(r, "center", "Centre Z(G) (GAP: Centre; small groups: the elements are enumerated)",
-            {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 1000000)},
-            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
-              auto z = centre(g, q.unsigned_integer("limit"), &s.run);
-              if (!z) return z.error();
-              return subgroup_output(*z, {});
-            });
-
   add_group(r, "derived-subgroup",
             "Commutator subgroup [G,G] (GAP: DerivedSubgroup): normal closure of the "
             "generators' commutators",
@@ -1128,6 +1086,14 @@ void register_group(Registry& r) {
               out.json = {{"is_solvable", yes}};
               return out;
             });
+
+  // Step: the backtrack search's commands (group_backtrack.cpp).
+  register_group_backtrack(r, {{generators_param(), generators_file_param(), deterministic_param()},
+                               build_group,
+                               build_subgroup,
+                               subgroup_output,
+                               parse_points,
+                               hard_generators});
 
   register_group_structure(r);
   r.add_demo("group", demo_groups);

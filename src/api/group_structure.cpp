@@ -7,6 +7,7 @@
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
 #include "permuzzle/group/composition.hpp"
+#include "permuzzle/group/sylow.hpp"
 
 namespace permuzzle::api {
 
@@ -180,6 +181,21 @@ Result<Output> composition_series_command(const Request& q, Session& s) {
 }  // namespace
 
 void register_group_structure(Registry& r) {
+  r.add(with_structure_contract(
+      {"group", "sylow",
+       "A Sylow p-subgroup (GAP: SylowSubgroup): a p-subgroup grown inside its normaliser "
+       "(backtrack) until its order is the p-part of |G|",
+       params_with({required(option("prime", ParamType::Unsigned, "The prime p, e.g. 2"))}),
+       [](const Request& q, Session& s) -> Result<Output> {
+         auto g = build_request_group(q, s);
+         if (!g) return g.error();
+         const std::uint64_t p = q.unsigned_integer("prime");
+         auto sylow = sylow_subgroup(*g, p, &s.run);
+         if (!sylow) return sylow.error();
+         return subgroup_answer(*sylow, {{"prime", p}, {"group_order", g->order().get_str()}});
+       }},
+      {{"prime", 2}}, {{{"prime", 4}}, {{"prime", 0}}, {{"prime", -2}}}));
+
   r.add(with_structure_contract(
       {"group", "composition-series",
        "Composition series G = G0 > G1 > ... > 1 with the factors named (GAP: "

@@ -8,6 +8,8 @@
 #include <unordered_map>
 
 #include "permuzzle/core/ranking.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/backtrack.hpp"
 #include "permuzzle/group/blocks.hpp"
 
 namespace permuzzle {
@@ -712,6 +714,62 @@ Result<ConjugacyClasses> classes_by_enumeration(const PermGroup& g, const ClassO
   return result;
 }
 
+// Groups without a piece structure and too large to enumerate: random elements and their
+// powers, told apart by cycle type and, within one cycle type, by the backtrack conjugacy test
+// (backtrack.hpp); a new class's size is |G| / |C_G(x)| with the backtrack centraliser. The
+// search ends when the class sizes add up to |G|, so the list is complete and exact (only the
+// time it takes is random; the run's time limit bounds it).
+Result<ConjugacyClasses> classes_by_random_elements(const PermGroup& g, const RunContext* run) {
+  ConjugacyClasses result;
+  result.method = "random elements + backtrack centralisers";
+  const mpz_class order = g.order();
+  mpz_class total = 1;
+  result.classes.push_back({Perm(g.degree()), 1, 1});
+  std::map<std::vector<std::size_t>, std::vector<std::size_t>> by_type;
+  by_type[{}].push_back(0);
+  // Step 1. A candidate is new when no known representative of its cycle type is conjugate
+  // to it; then its centraliser gives its class size.
+  auto consider = [&](const Perm& y) -> Status {
+    auto type = y.cycle_type();
+    auto& same = by_type[type];
+    for (std::size_t index : same) {
+      auto c = find_conjugator(g, result.classes[index].representative, y, run);
+      if (!c) return c.error();
+      if (c->has_value()) return Ok{};
+    }
+    auto centraliser = centralizer(g, y, run);
+    if (!centraliser) return centraliser.error();
+    mpz_class size = order / centraliser->order();
+    same.push_back(result.classes.size());
+    result.classes.push_back({y, size, y.order()});
+    total += size;
+    return Ok{};
+  };
+  // Step 2. Random elements and their powers x^e for every divisor e of their order (so small
+  // classes such as involutions are reached as powers).
+  Rng rng(25);
+  while (total < order) {
+    if (run && run->should_stop()) return run->stop_error();
+    const Perm x = g.random_element(rng);
+    const mpz_class n = x.order();
+    if (n > 100000) {
+      if (auto st = consider(x); !st) return st.error();
+      continue;
+    }
+    const unsigned long m = n.get_ui();
+    for (unsigned long e = 1; e < m && total < order; ++e) {
+      if (m % e != 0) continue;
+      if (auto st = consider(x.pow(static_cast<long long>(e))); !st) return st.error();
+    }
+  }
+  if (total != order) {
+    return make_error("internal error: the class sizes add up to more than |G|", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  result.count = static_cast<unsigned long>(result.classes.size());
+  return result;
+}
+
 }  // namespace
 
 Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOptions& options,
@@ -731,8 +789,20 @@ Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOption
   if (structure) quotient = make_quotient(*structure);
   if (structure && quotient) {
     result = classes_by_pieces(g, *structure, *quotient, options, run);
-  } else {
+  } else if (options.by_enumeration ||
+             g.order() <= mpz_class(std::to_string(options.enumerate_limit))) {
     result = classes_by_enumeration(g, options, run);
+  } else {
+    result = classes_by_random_elements(g, run);
+    if (result && options.count_only) {
+      result->classes.clear();
+    } else if (result && result->classes.size() > options.list_limit) {
+      return make_error("the group has " + result->count.get_str() +
+                            " conjugacy classes, more than the listing limit " +
+                            std::to_string(options.list_limit) +
+                            " (ask for --count-only, or raise --limit)",
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
   }
   if (!result) return result;
   // Identity first, then by element order, class size and representative.

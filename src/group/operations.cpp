@@ -1,6 +1,8 @@
 // Group operations on top of PermGroup (see operations.hpp for the bounds).
 #include "permuzzle/group/operations.hpp"
 
+#include "permuzzle/group/backtrack.hpp"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -236,7 +238,7 @@ Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vecto
 }
 
 Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
-                                                std::uint64_t limit, const RunContext* run) {
+                                                const RunContext* run) {
   for (const Perm* p : {&x, &y}) {
     if (!g.contains(*p)) {
       return make_error("the element " + p->to_cycle_string() + " is not in the group");
@@ -262,56 +264,15 @@ Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& 
     if (odd) return std::optional<Perm>(c * *odd);
     // Otherwise the search below decides (the class may split in A_m).
   }
-  // Step 2. Breadth-first search over the class of x under conjugation by the generators.
-  std::map<Perm, Perm> conjugator;  // class element -> c with x^c = element
-  std::vector<Perm> queue = {x.extended(n)};
-  conjugator.emplace(queue[0], Perm(n));
-  const Perm target = y.extended(n);
-  if (queue[0] == target) return std::optional<Perm>(Perm(n));
-  // Per class element: its key and conjugator in the map (with a tree node) and its queue copy.
-  const std::uint64_t per_element = 3 * (n * sizeof(Point) + sizeof(Perm) + 16) + 48;
-  for (std::size_t q = 0; q < queue.size(); ++q) {
-    if (auto s = check_growth(run, q, queue.size(), per_element, "the conjugacy class search");
-        !s) {
-      return s.error();
-    }
-    const Perm c = conjugator.at(queue[q]);
-    for (const Perm& s : g.generators()) {
-      Perm e = queue[q].conjugate(s).extended(n);
-      if (conjugator.count(e)) continue;
-      Perm cs = c * s;
-      if (e == target) return std::optional<Perm>(cs);
-      if (conjugator.size() >= limit) {
-        return make_error("the conjugacy class has more than " + std::to_string(limit) +
-                              " elements (the search is meant for small groups)",
-                          {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-      }
-      conjugator.emplace(e, cs);
-      queue.push_back(std::move(e));
-    }
-  }
-  return std::optional<Perm>();
+  // Step 2. Backtrack search (backtrack.hpp).
+  return find_conjugator(g, x, y, run);
 }
 
-Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit, const RunContext* run) {
+Result<PermGroup> centre(const PermGroup& g, const RunContext* run) {
   if (is_abelian(g)) return g;
   std::vector<Point> moved = moved_points(g);
   if (natural_giant(g, moved.size()) != 0) return PermGroup();  // non-abelian S_m, A_m
-  auto all = g.elements(limit, run);
-  if (!all) return all.error();
-  std::vector<Perm> central;
-  PermGroup z;
-  std::uint64_t step = 0;
-  for (const Perm& e : *all) {
-    if (run && (++step & 255) == 0 && run->should_stop()) return run->stop_error();
-    if (e.is_identity() || z.contains(e)) continue;
-    bool commutes = std::all_of(g.generators().begin(), g.generators().end(),
-                                [&](const Perm& s) { return e * s == s * e; });
-    if (!commutes) continue;
-    central.push_back(e);
-    z = make_group(central);
-  }
-  return z;
+  return center(g, run);
 }
 
 PermGroup derived_subgroup(const PermGroup& g) {

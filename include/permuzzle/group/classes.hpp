@@ -22,7 +22,9 @@
 // Φ(C_W(x)) in Q/A); the orbits are then folded one at a time.
 //
 // Other groups of at most `enumerate_limit` elements are answered by enumeration (the classes
-// are the orbits of the elements under conjugation by the generators).
+// are the orbits of the elements under conjugation by the generators); larger ones by random
+// elements and their powers, told apart by the backtrack conjugacy test and sized by backtrack
+// centralisers, until the class sizes add up to |G| (M24's 26 classes in about 0.2 s).
 #pragma once
 
 #include <gmpxx.h>
@@ -87,11 +89,11 @@ struct ClassOptions {
 struct ConjugacyClasses {
   mpz_class count;
   std::vector<ConjugacyClass> classes;  // empty with count_only; identity first, then by order
-  std::string method;                   // "piece structure" or "enumeration"
+  std::string method;  // "piece structure", "enumeration" or "random elements + backtrack ..."
 };
 
-// The conjugacy classes of G (see above); LimitExceeded for a group with no piece structure
-// above enumerate_limit, and for listings above list_limit or the run's memory budget. Every
+// The conjugacy classes of G (see above); LimitExceeded for listings above list_limit or the
+// run's memory budget. Every
 // listed representative is checked to lie in G and the class sizes to add up to |G| (an
 // Internal error otherwise).
 Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOptions& options = {},

@@ -2,11 +2,11 @@
 // in GAP / SymPy): stabilizers, subgroup tests, cosets, orbits of sets, conjugacy, centre,
 // derived subgroup, abelian and solvable tests.
 //
-// Bounds: the functions marked "small groups" enumerate elements or a conjugacy class and
-// refuse (ErrorKind::LimitExceeded) beyond `limit`; the others work from the chain and scale
-// with it (S_n / A_n of any degree are recognised, see perm_group.hpp). Given a run context,
-// the enumerations also refuse what would not fit in its memory budget (LimitExceeded, checked
-// as their lists grow, before they pass it) and end with run->stop_error() when it asks to stop.
+// Bounds: the functions with a `limit` enumerate elements or cosets and refuse
+// (ErrorKind::LimitExceeded) beyond it; the others work from the chain and scale with it (S_n / A_n
+// of any degree are recognised, see perm_group.hpp). Given a run context, the enumerations also
+// refuse what would not fit in its memory budget (LimitExceeded, checked as their lists grow,
+// before they pass it) and end with run->stop_error() when it asks to stop.
 #pragma once
 
 #include <gmpxx.h>
@@ -48,16 +48,14 @@ Result<std::vector<std::vector<Point>>> set_orbit(const PermGroup& g, std::vecto
 
 // An element c of G with x^c = c^-1 * x * c = y, or nullopt when x and y are not conjugate in G
 // (GAP: RepresentativeAction(G, x, y)). x and y must be in G. Different cycle types are
-// answered at once; otherwise a breadth-first search over the conjugacy class of x under
-// conjugation by the generators, refused beyond `limit` class elements (small groups).
+// answered at once, S_m and A_m by aligning cycles; otherwise by backtrack search
+// (find_conjugator in backtrack.hpp).
 Result<std::optional<Perm>> conjugating_element(const PermGroup& g, const Perm& x, const Perm& y,
-                                                std::uint64_t limit = 200000,
                                                 const RunContext* run = nullptr);
 
-// The centre Z(G) (small groups: the elements are enumerated, at most `limit`); S_n and A_n
-// (n >= 4 / n >= 4) answered directly: trivial.
-Result<PermGroup> centre(const PermGroup& g, std::uint64_t limit = 1000000,
-                         const RunContext* run = nullptr);
+// The centre Z(G): S_n and A_n (n >= 4) answered directly (trivial), abelian groups are their
+// own centre, otherwise by backtrack search (center in backtrack.hpp).
+Result<PermGroup> centre(const PermGroup& g, const RunContext* run = nullptr);
 
 // The commutator (derived) subgroup [G, G]: the normal closure of the commutators of the
 // generators (GAP: DerivedSubgroup).
