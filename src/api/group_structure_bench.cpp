@@ -9,6 +9,7 @@
 #include "permuzzle/group/classes.hpp"
 #include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/naming.hpp"
+#include "permuzzle/group/sylow.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 
 namespace permuzzle::api {
@@ -120,6 +121,51 @@ Result<StructureBench> bench_group_structure(std::uint64_t repeats, const RunCon
                      {"minimal_block_systems", systems}});
   }
   bench.json["structure"] = names;
+  // Step 3. M24's classes and Sylow subgroups of M24 and PSL(2,1031) (backtrack normalisers),
+  // beside GAP 4.12's times on this machine (Runtime() after Size; S12 wr S2 is left out: its
+  // 2-subgroup normalisers run past any sensible limit, GAP takes 387 ms).
+  {
+    Stopwatch clock;
+    auto m24 = PermGroup::from_generators(m24_generators());
+    if (!m24) return m24.error();
+    auto classes = conjugacy_classes(*m24, ClassOptions{}, &run);
+    if (!classes) return classes.error();
+    const double ms = clock.seconds() * 1e3;
+    if (classes->count != 26) return failed("M24 classes: " + classes->count.get_str());
+    bench.text +=
+        fmt::format("  M24 classes          {:8.3f} ms   26 checked (GAP 4.12: 158 ms)\n", ms);
+    bench.json["m24_classes_ms"] = ms;
+  }
+  struct SylowCase {
+    std::string label;
+    std::vector<Perm> generators;
+    std::uint64_t p;
+    unsigned long order;
+    double gap_ms;
+  };
+  const std::vector<SylowCase> sylow_cases = {{"M24", m24_generators(), 2, 1024, 9},
+                                              {"M24", m24_generators(), 3, 27, 23},
+                                              {"PSL(2,1031)", psl2_generators(1031), 2, 8, 22},
+                                              {"PSL(2,1031)", psl2_generators(1031), 3, 3, 0}};
+  nlohmann::json sylows = nlohmann::json::array();
+  for (const SylowCase& c : sylow_cases) {
+    if (run.should_stop()) return run.stop_error();
+    SchreierSimsOptions options;
+    options.randomized = true;
+    options.run = &run;
+    auto g = PermGroup::from_generators(c.generators, {}, options);
+    if (!g) return g.error();
+    Stopwatch clock;
+    auto sylow = sylow_subgroup(*g, c.p, &run);
+    if (!sylow) return sylow.error();
+    const double ms = clock.seconds() * 1e3;
+    if (sylow->order() != c.order) return failed(c.label + " Sylow order");
+    bench.text += fmt::format("  {:12} Sylow {}  {:8.3f} ms   order {} checked (GAP 4.12: {} ms)\n",
+                              c.label, c.p, ms, c.order, c.gap_ms);
+    sylows.push_back(
+        {{"group", c.label}, {"prime", c.p}, {"ms", ms}, {"gap_ms", c.gap_ms}, {"order", c.order}});
+  }
+  bench.json["sylow"] = sylows;
   return bench;
 }
 

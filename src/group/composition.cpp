@@ -50,19 +50,23 @@ Status refine_abelian_layer(const PermGroup& top, const PermGroup& bottom,
       return make_error("composition series: an element order beyond 64 bits", {},
                         Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
-    const unsigned long n = order.get_ui();
-    unsigned long m = n;
-    for (unsigned long d = 1; d <= n; ++d) {
-      if (n % d == 0 && upward.back().contains(h.pow(static_cast<long long>(d)))) {
-        m = d;
-        break;
-      }
+    // m = the order of h modulo N: start from |h| and divide by each prime (from h's cycle
+    // lengths) as long as the power stays in N.
+    unsigned long m = order.get_ui();
+    std::vector<unsigned long> primes;
+    for (std::size_t length : h.cycle_type()) {
+      for (unsigned long p : prime_factors(length)) primes.push_back(p);
+    }
+    std::sort(primes.begin(), primes.end());
+    primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
+    for (unsigned long p : primes) {
+      while (m % p == 0 && upward.back().contains(h.pow(mpz_class(m / p)))) m /= p;
     }
     unsigned long rest = m;
     for (unsigned long p : prime_factors(m)) {
       rest /= p;
       std::vector<Perm> generators = upward.back().generators();
-      generators.push_back(h.pow(static_cast<long long>(rest)));
+      generators.push_back(h.pow(mpz_class(rest)));
       auto next = group_of(std::move(generators), degree, run);
       if (!next) return next.error();
       upward.push_back(std::move(*next));

@@ -100,7 +100,10 @@ Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view origin
   while (i < text.size() && is_blank(text[i])) ++i;
   // Step 1. GAP's list syntax: split at commas outside parentheses.
   if (looks_like_generator_list(text) && i < text.size() && text[i] == '[') {
-    std::size_t close = text.rfind(']');
+    const std::size_t close = text.rfind(']');
+    if (close == std::string::npos || close <= i) {
+      return fail("'[' without a matching ']' (a GAP list of generators)", i);
+    }
     for (std::size_t j = close + 1; j < text.size(); ++j) {
       if (!is_blank(text[j]) && text[j] != ';') {
         return fail("unexpected text after the closing ']' of the generator list", j);
