@@ -281,7 +281,7 @@ TEST(StructureNames, AsGapSpellsThem) {
 }
 
 TEST(StructureNames, WreathAndPuzzleGroups) {
-  // The names (GAP spells the wreath product "(S12 x S12) : C2").
+  // The names (GAP 4.12 spells S12 wr S2 "(A12 x A12) : D8", S3 wr S2 "(S3 x S3) : C2").
   std::vector<std::string> s12_wr_s2 = {
       "(1,2)", cycle_text(1, 12),
       "(1,13)(2,14)(3,15)(4,16)(5,17)(6,18)(7,19)(8,20)(9,21)(10,22)(11,23)(12,24)"};

@@ -11,7 +11,7 @@
 //   A6 for q = 9);
 // - wreath products "S12 wr S2", "A5 wr S3": a block system of k blocks of m points (m >= 3)
 //   with |G| = (m!)^k k! (or (m!/2)^k k! with every block map even under one labelling);
-//   GAP itself writes these as "(S12 x S12) : C2";
+//   GAP 4.12 writes S12 wr S2 as "(A12 x A12) : D8" and S3 wr S2 as "(S3 x S3) : C2";
 // - direct products over the orbits "S10 x S6" (factors named recursively, sorted as GAP sorts
 //   them: as strings), when the order is the product of the orbit factors' orders;
 // - puzzle groups with a piece structure (classes.hpp): "(C3^7 x C2^11) : ((A8 x A12) : C2)".
