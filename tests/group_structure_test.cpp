@@ -382,6 +382,15 @@ TEST(GroupStructureCli, ClassesBlocksDescribeAndFiles) {
                                   "( 3, 7,11, 8)( 4,10, 5, 6) ]\n");
   ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
   EXPECT_EQ(from_stdin.json()["order"], "7920");
+  // A Sylow subgroup named in GAP's spelling (GAP 4.12: StructureDescription(SylowSubgroup(
+  // SymmetricGroup(6), 2)) = "C2 x D8").
+  auto sylow = test::run_cli("group sylow --json --prime 2 '(1,2)' '(1,2,3,4,5,6)'");
+  ASSERT_EQ(sylow.exit_code, 0) << sylow.err;
+  EXPECT_EQ(sylow.json()["order"], "16");
+  EXPECT_EQ(sylow.json()["structure"], "C2 x D8");
+  auto series = test::run_cli("group composition-series --json '(1,2)' '(1,2,3,4,5)'");
+  ASSERT_EQ(series.exit_code, 0) << series.err;
+  EXPECT_EQ(series.json()["factors"], nlohmann::json::parse(R"(["C2","A5"])"));
   auto both = test::run_cli("group order --generators-file - '(1,2)'", "(1,2)\n");
   EXPECT_EQ(both.exit_code, 2);
 }

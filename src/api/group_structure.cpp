@@ -7,6 +7,7 @@
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
 #include "permuzzle/group/composition.hpp"
+#include "permuzzle/group/naming.hpp"
 #include "permuzzle/group/sylow.hpp"
 
 namespace permuzzle::api {
@@ -192,7 +193,16 @@ void register_group_structure(Registry& r) {
          const std::uint64_t p = q.unsigned_integer("prime");
          auto sylow = sylow_subgroup(*g, p, &s.run);
          if (!sylow) return sylow.error();
-         return subgroup_answer(*sylow, {{"prime", p}, {"group_order", g->order().get_str()}});
+         Output out =
+             subgroup_answer(*sylow, {{"prime", p}, {"group_order", g->order().get_str()}});
+         // The name in GAP's spelling where naming.hpp proves one ("C3 x C3", not "A3 x A3").
+         if (auto name = structure_name(*sylow, &s.run)) {
+           const std::string old_name = out.json["structure"].get<std::string>();
+           out.json["structure"] = *name;
+           const std::size_t at = out.text.find(", " + old_name + "\n");  // "order N, NAME"
+           if (at != std::string::npos) out.text.replace(at + 2, old_name.size(), *name);
+         }
+         return out;
        }},
       {{"prime", 2}}, {{{"prime", 4}}, {{"prime", 0}}, {{"prime", -2}}}));
 
