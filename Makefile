@@ -82,7 +82,7 @@ python-tests: python
 # name:max_len (bytes, including the selector bytes some harnesses read first)
 # -O1: the sanitizers' usual level; it compiles the instrumented engine in half the time of -O2.
 FUZZ_OPT := -O1 -DNDEBUG
-FUZZ_HARNESSES := perm:256 sliding:256 korf:1024 loopover:256 triangular:256 cube:256 \
+FUZZ_HARNESSES := perm:256 generators:512 sliding:256 korf:1024 loopover:256 triangular:256 cube:256 \
   hanoi:256 binary:512 fifteen:128 table:256 def:2048 registry:4096
 
 fuzz: deps

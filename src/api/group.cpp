@@ -18,9 +18,12 @@
 
 #include "common.hpp"
 #include "group_backtrack.hpp"
+#include "group_common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
 #include "permuzzle/group/chain.hpp"
+#include "permuzzle/group/generator_text.hpp"
+#include "permuzzle/group/naming.hpp"
 #include "permuzzle/group/operations.hpp"
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/group/words.hpp"
@@ -47,6 +50,48 @@ struct Generators {
   std::vector<Perm> perms;
   std::vector<std::string> names;
 };
+
+Result<Generators> parse_generators(const std::vector<std::string>& args);
+
+// Generators from --generators-file (GAP's list or cycle notation, generator_text.hpp), or from
+// positional arguments, where one argument (read with @FILE or -) may hold a whole list.
+Result<Generators> request_generators(const Request& q) {
+  const bool from_file = q.has("generators-file");
+  auto args = q.strings("generators");
+  if (from_file && !args.empty()) {
+    return make_error(
+        "give the generators either as arguments or with --generators-file, not both");
+  }
+  std::vector<std::pair<std::string, std::string>> texts;  // (source, text) of generator lists
+  if (from_file) {
+    InputText file = q.input_file("generators-file");
+    texts.emplace_back(file.name, file.text);
+  } else {
+    bool any_list = false;
+    for (const auto& a : args) any_list = any_list || looks_like_generator_list(a);
+    if (!any_list) return parse_generators(args);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      texts.emplace_back("generator argument " + std::to_string(i + 1), args[i]);
+    }
+  }
+  Generators gens;
+  std::set<std::string> used;
+  for (const auto& [source, text] : texts) {
+    auto list = parse_generator_text(text, source);
+    if (!list) return list.error();
+    for (auto& g : *list) {
+      std::string name =
+          g.name.empty() ? "g" + std::to_string(gens.perms.size() + 1) : std::move(g.name);
+      if (!used.insert(name).second) {
+        return make_error(source + ": the generator name '" + name +
+                          "' is used twice; names must be distinct");
+      }
+      gens.perms.push_back(std::move(g.perm));
+      gens.names.push_back(std::move(name));
+    }
+  }
+  return gens;
+}
 
 Result<Generators> parse_generators(const std::vector<std::string>& args) {
   if (args.empty()) {
@@ -90,7 +135,7 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
 
 // Schreier–Sims within the run's time limit and memory budget.
 Result<PermGroup> build_group(const Request& q, const Session& s) {
-  auto gens = parse_generators(q.strings("generators"));
+  auto gens = request_generators(q);
   if (!gens) return gens.error();
   std::size_t degree = 0;
   for (const Perm& p : gens->perms) degree = std::max(degree, p.largest_moved_point());
@@ -168,6 +213,12 @@ Param generators_param() {
                     /*required=*/false);  // none: the handler explains with an example
 }
 
+Param generators_file_param() {
+  return option("generators-file", ParamType::InputFile,
+                "Read the generators from a file (- = standard input): GAP's list "
+                "[ (1,2,3), (1,2) ] or cycle notation, one or many per line, NAME=PERM allowed");
+}
+
 Param deterministic_param() {
   return flag("deterministic",
               "Always use deterministic Schreier–Sims (default above degree 64: randomized "
@@ -200,7 +251,7 @@ using GroupBody = std::function<Result<Output>(const Request&, const PermGroup&,
 // Adds a group command: generators and --deterministic first, then `extra` parameters.
 void add_group(Registry& r, std::string verb, std::string help, std::vector<Param> extra,
                GroupBody body) {
-  std::vector<Param> params = {generators_param(), deterministic_param()};
+  std::vector<Param> params = {generators_param(), generators_file_param(), deterministic_param()};
   params.insert(params.end(), extra.begin(), extra.end());
   r.add(with_contract({"group", std::move(verb), std::move(help), std::move(params),
                        [body = std::move(body)](const Request& q, Session& s) -> Result<Output> {
@@ -318,8 +369,12 @@ Output subgroup_output(const PermGroup& h, nlohmann::json extra) {
   return out;
 }
 
-Output describe_group(const PermGroup& g) {
+Output describe_group(const PermGroup& g, const RunContext& run) {
   auto d = g.describe();
+  if (auto name = structure_name(g, &run)) {
+    d.structure = *name;
+    d.recognised = true;
+  }
   auto base = g.base();
   Output out;
   nlohmann::json orbits = nlohmann::json::array();
@@ -479,7 +534,7 @@ Param powers_param() {
 }
 
 std::vector<Param> chain_params(bool word) {
-  std::vector<Param> params = {generators_param(), deterministic_param()};
+  std::vector<Param> params = {generators_param(), generators_file_param(), deterministic_param()};
   if (word) params.push_back(element_param());
   params.push_back(chain_param(!word));
   params.push_back(powers_param());
@@ -713,6 +768,24 @@ Contract group_contract(const std::string& verb) {
 
 }  // namespace
 
+// Shared with group_structure.cpp (group_common.hpp).
+Result<PermGroup> build_request_group(const Request& q, const Session& s) {
+  return build_group(q, s);
+}
+std::vector<Param> group_base_params() {
+  return {generators_param(), generators_file_param(), deterministic_param()};
+}
+std::vector<std::string> hard_group_generators() {
+  return hard_generators();
+}
+Output subgroup_answer(const PermGroup& h, nlohmann::json extra) {
+  return subgroup_output(h, std::move(extra));
+}
+Status check_answer_size(const Session& s, std::uint64_t items, std::uint64_t chars,
+                         const std::string& what) {
+  return check_listing(s, items, chars, what);
+}
+
 void register_group(Registry& r) {
   r.add_family("group",
                "Permutation groups from generators: order, membership, structure, words, Cayley");
@@ -726,10 +799,12 @@ void register_group(Registry& r) {
             });
 
   add_group(r, "describe",
-            "Structure (S_n, A_n, direct products of them on the orbits, C_n), order, orbits, "
-            "transitivity, base",
-            {},
-            [](const Request&, const PermGroup& g) -> Result<Output> { return describe_group(g); });
+            "Structure in GAP's spelling (cyclic, abelian, dihedral, S_n, A_n, Mathieu, "
+            "PSL(2,q), wreath and direct products, puzzle groups as twists : permutations), "
+            "order, orbits, transitivity, base",
+            {}, [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
+              return describe_group(g, s.run);
+            });
 
   add_group(r, "contains", "Is an element in the group? (sifting)", {element_param()},
             [](const Request& q, const PermGroup& g) -> Result<Output> {
@@ -1013,10 +1088,14 @@ void register_group(Registry& r) {
             });
 
   // Step: the backtrack search's commands (group_backtrack.cpp).
-  register_group_backtrack(
-      r, {{generators_param(), deterministic_param()}, build_group, build_subgroup,
-          subgroup_output, parse_points, hard_generators});
+  register_group_backtrack(r, {{generators_param(), generators_file_param(), deterministic_param()},
+                               build_group,
+                               build_subgroup,
+                               subgroup_output,
+                               parse_points,
+                               hard_generators});
 
+  register_group_structure(r);
   r.add_demo("group", demo_groups);
 }
 

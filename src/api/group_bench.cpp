@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "group_backtrack.hpp"
+#include "group_structure_bench.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/perm_group.hpp"
@@ -199,9 +200,13 @@ Result<Output> bench_groups(const Request& q, Session& s) {
                      {"degree", g->degree()}});
   }
   // Step 5. Backtrack searches beside GAP (group_backtrack_bench.cpp).
-  s.run.report({"bench groups", 3, 4, "backtrack searches"});
+  s.run.report({"bench groups", 4, 6, "backtrack searches"});
   auto backtrack = bench_backtrack(repeats, s);
   if (!backtrack) return backtrack.error();
+  // Step 5. Structure: classes, names, blocks (group_structure_bench.cpp).
+  s.run.report({"bench groups", 5, 6, "structure"});
+  auto structure = bench_group_structure(repeats, s.run);
+  if (!structure) return structure.error();
   const long rss = peak_rss_mb();
 
   const double order_med = median(order_ms), member_med = median(member_us);
@@ -223,7 +228,10 @@ Result<Output> bench_groups(const Request& q, Session& s) {
   out.text += fmt::format("Large groups (target <= {} ms each, peak memory {} MB):\n{}",
                           LARGE_TARGET_MS, rss, large_text);
   out.text += backtrack->text;
+  out.text += structure->text;
   out.json = {{"cube_order", order.get_str()},
+              {"structure", structure->json},
+              {"structure_targets_met", structure->targets_met},
               {"order_ms", order_med},
               {"order_target_ms", ORDER_TARGET_MS},
               {"membership_us", member_med},
@@ -247,15 +255,16 @@ Result<Output> bench_groups(const Request& q, Session& s) {
 }  // namespace
 
 void register_group_bench(Registry& r) {
-  Command c{"bench",
-            "groups",
-            "Rubik's cube group: order from scratch, 10,000 membership tests, word problem; large "
-            "groups (S1000, A1000, a 20000-cycle, S20001, PSL(2,1031)): order and membership; backtrack "
-            "searches (centre, centralizer, normalizers, derived subgroup) beside GAP's times",
-            {with_range(option("repeats", ParamType::Unsigned,
-                               "Timed repetitions per measurement (median)", 21),
-                        1, 100000)},
-            bench_groups};
+  Command c{
+      "bench",
+      "groups",
+      "Rubik's cube group: order from scratch, 10,000 membership tests, word problem; large "
+      "groups (S1000, A1000, a 20000-cycle, S20001, PSL(2,1031)): order and membership; backtrack "
+      "searches (centre, centralizer, normalizers, derived subgroup) beside GAP's times",
+      {with_range(
+          option("repeats", ParamType::Unsigned, "Timed repetitions per measurement (median)", 21),
+          1, 100000)},
+      bench_groups};
   c.long_running = true;
   c.hard_example = {{"repeats", 100000}};
   c.invalid_examples = {{{"repeats", 0}}, {{"repeats", 100001}}};

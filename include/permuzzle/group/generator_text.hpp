@@ -1,0 +1,35 @@
+// Generators as text: GAP's list syntax and cycle notation, one or many per line, for files and
+// standard input (`group ... --generators-file FILE|-`).
+//
+// Accepted forms:
+// - GAP's list: "[ (1,2,3), (1,2) ]", elements separated by commas outside parentheses; blanks
+//   and line breaks anywhere inside (GAP breaks long permutations across lines, ending a line
+//   with '\' inside a number);
+// - otherwise generators separated by blanks, line breaks, commas or semicolons, each in cycle
+//   notation "(1,2,3)(4,5)" (no blank between its cycles) or list notation "[2,3,1]", each
+//   optionally named NAME=PERM or NAME := PERM;
+// - '#' starts a comment up to the end of its line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/result.hpp"
+
+namespace permuzzle {
+
+struct NamedGenerator {
+  std::string name;  // "" when not named
+  Perm perm;
+};
+
+// Errors name source:line:column and what was expected.
+Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view text,
+                                                         std::string_view source);
+
+// Does an argument hold several generators (a GAP list or more than one line) rather than one?
+bool looks_like_generator_list(std::string_view text);
+
+}  // namespace permuzzle

@@ -1,0 +1,29 @@
+// What group.cpp shares with the other `group` command files (group_structure.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "permuzzle/group/perm_group.hpp"
+
+namespace permuzzle::api {
+
+// The group of a request's generators (positional, or --generators-file) within the run's
+// time limit and memory budget.
+Result<PermGroup> build_request_group(const Request& q, const Session& s);
+// The parameters every group command starts with (generators, --generators-file,
+// --deterministic).
+std::vector<Param> group_base_params();
+// The conformance suite's hard example generators (a large wreath product).
+std::vector<std::string> hard_group_generators();
+// A subgroup's order, structure and generators as an answer (`extra` adds JSON fields).
+Output subgroup_answer(const PermGroup& h, nlohmann::json extra);
+// Refuses a listing of `items` strings of `chars` characters over the memory budget.
+Status check_answer_size(const Session& s, std::uint64_t items, std::uint64_t chars,
+                         const std::string& what);
+
+// Registers the structure commands (conjugacy-classes, blocks, ...): group_structure.cpp.
+void register_group_structure(Registry& r);
+
+}  // namespace permuzzle::api

@@ -1,0 +1,287 @@
+// Composition series (see composition.hpp).
+#include "permuzzle/group/composition.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "permuzzle/group/classes.hpp"
+#include "permuzzle/group/naming.hpp"
+#include "permuzzle/group/operations.hpp"
+
+namespace permuzzle {
+
+namespace {
+
+Result<PermGroup> group_of(std::vector<Perm> generators, std::size_t degree,
+                           const RunContext* run) {
+  std::erase_if(generators, [](const Perm& p) { return p.is_identity(); });
+  if (generators.empty()) generators.push_back(Perm(degree));
+  SchreierSimsOptions options;
+  options.randomized = degree > 64;
+  options.run = run;
+  return PermGroup::from_generators(std::move(generators), {}, options);
+}
+
+std::vector<unsigned long> prime_factors(unsigned long m) {
+  std::vector<unsigned long> primes;
+  for (unsigned long p = 2; p * p <= m; ++p) {
+    while (m % p == 0) {
+      primes.push_back(p);
+      m /= p;
+    }
+  }
+  if (m > 1) primes.push_back(m);
+  return primes;
+}
+
+// Appends to `chain` (top first) the groups strictly between `top` and `bottom` plus `bottom`,
+// for an abelian layer top / bottom; factor names C_p.
+Status refine_abelian_layer(const PermGroup& top, const PermGroup& bottom,
+                            std::vector<PermGroup>& chain, std::vector<std::string>& factors,
+                            const RunContext* run) {
+  std::vector<PermGroup> upward = {bottom};  // bottom first
+  std::vector<std::string> names;
+  const std::size_t degree = std::max(top.degree(), bottom.degree());
+  for (const Perm& h : top.generators()) {
+    if (run && run->should_stop()) return run->stop_error();
+    if (upward.back().contains(h)) continue;
+    const mpz_class order = h.order();
+    if (!order.fits_ulong_p()) {
+      return make_error("composition series: an element order beyond 64 bits", {},
+                        Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    // m = the order of h modulo N: start from |h| and divide by each prime (from h's cycle
+    // lengths) as long as the power stays in N.
+    unsigned long m = order.get_ui();
+    std::vector<unsigned long> primes;
+    for (std::size_t length : h.cycle_type()) {
+      for (unsigned long p : prime_factors(length)) primes.push_back(p);
+    }
+    std::sort(primes.begin(), primes.end());
+    primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
+    for (unsigned long p : primes) {
+      while (m % p == 0 && upward.back().contains(h.pow(mpz_class(m / p)))) m /= p;
+    }
+    unsigned long rest = m;
+    for (unsigned long p : prime_factors(m)) {
+      rest /= p;
+      std::vector<Perm> generators = upward.back().generators();
+      generators.push_back(h.pow(mpz_class(rest)));
+      auto next = group_of(std::move(generators), degree, run);
+      if (!next) return next.error();
+      upward.push_back(std::move(*next));
+      names.push_back("C" + std::to_string(p));
+    }
+  }
+  if (upward.back().order() != top.order()) {
+    return make_error("internal error: an abelian layer was not refined to its top", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  // upward = bottom, ..., top (the last equals `top`, already in the chain).
+  for (std::size_t i = upward.size() - 1; i-- > 0;) {
+    chain.push_back(upward[i]);
+    factors.push_back(names[i]);
+  }
+  return Ok{};
+}
+
+bool simple_name(const std::string& name) {
+  if (name.starts_with("PSL(") || name.starts_with("M")) return true;
+  if (name.size() >= 2 && name[0] == 'A' &&
+      std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::stoul(name.substr(1)) >= 5;
+  }
+  return false;
+}
+
+// The series below a perfect group d (d itself already in the chain).
+Status perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
+                    std::vector<std::string>& factors, const RunContext* run) {
+  const std::size_t degree = d.degree();
+  // Step 1. Simple and named.
+  const auto name = structure_name(d, run);
+  if (run && run->should_stop()) return run->stop_error();
+  if (name && simple_name(*name)) {
+    auto one = group_of({}, degree, run);
+    if (!one) return one.error();
+    chain.push_back(std::move(*one));
+    factors.push_back(*name);
+    return Ok{};
+  }
+  // Step 2. A puzzle group: K : (A_n1 x ... x A_nr), or a direct product of simple groups on
+  // its orbits (no twists: K = 1).
+  auto s = piece_structure(d, run);
+  if (!s) {
+    return make_error("composition series: the perfect group of order " + d.order().get_str() +
+                          (name ? " (" + *name + ")" : "") +
+                          " at the bottom of the derived series is neither simple and named nor a "
+                          "puzzle group with a piece structure; not supported",
+                      {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  // K's generators: in each orbit, piece 0 twisted by +1 and piece j by -1; then one twist of
+  // piece 0 of each orbit per element of A with all signs even (the twist sums K allows).
+  std::vector<Perm> kernel;
+  auto twist_map = [&](std::size_t orbit, std::size_t a, std::int64_t ta, std::size_t b,
+                       std::int64_t tb) {
+    std::vector<Point> images(degree);
+    for (Point p = 0; p < degree; ++p) images[p] = p;
+    const auto& pieces = s->orbits[orbit].pieces;
+    const auto k = static_cast<std::int64_t>(s->orbits[orbit].twists());
+    for (std::int64_t o = 0; o < k; ++o) {
+      images[pieces[a][o]] = pieces[a][((o + ta) % k + k) % k];
+      if (b != a) images[pieces[b][o]] = pieces[b][((o + tb) % k + k) % k];
+    }
+    return *Perm::from_images(std::move(images));
+  };
+  for (std::size_t i = 0; i < s->orbits.size(); ++i) {
+    if (s->orbits[i].twists() < 2) continue;
+    for (std::size_t j = 1; j < s->orbits[i].pieces.size(); ++j) {
+      kernel.push_back(twist_map(i, 0, 1, j, -1));
+    }
+  }
+  for (const auto& a : s->image) {
+    bool even = true;
+    for (std::size_t c = 0; c < a.size(); ++c) even = even && (!s->component_is_sign[c] || !a[c]);
+    if (!even) continue;
+    Perm x(degree);
+    for (std::size_t c = 0; c < a.size(); ++c) {
+      if (!s->component_is_sign[c] && a[c]) {
+        x = x * twist_map(s->component_orbit[c], 0, a[c], 0, 0);
+      }
+    }
+    kernel.push_back(x);
+  }
+  // The alternating groups on the pieces of each orbit, with zero twists: 3-cycles of pieces
+  // (0, 1, j).
+  auto piece_cycle = [&](std::size_t orbit, std::size_t a, std::size_t b, std::size_t c) {
+    std::vector<Point> images(degree);
+    for (Point p = 0; p < degree; ++p) images[p] = p;
+    const auto& pieces = s->orbits[orbit].pieces;
+    for (std::size_t o = 0; o < s->orbits[orbit].twists(); ++o) {
+      images[pieces[a][o]] = pieces[b][o];
+      images[pieces[b][o]] = pieces[c][o];
+      images[pieces[c][o]] = pieces[a][o];
+    }
+    return *Perm::from_images(std::move(images));
+  };
+  std::vector<std::vector<Perm>> alternating(s->orbits.size());
+  for (std::size_t i = 0; i < s->orbits.size(); ++i) {
+    for (std::size_t j = 2; j < s->orbits[i].pieces.size(); ++j) {
+      alternating[i].push_back(piece_cycle(i, 0, 1, j));
+    }
+  }
+  for (const auto& list : alternating) {
+    for (const Perm& x : list) {
+      if (!d.contains(x)) {
+        return make_error(
+            "composition series: the perfect part does not contain its piece "
+            "3-cycles; not supported",
+            {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+    }
+  }
+  // Step 3. D > K : (A_n2 x ...) > ... > K (A_n with n <= 4 is solvable: A4 > V4 > C2 > 1).
+  {
+    std::vector<Perm> all = kernel;
+    for (const auto& list : alternating) all.insert(all.end(), list.begin(), list.end());
+    for (const Perm& x : kernel) {
+      if (!d.contains(x)) {
+        return make_error(
+            "composition series: the perfect part does not contain its twist "
+            "kernel; not supported",
+            {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+    }
+    auto whole = group_of(all, degree, run);
+    if (!whole) return whole.error();
+    if (whole->order() != d.order()) {
+      return make_error(
+          "composition series: the perfect part is not its twist kernel extended by "
+          "alternating groups on the pieces; not supported",
+          {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+    }
+  }
+  auto double_transpositions = [&](std::size_t orbit) {
+    std::vector<Perm> out;
+    const auto& pieces = s->orbits[orbit].pieces;
+    for (const auto& [a, b, c, e] : {std::array<std::size_t, 4>{0, 1, 2, 3}, {0, 2, 1, 3}}) {
+      std::vector<Point> images(degree);
+      for (Point p = 0; p < degree; ++p) images[p] = p;
+      for (std::size_t o = 0; o < s->orbits[orbit].twists(); ++o) {
+        images[pieces[a][o]] = pieces[b][o];
+        images[pieces[b][o]] = pieces[a][o];
+        images[pieces[c][o]] = pieces[e][o];
+        images[pieces[e][o]] = pieces[c][o];
+      }
+      out.push_back(*Perm::from_images(std::move(images)));
+    }
+    return out;
+  };
+  std::vector<std::size_t> order_of_orbits;
+  for (std::size_t i = 0; i < s->orbits.size(); ++i) {
+    if (s->orbits[i].pieces.size() >= 3) order_of_orbits.push_back(i);
+  }
+  for (std::size_t step = 0; step < order_of_orbits.size(); ++step) {
+    std::vector<Perm> generators = kernel;
+    for (std::size_t later = step + 1; later < order_of_orbits.size(); ++later) {
+      for (const Perm& x : alternating[order_of_orbits[later]]) generators.push_back(x);
+    }
+    auto next = group_of(generators, degree, run);
+    if (!next) return next.error();
+    const std::size_t n = s->orbits[order_of_orbits[step]].pieces.size();
+    if (n >= 5) {
+      chain.push_back(std::move(*next));
+      factors.push_back("A" + std::to_string(n));
+    } else {
+      if (n == 4) {
+        std::vector<Perm> middle = generators;
+        for (const Perm& x : double_transpositions(order_of_orbits[step])) middle.push_back(x);
+        auto v4 = group_of(std::move(middle), degree, run);
+        if (!v4) return v4.error();
+        const PermGroup top = chain.back();
+        if (auto st = refine_abelian_layer(top, *v4, chain, factors, run); !st) return st;
+      }
+      const PermGroup top = chain.back();
+      if (auto st = refine_abelian_layer(top, *next, chain, factors, run); !st) return st;
+    }
+  }
+  // Step 4. K down to 1, one generator at a time (elementary abelian per prime).
+  const PermGroup k_group = chain.back();
+  auto one = group_of({}, degree, run);
+  if (!one) return one.error();
+  return refine_abelian_layer(k_group, *one, chain, factors, run);
+}
+
+}  // namespace
+
+Result<CompositionSeries> composition_series(const PermGroup& g, const RunContext* run) {
+  CompositionSeries result;
+  result.groups.push_back(g);
+  // Step 1. The derived series, each abelian layer refined to prime steps.
+  while (result.groups.back().order() > 1) {
+    if (run && run->should_stop()) return run->stop_error();
+    PermGroup top = result.groups.back();
+    auto derived = derived_subgroup(top, run);
+    if (!derived) return derived.error();
+    if (derived->order() == top.order()) {
+      if (auto st = perfect_part(top, result.groups, result.factors, run); !st) return st.error();
+      break;
+    }
+    if (auto st = refine_abelian_layer(top, *derived, result.groups, result.factors, run); !st) {
+      return st.error();
+    }
+  }
+  // Step 2. The factor orders multiply to |G| (the check every answer passes).
+  mpz_class product = 1;
+  for (std::size_t i = 0; i + 1 < result.groups.size(); ++i) {
+    product *= result.groups[i].order() / result.groups[i + 1].order();
+  }
+  if (product != g.order() || result.groups.back().order() != 1 ||
+      result.factors.size() + 1 != result.groups.size()) {
+    return make_error("internal error: the composition factors do not multiply to |G|", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  return result;
+}
+
+}  // namespace permuzzle
