@@ -15,7 +15,12 @@ namespace {
 
 __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: packed positions
 
-constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
+// 2: ranks join small coordinates (CompileOptions::joint_raw_limit), so level files of format 1
+// rank positions differently.
+constexpr std::uint32_t CHECKPOINT_FORMAT = 2;
+// Small coordinates whose combinations the moves do not all reach are numbered jointly when
+// their product is at most this (a bit per combination while they are searched: 16 MB).
+constexpr std::uint64_t JOINT_RAW_LIMIT = std::uint64_t{1} << 27;
 
 Error limit_error(std::string message) {
   return make_error(std::move(message), {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
@@ -430,6 +435,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
   co.metric = options.metric;
   co.require_ranks = false;
   co.max_table_bytes = std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
+  co.joint_raw_limit = JOINT_RAW_LIMIT;
   auto p = CompiledPuzzle::compile(definition, co, run);
   if (!p) return p.error();
   if (options.sparse && options.max_depth < 0) {
