@@ -93,16 +93,46 @@ TEST(DefJoint, CoupledSetsRankOnlyTheirReachableCombinations) {
   }
 }
 
-TEST(DefJoint, SkewbBfsRanksExactlyItsPositions) {
-  // Skewb: 3,149,280 positions (published); its fixed tetrad's twists, the moving tetrad and
-  // the centres are one joint coordinate of exactly that size.
+TEST(DefJoint, SkewbBfsRanksFewerThanTheProduct) {
+  // Skewb: 3,149,280 positions (published). The fixed tetrad's twists and the moving tetrad
+  // are coupled (a third of their combinations are reachable): joined, the ranks are exactly
+  // the positions, a third of the product.
   const Definition d = parse(read_data("skewb.tws"), "skewb");
+  auto apart = CompiledPuzzle::compile(d);
+  ASSERT_TRUE(apart.ok());
   const DefBfsResult r = whole_bfs(d);
   std::uint64_t total = 0;
   for (auto c : r.histogram) total += c;
   EXPECT_EQ(total, 3149280u);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.rank_space * 3, apart->states());
   EXPECT_EQ(r.rank_space, 3149280u);
-  EXPECT_EQ(r.max_distance, 11);  // God's number of the skewb (fixed-centre-less metric: 11)
+}
+
+TEST(DefJoint, TwoBitModThreeWalksBackTheSameAntipodes) {
+  // 2x2x2 with a fixed corner: 2 bits holding the distance mod 3 give the published histogram
+  // (OEIS A079761) and the same antipodes, walked back and replayed, as 4 bits (mod 15).
+  const Definition d = samples::cube2(true);
+  for (Metric m : {Metric::Htm, Metric::Qtm}) {
+    DefBfsOptions o;
+    o.metric = m;
+    o.antipodes = 5;
+    o.bits = 2;
+    auto two = bfs(d, o, RunContext().with_threads(2));
+    o.bits = 4;
+    auto four = bfs(d, o, RunContext().with_threads(1));
+    ASSERT_TRUE(two.ok() && four.ok());
+    EXPECT_EQ(two->bits, 2);
+    EXPECT_EQ(two->histogram, four->histogram);
+    EXPECT_EQ(two->antipodes, four->antipodes);
+    EXPECT_EQ(two->antipodes.size(), 5u);
+    EXPECT_EQ(two->max_distance, m == Metric::Htm ? 11 : 14);
+    if (m == Metric::Htm) {
+      EXPECT_EQ(two->histogram,
+                (std::vector<std::uint64_t>{1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072,
+                                            1887748, 623800, 2644}));
+    }
+  }
 }
 
 TEST(DefPlanner, TiersGrowAndAnswersMatchExactDistances) {

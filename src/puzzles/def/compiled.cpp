@@ -17,6 +17,8 @@ namespace permuzzle::def {
 namespace {
 
 constexpr std::uint64_t U64_MAX = std::numeric_limits<std::uint64_t>::max();
+// The largest joint coordinate searched for (CompiledPuzzle::join_components).
+constexpr std::uint64_t JOINT_MAX_VALUES = std::uint64_t{1} << 21;
 __extension__ typedef unsigned __int128 U128;  // GCC/Clang extension: exact products
 
 // C(n, k), saturated at U64_MAX (callers compare it with values below 2^64).
@@ -639,26 +641,14 @@ Status CompiledPuzzle::join_components(const CompileOptions& options, const RunC
     raw_size = *next;
     chosen.push_back(k);
   }
-  if (chosen.size() < 2) return Ok{};
-  // Raw value: mixed radix over the chosen parts, the first most significant.
-  std::vector<std::uint64_t> weight(chosen.size(), 1);
-  for (std::size_t i = chosen.size() - 1; i > 0; --i) {
-    weight[i - 1] = weight[i] * components_[chosen[i]].size;
-  }
-  // The joint move table must fit where the parts' did: stop the search past that many values.
+  // The joint move table must fit where the parts' did, and a joint of more than
+  // JOINT_MAX_VALUES values is not searched for (it would cost about as much as the search it
+  // is meant to shrink).
   const std::uint64_t max_values = std::min<std::uint64_t>(
-      UINT32_MAX, options.max_table_bytes / std::max<std::uint64_t>(1, mc * 4));
-
-  // Step 2. Breadth-first search over raw values from the solved one (a bit per raw value).
-  const Position start = solved();
-  std::uint64_t start_raw = 0;
-  for (std::size_t i = 0; i < chosen.size(); ++i) {
-    start_raw += coordinate(chosen[i], start) * weight[i];
-  }
-  std::vector<std::uint64_t> seen((raw_size + 63) / 64, 0);
-  std::vector<std::uint64_t> raws{start_raw};
-  seen[start_raw / 64] |= std::uint64_t{1} << (start_raw % 64);
-  std::vector<std::uint64_t> coords(chosen.size());
+      {JOINT_MAX_VALUES, UINT32_MAX, options.max_table_bytes / std::max<std::uint64_t>(1, mc * 4)});
+  std::vector<std::uint64_t> weight;
+  std::vector<std::uint64_t> coords;
+  std::vector<std::uint64_t> raws;
   auto decode = [&](std::uint64_t raw) {
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       coords[i] = (raw / weight[i]) % components_[chosen[i]].size;
@@ -674,20 +664,50 @@ Status CompiledPuzzle::join_components(const CompileOptions& options, const RunC
     }
     return raw;
   };
-  for (std::size_t q = 0; q < raws.size(); ++q) {
-    if ((q & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
-    decode(raws[q]);
-    for (int m = 0; m < move_count(); ++m) {
-      const std::uint64_t r = after(m);
-      std::uint64_t& word = seen[r / 64];
-      const std::uint64_t bit = std::uint64_t{1} << (r % 64);
-      if ((word & bit) != 0) continue;
-      word |= bit;
-      raws.push_back(r);
+  const Position start = solved();
+  while (true) {
+    // Parts of one piece group alone (a cube's permutation and orientation) are as good as
+    // independent: only parts of two groups or more are searched.
+    bool groups = false;
+    for (std::size_t k : chosen) groups |= components_[k].group != components_[chosen[0]].group;
+    if (chosen.size() < 2 || !groups) return Ok{};
+    raw_size = 1;
+    for (std::size_t k : chosen) raw_size *= components_[k].size;
+    // Raw value: mixed radix over the chosen parts, the first most significant.
+    weight.assign(chosen.size(), 1);
+    for (std::size_t i = chosen.size() - 1; i > 0; --i) {
+      weight[i - 1] = weight[i] * components_[chosen[i]].size;
     }
-    if (raws.size() > max_values) return Ok{};  // too many for a table: keep the parts
+    coords.assign(chosen.size(), 0);
+
+    // Step 2. Breadth-first search over raw values from the solved one (a bit per raw value),
+    // given up past max_values values or half the raw values (too little to gain): the
+    // largest part is then left out and the rest tried again.
+    std::uint64_t start_raw = 0;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      start_raw += coordinate(chosen[i], start) * weight[i];
+    }
+    std::vector<std::uint64_t> seen((raw_size + 63) / 64, 0);
+    raws.assign(1, start_raw);
+    seen[start_raw / 64] |= std::uint64_t{1} << (start_raw % 64);
+    const std::uint64_t give_up = std::min(max_values, raw_size / 2);
+    bool too_many = false;
+    for (std::size_t q = 0; q < raws.size() && !too_many; ++q) {
+      if ((q & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
+      decode(raws[q]);
+      for (int m = 0; m < move_count(); ++m) {
+        const std::uint64_t r = after(m);
+        std::uint64_t& word = seen[r / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (r % 64);
+        if ((word & bit) != 0) continue;
+        word |= bit;
+        raws.push_back(r);
+      }
+      too_many = raws.size() > give_up;
+    }
+    if (!too_many) break;
+    chosen.pop_back();
   }
-  if (raws.size() == raw_size) return Ok{};  // every combination reached: nothing to gain
   std::sort(raws.begin(), raws.end());
 
   // Step 3. The joint move table over the dense values.

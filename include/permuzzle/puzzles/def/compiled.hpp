@@ -20,8 +20,8 @@
 //   In state form a move changes orientations by its own increments only, so Perm and Ori
 //   coordinates of a group transform independently.
 //   * Joint (CompileOptions::joint_raw_limit): several small tabulated coordinates whose
-//     combinations the moves do not all reach (two sets that always move together, an
-//     orientation tied to a permutation: the pyraminx and skewb files of twsearch) are replaced
+//     combinations the moves do not all reach (two sets that always move together: the pyraminx
+//     and skewb files of twsearch; only parts of two piece groups or more) are replaced
 //     by one coordinate numbering only the reachable combinations. Their "raw" value is mixed
 //     radix over the parts (`parts`, each with its weight inside the raw value); `raws` lists
 //     the reachable raw values ascending, and the joint coordinate of a raw value is its index
@@ -113,7 +113,7 @@ struct CompileOptions {
   // Above 0: the small tabulated coordinates (smallest first, while the product of their sizes
   // stays within this limit) are joined into one Joint coordinate when the moves reach fewer
   // of their combinations than the product. The ranks are then fewer (the whole-graph BFS of
-  // twsearch's pyraminx file: 75,582,720 instead of 3,627,970,560), but a position whose
+  // twsearch's pyraminx file: 302,330,880 instead of 3,627,970,560), but a position whose
   // joined part the moves cannot reach from solved has no rank: only positions reached by the
   // moves may be ranked (rank() gives such a position the rank of some reachable one).
   std::uint64_t joint_raw_limit = 0;
