@@ -66,6 +66,20 @@ Result<std::unique_ptr<PlannedSolver>> PlannedSolver::create(const Definition& d
     }
   }
   budgets.push_back(options.solve.memory_bytes);
+  if (budgets.size() == 1) {
+    // One tier: DefSolver::create makes the plan itself (planning twice costs a 4x4 Loopover
+    // a noticeable part of a short time limit).
+    Tier tier;
+    tier.memory_bytes = budgets.front();
+    out->tiers_.push_back(std::move(tier));
+    const std::string why =
+        options.grow
+            ? fmt::format("the only tier ({})", mb(budgets.front()))
+            : fmt::format("the largest tables for --memory ({}), as asked (--plan largest)",
+                          mb(budgets.front()));
+    if (auto ok = out->enter(0, why, run); !ok) return ok.error();
+    return out;
+  }
   for (std::uint64_t b : budgets) {
     DefSolveOptions o = options.solve;
     o.memory_bytes = b;
