@@ -173,6 +173,8 @@ Result<Output> bench_def(const Request& q, Session& s) {
 
 }  // namespace
 
+void register_def_cold_bench(Registry& r);  // def_cold_bench.cpp
+
 void register_def_bench(Registry& r) {
   Command bench{
       "bench",
@@ -190,6 +192,7 @@ void register_def_bench(Registry& r) {
   bench.hard_example = {{"cases", "loopover3x4"}};  // a BFS of 479,001,600 positions
   bench.invalid_examples = {{{"cases", "nope"}}, {{"count", 0}}};
   r.add(std::move(bench));
+  register_def_cold_bench(r);
 }
 
 }  // namespace permuzzle::api

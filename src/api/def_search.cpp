@@ -11,6 +11,7 @@
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/builder.hpp"
 #include "permuzzle/puzzles/def/compiled.hpp"
+#include "permuzzle/puzzles/def/planner.hpp"
 #include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::api {
@@ -119,7 +120,13 @@ Result<Output> solve_command(const Request& q, Session& s) {
   o.accept_non_optimal = q.has("max-length");
   o.max_length = o.accept_non_optimal ? static_cast<int>(q.unsigned_integer("max-length")) : 100;
   const RunContext run = with_threads(q, s);
-  auto solver = DefSolver::create(*d, o, s.tables, run);
+  // Tables sized to the job (planner.hpp): small ones first for a few positions, grown when the
+  // search takes longer than building larger ones; `--plan largest` builds the largest at once.
+  PlannedSolveOptions po;
+  po.solve = o;
+  po.positions = scrambles.size();
+  po.grow = q.string("plan") == "grow";
+  auto solver = PlannedSolver::create(*d, po, s.tables, run);
   if (!solver) return solver.error();
   Output out;
   nlohmann::json solutions = nlohmann::json::array();
@@ -169,12 +176,16 @@ Result<Output> solve_command(const Request& q, Session& s) {
     if (out.stopped) break;
   }
   nlohmann::json tables = nlohmann::json::array();
-  for (const PdbInfo& t : (*solver)->tables()) {
-    tables.push_back({{"pattern", t.pattern},
+  for (const TableUse& t : (*solver)->tables()) {
+    tables.push_back({{"name", t.name},
+                      {"pattern", t.name},
                       {"entries", t.entries},
+                      {"bytes", t.bytes},
                       {"exact", t.exact},
                       {"source", t.source},
-                      {"seconds", t.seconds}});
+                      {"seconds", t.seconds},
+                      {"tier", t.tier},
+                      {"why", t.why}});
   }
   out.json = {{"name", d->name},
               {"metric", metric_name(*metric)},
@@ -226,6 +237,12 @@ void register_def_search(Registry& r) {
        option("state", ParamType::String,
               "A state in the Solved layout: \"SET 1 2 3 ... [0 0 1 ...] SET ...\" (1-based)"),
        metric_param(), flag("all-optimal", "Every optimal canonical solution"), memory_param(2048),
+       with_choices(option("plan", ParamType::String,
+                           "Pattern tables: grow (small ones first, larger ones when the search "
+                           "takes longer than building them) or largest (the largest that fit "
+                           "--memory at once)",
+                           "grow"),
+                    {"grow", "largest"}),
        with_range(option("max-length", ParamType::Unsigned,
                          "Stop at the first solution of at most N moves (a quick non-optimal "
                          "pass first); refuse (exit 3) when none exists (default: no cap, "

@@ -83,11 +83,15 @@ Result<int> BfsTable::distance(std::uint64_t rank, const BfsResult& result) cons
   return e == unseen() ? -1 : static_cast<int>(e);
 }
 
-BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up) {
+BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up, bool mod3) {
   BfsLevel level;
   level.depth = depth;
   level.bottom_up = bottom_up;
-  if (bits == BfsBits::Two) {
+  if (bits == BfsBits::Two && mod3) {
+    level.cur = static_cast<unsigned>(depth % 3);
+    level.nxt = static_cast<unsigned>((depth + 1) % 3);
+    level.stale = 3;  // nothing to clear
+  } else if (bits == BfsBits::Two) {
     level.cur = 1u + static_cast<unsigned>(depth & 1);
     level.nxt = 1u + static_cast<unsigned>((depth + 1) & 1);
     level.stale = level.nxt;  // depth - 1 has the parity of depth + 1
@@ -99,8 +103,8 @@ BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up) {
   return level;
 }
 
-bool claim_start(BfsTable& table, std::uint64_t rank) {
-  const BfsLevel level0 = bfs_level(table.bits(), 0, false);
+bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3) {
+  const BfsLevel level0 = bfs_level(table.bits(), 0, false, mod3);
   if (table.bits() == BfsBits::Two) return bfs_detail::claim<2>(table.words(), rank, level0.cur);
   return bfs_detail::claim<4>(table.words(), rank, level0.cur);
 }
@@ -124,6 +128,10 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   // Step 1. Arguments.
   const std::uint64_t states = table.states();
   if (starts.empty()) return make_error("a BFS needs at least one start state");
+  const bool mod3 = options.mod3 && table.bits() == BfsBits::Two;
+  if (mod3 && !options.undirected) {
+    return make_error("a BFS keeping distances mod 3 needs an undirected graph");
+  }
   for (std::uint64_t s : starts) {
     if (s >= states) return make_error(fmt::format("start rank {} is not below {}", s, states));
   }
@@ -141,7 +149,7 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   std::uint64_t reached = 0;
   int depth = 0;
   if (options.resume_histogram.empty()) {
-    for (std::uint64_t s : starts) level_size += claim_start(table, s) ? 1 : 0;
+    for (std::uint64_t s : starts) level_size += claim_start(table, s, mod3) ? 1 : 0;
     result.histogram.push_back(level_size);
     reached = level_size;
   } else {
@@ -173,13 +181,18 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
 
   // Step 3. One level at a time until one adds nothing (or max_depth).
   bool complete = false;
+  bool was_bottom_up = false;
   while (true) {
     if (options.max_depth >= 0 && depth >= options.max_depth) break;
     const std::uint64_t unseen = states - reached;
-    const bool bottom_up = options.undirected && level_size > unseen / 8;
-    BfsLevel level = bfs_level(table.bits(), depth, bottom_up);
+    // Mod 3: a top-down level would re-expand every earlier level of its value, so once the
+    // levels are bottom-up they stay so.
+    const bool bottom_up =
+        options.undirected && (level_size > unseen / 8 || (mod3 && was_bottom_up));
+    was_bottom_up = bottom_up;
+    BfsLevel level = bfs_level(table.bits(), depth, bottom_up, mod3);
     level.shared = workers > 1;
-    if (table.bits() == BfsBits::Two && depth > 0) {
+    if (table.bits() == BfsBits::Two && depth > 0 && !mod3) {
       const bool done = for_each_range(workers, states, chunk, run,
                                        [&](unsigned, std::uint64_t begin, std::uint64_t end) {
                                          sweep_range(table, level, begin, end);
@@ -214,9 +227,9 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   result.complete = complete;
   result.max_distance = depth;
   result.last_level = result.histogram.back();
-  const bool distinct = table.bits() == BfsBits::Two || depth < 15;
+  const bool distinct = table.bits() == BfsBits::Two ? !mod3 || depth < 3 : depth < 15;
   if (distinct && options.antipodes_limit > 0) {
-    const unsigned last = bfs_level(table.bits(), depth, false).cur;
+    const unsigned last = bfs_level(table.bits(), depth, false, mod3).cur;
     auto scan = [&]<unsigned BITS>() {
       constexpr unsigned PER_WORD = 64 / BITS;
       const std::uint64_t* words = table.words();

@@ -14,6 +14,13 @@
 //   exact when the maximum distance is below 15. Levels d and d-15 share a value, so from
 //   depth 15 on a top-down level also re-expands level d-15 (harmless: all its neighbours are
 //   reached; the claims fail) and the antipodes cannot be told apart from level d-15.
+// - 2 bits, mod 3 (BfsOptions::mod3, undirected graphs): 3 = not reached, otherwise the distance
+//   mod 3, kept for good (no sweep). The neighbours of a position are at distances d-1, d, d+1,
+//   three different values, so a walk to a neighbour one closer reaches the start (antipodes
+//   can be walked back, as with 4 bits, at half the memory). Top-down levels re-expand the
+//   levels d-3, d-6, ... (harmless: their neighbours are all reached; cheap while levels are
+//   small), and once a level is bottom-up every later one is (an unreached entry's neighbours
+//   are at distance d or more, so a neighbour with value d mod 3 is at distance d).
 // Any rank's exact distance in either mode: list it in BfsOptions::watch.
 //
 // A level is a scan of the rank ranges: top-down (each frontier entry claims its unreached
@@ -51,6 +58,7 @@ struct BfsOptions {
   std::vector<std::uint64_t> watch;  // ranks whose exact distance to report
   std::uint64_t chunk = 1u << 16;    // ranks per work item (rounded up to whole words)
   std::string phase = "bfs";         // Progress::phase
+  bool mod3 = false;  // 2 bits holding the distance mod 3 (see the file comment; needs undirected)
   // Resuming: the positions per distance 0..D of a search whose table (passed to bfs()) already
   // holds those levels, level D being the frontier, as it was when on_level was called for D.
   // The starts are then not claimed again, and watched ranks reached before D report -1.
@@ -109,9 +117,9 @@ class BfsTable {
   std::vector<std::uint64_t> words_;
 };
 
-BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up);
+BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up, bool mod3 = false);
 // Marks a start rank at depth 0; true when it was not marked before.
-bool claim_start(BfsTable& table, std::uint64_t rank);
+bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3 = false);
 // 2 bits: clears the level d-1 entries of [begin, end) (begin a multiple of 32) to "expanded".
 // Call on every range before any range of the level expands. 4 bits: nothing to do.
 void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end);

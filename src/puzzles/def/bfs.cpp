@@ -15,7 +15,14 @@ namespace {
 
 __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: packed positions
 
-constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
+// 2: ranks join small coordinates (CompileOptions::joint_raw_limit), so level files of format 1
+// rank positions differently.
+constexpr std::uint32_t CHECKPOINT_FORMAT = 2;
+// Small coordinates whose combinations the moves do not all reach are numbered jointly when
+// their product is at most this (a bit per combination while they are searched: 16 MB).
+// Rank spaces up to this use 2 bits mod 3 rather than 4 bits when antipodes are asked for.
+constexpr std::uint64_t MOD3_MAX_RANKS = std::uint64_t{1} << 27;
+constexpr std::uint64_t JOINT_RAW_LIMIT = std::uint64_t{1} << 27;
 
 Error limit_error(std::string message) {
   return make_error(std::move(message), {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
@@ -155,11 +162,15 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   bo.undirected = p.undirected();
   bo.antipodes_limit = 0;
   bo.phase = "def bfs";
+  // 2 bits with antipodes asked for: the distance mod 3, enough to walk them back.
+  bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
+  // Entries hold the distance modulo this (0: only the last level is told apart).
+  const int modulus = bits == 4 ? 15 : bo.mod3 ? 3 : 0;
   std::optional<Checkpoint> checkpoint;
   if (!options.checkpoint_dir.empty()) {
     checkpoint = Checkpoint{options.checkpoint_dir,
-                            fmt::format("{:016x}-{}-{}bit", definition_hash(p.definition()),
-                                        metric_name(p.metric()), bits)};
+                            fmt::format("{:016x}-{}-{}bit{}", definition_hash(p.definition()),
+                                        metric_name(p.metric()), bits, bo.mod3 ? "-mod3" : "")};
     bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
       return checkpoint->save(t, h);
     };
@@ -199,12 +210,13 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   result.reached = r->reached;
   result.table_bytes = table->bytes() + p.table_bytes();
 
-  // Antipodes: with 4 bits every entry is the distance mod 15, so a walk from a position to a
-  // neighbour one closer ends at the start after exactly its distance; entries of the last
-  // level's value at a smaller distance (d - 15, ...) end early and are skipped.
-  if (bits == 4 && p.undirected() && options.antipodes > 0) {
+  // Antipodes: every entry is the distance mod 15 (4 bits) or mod 3 (2 bits, undirected), so a
+  // walk from a position to a neighbour one closer ends at the start after exactly its
+  // distance; entries of the last level's value at a smaller distance (d - 15 or d - 3, ...)
+  // end early and are skipped.
+  if (modulus > 0 && p.undirected() && options.antipodes > 0) {
     const int D = result.max_distance;
-    const unsigned last = static_cast<unsigned>(D % 15);
+    const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
     std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
     for (std::uint64_t rank = 0; rank < p.states() && result.antipodes.size() < options.antipodes;
@@ -224,7 +236,7 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
           ok = false;
           break;
         }
-        const unsigned want = static_cast<unsigned>((d - 1) % 15);
+        const unsigned want = static_cast<unsigned>((d - 1) % modulus);
         ex.neighbours(cur, nb.data());
         int found = -1;
         for (int m = 0; m < p.move_count() && found < 0; ++m) {
@@ -430,6 +442,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
   co.metric = options.metric;
   co.require_ranks = false;
   co.max_table_bytes = std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
+  co.joint_raw_limit = JOINT_RAW_LIMIT;
   auto p = CompiledPuzzle::compile(definition, co, run);
   if (!p) return p.error();
   if (options.sparse && options.max_depth < 0) {
@@ -441,9 +454,16 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     const std::uint64_t bytes4 = (p->states() + 15) / 16 * 8;
     const std::uint64_t bytes2 = (p->states() + 31) / 32 * 8;
     int bits = 0;
-    // 4 bits keep every distance (mod 15), which the antipode walk needs; without antipodes
-    // 2 bits halve the memory traffic.
-    if (options.bits == 4 || (options.bits == 0 && options.antipodes > 0 && bytes4 <= avail)) {
+    // The antipode walk needs every distance modulo something: 2 bits mod 3 on an undirected
+    // graph (a neighbour is one closer, as far, or one farther), else 4 bits (mod 15). Mod 3
+    // halves the memory and its traffic, but the antipodes are then looked for among every
+    // third level (walked back in rank order, the shallower ones end early): fine up to
+    // MOD3_MAX_RANKS ranks (the 2x2x2: 2.2 s instead of 3.3 s CPU), slow past it (twsearch's
+    // pyraminx file, 302,330,880 ranks: 41 s instead of 9 s), where 4 bits are used when they
+    // fit. Without antipodes 2 bits halve the memory traffic.
+    const bool mod3_fits = p->undirected() && p->states() <= MOD3_MAX_RANKS;
+    if (options.bits == 4 ||
+        (options.bits == 0 && options.antipodes > 0 && !mod3_fits && bytes4 <= avail)) {
       bits = 4;
     } else if (options.bits == 2 || (options.bits == 0 && bytes2 <= avail)) {
       bits = 2;

@@ -17,6 +17,8 @@ namespace permuzzle::def {
 namespace {
 
 constexpr std::uint64_t U64_MAX = std::numeric_limits<std::uint64_t>::max();
+// The largest joint coordinate searched for (CompiledPuzzle::join_components).
+constexpr std::uint64_t JOINT_MAX_VALUES = std::uint64_t{1} << 21;
 __extension__ typedef unsigned __int128 U128;  // GCC/Clang extension: exact products
 
 // C(n, k), saturated at U64_MAX (callers compare it with values below 2^64).
@@ -561,15 +563,15 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def, const Comp
       auto os = checked_pow(static_cast<std::uint64_t>(o), g.size() - g.ignored_pieces);
       auto size = os ? checked_mul(ps, *os) : std::nullopt;
       if (!size) return too_big("a piece group's positions exceed 2^64 ranks");
-      comps.push_back({Component::Kind::Mixed, gi, *size, 1, {}});
+      comps.push_back({Component::Kind::Mixed, gi, *size, 1, {}, 1, {}, {}});
       comps.back().ori_part = *os;
       continue;
     }
-    if (ps > 1) comps.push_back({Component::Kind::Perm, gi, ps, 1, {}});
+    if (ps > 1) comps.push_back({Component::Kind::Perm, gi, ps, 1, {}, 1, {}, {}});
     if (ori_matters) {
       auto os = checked_pow(static_cast<std::uint64_t>(o), g.size() - (g.ori_sum_fixed ? 1 : 0));
       if (!os) return too_big("a piece group's orientations exceed 2^64 ranks");
-      if (*os > 1) comps.push_back({Component::Kind::Ori, gi, *os, 1, {}});
+      if (*os > 1) comps.push_back({Component::Kind::Ori, gi, *os, 1, {}, 1, {}, {}});
     }
   }
   // Without a table when too big; direct ones first, then tabulated by increasing size.
@@ -613,8 +615,145 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def, const Comp
     }
     c.table = std::move(table);
   }
+  // Step 7. Small coordinates whose combinations the moves do not all reach: one Joint.
+  if (options.joint_raw_limit > 0) {
+    if (auto ok = p.join_components(options, run); !ok) return ok.error();
+  }
   (void)set_part;
   return p;
+}
+
+Status CompiledPuzzle::join_components(const CompileOptions& options, const RunContext& run) {
+  const auto mc = static_cast<std::uint64_t>(move_count());
+  // Step 1. The parts: tabulated coordinates, smallest first, while the raw product fits.
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < components_.size(); ++k) {
+    if (components_[k].tabulated() && components_[k].size > 1) order.push_back(k);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return components_[a].size < components_[b].size;
+  });
+  std::vector<std::size_t> chosen;
+  std::uint64_t raw_size = 1;
+  for (std::size_t k : order) {
+    const auto next = checked_mul(raw_size, components_[k].size);
+    if (!next || *next > options.joint_raw_limit) break;
+    raw_size = *next;
+    chosen.push_back(k);
+  }
+  // The joint move table must fit where the parts' did, and a joint of more than
+  // JOINT_MAX_VALUES values is not searched for (it would cost about as much as the search it
+  // is meant to shrink).
+  const std::uint64_t max_values = std::min<std::uint64_t>(
+      {JOINT_MAX_VALUES, UINT32_MAX, options.max_table_bytes / std::max<std::uint64_t>(1, mc * 4)});
+  std::vector<std::uint64_t> weight;
+  std::vector<std::uint64_t> coords;
+  std::vector<std::uint64_t> raws;
+  auto decode = [&](std::uint64_t raw) {
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      coords[i] = (raw / weight[i]) % components_[chosen[i]].size;
+    }
+  };
+  auto after = [&](int m) {
+    std::uint64_t raw = 0;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      raw +=
+          std::uint64_t{
+              components_[chosen[i]].table[coords[i] * mc + static_cast<std::uint64_t>(m)]} *
+          weight[i];
+    }
+    return raw;
+  };
+  const Position start = solved();
+  while (true) {
+    // Parts of one piece group alone (a cube's permutation and orientation) are as good as
+    // independent: only parts of two groups or more are searched.
+    bool groups = false;
+    for (std::size_t k : chosen) groups |= components_[k].group != components_[chosen[0]].group;
+    if (chosen.size() < 2 || !groups) return Ok{};
+    raw_size = 1;
+    for (std::size_t k : chosen) raw_size *= components_[k].size;
+    // Raw value: mixed radix over the chosen parts, the first most significant.
+    weight.assign(chosen.size(), 1);
+    for (std::size_t i = chosen.size() - 1; i > 0; --i) {
+      weight[i - 1] = weight[i] * components_[chosen[i]].size;
+    }
+    coords.assign(chosen.size(), 0);
+
+    // Step 2. Breadth-first search over raw values from the solved one (a bit per raw value),
+    // given up past max_values values or half the raw values (too little to gain): the
+    // largest part is then left out and the rest tried again.
+    std::uint64_t start_raw = 0;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      start_raw += coordinate(chosen[i], start) * weight[i];
+    }
+    std::vector<std::uint64_t> seen((raw_size + 63) / 64, 0);
+    raws.assign(1, start_raw);
+    seen[start_raw / 64] |= std::uint64_t{1} << (start_raw % 64);
+    const std::uint64_t give_up = std::min(max_values, raw_size / 2);
+    bool too_many = false;
+    for (std::size_t q = 0; q < raws.size() && !too_many; ++q) {
+      if ((q & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
+      decode(raws[q]);
+      for (int m = 0; m < move_count(); ++m) {
+        const std::uint64_t r = after(m);
+        std::uint64_t& word = seen[r / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (r % 64);
+        if ((word & bit) != 0) continue;
+        word |= bit;
+        raws.push_back(r);
+      }
+      too_many = raws.size() > give_up;
+    }
+    if (!too_many) break;
+    chosen.pop_back();
+  }
+  std::sort(raws.begin(), raws.end());
+
+  // Step 3. The joint move table over the dense values.
+  Component joint;
+  joint.kind = Component::Kind::Joint;
+  joint.group = components_[chosen.front()].group;
+  joint.size = raws.size();
+  joint.table.resize(static_cast<std::size_t>(joint.size * mc));
+  for (std::uint64_t x = 0; x < joint.size; ++x) {
+    if ((x & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
+    decode(raws[static_cast<std::size_t>(x)]);
+    for (int m = 0; m < move_count(); ++m) {
+      const auto it = std::lower_bound(raws.begin(), raws.end(), after(m));
+      joint.table[static_cast<std::size_t>(x * mc + static_cast<std::uint64_t>(m))] =
+          static_cast<std::uint32_t>(it - raws.begin());
+    }
+  }
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    Component part = components_[chosen[i]];
+    part.table.clear();
+    part.table.shrink_to_fit();
+    part.weight = weight[i];
+    joint.parts.push_back(std::move(part));
+  }
+  joint.raws = std::move(raws);
+
+  // Step 4. The components again: direct ones first, then tabulated by decreasing size.
+  std::vector<Component> comps;
+  for (std::size_t k = 0; k < components_.size(); ++k) {
+    if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) {
+      comps.push_back(std::move(components_[k]));
+    }
+  }
+  comps.push_back(std::move(joint));
+  std::stable_sort(comps.begin(), comps.end(), [](const Component& a, const Component& b) {
+    if (a.tabulated() != b.tabulated()) return !a.tabulated();
+    return a.tabulated() && a.size > b.size;
+  });
+  std::uint64_t states = 1;
+  for (auto it = comps.rbegin(); it != comps.rend(); ++it) {
+    it->weight = states;
+    states *= it->size;  // at most the product before the join
+  }
+  components_ = std::move(comps);
+  states_ = states;
+  return Ok{};
 }
 
 std::uint64_t CompiledPuzzle::table_bytes() const {
@@ -713,7 +852,17 @@ void CompiledPuzzle::apply_to(const Position& from, int move, Position& to) cons
 }
 
 std::uint64_t CompiledPuzzle::coordinate(std::size_t component, const Position& position) const {
-  const Component& c = components_[component];
+  return coordinate_of(components_[component], position);
+}
+
+std::uint64_t CompiledPuzzle::coordinate_of(const Component& c, const Position& position) const {
+  if (c.kind == Component::Kind::Joint) {
+    std::uint64_t raw = 0;
+    for (const Component& part : c.parts) raw += coordinate_of(part, position) * part.weight;
+    const auto it = std::lower_bound(c.raws.begin(), c.raws.end(), raw);
+    // Not reachable (see CompileOptions::joint_raw_limit): some reachable value's index.
+    return it == c.raws.end() ? 0 : static_cast<std::uint64_t>(it - c.raws.begin());
+  }
   const PieceGroup& g = groups_[c.group];
   const GroupState& s = position[c.group];
   switch (c.kind) {
@@ -735,13 +884,25 @@ std::uint64_t CompiledPuzzle::coordinate(std::size_t component, const Position& 
         return rank_arrangement(pos, k, g.size()) * c.ori_part + ori;
       }
       return perm_rank(g, s.labels.data()) * c.ori_part + mixed_ori_rank(g, s);
+    case Component::Kind::Joint:
+      break;
   }
   return 0;
 }
 
 void CompiledPuzzle::set_coordinate(std::size_t component, std::uint64_t x,
                                     Position& position) const {
-  const Component& c = components_[component];
+  set_coordinate_of(components_[component], x, position);
+}
+
+void CompiledPuzzle::set_coordinate_of(const Component& c, std::uint64_t x,
+                                       Position& position) const {
+  if (c.kind == Component::Kind::Joint) {
+    const std::uint64_t raw = c.raws[static_cast<std::size_t>(x)];
+    for (const Component& part : c.parts)
+      set_coordinate_of(part, (raw / part.weight) % part.size, position);
+    return;
+  }
   const PieceGroup& g = groups_[c.group];
   GroupState& s = position[c.group];
   switch (c.kind) {
@@ -755,7 +916,19 @@ void CompiledPuzzle::set_coordinate(std::size_t component, std::uint64_t x,
       perm_unrank(g, x / c.ori_part, s.labels.data());
       mixed_ori_unrank(g, x % c.ori_part, s);
       break;
+    case Component::Kind::Joint:
+      break;
   }
+}
+
+bool CompiledPuzzle::joint_reachable(const Position& position) const {
+  for (const Component& c : components_) {
+    if (c.kind != Component::Kind::Joint) continue;
+    std::uint64_t raw = 0;
+    for (const Component& part : c.parts) raw += coordinate_of(part, position) * part.weight;
+    if (!std::binary_search(c.raws.begin(), c.raws.end(), raw)) return false;
+  }
+  return true;
 }
 
 std::uint64_t CompiledPuzzle::coordinate_after(std::size_t component, std::uint64_t x,

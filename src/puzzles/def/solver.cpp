@@ -754,49 +754,16 @@ class ParallelKernel {
 
 }  // namespace
 
-struct DefSolver::Lookups {
-  std::optional<Inverter> inverter;  // none: positions are not group elements, or turned off
-  Symmetries symmetries;             // empty: no rotations usable, or turned off
-};
+namespace {
 
-Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
-                                                     const DefSolveOptions& options,
-                                                     TableStore& tables, const RunContext& run) {
-  auto solver = std::make_shared<DefSolver>();
-  solver->options_ = options;
-  // Step 1. The full puzzle with every power as a search move (each at its metric's cost).
-  CompileOptions co;
-  co.metric = options.metric;
-  co.require_ranks = false;
-  co.max_table_bytes = 0;
-  for (std::size_t m = 0; m < d.moves.size(); ++m) co.moves.push_back(m);
-  auto full = CompiledPuzzle::compile(d, co, run);
-  if (!full) return full.error();
-  solver->full_ = std::make_shared<const CompiledPuzzle>(std::move(*full));
-  const CompiledPuzzle& fp = *solver->full_;
-  const std::uint64_t hash = definition_hash(d);
-  // The group of the moves, for the reachability check before every search (a group too large
-  // for Schreier–Sims here leaves that check to the search, as before).
-  {
-    auto group = build_group(d);
-    if (group) {
-      solver->group_ = std::make_shared<const PermGroup>(std::move(*group));
-    } else if (group.error().kind != ErrorKind::LimitExceeded) {
-      return group.error();
-    }
-    if (run.should_stop()) return run.stop_error();
-  }
-
-  // Step 2. Canonical sequences: families are the base moves.
-  search::CanonicalOptions canon;
-  for (std::size_t m = 0; m < d.moves.size(); ++m)
-    canon.families.push_back(static_cast<int>(d.moves[m].base));
-  auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
-  if (!automaton) return automaton.error();
-  solver->canonical_ = automaton->table();
-  solver->canonical_states_ = automaton->states();
-
-  // Step 3. The databases: as few as the budget allows (entries are half a byte).
+// The databases for a budget of `memory_bytes`: as few as the budget allows (entries are half a
+// byte), each a tracked-label vector per group (see the file comment of solver.hpp). Empty when
+// none fits; the run's stop error when stopped.
+Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definition& d,
+                                                                   const CompiledPuzzle& fp,
+                                                                   Metric metric,
+                                                                   std::uint64_t memory_bytes,
+                                                                   const RunContext& run) {
   std::vector<Unit> units;
   for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
     for (std::size_t l = 0; l < fp.groups()[gi].label_value.size(); ++l)
@@ -807,7 +774,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     for (const PieceGroup& g : fp.groups()) t.emplace_back(g.label_value.size(), 0);
     return t;
   };
-  const std::uint64_t budget_entries = options.memory_bytes * 2;
+  const std::uint64_t budget_entries = memory_bytes * 2;
   std::vector<std::vector<std::vector<char>>> plan;
   for (std::uint64_t count = 1; count <= 16 && plan.empty(); ++count) {
     const std::uint64_t cap = budget_entries / count;
@@ -816,7 +783,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     bool any = false;
     auto fits = [&](const std::vector<std::vector<char>>& t) {
       if (run.should_stop()) return false;  // the plan is abandoned below
-      const std::uint64_t n = projected_states(d, fp, t, options.metric);
+      const std::uint64_t n = projected_states(d, fp, t, metric);
       return n != 0 && n <= cap;
     };
     for (std::size_t first = 0; first < units.size();) {
@@ -886,6 +853,84 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     if (run.should_stop()) return run.stop_error();
     plan = std::move(tables_plan);
   }
+  return plan;
+}
+
+TableKey pdb_key(std::uint64_t hash, Metric metric, const std::string& pattern) {
+  return {fmt::format("def-{:016x}", hash), fmt::format("pdb-{}-{}", metric_name(metric), pattern),
+          PDB_FORMAT};
+}
+
+// The full puzzle with every power as a search move (each at its metric's cost).
+Result<CompiledPuzzle> compile_full(const Definition& d, Metric metric, const RunContext& run) {
+  CompileOptions co;
+  co.metric = metric;
+  co.require_ranks = false;
+  co.max_table_bytes = 0;
+  for (std::size_t m = 0; m < d.moves.size(); ++m) co.moves.push_back(m);
+  return CompiledPuzzle::compile(d, co, run);
+}
+
+}  // namespace
+
+Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
+                                                  const DefSolveOptions& options,
+                                                  const RunContext& run) {
+  auto full = compile_full(d, options.metric, run);
+  if (!full) return full.error();
+  auto planned = plan_databases(d, *full, options.metric, options.memory_bytes, run);
+  if (!planned) return planned.error();
+  const std::uint64_t hash = definition_hash(d);
+  std::vector<PlannedTable> out;
+  for (const auto& t : *planned) {
+    const std::string pattern = pattern_name(d, *full, t);
+    const std::uint64_t entries = projected_states(d, *full, t, options.metric);
+    out.push_back({pattern, entries, (entries + 1) / 2, pdb_key(hash, options.metric, pattern)});
+  }
+  return out;
+}
+
+struct DefSolver::Lookups {
+  std::optional<Inverter> inverter;  // none: positions are not group elements, or turned off
+  Symmetries symmetries;             // empty: no rotations usable, or turned off
+};
+
+Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
+                                                     const DefSolveOptions& options,
+                                                     TableStore& tables, const RunContext& run) {
+  auto solver = std::make_shared<DefSolver>();
+  solver->options_ = options;
+  // Step 1. The full puzzle with every power as a search move (each at its metric's cost).
+  auto full = compile_full(d, options.metric, run);
+  if (!full) return full.error();
+  solver->full_ = std::make_shared<const CompiledPuzzle>(std::move(*full));
+  const CompiledPuzzle& fp = *solver->full_;
+  const std::uint64_t hash = definition_hash(d);
+  // The group of the moves, for the reachability check before every search (a group too large
+  // for Schreier–Sims here leaves that check to the search, as before).
+  {
+    auto group = build_group(d);
+    if (group) {
+      solver->group_ = std::make_shared<const PermGroup>(std::move(*group));
+    } else if (group.error().kind != ErrorKind::LimitExceeded) {
+      return group.error();
+    }
+    if (run.should_stop()) return run.stop_error();
+  }
+
+  // Step 2. Canonical sequences: families are the base moves.
+  search::CanonicalOptions canon;
+  for (std::size_t m = 0; m < d.moves.size(); ++m)
+    canon.families.push_back(static_cast<int>(d.moves[m].base));
+  auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
+  if (!automaton) return automaton.error();
+  solver->canonical_ = automaton->table();
+  solver->canonical_states_ = automaton->states();
+
+  // Step 3. The databases: as few as the budget allows (entries are half a byte).
+  auto planned = plan_databases(d, fp, options.metric, options.memory_bytes, run);
+  if (!planned) return planned.error();
+  std::vector<std::vector<std::vector<char>>> plan = std::move(*planned);
   if (plan.empty()) {
     return make_error("no pattern database fits in the memory budget (--memory)", {},
                       Error::NO_POSITION, ErrorKind::LimitExceeded);
@@ -912,8 +957,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     auto ppp = std::make_shared<const CompiledPuzzle>(std::move(*pp));
     const std::string pattern = pattern_name(d, fp, plan[t]);
     TableRecipe<std::vector<std::uint8_t>> recipe;
-    recipe.key = {fmt::format("def-{:016x}", hash),
-                  fmt::format("pdb-{}-{}", metric_name(options.metric), pattern), PDB_FORMAT};
+    recipe.key = pdb_key(hash, options.metric, pattern);
     recipe.bytes = (ppp->states() + 1) / 2;
     recipe.allocate = [bytes = recipe.bytes] {
       return std::make_shared<std::vector<std::uint8_t>>(bytes);
@@ -1035,7 +1079,8 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   // out of time.
   std::optional<DefSolution> quick;
   const bool time_limited = run.deadline().has_value();
-  if ((options_.accept_non_optimal || time_limited) && !options_.all_optimal) {
+  if ((options_.accept_non_optimal || (time_limited && options_.quick_pass)) &&
+      !options_.all_optimal) {
     for (Kernel& k : kernels) k.set_weight(QUICK_WEIGHT);
     search::IdaOptions qo = io;
     qo.on_iteration = nullptr;  // weighted bounds are no lower bounds

@@ -19,6 +19,13 @@
 //     the orientations of the k pieces that keep one, in slot order.
 //   In state form a move changes orientations by its own increments only, so Perm and Ori
 //   coordinates of a group transform independently.
+//   * Joint (CompileOptions::joint_raw_limit): several small tabulated coordinates whose
+//     combinations the moves do not all reach (two sets that always move together: the pyraminx
+//     and skewb files of twsearch; only parts of two piece groups or more) are replaced
+//     by one coordinate numbering only the reachable combinations. Their "raw" value is mixed
+//     radix over the parts (`parts`, each with its weight inside the raw value); `raws` lists
+//     the reachable raw values ascending, and the joint coordinate of a raw value is its index
+//     there (found by a breadth-first search from the solved one over the parts' move tables).
 // - The rank of a position is mixed radix over the components: components computed directly
 //   (too big for a move table) first, most significant, then the tabulated ones by decreasing
 //   size (the smallest innermost: consecutive ranks share the outer coordinates, and the
@@ -79,13 +86,17 @@ struct GroupMove {
 };
 
 struct Component {
-  enum class Kind { Perm, Ori, Mixed };
+  enum class Kind { Perm, Ori, Mixed, Joint };
   Kind kind = Kind::Perm;
   std::size_t group = 0;
   std::uint64_t size = 1;
   std::uint64_t weight = 1;          // its factor in the rank
   std::vector<std::uint32_t> table;  // [coordinate * moves + move]; empty: computed directly
   std::uint64_t ori_part = 1;        // Mixed: the orientations' factor (o^k) of the coordinate
+  // Joint: the parts (weight = their factor in the raw value; no move tables of their own) and
+  // the reachable raw values, ascending (see the file comment).
+  std::vector<Component> parts;
+  std::vector<std::uint64_t> raws;
   bool tabulated() const { return !table.empty(); }
 };
 
@@ -99,6 +110,13 @@ struct CompileOptions {
   // false: a rank space past 2^64 is no error; states() is then 0 and only the position
   // functions (solved, apply, position_of, state_of) may be used.
   bool require_ranks = true;
+  // Above 0: the small tabulated coordinates (smallest first, while the product of their sizes
+  // stays within this limit) are joined into one Joint coordinate when the moves reach fewer
+  // of their combinations than the product. The ranks are then fewer (the whole-graph BFS of
+  // twsearch's pyraminx file: 302,330,880 instead of 3,627,970,560), but a position whose
+  // joined part the moves cannot reach from solved has no rank: only positions reached by the
+  // moves may be ranked (rank() gives such a position the rank of some reachable one).
+  std::uint64_t joint_raw_limit = 0;
 };
 
 class CompiledPuzzle {
@@ -140,10 +158,17 @@ class CompiledPuzzle {
   // One component's coordinate of a position / the position's group part from a coordinate.
   std::uint64_t coordinate(std::size_t component, const Position& position) const;
   void set_coordinate(std::size_t component, std::uint64_t c, Position& position) const;
+  // Whether every joined coordinate of the position is one the moves reach from solved (always
+  // true without Joint components).
+  bool joint_reachable(const Position& position) const;
   // The coordinate after a move, computed (not from the table).
   std::uint64_t coordinate_after(std::size_t component, std::uint64_t c, int move) const;
 
  private:
+  std::uint64_t coordinate_of(const Component& c, const Position& position) const;
+  void set_coordinate_of(const Component& c, std::uint64_t x, Position& position) const;
+  Status join_components(const CompileOptions& options, const RunContext& run);
+
   std::shared_ptr<const Definition> def_;
   Metric metric_ = Metric::Htm;
   std::vector<PieceGroup> groups_;

@@ -35,6 +35,9 @@ struct DefSolveOptions {
   // weighted pass runs first; a solution within max_length from it is returned at once without
   // a time limit, or kept for when the optimal search runs out of time.
   bool accept_non_optimal = false;
+  // false: no quick pass even under a deadline (a caller that cuts the search with a deadline of
+  // its own and throws a non-optimal answer away: PlannedSolver's tiers below the last).
+  bool quick_pass = true;
   // Where positions are group elements (distinct pieces, orientations tracked), also bound a
   // node by the databases' bound of its inverse position (admissible: equal distances).
   bool inverse_lookups = true;
@@ -59,6 +62,15 @@ struct PdbInfo {
   double seconds = 0;
 };
 
+// One database of a plan, before anything is built: what it tracks, its size and its key in
+// the table store (the same as DefSolver::create gives it).
+struct PlannedTable {
+  std::string pattern;
+  std::uint64_t entries = 0;
+  std::uint64_t bytes = 0;
+  TableKey key;
+};
+
 // What a solve knew when it stopped (time limit or cancellation): `stopped` is set when the
 // run's stop cut the search (the answer is then the quick pass's solution, or the run's stop
 // error), and `lower_bound` is the proven lower bound on the optimal length (the bound of the
@@ -73,6 +85,10 @@ class DefSolver {
   static Result<std::shared_ptr<DefSolver>> create(const Definition& definition,
                                                    const DefSolveOptions& options,
                                                    TableStore& tables, const RunContext& run);
+  // The databases create() would build or load for these options (none is built here).
+  static Result<std::vector<PlannedTable>> plan(const Definition& definition,
+                                                const DefSolveOptions& options,
+                                                const RunContext& run);
   // Optimal solution(s) from `start` (a state in pattern form), each replayed.
   // An unreachable position is refused first (Unsolvable, with the reason: group_facts.hpp).
   Result<std::vector<DefSolution>> solve(const State& start, const RunContext& run,
