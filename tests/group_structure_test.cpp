@@ -382,6 +382,12 @@ TEST(GroupStructureCli, ClassesBlocksDescribeAndFiles) {
                                   "( 3, 7,11, 8)( 4,10, 5, 6) ]\n");
   ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
   EXPECT_EQ(from_stdin.json()["order"], "7920");
+  // The issue's spelling, `--generators FILE|-`, is the same option on the command line.
+  auto issue_spelling = test::run_cli("group describe --json --generators -",
+                                      "[ (1,2,3,4,5,6,7,8,9,10,11), "
+                                      "( 3, 7,11, 8)( 4,10, 5, 6) ]\n");
+  ASSERT_EQ(issue_spelling.exit_code, 0) << issue_spelling.err;
+  EXPECT_EQ(issue_spelling.json()["structure"], "M11");
   // A Sylow subgroup named in GAP's spelling (GAP 4.12: StructureDescription(SylowSubgroup(
   // SymmetricGroup(6), 2)) = "C2 x D8").
   auto sylow = test::run_cli("group sylow --json --prime 2 '(1,2)' '(1,2,3,4,5,6)'");

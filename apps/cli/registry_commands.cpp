@@ -223,6 +223,15 @@ void add_command(CLI::App& family, Context& ctx, const api::Command& command) {
     if (p.required) opt->required();
     values->options[p.name] = opt;
   }
+  // Group commands: `--generators FILE|-` (the spelling GAP users expect) is the CLI's name for
+  // `--generators-file`; the positional `generators` keeps the permutations typed inline.
+  if (values->options.contains("generators") && values->options.contains("generators-file")) {
+    CLI::Option* file = values->options.at("generators-file");
+    sub->add_option_function<std::string>(
+           "--generators", [file](const std::string& path) { file->add_result(path); },
+           "Read the generators from FILE or '-' (stdin): the same as --generators-file")
+        ->trigger_on_parse();
+  }
   const api::Command* cmd = &command;
   sub->callback([&ctx, cmd, values] {
     ctx.action = [&ctx, cmd, values]() -> Result<CommandOutput> {

@@ -60,7 +60,8 @@ Result<Generators> request_generators(const Request& q) {
   auto args = q.strings("generators");
   if (from_file && !args.empty()) {
     return make_error(
-        "give the generators either as arguments or with --generators-file, not both");
+        "give the generators either as arguments or from a file (--generators FILE, also spelled "
+        "--generators-file), not both");
   }
   std::vector<std::pair<std::string, std::string>> texts;  // (source, text) of generator lists
   if (from_file) {
@@ -215,7 +216,8 @@ Param generators_param() {
 
 Param generators_file_param() {
   return option("generators-file", ParamType::InputFile,
-                "Read the generators from a file (- = standard input): GAP's list "
+                "Read the generators from a file (- = standard input; on the command line also "
+                "--generators FILE): GAP's list "
                 "[ (1,2,3), (1,2) ] or cycle notation, one or many per line, NAME=PERM allowed");
 }
 
