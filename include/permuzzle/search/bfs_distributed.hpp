@@ -108,6 +108,7 @@ class BfsOutbox {
   BfsExchange* exchange_;
   std::size_t capacity_;
   std::vector<std::vector<std::uint64_t>> batches_;
+  std::vector<std::uint64_t> scratch_;  // the radix sort's second buffer
 };
 
 namespace bfs_detail {
