@@ -192,7 +192,10 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
   Result<CommandOutput> result = ctx.action();
   if (!result) {
     end_progress(ctx);
-    print_error(result.error().describe());
+    // Under mpirun every process that fails says so, naming itself (process 0 speaks plainly).
+    print_error(silent ? "(process " + std::to_string(cluster->rank()) + " of " +
+                             std::to_string(cluster->size()) + ") " + result.error().describe()
+                       : result.error().describe());
     return exit_code(result.error());
   }
   end_progress(ctx);
