@@ -11,7 +11,8 @@ JOBS ?= $(shell nproc)
 APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
-  python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium
+  python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium \
+  libopenmpi-dev openmpi-bin
 
 FUZZ_SECONDS ?= 4
 

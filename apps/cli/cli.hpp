@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "permuzzle/api/registry.hpp"
+#include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/table_store.hpp"
 
@@ -42,6 +43,7 @@ struct Context {
   Handler action;               // set by the parsed subcommand's callback
   const api::Registry* registry = nullptr;
   TableStore* store = nullptr;  // the process's table store (set before the action runs)
+  Cluster* cluster = nullptr;   // the MPI job this process is one of (mpirun), or none
   // A session for one registry call: the store, progress on stderr, the data directory.
   api::Session session() const;
 };
@@ -86,6 +88,9 @@ using AddCommands = std::function<void(CLI::App& app, Context& ctx)>;
 // The whole command line (run.cpp): parses argv (argv[0] is the program's name), runs the
 // command, prints its output on stdout and its errors on stderr, and returns the exit code
 // (0 success, 1 I/O or internal failure, 2 bad input, 3 over a limit). Never throws.
-int run_cli(int argc, char** argv, const AddCommands& add_front_end_commands);
+// Under mpirun the program passes its cluster (mpi_cluster.hpp): every process runs the command
+// with it (a distributed BFS shares the work), and only process 0 prints its output and progress.
+int run_cli(int argc, char** argv, const AddCommands& add_front_end_commands,
+            Cluster* cluster = nullptr);
 
 }  // namespace permuzzle::cli

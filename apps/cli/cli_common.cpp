@@ -113,6 +113,7 @@ api::Session Context::session() const {
   s.host_paths = true;  // the CLI's user names paths on their own machine
   if (time_limit > 0) s.run.with_time_limit(std::chrono::duration<double>(time_limit));
   s.run.with_memory_budget(memory_mb ? memory_mb << 20 : default_memory_budget());
+  s.run.with_cluster(cluster);
   const Context* self = this;
   s.run.with_progress([self](const Progress& p) {
     // Lines with a known total or an unfinished phase are transient (they overwrite themselves

@@ -117,7 +117,7 @@ void print_error(const std::string& message) {
   std::cerr << "permuzzle: error: " << terminal_text(message) << "\n";
 }
 
-int run(int argc, char** argv, const AddCommands& add_front_end_commands) {
+int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluster* cluster) {
   CLI::App app{"permuzzle: permutation puzzles and permutation groups, solved exactly.",
                "permuzzle"};
   app.require_subcommand(1);
@@ -181,6 +181,10 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands) {
     print_error("the command needs a subcommand; run with --help for usage");
     return 2;
   }
+  // Under mpirun every process runs the command; process 0 speaks for them.
+  ctx.cluster = cluster;
+  const bool silent = cluster != nullptr && cluster->rank() != 0;
+  if (silent) ctx.quiet = true;
   TableStore store(ctx.tables == "none" ? std::string()
                    : ctx.tables.empty() ? api::default_tables_dir()
                                         : ctx.tables);
@@ -188,11 +192,15 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands) {
   Result<CommandOutput> result = ctx.action();
   if (!result) {
     end_progress(ctx);
-    print_error(result.error().describe());
+    // Under mpirun every process that fails says so, naming itself (process 0 speaks plainly).
+    print_error(silent ? "(process " + std::to_string(cluster->rank()) + " of " +
+                             std::to_string(cluster->size()) + ") " + result.error().describe()
+                       : result.error().describe());
     return exit_code(result.error());
   }
   end_progress(ctx);
   if (result->already_printed) return 0;
+  if (silent) return result->stopped ? exit_code(*result->stopped) : 0;
   if (ctx.json) {
     // Invalid UTF-8 from the user's input is replaced, never an exception.
     std::cout << result->json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -215,10 +223,10 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands) {
 
 // What escapes the registry's own handling (CLI-only commands, the CLI's plumbing) is still an
 // answer with the exit code of its kind, as Registry::call does for registry commands.
-int run_cli(int argc, char** argv, const AddCommands& add_front_end_commands) {
+int run_cli(int argc, char** argv, const AddCommands& add_front_end_commands, Cluster* cluster) {
   int code = 1;
   try {
-    code = run(argc, argv, add_front_end_commands);
+    code = run(argc, argv, add_front_end_commands, cluster);
   } catch (const std::bad_alloc&) {
     std::cerr << "permuzzle: error: out of memory (the request needs more memory than this "
                  "machine has; ask for less)\n";

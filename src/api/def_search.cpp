@@ -58,6 +58,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   o.antipodes = static_cast<std::size_t>(q.unsigned_integer("antipodes"));
   if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
   o.resume = q.flag("resume");
+  o.buffer_bytes = q.unsigned_integer("message-buffer") << 20;
   const RunContext run = with_threads(q, s);
   auto r = def::bfs(*d, o, run);
   if (!r) return r.error();
@@ -81,6 +82,16 @@ Result<Output> bfs_command(const Request& q, Session& s) {
     out.json["rank_space"] = r->rank_space;
   }
   if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
+  if (r->distribution) {
+    // Under mpirun (docs/distributed.md); table_bytes is then one process's share.
+    const DefBfsDistribution& dist = *r->distribution;
+    out.json["processes"] = dist.processes;
+    out.json["bytes_sent"] = dist.bytes_sent;
+    out.json["positions_sent"] = dist.ranks_sent;
+    out.json["level_seconds"] = dist.level_seconds;
+    out.json["message_buffer_bytes"] = dist.buffer_limit;
+    out.json["message_buffer_peak_bytes"] = dist.buffer_peak;
+  }
   out.stopped = r->stopped;
   std::string text =
       fmt::format("{} ({}): {} positions{}\n", d->name, metric_name(*metric), with_commas(total),
@@ -197,7 +208,8 @@ Result<Output> solve_command(const Request& q, Session& s) {
 
 }  // namespace
 
-void register_def_bench(Registry& r);  // def_bench.cpp
+void register_def_bench(Registry& r);        // def_bench.cpp
+void register_bfs_scale_bench(Registry& r);  // bfs_scale_bench.cpp
 
 void register_def_search(Registry& r) {
   bool has_family = false;
@@ -218,7 +230,10 @@ void register_def_search(Registry& r) {
                   100000),
        option("checkpoint", ParamType::HostPath,
               "Directory for a checkpoint after every level (command line only)"),
-       flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option()},
+       flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option(),
+       with_range(option("message-buffer", ParamType::Unsigned,
+                         "Under mpirun: message buffer memory per process in MB", 64),
+                  2, 4096)},
       bfs_command,
       true};
   // 479,001,600 positions (a 120 MB table at 2 bits): about a minute on two cores.
@@ -258,6 +273,7 @@ void register_def_search(Registry& r) {
                             {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}}};
   r.add(std::move(solve));
   register_def_bench(r);
+  register_bfs_scale_bench(r);
 }
 
 }  // namespace permuzzle::api

@@ -122,6 +122,12 @@ void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, st
 
 namespace bfs_detail {
 
+bool for_each_chunk(unsigned workers, std::uint64_t states, std::uint64_t chunk,
+                    const RunContext& run,
+                    const std::function<void(unsigned, std::uint64_t, std::uint64_t)>& fn) {
+  return for_each_range(workers, states, chunk, run, fn);
+}
+
 Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,
                           const ExpandFn& expand, const RunContext& run,
                           const BfsOptions& options) {

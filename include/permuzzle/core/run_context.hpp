@@ -20,6 +20,8 @@
 
 namespace permuzzle {
 
+class Cluster;  // core/cluster.hpp
+
 struct Progress {
   std::string phase;        // what is running, e.g. "building sliding-4x4 7-8 table 1/2"
   std::uint64_t done = 0;   // units of work done (nodes, positions, entries, ...)
@@ -64,6 +66,15 @@ class RunContext {
     return *this;
   }
 
+  // The processes this run is one of (an MPI job, core/cluster.hpp), or none: a computation
+  // that can be distributed (search/bfs_distributed.hpp) then runs on all of them together.
+  // The front end owns the cluster; it outlives the run.
+  RunContext& with_cluster(Cluster* cluster) {
+    cluster_ = cluster;
+    return *this;
+  }
+  Cluster* cluster() const { return cluster_; }
+
   // Threads to use: the requested number, or every hardware thread when none was requested.
   unsigned threads() const;
   unsigned requested_threads() const { return threads_; }
@@ -97,6 +108,7 @@ class RunContext {
   unsigned threads_ = 0;
   std::uint64_t memory_budget_ = 0;
   ProgressSink progress_;
+  Cluster* cluster_ = nullptr;
 };
 
 // A time limit given by a user: a positive, finite number of seconds ("0", "nan", "inf" and

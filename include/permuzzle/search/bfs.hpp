@@ -243,6 +243,12 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
 
 // The level loop shared by every puzzle: `expand(worker, level, begin, end)` scans one range
 // with that worker's expander and returns the positions it claimed.
+// Runs fn(worker, begin, end) over [0, states) in chunks taken in turn by `workers` threads;
+// false when the run was stopped between two chunks (some chunks then never ran).
+bool for_each_chunk(unsigned workers, std::uint64_t states, std::uint64_t chunk,
+                    const RunContext& run,
+                    const std::function<void(unsigned, std::uint64_t, std::uint64_t)>& fn);
+
 using ExpandFn = std::function<std::uint64_t(unsigned worker, const BfsLevel& level,
                                              std::uint64_t begin, std::uint64_t end)>;
 Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,

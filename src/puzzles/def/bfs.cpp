@@ -6,8 +6,10 @@
 #include <bit>
 #include <cstring>
 
+#include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/table_cache.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::def {
 
@@ -261,6 +263,310 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
 }
 
 // ---------------------------------------------------------------------------------------------
+// Distributed ranked search (RunContext::cluster).
+
+// Ranks per block of the distributed layout: a function of the rank space only (not of the
+// number of processes), so that a checkpoint resumes with another number of processes; small
+// spaces get small blocks so that every process has some.
+std::uint64_t distributed_block(std::uint64_t states) {
+  return std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(states / 1024, 1)), 64,
+                                   std::uint64_t{1} << 16);
+}
+
+// Checkpoints of a distributed search, in <dir>: per process r and level L a slice
+// "<prefix>-b<block>-p<P>-r<r>-level<L>" (its table words) and a record "<prefix>-p<P>-r<r>"
+// [level, P, block, histogram...] (u64 each). After level L: every process writes its slice,
+// all wait, every process replaces its record, all wait, every process removes its slice of
+// L-1. Whatever process dies wherever, the records say L-1 or L, and the slices of the smallest
+// level recorded are all there. The directory may be shared (resuming with another number of
+// processes reads every old slice) or local to each node (same number of processes).
+struct DistributedCheckpoint {
+  std::string dir;
+  std::string prefix;  // "<hash>-<metric>-<bits>bit"
+  std::uint64_t block = 0;
+
+  TableKey slice_key(int processes, int process, int level) const {
+    return {"def-bfs",
+            fmt::format("{}-b{}-p{}-r{}-level{}", prefix, block, processes, process, level),
+            CHECKPOINT_FORMAT};
+  }
+  TableKey record_key(int processes, int process) const {
+    return {"def-bfs", fmt::format("{}-p{}-r{}", prefix, processes, process), CHECKPOINT_FORMAT};
+  }
+
+  Status save(Cluster& cluster, const search::BfsTable& table,
+              const std::vector<std::uint64_t>& histogram) const {
+    const int level = static_cast<int>(histogram.size()) - 1;
+    const int P = cluster.size(), r = cluster.rank();
+    // Every process learns whether every write worked, so that all stop together.
+    auto agree = [&](Status ok) -> Status {
+      std::vector<std::uint64_t> failed{ok ? 0u : 1u};
+      cluster.max(failed);
+      if (!ok) return ok;
+      if (failed[0] != 0) {
+        return make_error("--checkpoint: another process could not write its checkpoint", {},
+                          Error::NO_POSITION, ErrorKind::Io);
+      }
+      return Ok{};
+    };
+    if (auto ok =
+            agree(save_table(dir, slice_key(P, r, level),
+                             reinterpret_cast<const std::uint8_t*>(table.words()), table.bytes()));
+        !ok) {
+      return ok;
+    }
+    std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level),
+                                      static_cast<std::uint64_t>(P), block};
+    record.insert(record.end(), histogram.begin(), histogram.end());
+    if (auto ok = agree(save_table(dir, record_key(P, r),
+                                   reinterpret_cast<const std::uint8_t*>(record.data()),
+                                   record.size() * sizeof(std::uint64_t)));
+        !ok) {
+      return ok;
+    }
+    if (level > 0) remove_table(dir, slice_key(P, r, level - 1));
+    return Ok{};
+  }
+
+  // A record: [level, P, block, histogram...].
+  Result<std::vector<std::uint64_t>> read_record(int processes, int process) const {
+    std::vector<std::uint8_t> bytes;
+    const TableLoadOutcome rec = load_table(dir, record_key(processes, process), bytes);
+    if (rec.status != TableLoadStatus::Loaded || bytes.size() < 32 || bytes.size() % 8 != 0) {
+      return make_error(
+          fmt::format("--resume: no usable checkpoint record of process {} of {} for this "
+                      "puzzle, metric and table width in {} ({})",
+                      process, processes, dir,
+                      rec.status == TableLoadStatus::Missing ? "missing" : rec.detail),
+          {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+    std::vector<std::uint64_t> record(bytes.size() / 8);
+    std::memcpy(record.data(), bytes.data(), bytes.size());
+    if (record[1] != static_cast<std::uint64_t>(processes) || record[2] != block ||
+        record.size() != record[0] + 4) {
+      return make_error("--resume: a checkpoint record is inconsistent", {}, Error::NO_POSITION,
+                        ErrorKind::Io);
+    }
+    return record;
+  }
+
+  // The number of processes that wrote the checkpoint: the records present (this number's
+  // first, then 1, 2, ...).
+  std::optional<int> writers(int processes) const {
+    std::vector<std::uint8_t> bytes;
+    if (load_table(dir, record_key(processes, 0), bytes).status == TableLoadStatus::Loaded) {
+      return processes;
+    }
+    for (int p = 1; p <= 4096; ++p) {
+      if (load_table(dir, record_key(p, 0), bytes).status == TableLoadStatus::Loaded) return p;
+    }
+    return std::nullopt;
+  }
+
+  // Loads this process's slice of the last level every writer recorded; returns its histogram.
+  Result<std::vector<std::uint64_t>> load(Cluster& cluster, search::BfsSlice& slice) const {
+    auto result = load_local(cluster, slice);
+    // Every process resumes, or none does.
+    std::vector<std::uint64_t> failed{result ? 0u : 1u};
+    cluster.max(failed);
+    if (!result) return result;
+    if (failed[0] != 0) {
+      return make_error("--resume: another process could not read its checkpoint", {},
+                        Error::NO_POSITION, ErrorKind::Io);
+    }
+    return result;
+  }
+
+  Result<std::vector<std::uint64_t>> load_local(Cluster& cluster, search::BfsSlice& slice) const {
+    const int P = cluster.size();
+    const std::optional<int> old_p = writers(P);
+    if (!old_p) {
+      return make_error(
+          fmt::format("--resume: no checkpoint of this puzzle, metric and table width in {}", dir),
+          {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+    // Step 1. The smallest level recorded (a process may have died between the records).
+    std::vector<std::uint64_t> histogram;
+    for (int q = 0; q < *old_p; ++q) {
+      auto record = read_record(*old_p, q);
+      if (!record) return record.error();
+      std::vector<std::uint64_t> h(record->begin() + 3, record->end());
+      if (histogram.empty() || h.size() < histogram.size()) histogram = std::move(h);
+    }
+    const int level = static_cast<int>(histogram.size()) - 1;
+    // Step 2. The slice: this process's own file, or its blocks out of every old slice.
+    search::BfsTable& table = slice.table();
+    if (*old_p == P) {
+      const TableLoadOutcome t =
+          load_table(dir, slice_key(P, cluster.rank(), level),
+                     reinterpret_cast<std::uint8_t*>(table.words()), table.bytes());
+      if (t.status != TableLoadStatus::Loaded) {
+        return make_error(fmt::format("--resume: the checkpoint slice of level {} cannot be "
+                                      "used ({})",
+                                      level, t.detail),
+                          {}, Error::NO_POSITION, ErrorKind::Io);
+      }
+      return histogram;
+    }
+    const unsigned bits = static_cast<unsigned>(table.bits());
+    const std::uint64_t block_words = block * bits / 64;
+    for (int q = 0; q < *old_p; ++q) {
+      auto old = search::BfsSlice::create(slice.states(), table.bits(), block, *old_p, q);
+      if (!old) return old.error();
+      const TableLoadOutcome t =
+          load_table(dir, slice_key(*old_p, q, level),
+                     reinterpret_cast<std::uint8_t*>(old->table().words()), old->table().bytes());
+      if (t.status != TableLoadStatus::Loaded) {
+        return make_error(fmt::format("--resume: the checkpoint slice of process {} of {} at "
+                                      "level {} cannot be used ({})",
+                                      q, *old_p, level, t.detail),
+                          {}, Error::NO_POSITION, ErrorKind::Io);
+      }
+      const std::uint64_t old_blocks = old->table().bytes() / 8 / block_words;
+      for (std::uint64_t lb = 0; lb < old_blocks; ++lb) {
+        const std::uint64_t rank = old->global_rank(lb * block);
+        if (rank >= slice.states() || slice.owner(rank) != slice.process()) continue;
+        std::memcpy(table.words() + slice.local_index(rank) / (64 / bits),
+                    old->table().words() + lb * block_words, block_words * 8);
+      }
+    }
+    return histogram;
+  }
+};
+
+Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
+                                            const DefBfsOptions& options, const RunContext& run,
+                                            Cluster& cluster) {
+  Stopwatch clock;
+  DefBfsResult result;
+  result.method = "ranked";
+  result.bits = bits;
+  result.rank_space = p.states();
+  const std::uint64_t block = distributed_block(p.states());
+  auto slice =
+      search::BfsSlice::create(p.states(), bits == 4 ? search::BfsBits::Four : search::BfsBits::Two,
+                               block, cluster.size(), cluster.rank());
+  if (!slice) return slice.error();
+  const std::uint64_t start = p.rank(p.solved());
+
+  // Step 1. Options and checkpoints (as ranked_bfs).
+  search::BfsOptions bo;
+  bo.bits = slice->table().bits();
+  bo.max_depth = options.max_depth;
+  bo.antipodes_limit = 0;
+  bo.phase = "def bfs";
+  std::optional<DistributedCheckpoint> checkpoint;
+  if (!options.checkpoint_dir.empty()) {
+    checkpoint =
+        DistributedCheckpoint{options.checkpoint_dir,
+                              fmt::format("{:016x}-{}-{}bit", definition_hash(p.definition()),
+                                          metric_name(p.metric()), bits),
+                              block};
+    bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
+      return checkpoint->save(cluster, t, h);
+    };
+    if (options.resume) {
+      auto histogram = checkpoint->load(cluster, *slice);
+      if (!histogram) return histogram.error();
+      result.resumed_from = static_cast<int>(histogram->size()) - 1;
+      bo.resume_histogram = std::move(*histogram);
+    }
+  } else if (options.resume) {
+    return make_error("--resume needs --checkpoint DIR");
+  }
+  std::vector<std::uint64_t> completed;
+  {
+    auto save = std::move(bo.on_level);
+    bo.on_level = [&completed, save](const search::BfsTable& t,
+                                     const std::vector<std::uint64_t>& h) -> Status {
+      completed = h;
+      return save ? save(t, h) : Status(Ok{});
+    };
+  }
+
+  // Step 2. The search.
+  const std::uint64_t starts[] = {start};
+  search::DistributedBfsOptions dopt;
+  dopt.buffer_bytes = options.buffer_bytes;
+  search::DistributedBfsStats stats;
+  auto r = search::distributed_bfs(
+      cluster, *slice, starts, [&] { return RankExpander(p); }, run, bo, dopt, stats);
+  DefBfsDistribution distribution;
+  distribution.processes = cluster.size();
+  distribution.bytes_sent = stats.bytes_sent;
+  distribution.ranks_sent = stats.ranks_sent;
+  distribution.level_seconds = stats.level_seconds;
+  distribution.buffer_limit = stats.buffer_limit;
+  distribution.buffer_peak = stats.buffer_peak;
+  distribution.slice_bytes = slice->table().bytes();
+  result.distribution = distribution;
+  if (!r && run.should_stop() && !completed.empty()) {
+    return stopped_result(std::move(result), completed, slice->table().bytes() + p.table_bytes(),
+                          run);
+  }
+  if (!r) return r.error();
+  result.histogram = r->histogram;
+  result.complete = r->complete;
+  result.max_distance = r->max_distance;
+  result.reached = r->reached;
+  result.table_bytes = slice->table().bytes() + p.table_bytes();
+
+  // Step 3. Antipodes as ranked_bfs walks them, every process in step: the candidates (entries
+  // of the last level's value) and each step's neighbour entries come from their owners.
+  if (bits == 4 && p.undirected() && options.antipodes > 0) {
+    const int D = result.max_distance;
+    const unsigned last = static_cast<unsigned>(D % 15);
+    RankExpander ex(p);
+    std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
+    std::uint64_t from = 0;
+    while (result.antipodes.size() < options.antipodes) {
+      std::vector<std::uint64_t> stop{run.should_stop() ? 1u : 0u};
+      cluster.max(stop);
+      if (stop[0] != 0) {
+        result.stopped = run.stop_error();
+        break;
+      }
+      const std::vector<std::uint64_t> candidates = search::distributed_find(
+          cluster, *slice, last, from, options.antipodes - result.antipodes.size());
+      if (candidates.empty()) break;
+      from = candidates.back() + 1;
+      for (std::uint64_t rank : candidates) {
+        std::vector<int> walk;
+        std::uint64_t cur = rank;
+        int d = D;
+        bool ok = true;
+        while (cur != start) {
+          if (d == 0) {
+            ok = false;
+            break;
+          }
+          const unsigned want = static_cast<unsigned>((d - 1) % 15);
+          ex.neighbours(cur, nb.data());
+          const std::vector<unsigned> entries = search::distributed_entries(cluster, *slice, nb);
+          int found = -1;
+          for (int m = 0; m < p.move_count() && found < 0; ++m) {
+            if (entries[static_cast<std::size_t>(m)] == want) found = m;
+          }
+          if (found < 0) {
+            ok = false;
+            break;
+          }
+          walk.push_back(found);
+          cur = nb[static_cast<std::size_t>(found)];
+          --d;
+        }
+        if (!ok || d != 0) continue;
+        auto seq = sequence_of_walk(p, walk, p.unrank(rank));
+        if (!seq) return seq.error();
+        result.antipodes.push_back(std::move(*seq));
+      }
+    }
+  }
+  result.seconds = clock.seconds();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Sparse (depth-limited) search over packed positions.
 
 struct Packer {
@@ -451,8 +757,15 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
   if (p->ranked() && !options.sparse) {
     const std::uint64_t avail =
         options.memory_bytes > p->table_bytes() ? options.memory_bytes - p->table_bytes() : 0;
-    const std::uint64_t bytes4 = (p->states() + 15) / 16 * 8;
-    const std::uint64_t bytes2 = (p->states() + 31) / 32 * 8;
+    // Distributed: each process holds its blocks (and message buffers) only.
+    Cluster* cluster = run.cluster();
+    const std::uint64_t processes = cluster ? static_cast<std::uint64_t>(cluster->size()) : 1;
+    const std::uint64_t share =
+        cluster ? (p->states() + processes - 1) / processes + distributed_block(p->states())
+                : p->states();
+    const std::uint64_t buffers = cluster ? options.buffer_bytes : 0;
+    const std::uint64_t bytes4 = (share + 15) / 16 * 8 + buffers;
+    const std::uint64_t bytes2 = (share + 31) / 32 * 8 + buffers;
     int bits = 0;
     // The antipode walk needs every distance modulo something: 2 bits mod 3 on an undirected
     // graph (a neighbour is one closer, as far, or one farther), else 4 bits (mod 15). Mod 3
@@ -476,7 +789,8 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
           !ok) {
         return ok.error();
       }
-      auto r = ranked_bfs(*p, bits, options, run);
+      auto r = cluster ? distributed_ranked_bfs(*p, bits, options, run, *cluster)
+                       : ranked_bfs(*p, bits, options, run);
       if (r) r->seconds = clock.seconds();
       return r;
     }

@@ -13,6 +13,10 @@
 // turns of one base move into its power.
 // Checkpoints (ranked method): after every level the table and the histogram are written
 // atomically through table_cache into `checkpoint_dir`; `resume` continues from the last one.
+// Distributed (ranked method, RunContext::cluster set, e.g. under mpirun): the search of
+// search/bfs_distributed.hpp, each process holding its slice of the table; every process
+// computes the same result. Its checkpoints are one slice and one record per process and level
+// (see bfs.cpp); a checkpoint of P processes resumes with any number of processes.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +40,18 @@ struct DefBfsOptions {
   bool resume = false;                                  // continue from checkpoint_dir
   int bits = 0;  // 0: 4 when antipodes are asked for and fit in memory_bytes, else 2; or 2 or 4
   bool sparse = false;  // the depth-limited search even when ranks fit (needs max_depth)
+  std::uint64_t buffer_bytes = std::uint64_t{64} << 20;  // distributed: message buffers
+};
+
+// What a distributed search adds to its result.
+struct DefBfsDistribution {
+  int processes = 1;
+  std::uint64_t bytes_sent = 0;  // batch bytes, all processes
+  std::uint64_t ranks_sent = 0;  // positions sent to their owners, all processes
+  std::vector<double> level_seconds;
+  std::uint64_t buffer_limit = 0;
+  std::uint64_t buffer_peak = 0;  // the most message buffer memory any process used
+  std::uint64_t slice_bytes = 0;  // this process's table
 };
 
 struct DefBfsResult {
@@ -56,6 +72,7 @@ struct DefBfsResult {
   // levels completed (complete is false), or, stopped during the antipode walk, the antipodes
   // found so far.
   std::optional<Error> stopped;
+  std::optional<DefBfsDistribution> distribution;  // set by a distributed search
 };
 
 Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,

@@ -1,0 +1,133 @@
+// The distributed BFS under a real mpirun (search/bfs_distributed.hpp, apps/cli/mpi_cluster.cpp):
+// for 1 to 4 processes on this machine (--oversubscribe) the histogram and the antipodes of
+// `def bfs` are exactly those of the one-process run (and, for the 2x2x2, OEIS A079761); a job
+// whose process 1 dies in the middle of a level resumes from its checkpoint, with the same or
+// another number of processes; the message buffers stay within their budget.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "cli_runner.hpp"
+
+namespace permuzzle {
+namespace {
+
+using Hist = std::vector<std::uint64_t>;
+
+std::string data_file(const std::string& name) {
+  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
+}
+
+bool have_mpirun() {
+  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
+}
+
+// `permuzzle --json --tables none <args>` as P processes of one mpirun job (root may run it:
+// the test machine's CI runs as root), each with one thread.
+test::CliRun mpirun(int processes, const std::string& args, const std::string& env = "") {
+  const std::string prefix = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env +
+                             " mpirun --oversubscribe --bind-to none -np " +
+                             std::to_string(processes);
+  // run_cli_env puts the program after the environment: mpirun and its options go there.
+  return test::run_cli_env(prefix, "--json --tables none " + args + " --threads 1");
+}
+
+class MpiBfs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_mpirun()) GTEST_SKIP() << "mpirun is not installed (make test installs openmpi-bin)";
+  }
+};
+
+// Every P gives the one-process answer: histogram, God's number and the antipodes as move
+// sequences (walked back through the slices of all processes).
+void expect_same_for_every_p(const std::string& file, const std::string& options,
+                             const Hist* published = nullptr) {
+  const test::CliRun one =
+      test::run_cli("--json --tables none def bfs " + data_file(file) + " " + options);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json expected = one.json();
+  if (published) {
+    EXPECT_EQ(expected["histogram"].get<Hist>(), *published);
+  }
+  EXPECT_FALSE(expected.contains("processes"));
+  for (int p = 1; p <= 4; ++p) {
+    SCOPED_TRACE(file + " with " + std::to_string(p) + " processes");
+    const test::CliRun run = mpirun(p, "def bfs " + data_file(file) + " " + options);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const nlohmann::json got = run.json();  // exactly one JSON object: process 0 alone prints
+    EXPECT_EQ(got["histogram"], expected["histogram"]);
+    EXPECT_EQ(got["max_distance"], expected["max_distance"]);
+    EXPECT_EQ(got["antipodes"], expected["antipodes"]);
+    EXPECT_EQ(got["complete"], true);
+    EXPECT_EQ(got["bits"], expected["bits"]);
+    EXPECT_EQ(got["processes"], p);
+    EXPECT_EQ(got["level_seconds"].size(), expected["histogram"].size());
+    if (p == 1) {
+      EXPECT_EQ(got["bytes_sent"], 0);
+    } else {
+      EXPECT_GT(got["bytes_sent"].get<std::uint64_t>(), 0u);
+    }
+  }
+}
+
+TEST_F(MpiBfs, LoopoverThreeByThreeSameForEveryProcessCount) {
+  expect_same_for_every_p("loopover-3x3.tws", "--antipodes 3");
+}
+
+TEST_F(MpiBfs, TwoByTwoByTwoSameForEveryProcessCountAndOeis) {
+  // OEIS A079761: the 2x2x2 (one corner fixed, half-turn metric) per distance.
+  const Hist a079761 = {1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644};
+  expect_same_for_every_p("2x2x2-fixed-corner.tws", "--antipodes 2", &a079761);
+}
+
+TEST_F(MpiBfs, PyraminxWithoutTipsSameForEveryProcessCount) {
+  // 933,120 positions (pyraminx-tips.tws has 81 times as many: too slow for every test run).
+  expect_same_for_every_p("pyraminx.tws", "--antipodes 2");
+}
+
+TEST_F(MpiBfs, ProcessKilledMidLevelResumesFromItsCheckpoint) {
+  const std::string dir = ::testing::TempDir() + "/mpi-bfs-checkpoint";
+  std::filesystem::remove_all(dir);
+  const std::string args =
+      "def bfs " + data_file("2x2x2-fixed-corner.tws") + " --antipodes 0 --checkpoint " + dir;
+  const test::CliRun one = test::run_cli("--json --tables none " + args + " --threads 1");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  // Process 1 dies when it sends its 40th batch (batches of at most 65,536 positions: in the
+  // middle of the large levels), as a crashed node would: the job fails.
+  const test::CliRun killed = mpirun(2, args, "PERMUZZLE_TEST_DIE_AFTER_BATCHES=40");
+  EXPECT_NE(killed.exit_code, 0);
+  EXPECT_EQ(killed.out.find("histogram"), std::string::npos);
+  // Resumed by 2 processes: the same histogram, from a level after the start.
+  const test::CliRun resumed = mpirun(2, args + " --resume");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(resumed.json()["histogram"], one.json()["histogram"]);
+  const int from = resumed.json()["resumed_from"].get<int>();
+  EXPECT_GT(from, 0);
+  EXPECT_LT(from, one.json()["max_distance"].get<int>());
+  // The checkpoint the resumed job left (its last level) is read by 3 processes and by 1.
+  for (int p : {3, 1}) {
+    const test::CliRun again = mpirun(p, args + " --resume");
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(again.json()["histogram"], one.json()["histogram"]);
+    EXPECT_EQ(again.json()["resumed_from"], one.json()["max_distance"]);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(MpiBfs, MessageBuffersStayWithinTheirBudget) {
+  // 2 MB for 4 processes: small batches, many in flight, and the budget still holds.
+  const test::CliRun run = mpirun(
+      4, "def bfs " + data_file("2x2x2-fixed-corner.tws") + " --antipodes 0 --message-buffer 2");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = run.json();
+  EXPECT_EQ(j["message_buffer_bytes"], 2u << 20);
+  EXPECT_GT(j["message_buffer_peak_bytes"].get<std::uint64_t>(), 0u);
+  EXPECT_LE(j["message_buffer_peak_bytes"].get<std::uint64_t>(), 2u << 20);
+  EXPECT_EQ(j["histogram"].back(), 2644);
+}
+
+}  // namespace
+}  // namespace permuzzle
