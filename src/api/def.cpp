@@ -157,7 +157,9 @@ Result<Output> random_command(const Request& q, Session& session) {
   Output out = state_output(*d, position, "random_" + std::to_string(seed));
   out.json["seed"] = seed;
   // A scramble sequence reaching exactly this position (solved by phases, inverted, replayed).
-  if (auto ok = add_scramble_moves(session, *d, position, out); !ok) return ok.error();
+  if (!q.flag("no-moves")) {
+    if (auto ok = add_scramble_moves(session, *d, position, out); !ok) return ok.error();
+  }
   return out;
 }
 
@@ -197,7 +199,10 @@ void register_def(Registry& r) {
                  "random",
                  "A uniformly random reachable position (a uniform group element applied to the "
                  "solved pattern), as a scramble file entry, and moves that make it",
-                 {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1)},
+                 {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1),
+                  flag("no-moves",
+                       "Leave the scramble sequence out (it solves the position by phases, "
+                       "which takes long on the biggest puzzles)")},
                  random_command};
   // The scramble sequence solves the position by phases (tables, searches): expensive.
   random.cost = Cost::Expensive;

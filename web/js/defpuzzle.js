@@ -153,7 +153,9 @@ export const defPuzzle = {
       const out = await call('def', 'apply', this.params('apply', { moves: moves.join(' ') }));
       return this.position(out, this.view.translate(moves));
     }
-    const out = await call('def', 'random', this.params('random', { seed }));
+    // A big puzzle without a 3D view: no scramble sequence (a phase solve could take long).
+    const big = Number(this.info.positions) > SOLVABLE_QUICKLY || this.info.positions == null;
+    const out = await call('def', 'random', this.params('random', big ? { seed, 'no-moves': true } : { seed }));
     // def random's own scramble sequence (replayed by the engine) when it found one.
     if (this.view && Array.isArray(out.moves)) return this.position(out, this.view.translate(out.moves));
     return this.position(out, await this.algOf(out.scramble));
