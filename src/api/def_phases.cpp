@@ -75,6 +75,12 @@ Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition&
 
 Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d, Metric metric,
                                const std::vector<Scramble>& positions) {
+  if (q.flag("all-optimal")) {
+    return make_error(
+        "--all-optimal cannot be combined with --phases: a phased answer is one "
+        "solution, not proven optimal",
+        {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
   RunContext run = s.run;
   if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
   auto phases = read_phases_param(q, d, run);

@@ -238,9 +238,12 @@ void register_def_search(Registry& r) {
       true};
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
   solve.hard_example = {{"file", cube}, {"moves", CUBE3_HARD_MOVES}, {"memory", 64}};
-  solve.invalid_examples = {{{"file", cube}, {"moves", "U Q"}},
-                            {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
-                            {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}}};
+  solve.invalid_examples = {
+      {{"file", cube}, {"moves", "U Q"}},
+      {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
+      {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}},
+      {{"file", cube}, {"moves", "U"}, {"phases", "Phase p\nCORNERS\n1"}},
+      {{"file", cube}, {"moves", "U"}, {"phases", "auto"}, {"all-optimal", true}}};
   r.add(std::move(solve));
   register_def_bench(r);
   register_def_phases_bench(r);

@@ -193,6 +193,7 @@ std::vector<Phase> piece_chain(const Definition& d) {
     std::uint8_t label;
     std::vector<std::uint8_t> slots;
   };
+  // Step 1. The units: one per label of the Solved pattern, with its home slots.
   std::vector<Unit> units;
   for (std::size_t k = 0; k < d.sets.size(); ++k) {
     const SetState& solved = d.solved.sets[k];
@@ -203,7 +204,7 @@ std::vector<Phase> piece_chain(const Definition& d) {
       units[it->second].slots.push_back(static_cast<std::uint8_t>(j));
     }
   }
-  // The base moves that move each unit's home slots.
+  // Step 2. The base moves that move each unit's home slots.
   std::vector<std::vector<char>> moved_by(units.size(), std::vector<char>(d.base_moves.size(), 0));
   for (std::size_t u = 0; u < units.size(); ++u) {
     for (std::size_t b = 0; b < d.base_moves.size(); ++b) {
@@ -222,6 +223,7 @@ std::vector<Phase> piece_chain(const Definition& d) {
   std::vector<std::size_t> solved_order;
   for (std::size_t u = 0; u < units.size(); ++u)
     if (done[u]) solved_order.push_back(u);
+  // Step 3. Phase by phase: the units it adds, then its pattern.
   while (true) {
     std::vector<std::size_t> fresh;
     double arrangements = 1;
