@@ -88,7 +88,12 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
   PhaseOptions o;
   o.metric = metric;
   o.memory_bytes = run.memory_budget();
-  if (q.has("max-length")) o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+  // --max-length N: each phase takes the first solution of at most N moves (a quick weighted
+  // pass first), as `def solve --max-length` does for one search.
+  if (q.has("max-length")) {
+    o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+    o.accept_non_optimal = true;
+  }
   Stopwatch tables_clock;
   auto solver = PhasedSolver::create(d, *phases, o, s.tables, run);
   if (!solver) return solver.error();

@@ -427,6 +427,7 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.metric = options.metric;
     o.memory_bytes = share;
     o.max_length = options.max_length;
+    o.accept_non_optimal = options.accept_non_optimal;
     auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
     if (!s) {
       Error e = s.error();

@@ -56,6 +56,9 @@ struct PhaseOptions {
   Metric metric = Metric::Htm;
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // every phase's databases together
   int max_length = 100;                                 // per phase
+  // Per phase: the first solution of at most max_length from DefSolver's quick weighted pass
+  // is taken (a budget rather than optimality; DefSolveOptions::accept_non_optimal).
+  bool accept_non_optimal = false;
 };
 
 // The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
