@@ -116,6 +116,19 @@ TEST(DefPhases, AutoOnTheCubeWithinThirtyMoves) {
   EXPECT_LE(r->length, 30);
 }
 
+TEST(DefPhases, QuarterTurnsNeedAQuarterTurnPerBaseMove) {
+  const Definition d = load("3x3x3.tws");
+  auto specs = parse_phase_file(d, "Phase half\nMoves U R2\nEnd\n", "q.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  TableStore store;
+  PhaseOptions o;
+  o.metric = Metric::Qtm;
+  auto solver = PhasedSolver::create(d, phases_from_specs(d, *specs), o, store, RunContext{});
+  ASSERT_FALSE(solver);
+  EXPECT_EQ(solver.error().kind, ErrorKind::InvalidInput);
+  EXPECT_NE(solver.error().message.find("R2"), std::string::npos) << solver.error().message;
+}
+
 TEST(DefPhases, InverseSequenceUndoes) {
   const Definition d = load("3x3x3.tws");
   auto moves = parse_move_sequence(d, "R U2 F' D B2 L'");

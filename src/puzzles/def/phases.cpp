@@ -422,6 +422,26 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
       PHASE_MEMORY_CAP,
       std::max<std::uint64_t>(options.memory_bytes / std::max<std::size_t>(phases.size(), 1),
                               std::uint64_t{1} << 20));
+  // Quarter-turn tables are built with the moves of cost 1 (solver.hpp): a phase that allows a
+  // base move only by powers of larger cost (R2 without R) would get tables that never reach
+  // its positions, so it is refused rather than searched without a bound.
+  if (options.metric == Metric::Qtm) {
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      for (std::size_t m : phases[k].moves) {
+        const bool quarter =
+            std::any_of(phases[k].moves.begin(), phases[k].moves.end(), [&](std::size_t x) {
+              return d.moves[x].base == d.moves[m].base && d.moves[x].qtm_cost == 1;
+            });
+        if (!quarter) {
+          return make_error(
+              fmt::format("phase {} ({}) allows {} but no power of cost 1 of its base move: "
+                          "the quarter-turn metric cannot solve it; use --metric htm",
+                          k + 1, phases[k].name, d.moves[m].name),
+              {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+        }
+      }
+    }
+  }
   for (std::size_t k = 0; k < phases.size(); ++k) {
     DefSolveOptions o;
     o.metric = options.metric;
