@@ -1,6 +1,7 @@
 // libFuzzer harness: definition files (parse_definition, puzzles/def/reader.hpp) and, against a
 // fixed small definition, scramble files, move sequences and `--state` text. Selector byte:
-// bits 0-1 pick the format (0: definition, 1: scramble file, 2: move sequence, 3: state).
+// bits 0-1 pick the format (0: definition, 1: scramble file, 2: move sequence, 3: state); with
+// format 1, bit 2 reads a phase file (parse_phase_file) instead.
 #include <string>
 
 #include "fuzz_common.hpp"
@@ -45,10 +46,31 @@ void fuzz_definition(std::string_view text) {
   check(again->solved == d->solved);
 }
 
-void fuzz_inputs(int format, std::string_view text) {
+void fuzz_phases(const Definition& d, std::string_view text) {
+  auto phases = parse_phase_file(d, text, "fuzz.phases");
+  if (!accepted(phases)) return;
+  for (const PhaseSpec& p : *phases) {
+    check_state(d, p.pattern);
+    for (std::size_t m : p.moves) check(m < d.moves.size());
+    // Pieces identical in the Solved pattern got one number (the reader's promise).
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      const SetState& solved = d.solved.sets[k];
+      for (std::size_t i = 0; i < solved.perm.size(); ++i) {
+        for (std::size_t j = 0; j < solved.perm.size(); ++j) {
+          if (solved.perm[i] == solved.perm[j])
+            check(p.pattern.sets[k].perm[i] == p.pattern.sets[k].perm[j]);
+        }
+      }
+    }
+  }
+}
+
+void fuzz_inputs(int format, bool phases, std::string_view text) {
   auto d = parse_definition(FIXED, "fixed.tws");
   check(d.ok());
-  if (format == 1) {
+  if (format == 1 && phases) {
+    fuzz_phases(*d, text);
+  } else if (format == 1) {
     auto s = parse_scrambles(*d, text, "fuzz.scr");
     if (!accepted(s)) return;
     for (const Scramble& sc : *s) {
@@ -80,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (format == 0) {
     fuzz_definition(in.text);
   } else {
-    fuzz_inputs(format, in.text);
+    fuzz_inputs(format, (in.selector & 4) != 0, in.text);
   }
   return 0;
 }

@@ -949,7 +949,8 @@ PYBIND11_MODULE(_native, m) {
             return d.call("solve", progress, params);
           },
           py::kw_only(), py::arg("progress") = py::none(),
-          "`def solve` as a dict: solve(moves=\"R U R'\") or solve(scramble=text).")
+          "`def solve` as a dict: solve(moves=\"R U R'\") or solve(scramble=text); "
+          "phases=\"auto\" or a phase file's text solves in phases (docs/def-phases.md).")
       .def(
           "random",
           [](const DefinitionFile& d, py::object progress, const py::kwargs& params) {

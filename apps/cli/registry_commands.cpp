@@ -6,6 +6,7 @@
 // an error naming the option instead of 2^64-1. A String or Strings value "-" is read from
 // stdin and "@FILE" from the file ("@@x" is the literal "@x"); values in list notation "[2,3,1]"
 // arrive verbatim (run.cpp keeps CLI11 from splitting them).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -142,6 +143,11 @@ Result<nlohmann::json> collect(const api::Command& command, const Values& values
     std::string text = values.single.at(p.name);
     if (p.type == api::ParamType::OutputPath && text.empty()) text = "-";
     if (p.type == api::ParamType::InputFile) {
+      // A keyword of the parameter (e.g. `--phases auto`) is passed as it is, not read.
+      if (std::find(p.choices.begin(), p.choices.end(), text) != p.choices.end()) {
+        params[p.name] = {{"name", text}, {"text", text}};
+        continue;
+      }
       if (text == "-") {
         if (stdin_read) {
           return make_error("--" + p.name +

@@ -53,3 +53,18 @@ def test_definition_from_text_and_apply():
 def test_definition_errors_name_the_file_and_line():
     with pytest.raises(ValueError, match=r"broken\.tws:2"):
         permuzzle.Puzzle("Set A 2 1\nSolvd\n", name="broken.tws").info()
+
+
+def test_definition_solve_by_phases():
+    # phases="auto" or a phase file's text, as `def solve --phases` (docs/def-phases.md).
+    p = permuzzle.Puzzle.from_file(str(PUZZLES / "2x2x2-fixed-corner.tws"))
+    out = p.solve(moves="R U F R2 U' F' R U2", phases="auto")
+    sol = out["solutions"][0]
+    assert sol["verified"] and len(sol["phases"]) == 2
+    assert sol["length"] == sum(ph["length"] for ph in sol["phases"])
+    # Replayed outside the solver: scramble then solution is solved.
+    back = p.apply(moves="R U F R2 U' F' R U2 " + " ".join(sol["moves"]))
+    assert back["solved"]
+    phases = "Phase orient\nCORNERS\n1 1 1 1 1 1 1\n0 0 0 0 0 0 0\nEnd\n"
+    out = p.solve(moves="R U F", phases=phases)
+    assert [ph["pattern"] for ph in out["solutions"][0]["phases"]] == ["orient", "solved"]

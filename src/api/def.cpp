@@ -3,6 +3,7 @@
 // their own file and share the input helpers of def_common.hpp.
 #include "common.hpp"
 #include "def_common.hpp"
+#include "def_phases.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 
@@ -66,6 +67,13 @@ Result<Output> info_command(const Request& q, Session& session) {
               {"search_moves", search_moves},
               {"rotations", rotations}};
   // Group facts are refused (not guessed) for groups too large to handle: the rest is printed.
+  // --phases: the chosen phases and their positions, before the group facts.
+  if (q.has("phases")) {
+    Output phases;
+    if (auto ok = add_phase_info(q, session, *d, phases); !ok) return ok.error();
+    out.json["phases"] = phases.json["phases"];
+    text += phases.text;
+  }
   auto facts = def::group_facts(*d, session.run);
   if (!facts) {
     if (session.run.should_stop()) return session.run.stop_error();
@@ -138,16 +146,20 @@ Result<Output> apply_command(const Request& q, Session& session) {
   return out;
 }
 
-Result<Output> random_command(const Request& q, Session&) {
+Result<Output> random_command(const Request& q, Session& session) {
   auto d = read_definition_param(q, "file");
   if (!d) return d.error();
   auto g = def::build_group(*d);
   if (!g) return g.error();
   const std::uint64_t seed = q.unsigned_integer("seed");
   Rng rng(seed);
-  Output out =
-      state_output(*d, def::random_position(*d, *g, rng), "random_" + std::to_string(seed));
+  const def::State position = def::random_position(*d, *g, rng);
+  Output out = state_output(*d, position, "random_" + std::to_string(seed));
   out.json["seed"] = seed;
+  // A scramble sequence reaching exactly this position (solved by phases, inverted, replayed).
+  if (!q.flag("no-moves")) {
+    if (auto ok = add_scramble_moves(session, *d, position, out); !ok) return ok.error();
+  }
   return out;
 }
 
@@ -161,7 +173,7 @@ void register_def(Registry& r) {
                "Sets, moves and their orders, group order and structure, and the exact number of "
                "positions reachable from the solved pattern (identical pieces and ignored "
                "orientations counted correctly)",
-               {file_param()},
+               {file_param(), phases_param()},
                info_command};
   // Group facts: Schreier–Sims and a stabiliser search bounded by STABILISER_SEARCH_NODES.
   info.cost = Cost::Cheap;
@@ -186,10 +198,15 @@ void register_def(Registry& r) {
   Command random{"def",
                  "random",
                  "A uniformly random reachable position (a uniform group element applied to the "
-                 "solved pattern), as a scramble file entry",
-                 {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1)},
+                 "solved pattern), as a scramble file entry, and moves that make it",
+                 {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1),
+                  flag("no-moves",
+                       "Leave the scramble sequence out (it solves the position by phases, "
+                       "which takes long on the biggest puzzles)")},
                  random_command};
-  random.cost = Cost::Cheap;
+  // The scramble sequence solves the position by phases (tables, searches): expensive.
+  random.cost = Cost::Expensive;
+  random.hard_example = {{"file", loopover_definition_text(5, 5)}, {"seed", 3}};
   random.invalid_examples = {{{"file", "Move"}}, {{"file", cube}, {"seed", "x"}}};
   r.add(std::move(random));
   register_def_exports(r);

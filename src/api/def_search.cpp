@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include "def_common.hpp"
+#include "def_phases.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/builder.hpp"
@@ -122,6 +123,7 @@ Result<Output> solve_command(const Request& q, Session& s) {
   auto positions = read_positions_params(q, *d);
   if (!positions) return positions.error();
   const std::vector<Scramble>& scrambles = *positions;
+  if (q.has("phases")) return solve_by_phases(q, s, *d, *metric, scrambles);
   DefSolveOptions o;
   o.metric = *metric;
   // --memory within the front end's budget: Registry::call made it the run's budget.
@@ -263,17 +265,21 @@ void register_def_search(Registry& r) {
                          "pass first); refuse (exit 3) when none exists (default: no cap, "
                          "optimal only)"),
                   0, 1000),
-       threads_option()},
+       threads_option(), phases_param()},
       solve_command,
       true};
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
   solve.hard_example = {{"file", cube}, {"moves", CUBE3_HARD_MOVES}, {"memory", 64}};
-  solve.invalid_examples = {{{"file", cube}, {"moves", "U Q"}},
-                            {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
-                            {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}}};
+  solve.invalid_examples = {
+      {{"file", cube}, {"moves", "U Q"}},
+      {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
+      {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}},
+      {{"file", cube}, {"moves", "U"}, {"phases", "Phase p\nCORNERS\n1"}},
+      {{"file", cube}, {"moves", "U"}, {"phases", "auto"}, {"all-optimal", true}}};
   r.add(std::move(solve));
   register_def_bench(r);
   register_bfs_scale_bench(r);
+  register_def_phases_bench(r);
 }
 
 }  // namespace permuzzle::api

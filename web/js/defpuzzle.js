@@ -107,6 +107,7 @@ export const defPuzzle = {
   info: null,
   moveNames: [],
   view: null, // {puzzle, translate} when cubing.js draws it
+  phases: '', // '' (optimal solves) or 'auto' (def solve --phases auto)
   get puzzle3d() { return this.view ? this.view.puzzle : null; },
   params(verb, extra) {
     const command = this.commands.find((c) => c.verb === verb);
@@ -152,7 +153,11 @@ export const defPuzzle = {
       const out = await call('def', 'apply', this.params('apply', { moves: moves.join(' ') }));
       return this.position(out, this.view.translate(moves));
     }
-    const out = await call('def', 'random', this.params('random', { seed }));
+    // A big puzzle without a 3D view: no scramble sequence (a phase solve could take long).
+    const big = Number(this.info.positions) > SOLVABLE_QUICKLY || this.info.positions == null;
+    const out = await call('def', 'random', this.params('random', big ? { seed, 'no-moves': true } : { seed }));
+    // def random's own scramble sequence (replayed by the engine) when it found one.
+    if (this.view && Array.isArray(out.moves)) return this.position(out, this.view.translate(out.moves));
     return this.position(out, await this.algOf(out.scramble));
   },
   encode: (s) => s.text || '',
@@ -224,6 +229,7 @@ export const defPuzzle = {
   isSolved: (s) => s.solved === true,
   async solve(s, run = call) {
     const extra = s.text ? { state: s.text } : { moves: '' };
+    if (this.phases) extra.phases = this.phases;
     const out = await run('def', 'solve', this.params('solve', extra));
     const first = (out.solutions || [out])[0];
     let moves = first.moves || [];

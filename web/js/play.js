@@ -647,6 +647,8 @@ export function initPlay() {
       showError(e);
     }
   };
+  // How the def page's solve button solves: optimally, or in phases (def solve --phases auto).
+  $('def-phases').onchange = () => { defPuzzle.phases = $('def-phases').value; };
   $('def-file').onchange = async (e) => {
     const file = e.target.files[0];
     if (!file) return;

@@ -237,9 +237,10 @@ enum class BlockKind {
 
 struct BlockSet {
   const Token* name = nullptr;
-  std::vector<const Token*> values;  // pieces tokens
-  std::vector<std::uint8_t> perm;    // 0-based
-  std::vector<std::uint8_t> ori;     // as read (ORIENTATION_IGNORED for '?'); empty if absent
+  std::vector<const Token*> values;      // pieces tokens
+  std::vector<const Token*> ori_values;  // orientation tokens (empty if absent)
+  std::vector<std::uint8_t> perm;        // 0-based
+  std::vector<std::uint8_t> ori;         // as read (ORIENTATION_IGNORED for '?'); empty if absent
 };
 
 // Reads the body of a block starting at tokens[i]. With `until_end` the block ends at a token
@@ -320,6 +321,7 @@ class BlockReader {
                                 what + " has " + std::to_string(n) + " pieces: expected " +
                                     std::to_string(n) + " orientations");
         if (!ori_run) return ori_run.error();
+        b.ori_values = *ori_run;
         const bool ignored_ok = kind == BlockKind::Pattern || kind == BlockKind::Scramble;
         for (const Token* v : *ori_run) {
           if (v->text == "?") {
@@ -915,6 +917,97 @@ Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_v
   }
   if (out.empty())
     return src.at_end("expected at least one Scramble, ScrambleState or ScrambleAlg");
+  return out;
+}
+
+Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,
+                                                std::string_view file_name) {
+  Source src(text, file_name);
+  const auto& toks = src.tokens();
+  BlockReader blocks(src, d);
+  std::vector<PhaseSpec> out;
+  std::size_t i = 0;
+  while (i < toks.size()) {
+    const Token& kw = toks[i];
+    if (!kw.first) return src.at(kw, "expected a keyword at the start of a line");
+    if (kw.text != "Phase") {
+      return src.at(kw, "unknown keyword '" + std::string(kw.text) + "': expected Phase");
+    }
+    if (i + 1 >= toks.size() || toks[i + 1].first) return src.after(kw, "expected `Phase NAME`");
+    if (i + 2 < toks.size() && !toks[i + 2].first) {
+      return src.at(toks[i + 2], "expected only `Phase NAME`");
+    }
+    PhaseSpec phase;
+    phase.name = escape_bytes(toks[i + 1].text);
+    phase.line = kw.line + 1;
+    i += 2;
+    // Step 1. The optional Moves line.
+    if (i < toks.size() && toks[i].first && toks[i].text == "Moves") {
+      const Token& mk = toks[i++];
+      while (i < toks.size() && !toks[i].first) {
+        auto m = d.find_move(toks[i].text);
+        if (!m) return src.at(toks[i], m.error().message);
+        if (std::find(phase.moves.begin(), phase.moves.end(), *m) == phase.moves.end()) {
+          phase.moves.push_back(*m);
+        }
+        ++i;
+      }
+      if (phase.moves.empty()) return src.after(mk, "expected at least one move after Moves");
+    }
+    // Step 2. The pattern, checked against the puzzle's solved pattern.
+    auto sets = blocks.read(i, BlockKind::Pattern, Numbering::OneBased, true, true, kw);
+    if (!sets) return sets.error();
+    phase.pattern = d.solved;
+    for (std::size_t k = 0; k < sets->size(); ++k) {
+      if (!(*sets)[k]) continue;
+      const BlockSet& b = *(*sets)[k];
+      const SetState& solved = d.solved.sets[k];
+      const std::string what = "set '" + d.sets[k].name + "'";
+      // The phase's number of each of the puzzle's labels (first slot that set it).
+      std::vector<int> number(256, -1), first_slot(256, -1), ignored(256, -1);
+      for (std::size_t j = 0; j < b.perm.size(); ++j) {
+        const std::uint8_t label = solved.perm[j];
+        if (number[label] < 0) {
+          number[label] = b.perm[j];
+          first_slot[label] = static_cast<int>(j);
+        } else if (number[label] != b.perm[j]) {
+          return src.at(
+              *b.values[j],
+              fmt::format("{}: slots {} and {} hold identical pieces in the puzzle's "
+                          "Solved pattern, so they need the same number here (found "
+                          "{} and {})",
+                          what, first_slot[label] + 1, j + 1, number[label] + 1, b.perm[j] + 1));
+        }
+        phase.pattern.sets[k].perm[j] = b.perm[j];
+        if (b.ori.empty()) continue;
+        const bool want_ignored = b.ori[j] == ORIENTATION_IGNORED;
+        if (solved.ori[j] == ORIENTATION_IGNORED && !want_ignored) {
+          return src.at(*b.ori_values[j], fmt::format("{}: the puzzle's Solved pattern ignores the "
+                                                      "orientation of slot {}: expected ?",
+                                                      what, j + 1));
+        }
+        if (!want_ignored && b.ori[j] != solved.ori[j]) {
+          return src.at(
+              *b.ori_values[j],
+              fmt::format("{}: orientation {} of slot {} is not the Solved pattern's "
+                          "({}): expected {} or ?",
+                          what, static_cast<int>(b.ori[j]), j + 1, static_cast<int>(solved.ori[j]),
+                          static_cast<int>(solved.ori[j])));
+        }
+        const int flag = want_ignored ? 1 : 0;
+        if (ignored[label] >= 0 && ignored[label] != flag) {
+          return src.at(*b.ori_values[j],
+                        fmt::format("{}: slot {} holds a piece identical to slot {}'s, so its "
+                                    "orientation must be ignored ('?') in both or in neither",
+                                    what, j + 1, first_slot[label] + 1));
+        }
+        ignored[label] = flag;
+        phase.pattern.sets[k].ori[j] = want_ignored ? ORIENTATION_IGNORED : solved.ori[j];
+      }
+    }
+    out.push_back(std::move(phase));
+  }
+  if (out.empty()) return src.at_end("expected at least one `Phase NAME` block");
   return out;
 }
 

@@ -51,6 +51,21 @@ struct Scramble {
 Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_view text,
                                               std::string_view file_name);
 
+// A phase file (docs/def.md, "Phase files"): `Phase NAME` blocks, each an optional line
+// `Moves M1 M2 ...` (the search moves allowed in that phase; default every move) and then a
+// pattern in the Solved layout (1-based; numbers may repeat, '?' orientations) until `End`.
+// A set left out is as in the puzzle's Solved pattern. Checked against the puzzle: pieces
+// identical in its Solved pattern get the same number, an orientation is the Solved one or
+// '?'. `pattern` is in the puzzle's state form (0-based numbers of the phase, '?' = 255).
+struct PhaseSpec {
+  std::string name;
+  std::size_t line = 0;            // 1-based line of `Phase`
+  std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
+  State pattern;
+};
+Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,
+                                                std::string_view file_name);
+
 // "R U R' U2" -> indices into d.moves (aliases resolved). Errors point at the token: `input` is
 // `text` and `position` the token's offset. Tokens are separated by blanks (commas and
 // parentheses are not accepted).

@@ -1,0 +1,130 @@
+// Solving definition-file puzzles of any size in phases (issue 24, part 3): a chain of patterns
+// to reach in order, each phase solved optimally by DefSolver (solver.hpp) for its pattern,
+// starting where the previous phase ended.
+//
+// A phase is a pattern in the puzzle's state form (reader.hpp's PhaseSpec): slots whose home
+// pieces get the same number are identical for that phase, a '?' orientation is not cared for
+// yet. Its puzzle (phase_definition) is the definition with that pattern as Solved, only the
+// phase's moves (each base move replaced by the subgroup its allowed powers generate) and no
+// rotations. A position of the whole puzzle becomes a position of the phase by renaming every
+// piece (label of the puzzle's Solved pattern) with the number its home slot has in the phase
+// pattern (project_state); the phase file's checks make that renaming well defined.
+//
+// `auto` (auto_phases) derives phases from the puzzle itself:
+// 1. Two-phase reduction (Kociemba's scheme, found generically): for a base move, or two that
+//    commute, keep them whole and every other base move of even order only as its half power;
+//    H = the group those generate. Phase 1 reaches the pattern of H's slot orbits (pieces of an
+//    H-orbit identical, orientations tracked where no generator of H changes them), phase 2
+//    solves with H's moves. A candidate is kept only when the group facts prove phase 2 always
+//    solvable: positions(puzzle) = positions(phase 1 pattern) x positions(H on the Solved
+//    pattern); among those the one with the smaller larger phase wins.
+// 2. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
+//    order) are solved a few at a time with every move, each phase adding pieces while the
+//    arrangements of the new pieces stay within CHAIN_NEW_POSITIONS (a stabiliser chain of the
+//    puzzle's group acting on its pieces). The phase pattern numbers the new pieces first so
+//    that its pattern databases track them before the pieces already solved.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/def/compiled.hpp"
+#include "permuzzle/puzzles/def/definition.hpp"
+#include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/def/solver.hpp"
+
+namespace permuzzle::def {
+
+struct Phase {
+  std::string name;
+  State pattern;                   // puzzle state form, as PhaseSpec::pattern
+  std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
+};
+
+// The arrangements of a chain phase's new pieces stay within this (see the file comment).
+inline constexpr std::uint64_t CHAIN_NEW_POSITIONS = 200'000;
+// Each phase's pattern databases get min(memory / phases, this).
+inline constexpr std::uint64_t PHASE_MEMORY_CAP = std::uint64_t{32} << 20;
+
+struct PhaseOptions {
+  Metric metric = Metric::Htm;
+  std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // every phase's databases together
+  int max_length = 100;                                 // per phase
+  // Per phase: the first solution of at most max_length from DefSolver's quick weighted pass
+  // is taken (a budget rather than optimality; DefSolveOptions::accept_non_optimal).
+  bool accept_non_optimal = false;
+};
+
+// The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
+// last phase is not it.
+std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs);
+// Phases derived from the puzzle (see the file comment). Group facts are computed with `run`.
+Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run);
+
+// The phase's own puzzle (see the file comment).
+Definition phase_definition(const Definition& d, const Phase& phase);
+// A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle.
+State project_state(const Definition& d, const Phase& phase, const State& position);
+// "CORNERS 1 1 1 ... / ? ? ..." in one line per set that differs from the Solved pattern.
+std::string phase_pattern_text(const Definition& d, const Phase& phase);
+
+struct PhaseSize {
+  std::string name;
+  std::string moves;             // "all" or the allowed moves
+  std::string positions;         // exact decimal, or empty when refused
+  std::string refused;           // why positions were not computed
+  std::uint64_t rank_space = 0;  // of the phase's compiled puzzle (0: past 2^64)
+};
+// Positions per phase: the orbit of the phase pattern under the phase's moves.
+std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>& phases,
+                                   const RunContext& run);
+
+struct PhaseReport {
+  std::string pattern;  // the phase's name
+  std::vector<std::string> moves;
+  int length = 0;
+  bool optimal = true;  // for this phase's pattern
+  double seconds = 0;
+};
+
+struct PhasedSolution {
+  std::vector<std::string> moves;         // all phases, in order
+  std::vector<std::size_t> move_indices;  // the same as indices into Definition::moves
+  int length = 0;                         // in the metric
+  std::vector<PhaseReport> phases;
+  double seconds = 0;
+};
+
+class PhasedSolver {
+ public:
+  // Builds (or loads) every phase's pattern databases.
+  static Result<std::shared_ptr<PhasedSolver>> create(const Definition& d,
+                                                      std::vector<Phase> phases,
+                                                      const PhaseOptions& options,
+                                                      TableStore& tables, const RunContext& run);
+  // Solves `start` (pattern form of d.solved) phase by phase; the whole sequence is replayed
+  // from `start` before it is returned.
+  Result<PhasedSolution> solve(const State& start, const RunContext& run) const;
+  const std::vector<Phase>& phases() const { return phases_; }
+  // Every phase's tables, in phase order.
+  std::vector<std::vector<PdbInfo>> tables() const;
+
+ private:
+  std::shared_ptr<const Definition> def_;
+  std::vector<Phase> phases_;
+  PhaseOptions options_;
+  std::vector<std::shared_ptr<DefSolver>> solvers_;
+};
+
+// The inverse of a move sequence (reversed, each move's inverse power), as indices into
+// Definition::moves; an error when some move's inverse is not a search move.
+Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
+                                                  const std::vector<std::size_t>& moves);
+
+}  // namespace permuzzle::def

@@ -1,0 +1,346 @@
+// `--phases auto|PHASEFILE` (def solve, def info), def random's "moves", `bench def-phases`
+// (issue 24, parts 3 and 4). The engine is puzzles/def/phases.hpp.
+#include "def_phases.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "common.hpp"
+#include "def_common.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
+
+namespace permuzzle::api {
+
+using namespace permuzzle::def;
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& phases) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Phase& p : phases) {
+    nlohmann::json moves = nlohmann::json::array();
+    for (std::size_t m : p.moves) moves.push_back(d.moves[m].name);
+    list.push_back({{"pattern", p.name},
+                    {"moves", p.moves.empty() ? nlohmann::json("all") : moves},
+                    {"state", phase_pattern_text(d, p)}});
+  }
+  return list;
+}
+
+// "43252003274489856000" -> "43,252,003,274,489,856,000".
+std::string with_commas_text(const std::string& digits) {
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[i];
+    if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& moves) {
+  std::string out;
+  for (const auto& m : moves) out += (out.empty() ? "" : " ") + m;
+  return out;
+}
+
+}  // namespace
+
+Param phases_param() {
+  Param p = option("phases", ParamType::InputFile,
+                   "Solve in phases: auto (derived from the puzzle) or a phase file (Phase NAME "
+                   "blocks, docs/def.md)");
+  p.choices = {"auto"};  // a keyword the CLI passes as it is, not a file name
+  return p;
+}
+
+Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition& d,
+                                             const RunContext& run) {
+  const InputText in = q.input_file("phases");
+  if (trimmed(in.text) == "auto") return auto_phases(d, run);
+  auto specs = parse_phase_file(d, in.text, in.name);
+  if (!specs) return escaped(specs.error());
+  return phases_from_specs(d, *specs);
+}
+
+Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d, Metric metric,
+                               const std::vector<Scramble>& positions) {
+  if (q.flag("all-optimal")) {
+    return make_error(
+        "--all-optimal cannot be combined with --phases: a phased answer is one "
+        "solution, not proven optimal",
+        {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
+  RunContext run = s.run;
+  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  auto phases = read_phases_param(q, d, run);
+  if (!phases) return phases.error();
+  PhaseOptions o;
+  o.metric = metric;
+  o.memory_bytes = run.memory_budget();
+  // --max-length N: each phase takes the first solution of at most N moves (a quick weighted
+  // pass first), as `def solve --max-length` does for one search.
+  if (q.has("max-length")) {
+    o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
+    o.accept_non_optimal = true;
+  }
+  Stopwatch tables_clock;
+  auto solver = PhasedSolver::create(d, *phases, o, s.tables, run);
+  if (!solver) return solver.error();
+  const double table_seconds = tables_clock.seconds();
+  Output out;
+  nlohmann::json solutions = nlohmann::json::array();
+  std::string text;
+  for (const Scramble& sc : positions) {
+    auto r = (*solver)->solve(sc.state, run);
+    if (!r && run.should_stop()) {
+      solutions.push_back(
+          {{"name", sc.name}, {"moves", nullptr}, {"optimal", false}, {"stopped", true}});
+      text += fmt::format("{}: stopped ({})\n", sc.name, r.error().message);
+      out.stopped = r.error();
+      break;
+    }
+    if (!r) return r.error();
+    nlohmann::json phase_json = nlohmann::json::array();
+    for (const PhaseReport& p : r->phases) {
+      phase_json.push_back({{"pattern", p.pattern},
+                            {"moves", p.moves},
+                            {"length", p.length},
+                            {"optimal", p.optimal},
+                            {"seconds", p.seconds}});
+    }
+    // One phase solved optimally is an optimal answer; several phases prove nothing.
+    const bool optimal = r->phases.size() == 1 && r->phases.front().optimal;
+    solutions.push_back({{"name", sc.name},
+                         {"moves", r->moves},
+                         {"length", r->length},
+                         {"optimal", optimal},
+                         {"verified", true},
+                         {"seconds", r->seconds},
+                         {"phases", phase_json}});
+    std::string lengths;
+    for (const PhaseReport& p : r->phases)
+      lengths += (lengths.empty() ? "" : "+") + std::to_string(p.length);
+    text += fmt::format("{}: {} ({} moves = {} by phases, {:.3f} s)\n", sc.name,
+                        r->moves.empty() ? "(solved)" : joined(r->moves), r->length, lengths,
+                        r->seconds);
+  }
+  nlohmann::json tables = nlohmann::json::array();
+  const auto per_phase = (*solver)->tables();
+  for (std::size_t k = 0; k < per_phase.size(); ++k) {
+    for (const PdbInfo& t : per_phase[k]) {
+      tables.push_back({{"phase", k + 1},
+                        {"pattern", t.pattern},
+                        {"entries", t.entries},
+                        {"exact", t.exact},
+                        {"source", t.source},
+                        {"seconds", t.seconds}});
+    }
+  }
+  out.json = {{"name", d.name},         {"metric", metric_name(metric)},
+              {"solutions", solutions}, {"phases", phase_list_json(d, *phases)},
+              {"tables", tables},       {"table_seconds", table_seconds}};
+  out.text = std::move(text);
+  return out;
+}
+
+Status add_phase_info(const Request& q, Session& s, const Definition& d, Output& out) {
+  auto phases = read_phases_param(q, d, s.run);
+  if (!phases) return phases.error();
+  const auto sizes = phase_sizes(d, *phases, s.run);
+  if (s.run.should_stop()) return s.run.stop_error();
+  nlohmann::json list = phase_list_json(d, *phases);
+  std::string text = fmt::format("phases: {}\n", phases->size());
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    const PhaseSize& z = sizes[k];
+    list[k]["positions"] =
+        z.positions.empty() ? nlohmann::json(nullptr) : nlohmann::json(z.positions);
+    if (!z.refused.empty()) list[k]["positions_refused"] = z.refused;
+    list[k]["rank_space"] = z.rank_space;
+    text += fmt::format(
+        "  {}. {} (moves: {}): {} positions\n", k + 1, z.name, z.moves,
+        z.positions.empty() ? "not computed (" + z.refused + ")" : with_commas_text(z.positions));
+  }
+  out.json["phases"] = list;
+  out.text += text;
+  return Ok{};
+}
+
+Status add_scramble_moves(Session& s, const Definition& d, const State& position, Output& out) {
+  auto phases = auto_phases(d, s.run);
+  Result<std::shared_ptr<PhasedSolver>> solver =
+      phases ? PhasedSolver::create(d, *phases, PhaseOptions{Metric::Htm, s.run.memory_budget()},
+                                    s.tables, s.run)
+             : Result<std::shared_ptr<PhasedSolver>>(phases.error());
+  Result<PhasedSolution> r =
+      solver ? (*solver)->solve(position, s.run) : Result<PhasedSolution>(solver.error());
+  if (!r) {
+    if (s.run.should_stop()) return s.run.stop_error();
+    out.json["moves"] = nullptr;
+    out.json["moves_refused"] = r.error().message;
+    out.text += "moves: not found (" + r.error().message + ")\n";
+    return Ok{};
+  }
+  // The solution undoes the position: its inverse makes it from the Solved pattern.
+  auto inverse = inverse_sequence(d, r->move_indices);
+  if (!inverse) return inverse.error();
+  if (apply_moves(d, *inverse) != position) {
+    return make_error("def random: the scramble sequence failed verification by replay", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  std::vector<std::string> names;
+  for (std::size_t m : *inverse) names.push_back(d.moves[m].name);
+  out.json["moves"] = names;
+  out.text += "moves: " + joined(names) + "\n";
+  return Ok{};
+}
+
+namespace {
+
+Result<Definition> bench_definition(const std::string& name, Session& s) {
+  if (name == "3x3x3") return parse_definition(cube_definition_text(3), "3x3x3");
+  if (name == "2x2x2") return parse_definition(cube_definition_text(2), "2x2x2");
+  if (name == "loopover5x5") return loopover_definition({5, 5});
+  if (name == "loopover4x4") return loopover_definition({4, 4});
+  if (name == "4x4x4") {
+    const std::string path = s.data_dir + "/puzzles/4x4x4-fixed-corner.tws";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      return make_error("bench def-phases: cannot read " + path, {}, Error::NO_POSITION,
+                        ErrorKind::Io);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_definition(text.str(), path);
+  }
+  return make_error("bench def-phases: unknown case '" + name +
+                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4 or loopover5x5",
+                    {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+}
+
+Result<Output> bench_def_phases(const Request& q, Session& s) {
+  std::vector<std::string> cases;
+  {
+    std::string list = q.string("cases");
+    std::replace(list.begin(), list.end(), ',', ' ');
+    std::istringstream in(list);
+    for (std::string c; in >> c;) cases.push_back(c);
+  }
+  std::vector<std::pair<std::string, Definition>> puzzles;
+  for (const auto& c : cases) {
+    auto d = bench_definition(c, s);
+    if (!d) return d.error();
+    puzzles.emplace_back(c, std::move(*d));
+  }
+  if (q.has("file")) {
+    std::ifstream in(q.string("file"), std::ios::binary);
+    if (!in) {
+      return make_error("bench def-phases: cannot read " + q.string("file"), {}, Error::NO_POSITION,
+                        ErrorKind::Io);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto d = parse_definition(text.str(), q.string("file"));
+    if (!d) return d.error();
+    puzzles.emplace_back(file_stem(q.string("file")), std::move(*d));
+  }
+  const std::uint64_t count = q.unsigned_integer("count");
+  const std::uint64_t seed = q.unsigned_integer("seed");
+  RunContext run = s.run;
+  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  Output out;
+  nlohmann::json results = nlohmann::json::array();
+  std::string text;
+  for (const auto& [name, d] : puzzles) {
+    // Step 1. Phases and their tables (built or loaded once).
+    Stopwatch clock;
+    auto phases = auto_phases(d, run);
+    if (!phases) return phases.error();
+    auto solver = PhasedSolver::create(d, *phases, PhaseOptions{Metric::Htm, run.memory_budget()},
+                                       s.tables, run);
+    if (!solver) return solver.error();
+    const double table_seconds = clock.seconds();
+    // Step 2. Random positions (uniform group elements), each solved and replayed.
+    auto g = build_group(d);
+    if (!g) return g.error();
+    Rng rng(seed);
+    std::vector<int> lengths;
+    std::vector<double> seconds;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const State start = random_position(d, *g, rng);
+      auto r = (*solver)->solve(start, run);
+      if (!r) return r.error();
+      if (replay(d, start, r->move_indices) != d.solved) {
+        return make_error("bench def-phases: " + name + " solution failed its replay", {},
+                          Error::NO_POSITION, ErrorKind::Internal);
+      }
+      lengths.push_back(r->length);
+      seconds.push_back(r->seconds);
+    }
+    double mean_length = 0, mean_seconds = 0, max_seconds = 0;
+    for (int l : lengths) mean_length += l;
+    for (double t : seconds) {
+      mean_seconds += t;
+      max_seconds = std::max(max_seconds, t);
+    }
+    if (count > 0) {
+      mean_length /= static_cast<double>(count);
+      mean_seconds /= static_cast<double>(count);
+    }
+    const int max_length = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+    results.push_back({{"case", name},
+                       {"phases", phases->size()},
+                       {"positions", count},
+                       {"mean_length", mean_length},
+                       {"max_length", max_length},
+                       {"lengths", lengths},
+                       {"mean_seconds", mean_seconds},
+                       {"max_seconds", max_seconds},
+                       {"table_seconds", table_seconds}});
+    text += fmt::format(
+        "{:<12} {} phases: {} random positions, mean {:.2f} moves (max {}), mean {:.3f} s, max "
+        "{:.3f} s per solve (tables {:.1f} s)\n",
+        name, phases->size(), count, mean_length, max_length, mean_seconds, max_seconds,
+        table_seconds);
+  }
+  out.json = {{"results", results}, {"seed", seed}};
+  out.text = std::move(text);
+  return out;
+}
+
+}  // namespace
+
+void register_def_phases_bench(Registry& r) {
+  Command bench{
+      "bench",
+      "def-phases",
+      "Definition-file puzzles solved by auto phases: mean length and time per random position "
+      "(issue 24)",
+      {option("cases", ParamType::String,
+              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5",
+              "3x3x3,4x4x4,loopover5x5"),
+       option("file", ParamType::HostPath, "Also this definition file (e.g. a megaminx)"),
+       with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
+                  100000),
+       option("seed", ParamType::Unsigned, "Random seed", 1),
+       with_range(option("memory", ParamType::Unsigned, "Table memory budget in MB", 2048), 1,
+                  std::uint64_t{1} << 24),
+       with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256)},
+      bench_def_phases,
+      true};
+  bench.hard_example = {{"cases", "3x3x3"}, {"count", 1000}, {"memory", 64}};
+  bench.invalid_examples = {{{"cases", "megaminx9"}}, {{"count", 0}}};
+  r.add(std::move(bench));
+}
+
+}  // namespace permuzzle::api

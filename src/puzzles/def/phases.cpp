@@ -1,0 +1,536 @@
+// Solving by phases (phases.hpp): phase puzzles, projections, auto phases and the phased solver.
+#include "permuzzle/puzzles/def/phases.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
+
+namespace permuzzle::def {
+
+namespace {
+
+// Per set: the phase's number of each label of the puzzle's Solved pattern and whether the
+// phase ignores that label's orientation (the phase file's checks make both well defined).
+struct LabelMap {
+  std::vector<std::uint8_t> number = std::vector<std::uint8_t>(256, 0);
+  std::vector<char> ignored = std::vector<char>(256, 0);
+};
+
+std::vector<LabelMap> label_maps(const Definition& d, const State& pattern) {
+  std::vector<LabelMap> maps(d.sets.size());
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& solved = d.solved.sets[k];
+    for (std::size_t j = 0; j < solved.perm.size(); ++j) {
+      maps[k].number[solved.perm[j]] = pattern.sets[k].perm[j];
+      maps[k].ignored[solved.perm[j]] = pattern.sets[k].ori[j] == ORIENTATION_IGNORED ? 1 : 0;
+    }
+  }
+  return maps;
+}
+
+// Whether the pattern is the puzzle's Solved pattern renumbered: distinct labels keep distinct
+// numbers and every orientation the Solved pattern tracks is tracked.
+bool is_full_pattern(const Definition& d, const State& pattern) {
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& solved = d.solved.sets[k];
+    std::map<int, int> label_of_number;
+    for (std::size_t j = 0; j < solved.perm.size(); ++j) {
+      auto [it, fresh] = label_of_number.emplace(pattern.sets[k].perm[j], solved.perm[j]);
+      if (!fresh && it->second != solved.perm[j]) return false;
+      if (pattern.sets[k].ori[j] == ORIENTATION_IGNORED && solved.ori[j] != ORIENTATION_IGNORED)
+        return false;
+    }
+  }
+  return true;
+}
+
+// The moves of the definition whose base is `b`, by power.
+std::map<int, std::size_t> powers_of(const Definition& d, std::size_t b) {
+  std::map<int, std::size_t> out;
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    if (d.moves[m].base == b) out[d.moves[m].power] = m;
+  }
+  return out;
+}
+
+bool commute(const Definition& d, const State& a, const State& b) {
+  const State s = full_solved(d);
+  return apply(d, apply(d, s, a), b) == apply(d, apply(d, s, b), a);
+}
+
+// Union-find over the slots of one set.
+struct Slots {
+  std::vector<int> parent;
+  explicit Slots(int n) : parent(static_cast<std::size_t>(n)) {
+    std::iota(parent.begin(), parent.end(), 0);
+  }
+  int find(int x) {
+    while (parent[static_cast<std::size_t>(x)] != x) {
+      parent[static_cast<std::size_t>(x)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      x = parent[static_cast<std::size_t>(x)];
+    }
+    return x;
+  }
+  void join(int a, int b) { parent[static_cast<std::size_t>(find(a))] = find(b); }
+};
+
+// The pattern of H's slot orbits (file comment, auto step 1) for the moves `h` (indices into
+// d.moves).
+State orbit_pattern(const Definition& d, const std::vector<std::size_t>& h) {
+  State p = d.solved;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const int n = d.sets[k].pieces;
+    Slots u(n);
+    const SetState& solved = d.solved.sets[k];
+    for (std::size_t m : h) {
+      const SetState& e = d.moves[m].effect.sets[k];
+      for (int j = 0; j < n; ++j) u.join(j, e.perm[static_cast<std::size_t>(j)]);
+    }
+    // Identical pieces of the Solved pattern need one number.
+    std::vector<int> first_of_label(256, -1);
+    for (int j = 0; j < n; ++j) {
+      int& f = first_of_label[solved.perm[static_cast<std::size_t>(j)]];
+      if (f < 0) f = j;
+      u.join(j, f);
+    }
+    std::vector<char> ori_moves(static_cast<std::size_t>(n), 0);
+    for (std::size_t m : h) {
+      const SetState& e = d.moves[m].effect.sets[k];
+      for (int j = 0; j < n; ++j) {
+        if (e.ori[static_cast<std::size_t>(j)] % d.sets[k].orientations != 0)
+          ori_moves[static_cast<std::size_t>(u.find(j))] = 1;
+      }
+    }
+    std::map<int, int> number;
+    for (int j = 0; j < n; ++j) {
+      const int root = u.find(j);
+      auto it = number.emplace(root, static_cast<int>(number.size())).first;
+      p.sets[k].perm[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(it->second);
+      if (ori_moves[static_cast<std::size_t>(root)])
+        p.sets[k].ori[static_cast<std::size_t>(j)] = ORIENTATION_IGNORED;
+    }
+    // A label whose orientation is ignored somewhere is ignored everywhere (one label, one
+    // answer).
+    for (int j = 0; j < n; ++j) {
+      if (p.sets[k].ori[static_cast<std::size_t>(j)] != ORIENTATION_IGNORED) continue;
+      for (int i = 0; i < n; ++i) {
+        if (u.find(i) == u.find(j))
+          p.sets[k].ori[static_cast<std::size_t>(i)] = ORIENTATION_IGNORED;
+      }
+    }
+  }
+  return p;
+}
+
+std::optional<mpz_class> positions_of(const Definition& d, const RunContext& run) {
+  auto f = group_facts(d, run);
+  if (!f) return std::nullopt;
+  return f->positions;
+}
+
+// Step 1 of auto_phases: the best two-phase reduction, if any is proven.
+std::optional<std::vector<Phase>> two_phase(const Definition& d, const RunContext& run) {
+  auto total = positions_of(d, run);
+  if (!total) return std::nullopt;
+  const std::size_t bases = d.base_moves.size();
+  if (bases < 2 || bases > 24) return std::nullopt;
+  std::vector<std::vector<std::size_t>> kept_sets;
+  for (std::size_t a = 0; a < bases; ++a) {
+    kept_sets.push_back({a});
+    for (std::size_t b = a + 1; b < bases; ++b) {
+      if (commute(d, d.base_moves[a].effect, d.base_moves[b].effect)) kept_sets.push_back({a, b});
+    }
+  }
+  std::optional<std::vector<Phase>> best;
+  mpz_class best_score = 0;
+  for (const auto& kept : kept_sets) {
+    if (run.should_stop()) return std::nullopt;
+    std::vector<std::size_t> h;
+    bool halved = false;
+    for (std::size_t b = 0; b < bases; ++b) {
+      const auto powers = powers_of(d, b);
+      const int order = d.base_moves[b].order;
+      const bool whole = std::find(kept.begin(), kept.end(), b) != kept.end();
+      if (!whole && order % 2 == 0 && order > 2 && powers.count(order / 2)) {
+        h.push_back(powers.at(order / 2));
+        halved = true;
+      } else {
+        for (const auto& [p, m] : powers) h.push_back(m);
+      }
+    }
+    if (!halved) continue;
+    Phase reduce{"auto-reduce", orbit_pattern(d, h), {}};
+    Phase finish{"auto-solve", d.solved, h};
+    Definition reduce_def = d;
+    reduce_def.solved = reduce.pattern;
+    auto pos1 = positions_of(reduce_def, run);
+    if (!pos1 || *pos1 <= 1) continue;
+    auto pos2 = positions_of(phase_definition(d, finish), run);
+    if (!pos2 || *pos2 <= 1 || *pos1 * *pos2 != *total) continue;
+    const mpz_class score = std::max(*pos1, *pos2);
+    if (!best || score < best_score) {
+      std::string names;
+      for (std::size_t b : kept) names += (names.empty() ? "" : ",") + d.base_moves[b].name;
+      reduce.name = "reduce to <" + names + ", other half turns>";
+      finish.name = "solve in <" + names + ", other half turns>";
+      best = std::vector<Phase>{reduce, finish};
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+// Step 2 of auto_phases: the piece chain.
+std::vector<Phase> piece_chain(const Definition& d) {
+  struct Unit {
+    std::size_t set;
+    std::uint8_t label;
+    std::vector<std::uint8_t> slots;
+  };
+  // Step 1. The units: one per label of the Solved pattern, with its home slots.
+  std::vector<Unit> units;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& solved = d.solved.sets[k];
+    std::map<int, std::size_t> index;
+    for (std::size_t j = 0; j < solved.perm.size(); ++j) {
+      auto [it, fresh] = index.emplace(solved.perm[j], units.size());
+      if (fresh) units.push_back({k, solved.perm[j], {}});
+      units[it->second].slots.push_back(static_cast<std::uint8_t>(j));
+    }
+  }
+  // Step 2. The base moves that move each unit's home slots.
+  std::vector<std::vector<char>> moved_by(units.size(), std::vector<char>(d.base_moves.size(), 0));
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    for (std::size_t b = 0; b < d.base_moves.size(); ++b) {
+      const SetState& e = d.base_moves[b].effect.sets[units[u].set];
+      for (std::uint8_t j : units[u].slots) {
+        if (e.perm[j] != j || e.ori[j] % d.sets[units[u].set].orientations != 0) moved_by[u][b] = 1;
+      }
+    }
+  }
+  // A unit no move touches is always solved: it needs no phase.
+  std::vector<char> done(units.size(), 0);
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    done[u] = std::none_of(moved_by[u].begin(), moved_by[u].end(), [](char c) { return c; });
+  }
+  std::vector<Phase> phases;
+  std::vector<std::size_t> solved_order;
+  for (std::size_t u = 0; u < units.size(); ++u)
+    if (done[u]) solved_order.push_back(u);
+  // Step 3. Phase by phase: the units it adds, then its pattern.
+  while (true) {
+    std::vector<std::size_t> fresh;
+    double arrangements = 1;
+    std::vector<int> taken(d.sets.size(), 0);
+    while (true) {
+      // The next unit: the one sharing the most base moves with the pieces solved or being
+      // solved (a growing block), the first in file order among equals.
+      int best = -1, best_shared = -1;
+      for (std::size_t u = 0; u < units.size(); ++u) {
+        if (done[u]) continue;
+        int shared = 0;
+        for (std::size_t b = 0; b < d.base_moves.size(); ++b) {
+          if (!moved_by[u][b]) continue;
+          // done: the pieces solved before and those this phase already takes.
+          bool near = false;
+          for (std::size_t v = 0; v < units.size() && !near; ++v) near = done[v] && moved_by[v][b];
+          shared += near ? 1 : 0;
+        }
+        if (shared > best_shared) {
+          best = static_cast<int>(u);
+          best_shared = shared;
+        }
+      }
+      if (best < 0) break;
+      const Unit& unit = units[static_cast<std::size_t>(best)];
+      const int n = d.sets[unit.set].pieces;
+      double more = 1;
+      for (std::size_t c = 0; c < unit.slots.size(); ++c) {
+        more *= static_cast<double>(n - taken[unit.set] - static_cast<int>(c));
+        more *= d.sets[unit.set].orientations;
+      }
+      if (!fresh.empty() && arrangements * more > static_cast<double>(CHAIN_NEW_POSITIONS)) break;
+      arrangements *= more;
+      taken[unit.set] += static_cast<int>(unit.slots.size());
+      fresh.push_back(static_cast<std::size_t>(best));
+      done[static_cast<std::size_t>(best)] = 1;
+    }
+    if (fresh.empty()) break;
+    // A set with one label left unplaced has it forced into the slots that remain: it joins
+    // this phase rather than making a phase of its own.
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      std::vector<std::size_t> left;
+      for (std::size_t u = 0; u < units.size(); ++u)
+        if (!done[u] && units[u].set == k) left.push_back(u);
+      if (left.size() == 1) {
+        fresh.push_back(left.front());
+        done[left.front()] = 1;
+      }
+    }
+    // The pattern: new pieces numbered first, then the pieces solved before, then one number
+    // for every other piece, whose orientation is ignored.
+    Phase phase;
+    phase.pattern = d.solved;
+    std::vector<int> next(d.sets.size(), 0);
+    std::vector<std::vector<int>> number(d.sets.size(), std::vector<int>(256, -1));
+    auto give = [&](std::size_t u) { number[units[u].set][units[u].label] = next[units[u].set]++; };
+    for (std::size_t u : fresh) give(u);
+    for (std::size_t u : solved_order) give(u);
+    std::string names;
+    for (std::size_t u : fresh) {
+      names += (names.empty() ? "" : " ") + d.sets[units[u].set].name + ":" +
+               std::to_string(units[u].slots.front() + 1);
+    }
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      SetState& s = phase.pattern.sets[k];
+      for (std::size_t j = 0; j < s.perm.size(); ++j) {
+        const int nb = number[k][d.solved.sets[k].perm[j]];
+        if (nb >= 0) {
+          s.perm[j] = static_cast<std::uint8_t>(nb);
+        } else {
+          s.perm[j] = static_cast<std::uint8_t>(next[k]);
+          s.ori[j] = ORIENTATION_IGNORED;
+        }
+      }
+    }
+    solved_order.insert(solved_order.end(), fresh.begin(), fresh.end());
+    phase.name = "pieces " + names;
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
+std::string moves_text(const Definition& d, const std::vector<std::size_t>& moves) {
+  if (moves.empty()) return "all";
+  std::string out;
+  for (std::size_t m : moves) out += (out.empty() ? "" : " ") + d.moves[m].name;
+  return out;
+}
+
+}  // namespace
+
+std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
+  std::vector<Phase> out;
+  for (const PhaseSpec& s : specs) out.push_back({s.name, s.pattern, s.moves});
+  if (out.empty() || !is_full_pattern(d, out.back().pattern)) {
+    out.push_back({"solved", d.solved, {}});
+  }
+  return out;
+}
+
+Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run) {
+  auto two = two_phase(d, run);
+  if (run.should_stop()) return run.stop_error();
+  if (two) return *two;
+  std::vector<Phase> chain = piece_chain(d);
+  if (chain.empty()) chain.push_back({"solved", d.solved, {}});
+  return chain;
+}
+
+Definition phase_definition(const Definition& d, const Phase& phase) {
+  Definition p = d;
+  p.solved = phase.pattern;
+  p.rotations.clear();
+  p.aliases.clear();
+  if (phase.moves.empty()) return p;
+  // Each base move with some allowed power becomes the subgroup its smallest allowed power
+  // generates (a base move of the phase's own), and the allowed moves point at it.
+  p.base_moves.clear();
+  p.moves.clear();
+  std::map<std::size_t, std::size_t> new_base;
+  for (std::size_t b = 0; b < d.base_moves.size(); ++b) {
+    int smallest = 0;
+    std::size_t smallest_move = 0;
+    for (std::size_t m : phase.moves) {
+      if (d.moves[m].base != b) continue;
+      if (smallest == 0 || d.moves[m].power < smallest) {
+        smallest = d.moves[m].power;
+        smallest_move = m;
+      }
+    }
+    if (smallest == 0) continue;
+    const int order = d.base_moves[b].order / std::gcd(d.base_moves[b].order, smallest);
+    new_base[b] = p.base_moves.size();
+    p.base_moves.push_back({d.moves[smallest_move].name, order, d.moves[smallest_move].effect});
+  }
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    if (std::find(phase.moves.begin(), phase.moves.end(), m) == phase.moves.end()) continue;
+    Move mv = d.moves[m];
+    mv.base = new_base.at(mv.base);
+    p.moves.push_back(std::move(mv));
+  }
+  return p;
+}
+
+State project_state(const Definition& d, const Phase& phase, const State& position) {
+  const std::vector<LabelMap> maps = label_maps(d, phase.pattern);
+  State out = position;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    SetState& s = out.sets[k];
+    for (std::size_t j = 0; j < s.perm.size(); ++j) {
+      const std::uint8_t label = position.sets[k].perm[j];
+      s.perm[j] = maps[k].number[label];
+      if (maps[k].ignored[label]) s.ori[j] = ORIENTATION_IGNORED;
+    }
+  }
+  return out;
+}
+
+std::string phase_pattern_text(const Definition& d, const Phase& phase) {
+  return format_state_body(d, phase.pattern);
+}
+
+std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>& phases,
+                                   const RunContext& run) {
+  std::vector<PhaseSize> out;
+  for (const Phase& phase : phases) {
+    PhaseSize s;
+    s.name = phase.name;
+    s.moves = moves_text(d, phase.moves);
+    const Definition pd = phase_definition(d, phase);
+    auto facts = group_facts(pd, run);
+    if (facts) {
+      s.positions = facts->positions.get_str();
+    } else {
+      s.refused = facts.error().message;
+    }
+    CompileOptions co;
+    co.max_table_bytes = 0;
+    co.require_ranks = false;
+    auto c = CompiledPuzzle::compile(pd, co, run);
+    if (c) s.rank_space = c->states();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
+                                                           std::vector<Phase> phases,
+                                                           const PhaseOptions& options,
+                                                           TableStore& tables,
+                                                           const RunContext& run) {
+  auto solver = std::make_shared<PhasedSolver>();
+  solver->def_ = std::make_shared<const Definition>(d);
+  solver->options_ = options;
+  const std::uint64_t share = std::min<std::uint64_t>(
+      PHASE_MEMORY_CAP,
+      std::max<std::uint64_t>(options.memory_bytes / std::max<std::size_t>(phases.size(), 1),
+                              std::uint64_t{1} << 20));
+  // Quarter-turn tables are built with the moves of cost 1 (solver.hpp): a phase that allows a
+  // base move only by powers of larger cost (R2 without R) would get tables that never reach
+  // its positions, so it is refused rather than searched without a bound.
+  if (options.metric == Metric::Qtm) {
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      for (std::size_t m : phases[k].moves) {
+        const bool quarter =
+            std::any_of(phases[k].moves.begin(), phases[k].moves.end(), [&](std::size_t x) {
+              return d.moves[x].base == d.moves[m].base && d.moves[x].qtm_cost == 1;
+            });
+        if (!quarter) {
+          return make_error(
+              fmt::format("phase {} ({}) allows {} but no power of cost 1 of its base move: "
+                          "the quarter-turn metric cannot solve it; use --metric htm",
+                          k + 1, phases[k].name, d.moves[m].name),
+              {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+        }
+      }
+    }
+  }
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    DefSolveOptions o;
+    o.metric = options.metric;
+    o.memory_bytes = share;
+    o.max_length = options.max_length;
+    o.accept_non_optimal = options.accept_non_optimal;
+    auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
+    if (!s) {
+      Error e = s.error();
+      e.message = fmt::format("phase {} ({}): {}", k + 1, phases[k].name, e.message);
+      return e;
+    }
+    solver->solvers_.push_back(std::move(*s));
+  }
+  solver->phases_ = std::move(phases);
+  return solver;
+}
+
+std::vector<std::vector<PdbInfo>> PhasedSolver::tables() const {
+  std::vector<std::vector<PdbInfo>> out;
+  for (const auto& s : solvers_) out.push_back(s->tables());
+  return out;
+}
+
+Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext& run) const {
+  const Definition& d = *def_;
+  Stopwatch clock;
+  PhasedSolution out;
+  State current = start;
+  for (std::size_t k = 0; k < phases_.size(); ++k) {
+    // Step 1. This phase's position, solved optimally for its pattern.
+    const State projected = project_state(d, phases_[k], current);
+    auto r = solvers_[k]->solve(projected, run);
+    if (!r) {
+      Error e = r.error();
+      e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
+      return e;
+    }
+    const DefSolution& sol = r->front();
+    PhaseReport rep;
+    rep.pattern = phases_[k].name;
+    rep.moves = sol.moves;
+    rep.length = sol.length;
+    rep.optimal = sol.optimal;
+    rep.seconds = sol.seconds;
+    // Step 2. The same moves on the whole puzzle: the next phase starts there.
+    std::vector<std::size_t> seq;
+    for (const std::string& name : sol.moves) {
+      auto m = d.find_move(name);
+      if (!m)
+        return make_error("phase move '" + name + "' is not a move of the puzzle (internal)", {},
+                          Error::NO_POSITION, ErrorKind::Internal);
+      seq.push_back(*m);
+    }
+    current = replay(d, current, seq);
+    out.move_indices.insert(out.move_indices.end(), seq.begin(), seq.end());
+    out.moves.insert(out.moves.end(), sol.moves.begin(), sol.moves.end());
+    out.length += sol.length;
+    out.phases.push_back(std::move(rep));
+  }
+  // Step 3. The whole sequence replayed from the start must reach the Solved pattern.
+  if (replay(d, start, out.move_indices) != d.solved) {
+    return make_error("phased solution failed verification by replay (internal error)", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  out.seconds = clock.seconds();
+  return out;
+}
+
+Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
+                                                  const std::vector<std::size_t>& moves) {
+  std::vector<std::size_t> out;
+  for (auto it = moves.rbegin(); it != moves.rend(); ++it) {
+    const Move& m = d.moves[*it];
+    const int order = d.base_moves[m.base].order;
+    const int want = (order - m.power) % order;
+    bool found = false;
+    for (std::size_t i = 0; i < d.moves.size() && !found; ++i) {
+      if (d.moves[i].base == m.base && d.moves[i].power == want) {
+        out.push_back(i);
+        found = true;
+      }
+    }
+    if (!found) {
+      return make_error("the inverse of move " + m.name + " is not a move of the puzzle", {},
+                        Error::NO_POSITION, ErrorKind::InvalidInput);
+    }
+  }
+  return out;
+}
+
+}  // namespace permuzzle::def

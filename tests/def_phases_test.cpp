@@ -1,0 +1,220 @@
+// Solving by phases (puzzles/def/phases.hpp, `def solve --phases`, `def random`'s moves):
+// every answer is checked here by replaying it with the reader's own apply_moves, and lengths
+// against the optimal solver (a second method).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.hpp"
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
+#include "permuzzle/puzzles/def/phases.hpp"
+#include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/def/solver.hpp"
+
+namespace permuzzle::def {
+namespace {
+
+std::string data_file(const std::string& name) {
+  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
+}
+
+Definition load(const std::string& name) {
+  std::ifstream in(data_file(name));
+  std::stringstream text;
+  text << in.rdbuf();
+  auto d = parse_definition(text.str(), name);
+  EXPECT_TRUE(d) << (d ? "" : d.error().message);
+  return *d;
+}
+
+// Corners oriented first (all identical, orientations tracked), then solved.
+constexpr const char* TWO_PHASES_2X2 =
+    "# orient, then solve\n"
+    "Phase orient\n"
+    "CORNERS\n"
+    "1 1 1 1 1 1 1\n"
+    "0 0 0 0 0 0 0\n"
+    "End\n";
+
+TEST(DefPhases, PhaseFileSolutionReplaysAndIsNoShorterThanOptimal) {
+  const Definition d = load("2x2x2-fixed-corner.tws");
+  auto specs = parse_phase_file(d, TWO_PHASES_2X2, "orient.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const auto phases = phases_from_specs(d, *specs);
+  ASSERT_EQ(phases.size(), 2u);  // the Solved pattern is added as the last phase
+  TableStore store;
+  auto solver = PhasedSolver::create(d, phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto optimal = DefSolver::create(d, {}, store, RunContext{});
+  ASSERT_TRUE(optimal);
+  Rng rng(7);
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  for (int i = 0; i < 5; ++i) {
+    const State start = random_position(d, *g, rng);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->phases.size(), 2u);
+    // Replayed by the reader's own move application.
+    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+    // After phase 1 every corner is oriented: the orientations of the state are all 0.
+    std::vector<std::size_t> first(r->move_indices.begin(),
+                                   r->move_indices.begin() + r->phases[0].length);
+    const State mid = apply_moves(d, start, first);
+    for (auto o : mid.sets[0].ori) EXPECT_EQ(o, 0);
+    auto best = (*optimal)->solve(start, RunContext{});
+    ASSERT_TRUE(best);
+    EXPECT_GE(r->length, best->front().length);
+    EXPECT_EQ(r->length, r->phases[0].length + r->phases[1].length);
+  }
+}
+
+TEST(DefPhases, AutoOnTheTwoByTwoGivesAProvenTwoPhaseReduction) {
+  const Definition d = load("2x2x2-fixed-corner.tws");
+  auto phases = auto_phases(d, RunContext{});
+  ASSERT_TRUE(phases) << phases.error().message;
+  ASSERT_EQ(phases->size(), 2u);
+  // The sizes multiply to the puzzle's 3,674,160 positions (published count).
+  const auto sizes = phase_sizes(d, *phases, RunContext{});
+  ASSERT_EQ(sizes.size(), 2u);
+  ASSERT_FALSE(sizes[0].positions.empty());
+  ASSERT_FALSE(sizes[1].positions.empty());
+  EXPECT_EQ(mpz_class(sizes[0].positions) * mpz_class(sizes[1].positions), 3674160);
+  TableStore store;
+  auto solver = PhasedSolver::create(d, *phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  Rng rng(11);
+  for (int i = 0; i < 5; ++i) {
+    const State start = random_position(d, *g, rng);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+    EXPECT_LE(r->length, 11 + 11);  // each phase at most God's number
+  }
+}
+
+TEST(DefPhases, AutoOnTheCubeWithinThirtyMoves) {
+  const Definition d = load("3x3x3.tws");
+  auto phases = auto_phases(d, RunContext{});
+  ASSERT_TRUE(phases) << phases.error().message;
+  ASSERT_EQ(phases->size(), 2u);
+  TableStore store;
+  PhaseOptions o;
+  o.memory_bytes = std::uint64_t{256} << 20;
+  auto solver = PhasedSolver::create(d, *phases, o, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto moves = parse_move_sequence(d, "R U R' U' F2 D L' B2 U F' R2 D' L B' U2 R D2 F L2 B");
+  ASSERT_TRUE(moves);
+  const State start = apply_moves(d, *moves);
+  auto r = (*solver)->solve(start, RunContext{});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+  EXPECT_LE(r->length, 30);
+}
+
+TEST(DefPhases, QuarterTurnsNeedAQuarterTurnPerBaseMove) {
+  const Definition d = load("3x3x3.tws");
+  auto specs = parse_phase_file(d, "Phase half\nMoves U R2\nEnd\n", "q.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  TableStore store;
+  PhaseOptions o;
+  o.metric = Metric::Qtm;
+  auto solver = PhasedSolver::create(d, phases_from_specs(d, *specs), o, store, RunContext{});
+  ASSERT_FALSE(solver);
+  EXPECT_EQ(solver.error().kind, ErrorKind::InvalidInput);
+  EXPECT_NE(solver.error().message.find("R2"), std::string::npos) << solver.error().message;
+}
+
+TEST(DefPhases, InverseSequenceUndoes) {
+  const Definition d = load("3x3x3.tws");
+  auto moves = parse_move_sequence(d, "R U2 F' D B2 L'");
+  ASSERT_TRUE(moves);
+  auto inv = inverse_sequence(d, *moves);
+  ASSERT_TRUE(inv);
+  EXPECT_EQ(apply_moves(d, apply_moves(d, *moves), *inv), d.solved);
+}
+
+TEST(DefPhases, BadPatternIsOneErrorWithItsLine) {
+  const Definition d = load("2x2x2-fixed-corner.tws");
+  // Line 5: an orientation other than the Solved one.
+  auto bad = parse_phase_file(d,
+                              "Phase a\nCORNERS\n1 1 1 1 1 1 1\n0 0 0 0 0 0 0\nEnd\n"
+                              "Phase b\nCORNERS\n1 2 3 4 5 6 7\n0 2 0 0 0 0 0\nEnd\n",
+                              "bad.phases");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message.rfind("bad.phases:9:3: ", 0), 0u) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("expected 0 or ?"), std::string::npos);
+  // An unknown move on the Moves line.
+  auto move = parse_phase_file(d, "Phase a\nMoves U Q\nEnd\n", "m.phases");
+  ASSERT_FALSE(move);
+  EXPECT_EQ(move.error().message.rfind("m.phases:2:9: ", 0), 0u) << move.error().message;
+  // Identical pieces of the Solved pattern given different numbers (4x4x4 centres).
+  const Definition big = load("4x4x4-fixed-corner.tws");
+  auto split = parse_phase_file(
+      big, "Phase x\nCENTERS\n1 2 2 2 4 4 6 5 6 5 3 3 4 4 6 5 6 5 3 3 1 1 1 1\nEnd\n", "c.phases");
+  ASSERT_FALSE(split);
+  EXPECT_EQ(split.error().message.rfind("c.phases:3:3: ", 0), 0u) << split.error().message;
+  EXPECT_NE(split.error().message.find("identical pieces"), std::string::npos);
+}
+
+TEST(DefPhasesCli, SolveInfoAndRandom) {
+  const std::string cube = data_file("3x3x3.tws");
+  // A phase file through the CLI: Kociemba's two phases.
+  auto solve = test::run_cli("--json --quiet --tables none --memory 512 def solve " + cube +
+                             " --moves \"R U F' L2 D B' R2 U' F D2\" --phases " +
+                             data_file("3x3x3-kociemba.phases"));
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  const auto s = solve.json()["solutions"][0];
+  EXPECT_TRUE(s["verified"].get<bool>());
+  EXPECT_FALSE(s["optimal"].get<bool>());
+  ASSERT_EQ(s["phases"].size(), 2u);
+  EXPECT_EQ(s["phases"][0]["pattern"], "G1");
+  EXPECT_EQ(s["length"].get<int>(),
+            s["phases"][0]["length"].get<int>() + s["phases"][1]["length"].get<int>());
+  std::string seq;
+  for (const auto& m : s["moves"]) seq += " " + m.get<std::string>();
+  // Replayed outside the solver: `def apply` of scramble + solution is solved.
+  auto check = test::run_cli("--json --quiet def apply " + cube +
+                             " --moves \"R U F' L2 D B' R2 U' F D2" + seq + "\"");
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_TRUE(check.json()["solved"].get<bool>());
+  // def info --phases auto: two phases whose sizes multiply to the cube's order.
+  auto info = test::run_cli("--json --quiet def info " + data_file("2x2x2-fixed-corner.tws") +
+                            " --phases auto");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const auto ph = info.json()["phases"];
+  ASSERT_EQ(ph.size(), 2u);
+  EXPECT_EQ(mpz_class(ph[0]["positions"].get<std::string>()) *
+                mpz_class(ph[1]["positions"].get<std::string>()),
+            3674160);
+  // def random: the moves make exactly the printed position.
+  auto rnd = test::run_cli("--json --quiet --tables none def random " +
+                           data_file("2x2x2-fixed-corner.tws") + " --seed 5");
+  ASSERT_EQ(rnd.exit_code, 0) << rnd.err;
+  const auto rj = rnd.json();
+  ASSERT_TRUE(rj["moves"].is_array());
+  std::string rmoves;
+  for (const auto& m : rj["moves"]) rmoves += (rmoves.empty() ? "" : " ") + m.get<std::string>();
+  auto made = test::run_cli("--json --quiet def apply " + data_file("2x2x2-fixed-corner.tws") +
+                            " --moves \"" + rmoves + "\"");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(made.json()["state"], rj["state"]);
+  // A bad phase file: exit 2 and one error naming its line.
+  char path[] = "/tmp/permuzzle-phases-XXXXXX";
+  const int fd = mkstemp(path);
+  const std::string bad = "Phase p\nCORNERS\n1 1 1 1 1 1 1 1\n0 0 0 0 0 0 0 9\nEnd\n";
+  ASSERT_EQ(write(fd, bad.data(), bad.size()), static_cast<ssize_t>(bad.size()));
+  close(fd);
+  auto refused =
+      test::run_cli("--quiet --tables none def solve " + cube + " --moves U --phases " + path);
+  std::remove(path);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(std::string(path) + ":4:15"), std::string::npos) << refused.err;
+}
+
+}  // namespace
+}  // namespace permuzzle::def
