@@ -129,5 +129,19 @@ TEST_F(MpiBfs, MessageBuffersStayWithinTheirBudget) {
   EXPECT_EQ(j["histogram"].back(), 2644);
 }
 
+// A command that does not share its work is refused under a job of several processes (each would
+// run the whole of it), and runs as usual with one process.
+TEST_F(MpiBfs, OtherCommandsAreRefusedUnderSeveralProcesses) {
+  const test::CliRun two = mpirun(2, "loopover bfs 2x3");
+  EXPECT_EQ(two.exit_code, 2) << two.out;
+  EXPECT_NE(two.err.find("does not run over 2 processes"), std::string::npos) << two.err;
+  const test::CliRun one = mpirun(1, "loopover bfs 2x3");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const test::CliRun alone = test::run_cli("--json loopover bfs 2x3 --threads 1");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(one.json()["histogram"], alone.json()["histogram"]);
+  EXPECT_EQ(one.json()["states"], 720);  // 6!: every arrangement of the 2x3 board is reachable
+}
+
 }  // namespace
 }  // namespace permuzzle

@@ -161,6 +161,7 @@ void register_bfs_scale_bench(Registry& r) {
       true};
   bench.hard_example = {{"case", "loopover3x4"}};  // a BFS of 479,001,600 positions
   bench.invalid_examples = {{{"case", "nope"}}, {{"processes", "0"}}, {{"threads", 0}}};
+  bench.distributed = true;
   r.add(std::move(bench));
 }
 

@@ -243,6 +243,7 @@ void register_def_search(Registry& r) {
   bfs.invalid_examples = {{{"file", "garbage"}},
                           {{"file", cube}, {"metric", "xtm"}},
                           {{"file", loopover_definition_text(2, 4)}, {"resume", true}}};
+  bfs.distributed = true;
   r.add(std::move(bfs));
   Command solve{
       "def",

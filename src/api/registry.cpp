@@ -8,6 +8,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "permuzzle/core/cluster.hpp"
+
 namespace permuzzle::api {
 
 namespace {
@@ -287,6 +289,14 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
                           "grant to its clients (use the command line for it)");
       }
     }
+  }
+  // Only the commands written for it share their work over an MPI job's processes.
+  if (const Cluster* cluster = session.run.cluster();
+      cluster != nullptr && cluster->size() > 1 && !command->distributed) {
+    return make_error("'" + command->family + " " + command->verb + "' does not run over " +
+                      std::to_string(cluster->size()) +
+                      " processes (under mpirun only 'def bfs' and 'bench bfs-scale' share "
+                      "their work); run it without mpirun or with -np 1");
   }
   // A command's own `memory` option (MB) is its budget, within the front end's.
   if (request->has("memory") && request->json().at("memory").is_number_unsigned()) {

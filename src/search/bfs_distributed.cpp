@@ -303,6 +303,14 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   stats.buffer_limit = distributed.buffer_bytes;
   Stopwatch clock;
 
+  // 2 bits holding the distance mod 3 (bfs.hpp): levels d and d-3 share a value, so a top-down
+  // level also re-expands the earlier ones of its value (their claims all fail); no sweep.
+  const bool mod3 = options.mod3 && bits == BfsBits::Two;
+  if (mod3 && !options.undirected) {
+    return make_error("2 bits mod 3 need an undirected graph", {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  }
+
   // Step 2. Level 0: the starts each process owns.
   BfsResult result;
   result.states = states;
@@ -313,7 +321,7 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
     std::vector<std::uint64_t> own{0};
     for (std::uint64_t s : starts) {
       if (slice.owner(s) == slice.process()) {
-        own[0] += claim_start(table, slice.local_index(s)) ? 1 : 0;
+        own[0] += claim_start(table, slice.local_index(s), mod3) ? 1 : 0;
       }
     }
     cluster.sum(own);
@@ -343,10 +351,10 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   while (true) {
     if (options.max_depth >= 0 && depth >= options.max_depth) break;
     Stopwatch level_clock;
-    BfsLevel level = bfs_level(bits, depth, false);
+    BfsLevel level = bfs_level(bits, depth, false, mod3);
     level.shared = workers > 1;
     bool stopped = false;
-    if (bits == BfsBits::Two && depth > 0) {
+    if (bits == BfsBits::Two && depth > 0 && !mod3) {
       stopped = !for_each_chunk(workers, table.states(), block, run,
                                 [&](unsigned, std::uint64_t begin, std::uint64_t end) {
                                   sweep_range(table, level, begin, end);
@@ -408,9 +416,9 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   result.complete = complete;
   result.max_distance = depth;
   result.last_level = result.histogram.back();
-  const bool distinct = bits == BfsBits::Two || depth < 15;
+  const bool distinct = bits == BfsBits::Two ? !mod3 || depth < 3 : depth < 15;
   if (distinct && options.antipodes_limit > 0) {
-    result.antipodes = distributed_find(cluster, slice, bfs_level(bits, depth, false).cur, 0,
+    result.antipodes = distributed_find(cluster, slice, bfs_level(bits, depth, false, mod3).cur, 0,
                                         options.antipodes_limit);
   }
   result.watch_distances.clear();

@@ -150,6 +150,10 @@ struct Command {
   // refused with InvalidInput.
   nlohmann::json hard_example = nullptr;
   std::vector<nlohmann::json> invalid_examples{};
+  // The handler shares its work with the other processes of an MPI job (RunContext::cluster()).
+  // Under a job of two or more processes every other command is refused (Registry::call): each
+  // process would do the whole work again.
+  bool distributed = false;
 };
 
 class Registry {

@@ -453,14 +453,17 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
   search::BfsOptions bo;
   bo.bits = slice->table().bits();
   bo.max_depth = options.max_depth;
+  bo.undirected = p.undirected();
+  // As ranked_bfs: 2 bits with antipodes asked for hold the distance mod 3.
+  bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
   bo.antipodes_limit = 0;
   bo.phase = "def bfs";
   std::optional<DistributedCheckpoint> checkpoint;
   if (!options.checkpoint_dir.empty()) {
     checkpoint =
         DistributedCheckpoint{options.checkpoint_dir,
-                              fmt::format("{:016x}-{}-{}bit", definition_hash(p.definition()),
-                                          metric_name(p.metric()), bits),
+                              fmt::format("{:016x}-{}-{}bit{}", definition_hash(p.definition()),
+                                          metric_name(p.metric()), bits, bo.mod3 ? "-mod3" : ""),
                               block};
     bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
       return checkpoint->save(cluster, t, h);
@@ -513,9 +516,12 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
 
   // Step 3. Antipodes as ranked_bfs walks them, every process in step: the candidates (entries
   // of the last level's value) and each step's neighbour entries come from their owners.
-  if (bits == 4 && p.undirected() && options.antipodes > 0) {
+  if ((bits == 4 || bo.mod3) && p.undirected() && options.antipodes > 0) {
+    // The walk as ranked_bfs's: every distance is known modulo 15 (4 bits) or 3 (2 bits, mod 3),
+    // and a neighbour one closer is the only one with the value of distance - 1.
+    const int modulus = bits == 4 ? 15 : 3;
     const int D = result.max_distance;
-    const unsigned last = static_cast<unsigned>(D % 15);
+    const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
     std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
     std::uint64_t from = 0;
@@ -540,7 +546,7 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
             ok = false;
             break;
           }
-          const unsigned want = static_cast<unsigned>((d - 1) % 15);
+          const unsigned want = static_cast<unsigned>((d - 1) % modulus);
           ex.neighbours(cur, nb.data());
           const std::vector<unsigned> entries = search::distributed_entries(cluster, *slice, nb);
           int found = -1;
