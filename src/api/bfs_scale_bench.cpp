@@ -62,10 +62,7 @@ Result<Output> bench_bfs_scale(const Request& q, Session& s) {
   const int job = world ? world->size() : 1;
   std::vector<int> counts;
   {
-    std::string list = q.string("processes");
-    std::replace(list.begin(), list.end(), ',', ' ');
-    std::istringstream in(list);
-    for (std::string word; in >> word;) {
+    for (const std::string& word : split_list(q.string("processes"))) {
       int p = 0;
       if (std::from_chars(word.data(), word.data() + word.size(), p).ec != std::errc() || p < 1) {
         return make_error(fmt::format("--processes: '{}' is not a positive number", word));

@@ -1,6 +1,9 @@
 // Helpers shared by the command families of the API layer.
 #include "common.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 namespace permuzzle::api {
 
 Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
@@ -29,13 +32,25 @@ std::string points_text(const std::vector<Point>& points, const char* open, cons
   return s + close;
 }
 
-std::string with_commas(std::uint64_t v) {
-  std::string s = std::to_string(v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i && (s.size() - i) % 3 == 0) out += ',';
-    out += s[i];
+std::string with_commas(const std::string& digits) {
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
   }
   return out;
+}
+
+std::string with_commas(std::uint64_t v) {
+  return with_commas(std::to_string(v));
+}
+
+std::vector<std::string> split_list(std::string list) {
+  std::replace(list.begin(), list.end(), ',', ' ');
+  std::istringstream in(list);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
 }
 
 std::string distance_chart_svg(const std::string& title,

@@ -86,6 +86,11 @@ std::string points_text(const std::vector<Point>& points, const char* open, cons
 
 // 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t v);
+// The same for a decimal string of any length (GMP numbers): "43252003274489856000" ->
+// "43,252,003,274,489,856,000".
+std::string with_commas(const std::string& digits);
+// The words of a list separated by commas and/or blanks ("a,b c" -> {"a", "b", "c"}).
+std::vector<std::string> split_list(std::string list);
 
 // A bar chart of positions per distance (a self-contained SVG) for every whole-graph BFS.
 std::string distance_chart_svg(const std::string& title,

@@ -17,14 +17,7 @@ Param file_param() {
 }
 
 std::string big_with_commas(const mpz_class& v) {
-  std::string digits = v.get_str();
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[i];
-    if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
-  }
-  return out;
+  return with_commas(v.get_str());
 }
 
 Result<Output> info_command(const Request& q, Session& session) {

@@ -40,13 +40,7 @@ std::uint64_t total(const std::vector<std::uint64_t>& h) {
 }
 
 Result<Output> bench_def(const Request& q, Session& s) {
-  std::vector<std::string> cases;
-  {
-    std::string list = q.string("cases");
-    std::replace(list.begin(), list.end(), ',', ' ');
-    std::istringstream in(list);
-    for (std::string c; in >> c;) cases.push_back(c);
-  }
+  const std::vector<std::string> cases = split_list(q.string("cases"));
   const std::uint64_t seed = q.unsigned_integer("seed");
   RunContext run = s.run;
   if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));

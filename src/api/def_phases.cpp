@@ -37,17 +37,6 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
   return list;
 }
 
-// "43252003274489856000" -> "43,252,003,274,489,856,000".
-std::string with_commas_text(const std::string& digits) {
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[i];
-    if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
-  }
-  return out;
-}
-
 std::string joined(const std::vector<std::string>& moves) {
   std::string out;
   for (const auto& m : moves) out += (out.empty() ? "" : " ") + m;
@@ -169,7 +158,7 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
     list[k]["rank_space"] = z.rank_space;
     text += fmt::format(
         "  {}. {} (moves: {}): {} positions\n", k + 1, z.name, z.moves,
-        z.positions.empty() ? "not computed (" + z.refused + ")" : with_commas_text(z.positions));
+        z.positions.empty() ? "not computed (" + z.refused + ")" : with_commas(z.positions));
   }
   out.json["phases"] = list;
   out.text += text;
@@ -229,13 +218,7 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
 }
 
 Result<Output> bench_def_phases(const Request& q, Session& s) {
-  std::vector<std::string> cases;
-  {
-    std::string list = q.string("cases");
-    std::replace(list.begin(), list.end(), ',', ' ');
-    std::istringstream in(list);
-    for (std::string c; in >> c;) cases.push_back(c);
-  }
+  const std::vector<std::string> cases = split_list(q.string("cases"));
   std::vector<std::pair<std::string, Definition>> puzzles;
   for (const auto& c : cases) {
     auto d = bench_definition(c, s);

@@ -232,12 +232,6 @@ Param element_param() {
       with_short(option("element", ParamType::String, "The element, e.g. \"(1,2)(3,4)\""), 'e'));
 }
 
-// The conformance fields of a group command (see group_contract).
-struct Contract {
-  Cost cost = Cost::Expensive;
-  nlohmann::json hard_example = nullptr;
-  std::vector<nlohmann::json> invalid_examples;
-};
 Contract group_contract(const std::string& verb);
 
 Command with_contract(Command c) {
@@ -722,53 +716,70 @@ std::vector<std::string> hard_generators() {
 }
 
 Contract group_contract(const std::string& verb) {
-  // Step 1. What each command needs besides the generators (valid values).
+  // Step 1. What each command needs besides the generators (valid values), and the command's own
+  // parameters out of their range.
   nlohmann::json extra = nlohmann::json::object();
-  if (verb == "contains" || verb == "word") extra["element"] = "(1,2)";
-  if (verb == "stabilizer") extra["points"] = "1";
-  if (verb == "orbit") extra["set"] = "1,2";
+  std::vector<nlohmann::json> invalid;
+  auto one = [](const char* text) { return nlohmann::json::array({text}); };
+  if (verb == "contains" || verb == "word") {
+    extra["element"] = "(1,2)";
+    invalid.push_back({{"element", "(1,2"}});
+  }
+  if (verb == "stabilizer") {
+    extra["points"] = "1";
+    invalid.push_back({{"points", "0"}});
+  }
+  if (verb == "orbit") {
+    extra["set"] = "1,2";
+    invalid.push_back({{"set", "1,x"}});
+  }
   if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
     extra["subgroup"] = nlohmann::json::array({"(1,2)"});
+    invalid.push_back({{"subgroup", one("(1,2")}});
   }
-  if (verb == "chain-info") extra["chain"] = "(1,2)\n";
-  // Step 2. Every command builds the group first: Schreier–Sims is unbounded in the degree, so
-  // every one is Expensive, with the wreath product as its hard example.
-  Contract c;
-  c.hard_example = extra;
-  c.hard_example["generators"] = nlohmann::json(hard_generators());
+  if (verb == "random" || verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" ||
+      verb == "cosets" || verb == "orbit") {
+    invalid.push_back({{verb == "random" ? "count" : "limit", -1}});
+  }
+  if (verb == "chain-info") {
+    extra["chain"] = "(1,2)\n";
+    invalid.push_back({{"chain", "(1,2"}});
+  }
+  if (verb == "word") invalid.push_back({{"time-budget", -1.0}});
+  // Step 2. The examples every group command shares (group_examples), and listings asked to be
+  // unlimited.
+  Contract c = group_examples(extra, invalid);
   if (verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" || verb == "cosets") {
     c.hard_example["limit"] = std::numeric_limits<std::uint64_t>::max();
   }
-  // Step 3. Invalid: a generator that does not parse, none at all, and the command's own
-  // parameters out of their range.
-  auto with = [&](nlohmann::json changes) {
+  return c;
+}
+
+}  // namespace
+
+Contract group_examples(const nlohmann::json& extra,
+                        const std::vector<nlohmann::json>& invalid_extra) {
+  // Every command builds the group first: Schreier–Sims is unbounded in the degree, so every one
+  // is Expensive, with the wreath product as its hard example.
+  Contract c;
+  c.hard_example = extra;
+  c.hard_example["generators"] = nlohmann::json(hard_generators());
+  // Invalid: a generator that does not parse, none at all, a generator file that does not
+  // parse, and the command's own bad values.
+  auto with = [&](const nlohmann::json& changes) {
     nlohmann::json params = extra;
     params["generators"] = nlohmann::json::array({"(1,2,3)", "(1,2)"});
     for (auto& [key, value] : changes.items()) params[key] = value;
     return params;
   };
   auto one = [](const char* text) { return nlohmann::json::array({text}); };
-  c.invalid_examples = {with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
-                        with({{"generators", nlohmann::json::array()}})};
-  if (verb == "contains" || verb == "word") {
-    c.invalid_examples.push_back(with({{"element", "(1,2"}}));
-  }
-  if (verb == "stabilizer") c.invalid_examples.push_back(with({{"points", "0"}}));
-  if (verb == "orbit") c.invalid_examples.push_back(with({{"set", "1,x"}}));
-  if (verb == "is-subgroup" || verb == "index" || verb == "cosets") {
-    c.invalid_examples.push_back(with({{"subgroup", one("(1,2")}}));
-  }
-  if (verb == "random" || verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" ||
-      verb == "cosets" || verb == "orbit") {
-    const char* key = verb == "random" ? "count" : "limit";
-    c.invalid_examples.push_back(with({{key, -1}}));
-  }
-  if (verb == "chain-info") c.invalid_examples.push_back(with({{"chain", "(1,2"}}));
-  if (verb == "word") c.invalid_examples.push_back(with({{"time-budget", -1.0}}));
+  c.invalid_examples = {
+      with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
+      with({{"generators", nlohmann::json::array()}}),
+      with({{"generators", nlohmann::json::array()}, {"generators-file", "[ (1,2), (1,"}})};
+  for (const nlohmann::json& changes : invalid_extra) c.invalid_examples.push_back(with(changes));
   return c;
 }
-
-}  // namespace
 
 // Shared with group_structure.cpp (group_common.hpp).
 Result<PermGroup> build_request_group(const Request& q, const Session& s) {

@@ -15,6 +15,17 @@ Result<PermGroup> build_request_group(const Request& q, const Session& s);
 // The parameters every group command starts with (generators, --generators-file,
 // --deterministic).
 std::vector<Param> group_base_params();
+// The conformance fields of a group command (see Command).
+struct Contract {
+  Cost cost = Cost::Expensive;
+  nlohmann::json hard_example = nullptr;
+  std::vector<nlohmann::json> invalid_examples;
+};
+// What every group command shares: the large wreath product as the hard example (with the
+// command's `extra` valid parameters), and as invalid input bad generators, no generators, a
+// bad generator file and the command's own bad values (`invalid_extra`: changes to a valid call).
+Contract group_examples(const nlohmann::json& extra,
+                        const std::vector<nlohmann::json>& invalid_extra);
 // The conformance suite's hard example generators (a large wreath product).
 std::vector<std::string> hard_group_generators();
 // A subgroup's order, structure and generators as an answer (`extra` adds JSON fields).

@@ -19,25 +19,13 @@ constexpr std::uint64_t DEFAULT_CLASS_LIST_LIMIT = 100000;
 // `blocks` prints block systems in full as text up to this many points per system.
 constexpr std::size_t MAX_TEXT_SYSTEM_POINTS = 200;
 
-// The conformance examples of a structure command: the large wreath product as the hard
-// example, and bad generators (and the command's own bad values) as invalid input.
-Command with_structure_contract(Command c, nlohmann::json extra,
-                                std::vector<nlohmann::json> invalid_extra) {
-  c.cost = Cost::Expensive;
-  c.hard_example = extra;
-  c.hard_example["generators"] = hard_group_generators();
-  auto with = [&](nlohmann::json changes) {
-    nlohmann::json params = extra;
-    params["generators"] = nlohmann::json::array({"(1,2,3)", "(1,2)"});
-    for (auto& [key, value] : changes.items()) params[key] = value;
-    return params;
-  };
-  auto one = [](const char* text) { return nlohmann::json::array({text}); };
-  c.invalid_examples = {
-      with({{"generators", one("(1,2")}}), with({{"generators", one("(1,0)")}}),
-      with({{"generators", nlohmann::json::array()}}),
-      with({{"generators", nlohmann::json::array()}, {"generators-file", "[ (1,2), (1,"}})};
-  for (auto& changes : invalid_extra) c.invalid_examples.push_back(with(changes));
+// The conformance examples of a structure command (group_examples).
+Command with_structure_contract(Command c, const nlohmann::json& extra,
+                                const std::vector<nlohmann::json>& invalid_extra) {
+  Contract k = group_examples(extra, invalid_extra);
+  c.cost = k.cost;
+  c.hard_example = std::move(k.hard_example);
+  c.invalid_examples = std::move(k.invalid_examples);
   return c;
 }
 

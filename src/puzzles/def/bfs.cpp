@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
+#include <span>
 
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/table_cache.hpp"
@@ -146,6 +148,40 @@ DefBfsResult stopped_result(DefBfsResult result, std::vector<std::uint64_t> hist
 // ---------------------------------------------------------------------------------------------
 // Ranked search.
 
+// The moves of an antipode: from `rank` (at distance D) to a neighbour one closer, down to
+// `start`. Every entry holds the distance modulo `modulus` (15 at 4 bits, 3 at 2 bits mod 3 on
+// an undirected graph), so the neighbour one closer is the one whose entry is (d - 1) mod
+// `modulus`. A rank of the last level's value at a smaller distance (D - 15, D - 3, ...)
+// reaches the start early: nullopt. `entries_of(neighbours)` gives the neighbours' entries.
+template <class EntriesOf>
+Result<std::optional<std::vector<std::string>>> walk_back(const CompiledPuzzle& p, RankExpander& ex,
+                                                          std::uint64_t rank, std::uint64_t start,
+                                                          int D, int modulus,
+                                                          EntriesOf&& entries_of) {
+  std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
+  std::vector<int> walk;
+  std::uint64_t cur = rank;
+  int d = D;
+  while (cur != start) {
+    if (d == 0) return std::optional<std::vector<std::string>>();
+    const unsigned want = static_cast<unsigned>((d - 1) % modulus);
+    ex.neighbours(cur, nb.data());
+    const std::vector<unsigned> entries = entries_of(std::span<const std::uint64_t>(nb));
+    int found = -1;
+    for (int m = 0; m < p.move_count() && found < 0; ++m) {
+      if (entries[static_cast<std::size_t>(m)] == want) found = m;
+    }
+    if (found < 0) return std::optional<std::vector<std::string>>();
+    walk.push_back(found);
+    cur = nb[static_cast<std::size_t>(found)];
+    --d;
+  }
+  if (d != 0) return std::optional<std::vector<std::string>>();
+  auto seq = sequence_of_walk(p, walk, p.unrank(rank));
+  if (!seq) return seq.error();
+  return std::optional<std::vector<std::string>>(std::move(*seq));
+}
+
 Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
                                 const RunContext& run) {
   Stopwatch clock;
@@ -220,7 +256,6 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     const int D = result.max_distance;
     const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
-    std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
     for (std::uint64_t rank = 0; rank < p.states() && result.antipodes.size() < options.antipodes;
          ++rank) {
       if ((rank & 0xFFFFF) == 0 && run.should_stop()) {
@@ -229,33 +264,13 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
         break;
       }
       if (table->entry(rank) != last) continue;
-      std::vector<int> walk;
-      std::uint64_t cur = rank;
-      int d = D;
-      bool ok = true;
-      while (cur != start) {
-        if (d == 0) {
-          ok = false;
-          break;
-        }
-        const unsigned want = static_cast<unsigned>((d - 1) % modulus);
-        ex.neighbours(cur, nb.data());
-        int found = -1;
-        for (int m = 0; m < p.move_count() && found < 0; ++m) {
-          if (table->entry(nb[static_cast<std::size_t>(m)]) == want) found = m;
-        }
-        if (found < 0) {
-          ok = false;
-          break;
-        }
-        walk.push_back(found);
-        cur = nb[static_cast<std::size_t>(found)];
-        --d;
-      }
-      if (!ok || d != 0) continue;
-      auto seq = sequence_of_walk(p, walk, p.unrank(rank));
+      auto seq = walk_back(p, ex, rank, start, D, modulus, [&](std::span<const std::uint64_t> nb) {
+        std::vector<unsigned> entries(nb.size());
+        for (std::size_t m = 0; m < nb.size(); ++m) entries[m] = table->entry(nb[m]);
+        return entries;
+      });
       if (!seq) return seq.error();
-      result.antipodes.push_back(std::move(*seq));
+      if (*seq) result.antipodes.push_back(std::move(**seq));
     }
   }
   result.seconds = clock.seconds();
@@ -523,7 +538,6 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
     const int D = result.max_distance;
     const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
-    std::vector<std::uint64_t> nb(static_cast<std::size_t>(p.move_count()));
     std::uint64_t from = 0;
     while (result.antipodes.size() < options.antipodes) {
       std::vector<std::uint64_t> stop{run.should_stop() ? 1u : 0u};
@@ -537,34 +551,12 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
       if (candidates.empty()) break;
       from = candidates.back() + 1;
       for (std::uint64_t rank : candidates) {
-        std::vector<int> walk;
-        std::uint64_t cur = rank;
-        int d = D;
-        bool ok = true;
-        while (cur != start) {
-          if (d == 0) {
-            ok = false;
-            break;
-          }
-          const unsigned want = static_cast<unsigned>((d - 1) % modulus);
-          ex.neighbours(cur, nb.data());
-          const std::vector<unsigned> entries = search::distributed_entries(cluster, *slice, nb);
-          int found = -1;
-          for (int m = 0; m < p.move_count() && found < 0; ++m) {
-            if (entries[static_cast<std::size_t>(m)] == want) found = m;
-          }
-          if (found < 0) {
-            ok = false;
-            break;
-          }
-          walk.push_back(found);
-          cur = nb[static_cast<std::size_t>(found)];
-          --d;
-        }
-        if (!ok || d != 0) continue;
-        auto seq = sequence_of_walk(p, walk, p.unrank(rank));
+        auto seq =
+            walk_back(p, ex, rank, start, D, modulus, [&](std::span<const std::uint64_t> nb) {
+              return search::distributed_entries(cluster, *slice, nb);
+            });
         if (!seq) return seq.error();
-        result.antipodes.push_back(std::move(*seq));
+        if (*seq) result.antipodes.push_back(std::move(**seq));
       }
     }
   }
