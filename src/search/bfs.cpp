@@ -56,12 +56,14 @@ Result<BfsTable> BfsTable::create(std::uint64_t states, BfsBits bits) {
   BfsTable table;
   table.states_ = states;
   table.bits_ = bits;
+  // Neighbours are looked up at random: 2 MiB pages save TLB misses. The advice is given to the
+  // reserved memory before the fill touches it, so the fill's page faults take huge pages directly;
+  // advice after the fill leaves the collapse to khugepaged, which is too slow to matter, and
+  // MADV_COLLAPSE copies the whole table before any cancellation can be seen.
+  table.words_.reserve(static_cast<std::size_t>(words));
+  detail::advise_huge_pages(table.words_.data(),
+                            static_cast<std::size_t>(words) * sizeof(std::uint64_t));
   table.words_.assign(static_cast<std::size_t>(words), ~std::uint64_t{0});
-  // Neighbours are looked up at random: 2 MiB pages save most of the TLB misses. The advice is
-  // given after the fill, so khugepaged collapses the pages in the background: huge pages at
-  // the first write (direct compaction) or collapsed at once (MADV_COLLAPSE copies the table)
-  // both stalled creation for 1-3 s on a loaded machine, where no cancellation is seen.
-  detail::advise_huge_pages(table.words_.data(), table.words_.size() * sizeof(std::uint64_t));
   return table;
 }
 

@@ -241,6 +241,24 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
   return found;
 }
 
+// One expander per thread, each on cache lines of its own: expanders keep their current position
+// and write it for every rank, and two of them sharing a line cost the 3x4 Loopover BFS a third
+// of its speed on two threads (33.6 s instead of 24 s).
+template <class Expander>
+struct alignas(128) ThreadExpander {
+  Expander expander;
+};
+template <class MakeExpander>
+auto thread_expanders(unsigned workers, MakeExpander& make_expander) {
+  using Expander = decltype(make_expander());
+  std::vector<ThreadExpander<Expander>> expanders;
+  expanders.reserve(workers);
+  for (unsigned i = 0; i < workers; ++i) {
+    expanders.push_back(ThreadExpander<Expander>{make_expander()});
+  }
+  return expanders;
+}
+
 // The level loop shared by every puzzle: `expand(worker, level, begin, end)` scans one range
 // with that worker's expander and returns the positions it claimed.
 // Runs fn(worker, begin, end) over [0, states) in chunks taken in turn by `workers` threads;
@@ -273,13 +291,10 @@ Result<BfsResult> bfs(BfsTable& table, std::span<const std::uint64_t> starts,
                       MakeExpander&& make_expander, const RunContext& run,
                       const BfsOptions& options = {}) {
   const unsigned workers = std::max(1u, run.threads());
-  using Expander = decltype(make_expander());
-  std::vector<Expander> expanders;
-  expanders.reserve(workers);
-  for (unsigned i = 0; i < workers; ++i) expanders.push_back(make_expander());
+  auto expanders = bfs_detail::thread_expanders(workers, make_expander);
   const bfs_detail::ExpandFn expand = [&](unsigned worker, const BfsLevel& level,
                                           std::uint64_t begin, std::uint64_t end) {
-    return expand_range(table, level, begin, end, expanders[worker]);
+    return expand_range(table, level, begin, end, expanders[worker].expander);
   };
   return bfs_detail::run_bfs(table, starts, workers, expand, run, options);
 }

@@ -177,16 +177,15 @@ Result<BfsResult> distributed_bfs(Cluster& cluster, BfsSlice& slice,
                                   const DistributedBfsOptions& distributed,
                                   DistributedBfsStats& stats) {
   const unsigned workers = std::max(1u, run.threads());
-  using Expander = decltype(make_expander());
-  std::vector<Expander> expanders;
-  expanders.reserve(workers);
-  for (unsigned i = 0; i < workers; ++i) expanders.push_back(make_expander());
+  auto expanders = bfs_detail::thread_expanders(workers, make_expander);
   const bfs_detail::ScanFn scan = [&](unsigned worker, const BfsLevel& level, std::uint64_t begin,
                                       std::uint64_t end, BfsOutbox& outbox) {
     if (slice.table().bits() == BfsBits::Two) {
-      return bfs_detail::scan_slice_bits<2>(slice, level, begin, end, expanders[worker], outbox);
+      return bfs_detail::scan_slice_bits<2>(slice, level, begin, end, expanders[worker].expander,
+                                            outbox);
     }
-    return bfs_detail::scan_slice_bits<4>(slice, level, begin, end, expanders[worker], outbox);
+    return bfs_detail::scan_slice_bits<4>(slice, level, begin, end, expanders[worker].expander,
+                                          outbox);
   };
   return bfs_detail::run_distributed_bfs(cluster, slice, starts, workers, scan, run, options,
                                          distributed, stats);
