@@ -32,13 +32,6 @@ PermGroup group_of(std::vector<Perm> gens) {
   return *PermGroup::from_generators(std::move(gens), {}, options);
 }
 
-std::vector<Perm> m24_generators() {
-  return {
-      *Perm::parse("(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23)"),
-      *Perm::parse("(3,17,10,7,9)(4,13,14,19,5)(8,18,11,12,23)(15,20,22,21,16)"),
-      *Perm::parse("(1,24)(2,23)(3,12)(4,16)(5,18)(6,10)(7,20)(8,14)(9,21)(11,17)(13,22)(15,19)")};
-}
-
 // GAP's figures: `gap -q` 4.12.1 (Debian 12), G := Group(gens);; Size(G);; then
 // t := Runtime(); Size(Centre(G)); Runtime() - t, and so on (median of 5 runs each, this host,
 // other agents compiling at the same time).

@@ -182,6 +182,17 @@ Result<std::optional<std::vector<std::string>>> walk_back(const CompiledPuzzle& 
   return std::optional<std::vector<std::string>>(std::move(*seq));
 }
 
+// Keeps the histogram of the levels completed so far in `completed` (for the answer of a run
+// that is stopped), besides what bo.on_level already does.
+void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>& completed) {
+  auto save = std::move(bo.on_level);
+  bo.on_level = [&completed, save](const search::BfsTable& t,
+                                   const std::vector<std::uint64_t>& h) -> Status {
+    completed = h;
+    return save ? save(t, h) : Status(Ok{});
+  };
+}
+
 Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
                                 const RunContext& run) {
   Stopwatch clock;
@@ -229,14 +240,7 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   };
   // The levels completed so far, for a run that is stopped (time limit or cancellation).
   std::vector<std::uint64_t> completed;
-  {
-    auto save = std::move(bo.on_level);
-    bo.on_level = [&completed, save](const search::BfsTable& t,
-                                     const std::vector<std::uint64_t>& h) -> Status {
-      completed = h;
-      return save ? save(t, h) : Status(Ok{});
-    };
-  }
+  record_completed_levels(bo, completed);
   auto r = search::bfs(*table, starts, make_expander, run, bo);
   if (!r && run.should_stop() && !completed.empty()) {
     return stopped_result(std::move(result), completed, table->bytes() + p.table_bytes(), run);
@@ -493,14 +497,7 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
     return make_error("--resume needs --checkpoint DIR");
   }
   std::vector<std::uint64_t> completed;
-  {
-    auto save = std::move(bo.on_level);
-    bo.on_level = [&completed, save](const search::BfsTable& t,
-                                     const std::vector<std::uint64_t>& h) -> Status {
-      completed = h;
-      return save ? save(t, h) : Status(Ok{});
-    };
-  }
+  record_completed_levels(bo, completed);
 
   // Step 2. The search.
   const std::uint64_t starts[] = {start};
