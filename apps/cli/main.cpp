@@ -1,6 +1,4 @@
 // permuzzle: permutation puzzles and permutation groups from the command line.
-#include <optional>
-
 #include "cli.hpp"
 #include "mpi_cluster.hpp"
 

@@ -97,12 +97,17 @@ BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up, bool mod3) {
     level.cur = 1u + static_cast<unsigned>(depth & 1);
     level.nxt = 1u + static_cast<unsigned>((depth + 1) & 1);
     level.stale = level.nxt;  // depth - 1 has the parity of depth + 1
+    level.sweep = depth > 0;
   } else {
     level.cur = static_cast<unsigned>(depth % 15);
     level.nxt = static_cast<unsigned>((depth + 1) % 15);
     level.stale = 15;  // nothing to clear
   }
   return level;
+}
+
+bool last_level_distinct(BfsBits bits, int depth, bool mod3) {
+  return bits == BfsBits::Two ? !mod3 || depth < 3 : depth < 15;
 }
 
 bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3) {
@@ -112,8 +117,8 @@ bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3) {
 }
 
 void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end) {
-  if (table.bits() != BfsBits::Two || level.depth == 0) return;
-  assert(begin % 32 == 0);
+  if (!level.sweep) return;
+  assert(table.bits() == BfsBits::Two && begin % 32 == 0);
   std::uint64_t* words = table.words();
   for (std::uint64_t wi = begin / 32; wi * 32 < end; ++wi) {
     // The range owns its words during the sweep phase (no claims run then).
@@ -200,7 +205,7 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
     was_bottom_up = bottom_up;
     BfsLevel level = bfs_level(table.bits(), depth, bottom_up, mod3);
     level.shared = workers > 1;
-    if (table.bits() == BfsBits::Two && depth > 0 && !mod3) {
+    if (level.sweep) {
       const bool done = for_each_range(workers, states, chunk, run,
                                        [&](unsigned, std::uint64_t begin, std::uint64_t end) {
                                          sweep_range(table, level, begin, end);
@@ -235,8 +240,7 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   result.complete = complete;
   result.max_distance = depth;
   result.last_level = result.histogram.back();
-  const bool distinct = table.bits() == BfsBits::Two ? !mod3 || depth < 3 : depth < 15;
-  if (distinct && options.antipodes_limit > 0) {
+  if (last_level_distinct(table.bits(), depth, mod3) && options.antipodes_limit > 0) {
     const unsigned last = bfs_level(table.bits(), depth, false, mod3).cur;
     auto scan = [&]<unsigned BITS>() {
       constexpr unsigned PER_WORD = 64 / BITS;

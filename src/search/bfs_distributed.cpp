@@ -25,6 +25,17 @@ void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
   out.push_back(static_cast<std::uint8_t>(v));
 }
 
+// The varint at b[i] (put_varint's coding); i moves past it.
+std::uint64_t get_varint(const std::vector<std::uint8_t>& b, std::size_t& i) {
+  std::uint64_t v = 0;
+  for (unsigned shift = 0; i < b.size(); shift += 7) {
+    const std::uint8_t byte = b[i++];
+    v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) break;
+  }
+  return v;
+}
+
 // Sorts `values` by 11-bit digits, least significant first (as many as the largest value has):
 // a batch of 65,536 local indices below 2^22 takes 2 passes, several times faster than a
 // comparison sort. `scratch` is the second buffer (its capacity is kept).
@@ -139,24 +150,12 @@ class BfsExchange {
     std::uint64_t index = 0, found = 0;
     const std::vector<std::uint8_t>& b = message->bytes;
     std::size_t i = 0;
-    std::uint64_t depth = 0;
-    for (unsigned shift = 0; i < b.size(); shift += 7) {
-      const std::uint8_t byte = b[i++];
-      depth |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-      if ((byte & 0x80) == 0) break;
-    }
-    if (depth != static_cast<std::uint64_t>(level_.depth)) {
+    if (get_varint(b, i) != static_cast<std::uint64_t>(level_.depth)) {
       // The level handshake makes this impossible; counted so that a test would see it.
       mismatched_.fetch_add(1, std::memory_order_relaxed);
     }
     while (i < b.size()) {
-      std::uint64_t delta = 0;
-      for (unsigned shift = 0; i < b.size(); shift += 7) {
-        const std::uint8_t byte = b[i++];
-        delta |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-        if ((byte & 0x80) == 0) break;
-      }
-      index += delta;
+      index += get_varint(b, i);
       // claim() may only meet "not reached" entries (an AND with the claim's mask would turn a
       // frontier entry into another value), and concurrent claims only ever write nxt there.
       if (two) {
@@ -354,7 +353,7 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
     BfsLevel level = bfs_level(bits, depth, false, mod3);
     level.shared = workers > 1;
     bool stopped = false;
-    if (bits == BfsBits::Two && depth > 0 && !mod3) {
+    if (level.sweep) {
       stopped = !for_each_chunk(workers, table.states(), block, run,
                                 [&](unsigned, std::uint64_t begin, std::uint64_t end) {
                                   sweep_range(table, level, begin, end);
@@ -416,8 +415,7 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   result.complete = complete;
   result.max_distance = depth;
   result.last_level = result.histogram.back();
-  const bool distinct = bits == BfsBits::Two ? !mod3 || depth < 3 : depth < 15;
-  if (distinct && options.antipodes_limit > 0) {
+  if (last_level_distinct(bits, depth, mod3) && options.antipodes_limit > 0) {
     result.antipodes = distributed_find(cluster, slice, bfs_level(bits, depth, false, mod3).cur, 0,
                                         options.antipodes_limit);
   }

@@ -89,6 +89,9 @@ struct BfsLevel {
   unsigned cur = 0;    // value of the frontier (the positions at `depth`)
   unsigned nxt = 0;    // value written for depth + 1
   unsigned stale = 0;  // 2 bits: value of depth - 1 entries that sweep_range clears
+  // The level starts with a sweep (2 bits, not mod 3, from depth 1): only then do two levels'
+  // values alternate, so that level d - 1 must become "expanded" before level d + 1 is written.
+  bool sweep = false;
   bool bottom_up = false;
   // Other threads claim entries of this table during the level: top-down claims must be
   // atomic read-modify-writes. With one worker they are plain loads and stores.
@@ -118,10 +121,14 @@ class BfsTable {
 };
 
 BfsLevel bfs_level(BfsBits bits, int depth, bool bottom_up, bool mod3 = false);
+// Whether the entries of the last level (`depth`) differ from every other level's, so that the
+// antipodes can be listed by scanning for its value: 2 bits except mod 3 from depth 3 on, 4 bits
+// below depth 15.
+bool last_level_distinct(BfsBits bits, int depth, bool mod3);
 // Marks a start rank at depth 0; true when it was not marked before.
 bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3 = false);
-// 2 bits: clears the level d-1 entries of [begin, end) (begin a multiple of 32) to "expanded".
-// Call on every range before any range of the level expands. 4 bits: nothing to do.
+// When level.sweep: clears the level d-1 entries of [begin, end) (begin a multiple of 32) to
+// "expanded". Call on every range before any range of the level expands; otherwise nothing to do.
 void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end);
 
 namespace bfs_detail {

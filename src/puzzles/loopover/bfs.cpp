@@ -128,16 +128,17 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   const std::uint64_t total = *factorial(n);  // n <= 16
   DistanceTable table;
   const std::uint64_t bytes = (total + 15) / 16 * sizeof(std::uint64_t);
-  {
-    // Without a run context the machine's default budget still refuses what cannot fit.
-    const RunContext fallback = RunContext().with_memory_budget(default_memory_budget());
-    auto ok =
-        (options.run ? *options.run : fallback)
-            .check_memory(
-                bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                                   "positions)",
-                                   format_size(size), total));
-    if (!ok) return ok.error();
+  // Without a run context the machine's default budget still refuses what cannot fit.
+  RunContext run =
+      options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
+  run.with_threads(options.threads > 0 ? static_cast<unsigned>(options.threads)
+                                       : hardware_threads());
+  if (auto ok = run.check_memory(
+          bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                             "positions)",
+                             format_size(size), total));
+      !ok) {
+    return ok.error();
   }
   // Step 1. The move maps of the metric (each move's inverse is also in the list).
   std::vector<MoveMap> moves;
@@ -169,9 +170,6 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
   st.size = size;
   st.metric = options.metric;
   st.table_bytes = table.table_.bytes();
-  RunContext run = options.run ? *options.run : RunContext();
-  run.with_threads(options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                       : hardware_threads());
   search::BfsOptions bo;
   bo.bits = search::BfsBits::Four;
   bo.undirected = true;  // every metric move's inverse is also a move

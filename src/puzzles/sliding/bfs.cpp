@@ -125,8 +125,7 @@ class SlidingExpander {
       blank_ = static_cast<int>(rank / per_blank_);
       unrank_permutation(2 * (rank % per_blank_), m_, t_, 1);
     }
-    const int wanted = klass_ ^ ((cols_ % 2 == 0) ? (blank_ / cols_) & 1 : 0);
-    if (prepare() != wanted) {
+    if (prepare() != ranking_->tiles_parity(klass_, blank_)) {
       // lex(t) is even here (the last two tiles ascending): swapping them turns the last digit
       // from 0 to 1 (weight 1) and changes nothing else before it.
       std::swap(t_[m_ - 2], t_[m_ - 1]);
@@ -215,8 +214,7 @@ SlidingRanking::SlidingRanking(BoardSize size) : size_(size), cells_(size.cells(
 int SlidingRanking::parity_class(const Position& p) const {
   std::uint8_t t[BFS_MAX_CELLS];
   const int blank = tiles_of(p, t);
-  const int row_parity = size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0;
-  return permutation_parity(t, cells_ - 1) ^ row_parity;
+  return tiles_parity(permutation_parity(t, cells_ - 1), blank);
 }
 
 std::uint64_t SlidingRanking::rank(const Position& p) const {
@@ -229,8 +227,7 @@ int SlidingRanking::unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t)
   const int m = cells_ - 1;
   const int blank = static_cast<int>(rank / per_blank_);
   unrank_permutation(2 * (rank % per_blank_), m, t, 1);
-  const int wanted = klass ^ (size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0);
-  if (permutation_parity(t, m) != wanted) std::swap(t[m - 2], t[m - 1]);
+  if (permutation_parity(t, m) != tiles_parity(klass, blank)) std::swap(t[m - 2], t[m - 1]);
   return blank;
 }
 
@@ -255,8 +252,8 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   }
   if (auto s = check_position(size, goal, "goal"); !s) return s.error();
   // Without a run context the machine's default budget still refuses what cannot fit.
-  const RunContext fallback = RunContext().with_memory_budget(default_memory_budget());
-  const RunContext& run = options.run ? *options.run : fallback;
+  const RunContext run =
+      options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
 
   // Step 1. The table: 2 bits for each position of one parity class, checked against the
   // memory budget before it is allocated.

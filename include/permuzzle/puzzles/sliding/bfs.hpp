@@ -39,6 +39,11 @@ class SlidingRanking {
   std::uint64_t states() const { return per_blank_ * static_cast<std::uint64_t>(cells_); }
   std::uint64_t per_blank() const { return per_blank_; }  // (n-1)!/2
   int parity_class(const Position& p) const;
+  // The parity of the tiles' order of the positions of class `klass` with the blank at `blank`
+  // (the class formula above, solved for parity(t)).
+  int tiles_parity(int klass, int blank) const {
+    return klass ^ (size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0);
+  }
   std::uint64_t rank(const Position& p) const;  // within parity_class(p)
   // The tiles' order of a rank of class `klass` (t[0..n-2]); returns the blank's cell.
   int unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t) const;
