@@ -835,13 +835,16 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definit
     // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12).
     for (auto& table : tables_plan) {
       for (std::size_t gi = 0; gi < table.size(); ++gi) {
-        const auto& tracked = table[gi];
+        // `tracked` is read only before the loop: a grown trial replaces `table` (and the
+        // vector `tracked` refers to) inside it.
+        const std::vector<char>& tracked = table[gi];
+        const std::size_t size = tracked.size();
         const auto n = std::count(tracked.begin(), tracked.end(), 1);
-        if (n == 0 || n == static_cast<std::ptrdiff_t>(tracked.size())) continue;
+        if (n == 0 || n == static_cast<std::ptrdiff_t>(size)) continue;
         const std::size_t first = static_cast<std::size_t>(
             std::find(tracked.begin(), tracked.end(), 1) - tracked.begin());
-        for (std::size_t k = 1; k < tracked.size(); ++k) {
-          const std::size_t l = (first + tracked.size() - k) % tracked.size();
+        for (std::size_t k = 1; k < size; ++k) {
+          const std::size_t l = (first + size - k) % size;
           if (table[gi][l]) continue;
           auto trial = table;
           trial[gi][l] = 1;
