@@ -1,6 +1,7 @@
 // The distributed BFS under a real mpirun (search/bfs_distributed.hpp, apps/cli/mpi_cluster.cpp):
-// for 1 to 4 processes on this machine (--oversubscribe) the histogram and the antipodes of
-// `def bfs` are exactly those of the one-process run (and, for the 2x2x2, OEIS A079761); a job
+// for 1 to 4 processes on this machine (--oversubscribe) the answers of `def bfs`, `sliding bfs`
+// and `loopover bfs` are exactly those of the one-process run (and, for the 2x2x2 and the
+// 8-puzzle, the published counts); a job
 // whose process 1 dies in the middle of a level resumes from its checkpoint, with the same or
 // another number of processes; the message buffers stay within their budget.
 #include <gtest/gtest.h>
@@ -25,13 +26,16 @@ bool have_mpirun() {
 }
 
 // `permuzzle --json --tables none <args>` as P processes of one mpirun job (root may run it:
-// the test machine's CI runs as root), each with one thread.
-test::CliRun mpirun(int processes, const std::string& args, const std::string& env = "") {
+// the test machine's CI runs as root), each with one thread (a BFS command's --threads 1, unless
+// `one_thread` is false for a command without that option).
+test::CliRun mpirun(int processes, const std::string& args, const std::string& env = "",
+                    bool one_thread = true) {
   const std::string prefix = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env +
                              " mpirun --oversubscribe --bind-to none -np " +
                              std::to_string(processes);
   // run_cli_env puts the program after the environment: mpirun and its options go there.
-  return test::run_cli_env(prefix, "--json --tables none " + args + " --threads 1");
+  return test::run_cli_env(prefix,
+                           "--json --tables none " + args + (one_thread ? " --threads 1" : ""));
 }
 
 class MpiBfs : public ::testing::Test {
@@ -41,28 +45,25 @@ class MpiBfs : public ::testing::Test {
   }
 };
 
-// Every P gives the one-process answer: histogram, God's number and the antipodes as move
-// sequences (walked back through the slices of all processes).
-void expect_same_for_every_p(const std::string& file, const std::string& options,
-                             const Hist* published = nullptr) {
-  const test::CliRun one =
-      test::run_cli("--json --tables none def bfs " + data_file(file) + " " + options);
-  ASSERT_EQ(one.exit_code, 0) << one.err;
+// Every P gives the one-process answer of `args` (a BFS command): the fields listed, and the
+// distribution's own (`processes`, `bytes_sent`, a time per level). Returns the one-process JSON.
+nlohmann::json expect_same_for_every_p(const std::string& args,
+                                       const std::vector<std::string>& fields) {
+  const test::CliRun one = test::run_cli("--json --tables none " + args);
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  if (one.exit_code != 0) return {};
   const nlohmann::json expected = one.json();
-  if (published) {
-    EXPECT_EQ(expected["histogram"].get<Hist>(), *published);
-  }
   EXPECT_FALSE(expected.contains("processes"));
   for (int p = 1; p <= 4; ++p) {
-    SCOPED_TRACE(file + " with " + std::to_string(p) + " processes");
-    const test::CliRun run = mpirun(p, "def bfs " + data_file(file) + " " + options);
-    ASSERT_EQ(run.exit_code, 0) << run.err;
+    SCOPED_TRACE(args + " with " + std::to_string(p) + " processes");
+    const test::CliRun run = mpirun(p, args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    if (run.exit_code != 0) continue;
     const nlohmann::json got = run.json();  // exactly one JSON object: process 0 alone prints
-    EXPECT_EQ(got["histogram"], expected["histogram"]);
-    EXPECT_EQ(got["max_distance"], expected["max_distance"]);
-    EXPECT_EQ(got["antipodes"], expected["antipodes"]);
-    EXPECT_EQ(got["complete"], true);
-    EXPECT_EQ(got["bits"], expected["bits"]);
+    for (const std::string& field : fields) {
+      EXPECT_TRUE(expected.contains(field)) << field;
+      EXPECT_EQ(got[field], expected[field]) << field;
+    }
     EXPECT_EQ(got["processes"], p);
     EXPECT_EQ(got["level_seconds"].size(), expected["histogram"].size());
     if (p == 1) {
@@ -71,6 +72,49 @@ void expect_same_for_every_p(const std::string& file, const std::string& options
       EXPECT_GT(got["bytes_sent"].get<std::uint64_t>(), 0u);
     }
   }
+  return expected;
+}
+
+// The same for `def bfs` of a data file: histogram, God's number, the antipodes as move
+// sequences (walked back through the slices of all processes), checked against a published
+// histogram where there is one.
+void expect_same_for_every_p(const std::string& file, const std::string& options,
+                             const Hist* published = nullptr) {
+  const nlohmann::json expected =
+      expect_same_for_every_p("def bfs " + data_file(file) + " " + options,
+                              {"histogram", "max_distance", "antipodes", "complete", "bits"});
+  if (published) {
+    EXPECT_EQ(expected["histogram"].get<Hist>(), *published);
+  }
+}
+
+// The 8-puzzle: every field of the one-process answer but the time, for every P; OEIS A089473
+// (the 8-puzzle's positions per distance from the goal with the blank in a corner).
+TEST_F(MpiBfs, EightPuzzleSameForEveryProcessCountAndOeis) {
+  const nlohmann::json one = expect_same_for_every_p(
+      "sliding bfs 3x3 --antipodes 2",
+      {"histogram", "max_distance", "antipodes", "antipodes_count", "states", "arrangements",
+       "mean_distance", "components", "component_sizes", "components_method"});
+  const Hist a089473 = {1,     2,     4,     8,     16,    20,   39,   62,   116,   152,   286,
+                        396,   748,   1024,  1893,  2512,  4485, 5638, 9529, 10878, 16993, 17110,
+                        23952, 20224, 24047, 15578, 14560, 6274, 3910, 760,  221,   2};
+  EXPECT_EQ(one["histogram"].get<Hist>(), a089473);
+  EXPECT_EQ(one["components"], 2);
+}
+
+// The built-in 3x3 Loopover for every P, and the same histogram as its definition file's BFS
+// (a second, independent model: on three columns a half turn of a row is one move either way,
+// so the file's half-turn metric is the built-in single-tile metric).
+TEST_F(MpiBfs, BuiltInLoopoverSameForEveryProcessCountAndAsItsDefinitionFile) {
+  const nlohmann::json one = expect_same_for_every_p(
+      "loopover bfs 3x3", {"histogram", "max_distance", "antipodes_count", "states",
+                           "mean_distance", "sample_antipodes", "metric"});
+  const test::CliRun def = test::run_cli("--json --tables none def bfs " +
+                                         data_file("loopover-3x3.tws") + " --antipodes 0");
+  ASSERT_EQ(def.exit_code, 0) << def.err;
+  EXPECT_EQ(one["histogram"], def.json()["histogram"]);
+  // 9!/2: every move is a 3-cycle, so the even arrangements are the reachable ones.
+  EXPECT_EQ(one["states"], 181440);
 }
 
 TEST_F(MpiBfs, LoopoverThreeByThreeSameForEveryProcessCount) {
@@ -132,15 +176,15 @@ TEST_F(MpiBfs, MessageBuffersStayWithinTheirBudget) {
 // A command that does not share its work is refused under a job of several processes (each would
 // run the whole of it), and runs as usual with one process.
 TEST_F(MpiBfs, OtherCommandsAreRefusedUnderSeveralProcesses) {
-  const test::CliRun two = mpirun(2, "loopover bfs 2x3");
+  const test::CliRun two = mpirun(2, "sliding random --size 3x3 --seed 5 --count 3", "", false);
   EXPECT_EQ(two.exit_code, 2) << two.out;
   EXPECT_NE(two.err.find("does not run over 2 processes"), std::string::npos) << two.err;
-  const test::CliRun one = mpirun(1, "loopover bfs 2x3");
+  const test::CliRun one = mpirun(1, "sliding random --size 3x3 --seed 5 --count 3", "", false);
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  const test::CliRun alone = test::run_cli("--json loopover bfs 2x3 --threads 1");
+  const test::CliRun alone = test::run_cli("--json sliding random --size 3x3 --seed 5 --count 3");
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
-  EXPECT_EQ(one.json()["histogram"], alone.json()["histogram"]);
-  EXPECT_EQ(one.json()["states"], 720);  // 6!: every arrangement of the 2x3 board is reachable
+  EXPECT_EQ(one.json()["positions"], alone.json()["positions"]);
+  EXPECT_EQ(one.json()["positions"].size(), 3u);
 }
 
 }  // namespace

@@ -175,6 +175,8 @@ Result<nlohmann::json> collect(const api::Command& command, const Values& values
 
 // Where each artifact goes: a file, or stdout in place of the text (with --json: into the JSON).
 Status deliver_artifacts(const Context& ctx, const nlohmann::json& params, api::Output& out) {
+  // Under mpirun every process has the same artifacts; process 0 writes them.
+  if (ctx.cluster != nullptr && ctx.cluster->rank() != 0) return Ok{};
   for (const api::Artifact& a : out.artifacts) {
     std::string path = params.value(a.param, std::string("-"));
     if (path == "-") {

@@ -41,6 +41,29 @@ std::string with_commas(const std::string& digits) {
   return out;
 }
 
+RunContext with_threads(const Request& q, const Session& s) {
+  RunContext run = s.run;
+  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  return run;
+}
+
+Param threads_option() {
+  return with_range(
+      option("threads", ParamType::Unsigned, "Worker threads (default: every hardware thread)"), 1,
+      256);
+}
+
+void add_distribution_json(nlohmann::json& out,
+                           const std::optional<search::DistributedBfsStats>& distribution) {
+  if (!distribution) return;
+  out["processes"] = distribution->processes;
+  out["bytes_sent"] = distribution->bytes_sent;
+  out["positions_sent"] = distribution->ranks_sent;
+  out["level_seconds"] = distribution->level_seconds;
+  out["message_buffer_bytes"] = distribution->buffer_limit;
+  out["message_buffer_peak_bytes"] = distribution->buffer_peak;
+}
+
 std::string with_commas(std::uint64_t v) {
   return with_commas(std::to_string(v));
 }

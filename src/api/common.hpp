@@ -12,6 +12,7 @@
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/cube/two_phase.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::api {
 
@@ -75,6 +76,17 @@ inline Command expensive(Command c, nlohmann::json hard, std::vector<nlohmann::j
   return c;
 }
 
+// The session's run context with the request's --threads, when it has one.
+RunContext with_threads(const Request& q, const Session& s);
+// "--threads N" (1..256): worker threads, by default every hardware thread.
+Param threads_option();
+
+// A command whose handler shares its work with the other processes of an MPI job.
+inline Command distributed(Command c) {
+  c.distributed = true;
+  return c;
+}
+
 // Parses a permutation parameter; errors name the parameter and point into its full text
 // (`offset` skips a "NAME=" prefix).
 Result<Perm> parse_perm_param(const std::string& text, const std::string& what,
@@ -91,6 +103,12 @@ std::string with_commas(std::uint64_t v);
 std::string with_commas(const std::string& digits);
 // The words of a list separated by commas and/or blanks ("a,b c" -> {"a", "b", "c"}).
 std::vector<std::string> split_list(std::string list);
+
+// What a whole-graph BFS run over several processes (under mpirun, docs/distributed.md) adds to
+// its JSON: "processes", "bytes_sent", "positions_sent", "level_seconds",
+// "message_buffer_bytes", "message_buffer_peak_bytes". Nothing for a one-process search.
+void add_distribution_json(nlohmann::json& out,
+                           const std::optional<search::DistributedBfsStats>& distribution);
 
 // A bar chart of positions per distance (a self-contained SVG) for every whole-graph BFS.
 std::string distance_chart_svg(const std::string& title,

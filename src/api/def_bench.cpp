@@ -42,8 +42,7 @@ std::uint64_t total(const std::vector<std::uint64_t>& h) {
 Result<Output> bench_def(const Request& q, Session& s) {
   const std::vector<std::string> cases = split_list(q.string("cases"));
   const std::uint64_t seed = q.unsigned_integer("seed");
-  RunContext run = s.run;
-  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  const RunContext run = with_threads(q, s);
   Signature sig;
   Output out;
   nlohmann::json results = nlohmann::json::array();

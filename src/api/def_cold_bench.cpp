@@ -57,8 +57,7 @@ std::vector<std::size_t> move_indices(const Definition& d, const std::string& te
 Result<Output> bench_def_cold(const Request& q, Session& s) {
   const std::vector<std::string> cases = split_list(q.string("cases"));
   const std::uint64_t seed = q.unsigned_integer("seed");
-  RunContext run = s.run;
-  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  const RunContext run = with_threads(q, s);
   const std::uint64_t memory = std::min<std::uint64_t>(
       std::uint64_t{2} << 30, run.memory_budget() > 0 ? run.memory_budget() : ~0ULL);
   nlohmann::json results = nlohmann::json::array();

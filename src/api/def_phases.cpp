@@ -70,8 +70,7 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
         "solution, not proven optimal",
         {}, Error::NO_POSITION, ErrorKind::InvalidInput);
   }
-  RunContext run = s.run;
-  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  const RunContext run = with_threads(q, s);
   auto phases = read_phases_param(q, d, run);
   if (!phases) return phases.error();
   PhaseOptions o;
@@ -239,8 +238,7 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
   }
   const std::uint64_t count = q.unsigned_integer("count");
   const std::uint64_t seed = q.unsigned_integer("seed");
-  RunContext run = s.run;
-  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
+  const RunContext run = with_threads(q, s);
   Output out;
   nlohmann::json results = nlohmann::json::array();
   std::string text;

@@ -25,17 +25,6 @@ Result<Definition> read_definition_file(const Request& q) {
   return read_definition_param(q, "file");
 }
 
-RunContext with_threads(const Request& q, const Session& s) {
-  RunContext run = s.run;
-  if (q.has("threads")) run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
-  return run;
-}
-
-Param threads_option() {
-  return with_range(
-      option("threads", ParamType::Unsigned, "Worker threads (default: every hardware thread)"), 1,
-      256);
-}
 Param metric_param() {
   return with_choices(
       option("metric", ParamType::String, "Metric: htm (every power costs 1) or qtm", "htm"),
@@ -83,16 +72,8 @@ Result<Output> bfs_command(const Request& q, Session& s) {
     out.json["rank_space"] = r->rank_space;
   }
   if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
-  if (r->distribution) {
-    // Under mpirun (docs/distributed.md); table_bytes is then one process's share.
-    const DefBfsDistribution& dist = *r->distribution;
-    out.json["processes"] = dist.processes;
-    out.json["bytes_sent"] = dist.bytes_sent;
-    out.json["positions_sent"] = dist.ranks_sent;
-    out.json["level_seconds"] = dist.level_seconds;
-    out.json["message_buffer_bytes"] = dist.buffer_limit;
-    out.json["message_buffer_peak_bytes"] = dist.buffer_peak;
-  }
+  // Under mpirun (docs/distributed.md); table_bytes is then one process's share.
+  add_distribution_json(out.json, r->distribution);
   out.stopped = r->stopped;
   std::string text =
       fmt::format("{} ({}): {} positions{}\n", d->name, metric_name(*metric), with_commas(total),

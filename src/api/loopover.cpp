@@ -330,7 +330,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   };
   BfsStats known;
   o.partial = &known;
-  auto t = DistanceTable::build(c->size, o);
+  auto t = analyse(c->size, o);
   if (!t && s.run.should_stop()) {
     // Stopped: the levels finished so far.
     Output out;
@@ -341,6 +341,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
                 {"table_bytes", known.table_bytes},
                 {"metric", metric_name(c->metric)},
                 {"size", format_size(c->size)}};
+    add_distribution_json(out.json, known.distribution);
     out.text = fmt::format("Loopover {} ({}): stopped after {} complete levels ({} positions)\n",
                            format_size(c->size), metric_name(c->metric), known.histogram.size(),
                            known.states);
@@ -351,7 +352,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
     return out;
   }
   if (!t) return t.error();
-  const BfsStats& st = t->stats();
+  const BfsStats& st = *t;
   Output out;
   out.text =
       fmt::format("Loopover {} ({}): {} positions, {:.1f} s, table {} MB\n", format_size(c->size),
@@ -377,6 +378,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
               {"metric", metric_name(c->metric)},
               {"size", format_size(c->size)},
               {"sample_antipodes", samples}};
+  add_distribution_json(out.json, st.distribution);
   if (q.has("svg"))
     out.artifacts.push_back(
         {"svg",
@@ -553,7 +555,7 @@ void register_loopover(Registry& r) {
        apply_command},
       {{{"size", "4x4"}, {"moves", "Q7"}}}));
 
-  r.add(expensive(
+  r.add(distributed(expensive(
       {"loopover",
        "bfs",
        "Whole-graph BFS: positions per distance, God's number",
@@ -566,7 +568,7 @@ void register_loopover(Registry& r) {
        bfs_command,
        true},
       {{"size", "3x4"}},  // 479,001,600 positions, 240 MB: about half a minute
-      {{{"size", "4x4"}, {"threads", 0}}, {{"size", "3x"}}}));
+      {{{"size", "4x4"}, {"threads", 0}}, {{"size", "3x"}}})));
 
   r.add(cheap({"loopover",
                "group",

@@ -412,7 +412,8 @@ Result<Output> run_bfs(const Request& q, Session& session) {
                         fmt::format("distance {}: {} positions ({} so far)", d, with_commas(layer),
                                     with_commas(total))});
   };
-  o.run = &session.run;
+  const RunContext run = with_threads(q, session);
+  o.run = &run;
   auto r = bfs(*sz, *g, o);
   if (!r) return r.error();
   Output out;
@@ -421,6 +422,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
     out.json = {{"size", to_string(*sz)},          {"complete", false},
                 {"histogram", r->histogram},       {"states", r->states},
                 {"arrangements", r->arrangements}, {"seconds", r->seconds}};
+    add_distribution_json(out.json, r->distribution);
     out.text = fmt::format(
         "{} sliding puzzle, goal {}: stopped after {} complete layers ({} positions within "
         "distance {})\n",
@@ -471,6 +473,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
               {"component_sizes", r->component_sizes},
               {"components_method", r->components_method},
               {"seconds", r->seconds}};
+  add_distribution_json(out.json, r->distribution);
   if (q.has("svg"))
     out.artifacts.push_back(
         {"svg",
@@ -623,7 +626,7 @@ void register_sliding(Registry& r) {
        run_random},
       {{{"count", 0}}, {{"size", "0x3"}}, {{"seed", -1}}}));
 
-  r.add(expensive(
+  r.add(distributed(expensive(
       {"sliding",
        "bfs",
        "Whole-graph breadth-first search from the goal (boards up to 16 cells)",
@@ -634,11 +637,12 @@ void register_sliding(Registry& r) {
                    std::numeric_limits<int>::max()),
         option("svg", ParamType::OutputPath, "Write the distance histogram as an SVG bar chart"),
         flag("reachable-only",
-             "Search only the goal's component (the other half is its mirror image)")},
+             "Search only the goal's component (the other half is its mirror image)"),
+        threads_option()},
        run_bfs,
        true},
       {{"size", "3x4"}},  // 12!/2 positions per parity class, 60 MB
-      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}}));
+      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}})));
 
   r.add_demo("sliding", demo_sliding);
   register_sliding_bench(r);

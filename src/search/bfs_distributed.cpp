@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -202,6 +203,11 @@ void BfsOutbox::poll() {
   exchange_->poll();
 }
 
+std::uint64_t distributed_block(std::uint64_t states) {
+  return std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(states / 1024, 1)), 64,
+                                   std::uint64_t{1} << 16);
+}
+
 Result<BfsSlice> BfsSlice::create(std::uint64_t states, BfsBits bits, std::uint64_t block,
                                   int processes, int process) {
   if (block == 0 || block % 64 != 0) return make_error("the BFS block must be a multiple of 64");
@@ -234,6 +240,24 @@ std::vector<unsigned> distributed_entries(Cluster& cluster, const BfsSlice& slic
   }
   cluster.min(values);
   return {values.begin(), values.end()};
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> distributed_smallest(
+    Cluster& cluster, std::span<const std::pair<std::uint64_t, std::uint64_t>> mine,
+    std::size_t limit) {
+  std::vector<std::uint64_t> flat;
+  flat.reserve(2 * mine.size());
+  for (const auto& [key, rank] : mine) {
+    flat.push_back(key);
+    flat.push_back(rank);
+  }
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> all;
+  for (const auto& list : cluster.all_gather(flat)) {
+    for (std::size_t i = 0; i + 1 < list.size(); i += 2) all.emplace_back(list[i], list[i + 1]);
+  }
+  std::sort(all.begin(), all.end());
+  if (all.size() > limit) all.resize(limit);
+  return all;
 }
 
 std::vector<std::uint64_t> distributed_find(Cluster& cluster, const BfsSlice& slice, unsigned value,

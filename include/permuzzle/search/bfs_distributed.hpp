@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "permuzzle/core/cluster.hpp"
@@ -75,6 +76,11 @@ class BfsSlice {
   BfsTable table_;  // the local blocks (the last one may reach past states_: never reached)
 };
 
+// Ranks per block for a rank space of `states`: a function of the rank space only (not of the
+// number of processes), so that a checkpoint resumes with another number of processes; small
+// spaces get small blocks so that every process has some.
+std::uint64_t distributed_block(std::uint64_t states);
+
 struct DistributedBfsOptions {
   std::uint64_t buffer_bytes = std::uint64_t{64} << 20;  // message buffers per process
 };
@@ -87,6 +93,13 @@ struct DistributedBfsStats {
   std::uint64_t buffer_limit = 0;     // DistributedBfsOptions::buffer_bytes
   std::uint64_t buffer_peak = 0;      // the most any process used
 };
+
+// Collective: the first antipodes in a caller's order. Every process passes its own candidates
+// as (key, rank) pairs; every process gets the `limit` pairs of smallest key over all processes,
+// ascending (ties by rank).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> distributed_smallest(
+    Cluster& cluster, std::span<const std::pair<std::uint64_t, std::uint64_t>> mine,
+    std::size_t limit);
 
 class BfsExchange;
 

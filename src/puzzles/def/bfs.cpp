@@ -284,14 +284,6 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
 // ---------------------------------------------------------------------------------------------
 // Distributed ranked search (RunContext::cluster).
 
-// Ranks per block of the distributed layout: a function of the rank space only (not of the
-// number of processes), so that a checkpoint resumes with another number of processes; small
-// spaces get small blocks so that every process has some.
-std::uint64_t distributed_block(std::uint64_t states) {
-  return std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(states / 1024, 1)), 64,
-                                   std::uint64_t{1} << 16);
-}
-
 // Checkpoints of a distributed search, in <dir>: per process r and level L a slice
 // "<prefix>-b<block>-p<P>-r<r>-level<L>" (its table words) and a record "<prefix>-p<P>-r<r>"
 // [level, P, block, histogram...] (u64 each). After level L: every process writes its slice,
@@ -461,7 +453,7 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
   result.method = "ranked";
   result.bits = bits;
   result.rank_space = p.states();
-  const std::uint64_t block = distributed_block(p.states());
+  const std::uint64_t block = search::distributed_block(p.states());
   auto slice =
       search::BfsSlice::create(p.states(), bits == 4 ? search::BfsBits::Four : search::BfsBits::Two,
                                block, cluster.size(), cluster.rank());
@@ -506,15 +498,7 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
   search::DistributedBfsStats stats;
   auto r = search::distributed_bfs(
       cluster, *slice, starts, [&] { return RankExpander(p); }, run, bo, dopt, stats);
-  DefBfsDistribution distribution;
-  distribution.processes = cluster.size();
-  distribution.bytes_sent = stats.bytes_sent;
-  distribution.ranks_sent = stats.ranks_sent;
-  distribution.level_seconds = stats.level_seconds;
-  distribution.buffer_limit = stats.buffer_limit;
-  distribution.buffer_peak = stats.buffer_peak;
-  distribution.slice_bytes = slice->table().bytes();
-  result.distribution = distribution;
+  result.distribution = stats;
   if (!r && run.should_stop() && !completed.empty()) {
     return stopped_result(std::move(result), completed, slice->table().bytes() + p.table_bytes(),
                           run);
@@ -756,7 +740,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     Cluster* cluster = run.cluster();
     const std::uint64_t processes = cluster ? static_cast<std::uint64_t>(cluster->size()) : 1;
     const std::uint64_t share =
-        cluster ? (p->states() + processes - 1) / processes + distributed_block(p->states())
+        cluster ? (p->states() + processes - 1) / processes + search::distributed_block(p->states())
                 : p->states();
     const std::uint64_t buffers = cluster ? options.buffer_bytes : 0;
     const std::uint64_t bytes4 = (share + 15) / 16 * 8 + buffers;

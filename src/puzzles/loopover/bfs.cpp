@@ -1,12 +1,15 @@
 #include "permuzzle/puzzles/loopover/bfs.hpp"
+#include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <memory>
 
 namespace permuzzle::loopover {
 
@@ -113,9 +116,50 @@ class LoopoverExpander {
   std::uint64_t have_ = ~std::uint64_t{0};  // the rank of tiles_ (none yet)
 };
 
-}  // namespace
+// The moves of a metric as SpanMoves (each move's inverse is also in the list), and the Lehmer
+// weights (n-1-i)!.
+struct MoveSpans {
+  std::vector<SpanMove> spans;
+  std::uint64_t weight[MAX_BFS_CELLS] = {};
+};
 
-Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
+MoveSpans move_spans(BoardSize size, Metric metric) {
+  const int n = size.cells();
+  MoveSpans out;
+  for (const Move& move : metric_moves(size, metric)) {
+    Position p = goal_position(size);
+    apply_move(size, p, move);
+    MoveMap m{};
+    for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
+    SpanMove sp;
+    sp.lo = n;
+    sp.hi = -1;
+    for (int c = 0; c < n; ++c) {
+      sp.src[m.dst[c]] = static_cast<std::uint8_t>(c);
+      if (m.dst[c] != c) sp.lo = std::min(sp.lo, c), sp.hi = std::max(sp.hi, c);
+    }
+    out.spans.push_back(sp);
+  }
+  for (int i = 0; i < n; ++i) out.weight[i] = *factorial(n - 1 - i);
+  return out;
+}
+
+// What every search shares: the size check, the run context (threads, the default budget), the
+// search options (4-bit entries, levels reported, the completed ones kept for a stopped run).
+struct SearchSetup {
+  RunContext run;
+  std::uint64_t total = 0;  // n!
+  MoveSpans moves;
+  search::BfsOptions bo;
+  std::vector<std::uint64_t> completed;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
+Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOptions& options) {
   if (auto ok = validate_size(size); !ok) return ok.error();
   const int n = size.cells();
   if (n > MAX_BFS_CELLS) {
@@ -124,98 +168,140 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
                                   format_size(size), n, MAX_BFS_CELLS),
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  auto t0 = std::chrono::steady_clock::now();
-  const std::uint64_t total = *factorial(n);  // n <= 16
-  DistanceTable table;
-  const std::uint64_t bytes = (total + 15) / 16 * sizeof(std::uint64_t);
+  auto s = std::make_unique<SearchSetup>();
+  s->total = *factorial(n);  // n <= 16
   // Without a run context the machine's default budget still refuses what cannot fit.
-  RunContext run =
-      options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
-  run.with_threads(options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                       : hardware_threads());
-  if (auto ok = run.check_memory(
-          bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                             "positions)",
-                             format_size(size), total));
-      !ok) {
-    return ok.error();
-  }
-  // Step 1. The move maps of the metric (each move's inverse is also in the list).
-  std::vector<MoveMap> moves;
-  for (const Move& move : metric_moves(size, options.metric)) {
-    Position p = goal_position(size);
-    apply_move(size, p, move);
-    MoveMap m{};
-    for (int cell = 0; cell < n; ++cell) m.dst[p[cell] - 1] = static_cast<std::uint8_t>(cell);
-    moves.push_back(m);
-  }
-  std::vector<SpanMove> spans(moves.size());
-  for (std::size_t m = 0; m < moves.size(); ++m) {
-    SpanMove& sp = spans[m];
-    sp.lo = n;
-    sp.hi = -1;
-    for (int c = 0; c < n; ++c) {
-      sp.src[moves[m].dst[c]] = static_cast<std::uint8_t>(c);
-      if (moves[m].dst[c] != c) sp.lo = std::min(sp.lo, c), sp.hi = std::max(sp.hi, c);
-    }
-  }
-  std::uint64_t weight[MAX_BFS_CELLS];
-  for (int i = 0; i < n; ++i) weight[i] = *factorial(n - 1 - i);
-
-  // Step 2. The search (search/bfs.hpp, 4-bit entries: the distance mod 15), from the goal.
-  auto created = search::BfsTable::create(total, search::BfsBits::Four);
-  if (!created) return created.error();
-  table.table_ = std::move(*created);
-  BfsStats& st = table.stats_;
-  st.size = size;
-  st.metric = options.metric;
-  st.table_bytes = table.table_.bytes();
-  search::BfsOptions bo;
-  bo.bits = search::BfsBits::Four;
-  bo.undirected = true;  // every metric move's inverse is also a move
-  bo.antipodes_limit = 5;
-  std::vector<std::uint64_t> completed;
-  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h) -> Status {
-    completed = h;
+  s->run = options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
+  s->run.with_threads(options.threads > 0 ? static_cast<unsigned>(options.threads)
+                                          : hardware_threads());
+  s->moves = move_spans(size, options.metric);
+  s->bo.bits = search::BfsBits::Four;
+  s->bo.undirected = true;  // every metric move's inverse is also a move
+  s->bo.antipodes_limit = 5;
+  SearchSetup* raw = s.get();
+  s->bo.on_level = [raw, &options](const search::BfsTable&,
+                                   const std::vector<std::uint64_t>& h) -> Status {
+    raw->completed = h;
     if (options.on_level) {
-      options.on_level(
-          static_cast<int>(h.size()) - 1, h.back(),
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      options.on_level(static_cast<int>(h.size()) - 1, h.back(), raw->seconds());
     }
     return Ok{};
   };
-  const std::uint64_t goal = rank_position(goal_position(size).data(), n);
-  auto r = search::bfs(
-      table.table_, std::span<const std::uint64_t>(&goal, 1),
-      [&] { return LoopoverExpander(n, weight, &spans); }, run, bo);
-  if (!r) {
-    if (run.should_stop() && options.partial) {
-      // The levels finished so far (the level under way is partial and not counted).
-      BfsStats known = st;
-      known.histogram = completed.empty() ? std::vector<std::uint64_t>{1} : completed;
-      for (std::uint64_t c : known.histogram) known.states += c;
-      known.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      *options.partial = std::move(known);
-    }
-    return r.error();
-  }
+  return s;
+}
 
-  // Step 3. Summary; up to 5 antipodes when the entries tell them apart (max_distance < 15).
-  st.histogram = r->histogram;
-  st.states = r->reached;
-  st.max_distance = r->max_distance;
-  st.antipodes = r->last_level;
+// The run stopped the search: what was known goes to options.partial (the levels finished so
+// far; the level under way is partial and not counted).
+void report_partial(const BfsStats& st, const SearchSetup& s, const BfsOptions& options) {
+  if (!s.run.should_stop() || options.partial == nullptr) return;
+  BfsStats known = st;
+  known.histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed;
+  for (std::uint64_t c : known.histogram) known.states += c;
+  known.seconds = s.seconds();
+  *options.partial = std::move(known);
+}
+
+// The summary; up to 5 antipodes when the entries tell them apart (max_distance < 15).
+void summarise(BfsStats& st, const search::BfsResult& r, int n) {
+  st.histogram = r.histogram;
+  st.states = r.reached;
+  st.max_distance = r.max_distance;
+  st.antipodes = r.last_level;
   double sum = 0;
   for (std::size_t d = 0; d < st.histogram.size(); ++d)
     sum += static_cast<double>(d) * st.histogram[d];
   st.mean_distance = sum / static_cast<double>(st.states);
   std::uint8_t tiles[MAX_BFS_CELLS];
-  for (std::uint64_t a : r->antipodes) {
+  for (std::uint64_t a : r.antipodes) {
     unrank_position(a, n, tiles);
     st.sample_antipodes.emplace_back(tiles, tiles + n);
   }
-  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
+  auto s = prepare_search(size, options);
+  if (!s) return s.error();
+  SearchSetup& setup = **s;
+  const int n = size.cells();
+  const std::uint64_t bytes = (setup.total + 15) / 16 * sizeof(std::uint64_t);
+  if (auto ok = setup.run.check_memory(
+          bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                             "positions)",
+                             format_size(size), setup.total));
+      !ok) {
+    return ok.error();
+  }
+  // The search (search/bfs.hpp, 4-bit entries: the distance mod 15), from the goal.
+  auto created = search::BfsTable::create(setup.total, search::BfsBits::Four);
+  if (!created) return created.error();
+  DistanceTable table;
+  table.table_ = std::move(*created);
+  BfsStats& st = table.stats_;
+  st.size = size;
+  st.metric = options.metric;
+  st.table_bytes = table.table_.bytes();
+  const std::uint64_t goal = rank_position(goal_position(size).data(), n);
+  auto r = search::bfs(
+      table.table_, std::span<const std::uint64_t>(&goal, 1),
+      [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
+      setup.bo);
+  if (!r) {
+    report_partial(st, setup, options);
+    return r.error();
+  }
+  summarise(st, *r, n);
+  st.seconds = setup.seconds();
   return table;
+}
+
+Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
+  Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
+  if (cluster == nullptr) {
+    auto t = DistanceTable::build(size, options);
+    if (!t) return t.error();
+    return t->stats();
+  }
+  // Under a cluster: this process's slice of the table, with the message buffers.
+  auto s = prepare_search(size, options);
+  if (!s) return s.error();
+  SearchSetup& setup = **s;
+  const int n = size.cells();
+  const search::DistributedBfsOptions distributed;
+  const std::uint64_t block = search::distributed_block(setup.total);
+  const std::uint64_t blocks = (setup.total + block - 1) / block;
+  const auto processes = static_cast<std::uint64_t>(cluster->size());
+  const std::uint64_t entries = (blocks + processes - 1) / processes * block;
+  if (auto ok = setup.run.check_memory(
+          (entries + 15) / 16 * sizeof(std::uint64_t) + distributed.buffer_bytes,
+          fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
+                      "positions over {} processes, with message buffers)",
+                      format_size(size), setup.total, cluster->size()));
+      !ok) {
+    return ok.error();
+  }
+  auto slice = search::BfsSlice::create(setup.total, search::BfsBits::Four, block, cluster->size(),
+                                        cluster->rank());
+  if (!slice) return slice.error();
+  BfsStats st;
+  st.size = size;
+  st.metric = options.metric;
+  st.table_bytes = slice->table().bytes();
+  const std::uint64_t goal = rank_position(goal_position(size).data(), n);
+  search::DistributedBfsStats stats;
+  auto r = search::distributed_bfs(
+      *cluster, *slice, std::span<const std::uint64_t>(&goal, 1),
+      [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
+      setup.bo, distributed, stats);
+  st.distribution = stats;
+  if (!r) {
+    report_partial(st, setup, options);
+    return r.error();
+  }
+  summarise(st, *r, n);
+  st.seconds = setup.seconds();
+  return st;
 }
 
 int DistanceTable::distance(const Position& position) const {

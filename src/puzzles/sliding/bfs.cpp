@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
+#include <optional>
 #include <queue>
 #include <utility>
 
+#include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::sliding {
 
@@ -145,6 +149,28 @@ class SlidingExpander {
   std::uint64_t prefix_[BFS_MAX_CELLS + 1] = {};
 };
 
+// The table a search runs in: the whole parity class in one process, or, under a cluster
+// (RunContext::cluster, e.g. mpirun), this process's slice of it (search/bfs_distributed.hpp:
+// local entries in ascending order of their global ranks).
+struct SearchSpace {
+  search::BfsTable* table = nullptr;
+  search::BfsSlice* slice = nullptr;  // distributed only
+  Cluster* cluster = nullptr;         // distributed only
+  std::uint64_t states = 0;           // the whole rank space
+
+  // The global rank of a local entry (states and past for the padding of the last block).
+  std::uint64_t rank_of(std::uint64_t local) const {
+    return slice != nullptr ? slice->global_rank(local) : local;
+  }
+  // Every process learns whether any process saw `stopped`.
+  bool any(bool stopped) const {
+    if (cluster == nullptr) return stopped;
+    std::vector<std::uint64_t> flag{stopped ? 1u : 0u};
+    cluster->max(flag);
+    return flag[0] != 0;
+  }
+};
+
 // 2 bits: turns every reached entry (a last level keeps its value) into "expanded", so another
 // search can run in the same table.
 void clear_frontier(search::BfsTable& table) {
@@ -156,8 +182,8 @@ void clear_frontier(search::BfsTable& table) {
   }
 }
 
-// The first rank at or after `from` not reached (table.states() when none).
-std::uint64_t first_unreached(const search::BfsTable& table, std::uint64_t from) {
+// The first local entry at or after `from` not reached (table.states() when none).
+std::uint64_t first_unreached_local(const search::BfsTable& table, std::uint64_t from) {
   const std::uint64_t* words = table.words();
   for (std::uint64_t wi = from / 32; wi * 32 < table.states(); ++wi) {
     std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], 3);
@@ -169,23 +195,26 @@ std::uint64_t first_unreached(const search::BfsTable& table, std::uint64_t from)
   return table.states();
 }
 
-// The `limit` positions of entry value `last` that come first in the lexicographic order of
-// whole arrangements (the order of today's and earlier answers), ascending. False when the run
-// stopped the scan.
-bool first_antipodes(const search::BfsTable& table, const SlidingRanking& ranking, int klass,
+// The positions of entry value `last` that come first in the lexicographic order of whole
+// arrangements (the order of today's and earlier answers), at most `limit`, ascending; every
+// process gets the same list. False (on every process) when the run stopped the scan.
+bool first_antipodes(const SearchSpace& space, const SlidingRanking& ranking, int klass,
                      unsigned last, std::size_t limit, const RunContext& run,
                      std::vector<Position>& out) {
   if (limit == 0) return true;
   const int n = ranking.size().cells();
   std::priority_queue<std::pair<std::uint64_t, std::uint64_t>> best;  // (lex rank, rank), max
+  const search::BfsTable& table = *space.table;
   const std::uint64_t* words = table.words();
-  for (std::uint64_t wi = 0; wi * 32 < table.states(); ++wi) {
-    if ((wi & 0xFFFFF) == 0 && run.should_stop()) return false;
+  bool stopped = false;
+  for (std::uint64_t wi = 0; wi * 32 < table.states() && !stopped; ++wi) {
+    if ((wi & 0xFFFFF) == 0 && run.should_stop()) stopped = true;
     std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], last);
     while (match != 0) {
-      const std::uint64_t r = wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2;
+      const std::uint64_t r =
+          space.rank_of(wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2);
       match &= match - 1;
-      if (r >= table.states()) break;
+      if (r >= space.states) break;
       const Position p = ranking.position(r, klass);
       const std::uint64_t lex = rank_permutation(p.data(), n);
       if (best.size() < limit) {
@@ -196,10 +225,13 @@ bool first_antipodes(const search::BfsTable& table, const SlidingRanking& rankin
       }
     }
   }
-  out.assign(best.size(), Position{});
-  for (std::size_t i = best.size(); i-- > 0; best.pop()) {
-    out[i] = ranking.position(best.top().second, klass);
-  }
+  if (space.any(stopped)) return false;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> first;
+  for (; !best.empty(); best.pop()) first.push_back(best.top());
+  std::sort(first.begin(), first.end());
+  if (space.cluster != nullptr) first = search::distributed_smallest(*space.cluster, first, limit);
+  out.clear();
+  for (const auto& entry : first) out.push_back(ranking.position(entry.second, klass));
   return true;
 }
 
@@ -255,30 +287,71 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   const RunContext run =
       options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
 
-  // Step 1. The table: 2 bits for each position of one parity class, checked against the
-  // memory budget before it is allocated.
+  // Step 1. The table: 2 bits for each position of one parity class (this process's slice of
+  // it under a cluster, with the message buffers), checked against the memory budget before it
+  // is allocated.
   const int n = size.cells();
   const SlidingRanking ranking(size);
   BfsResult res;
   res.arrangements = *factorial(n);  // n <= 16
   const std::uint64_t states = ranking.states();
+  // Under a cluster of any size (even one process under mpirun) the distributed search, so that
+  // the answer carries its figures as def bfs's does.
+  Cluster* cluster = run.cluster();
+  const search::DistributedBfsOptions distributed;
+  std::uint64_t entries = states, buffers = 0, block = 0;
+  if (cluster != nullptr) {
+    block = search::distributed_block(states);
+    const std::uint64_t blocks = (states + block - 1) / block;
+    const auto processes = static_cast<std::uint64_t>(cluster->size());
+    entries = (blocks + processes - 1) / processes * block;
+    buffers = distributed.buffer_bytes;
+  }
   if (auto ok = run.check_memory(
-          (states + 31) / 32 * 8,
+          (entries + 31) / 32 * 8 + buffers,
           fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
-                      "positions of a parity class)",
-                      to_string(size), states));
+                      "positions of a parity class{})",
+                      to_string(size), states,
+                      cluster != nullptr
+                          ? fmt::format(" over {} processes, with message buffers", cluster->size())
+                          : ""));
       !ok) {
     return ok.error();
   }
-  auto table = search::BfsTable::create(states, search::BfsBits::Two);
-  if (!table) return table.error();
-  res.memory_bytes = table->bytes();
+  std::optional<search::BfsTable> whole;
+  std::optional<search::BfsSlice> slice;
+  SearchSpace space;
+  space.states = states;
+  if (cluster != nullptr) {
+    auto created = search::BfsSlice::create(states, search::BfsBits::Two, block, cluster->size(),
+                                            cluster->rank());
+    if (!created) return created.error();
+    slice = std::move(*created);
+    space.slice = &*slice;
+    space.cluster = cluster;
+    space.table = &slice->table();
+  } else {
+    auto created = search::BfsTable::create(states, search::BfsBits::Two);
+    if (!created) return created.error();
+    whole = std::move(*created);
+    space.table = &*whole;
+  }
+  res.memory_bytes = space.table->bytes();
 
   search::BfsOptions bo;
   bo.bits = search::BfsBits::Two;
   bo.undirected = true;  // every move is undone by the opposite one
   bo.antipodes_limit = 0;
   const int goal_class = ranking.parity_class(goal);
+  // A search of one component from `start` (a rank of class `klass`) in the table as it is.
+  search::DistributedBfsStats goal_stats, other_stats;
+  const auto search_from = [&](std::uint64_t start, int klass, search::DistributedBfsStats& stats) {
+    const auto make_expander = [&] { return SlidingExpander(ranking, klass); };
+    const std::span<const std::uint64_t> starts(&start, 1);
+    if (cluster == nullptr) return search::bfs(*space.table, starts, make_expander, run, bo);
+    return search::distributed_bfs(*cluster, *slice, starts, make_expander, run, bo, distributed,
+                                   stats);
+  };
 
   // Step 2. The goal's component, level by level (reported, and kept when the run stops).
   std::vector<std::uint64_t> completed{1};
@@ -291,10 +364,8 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
     }
     return Ok{};
   };
-  const std::uint64_t goal_rank = ranking.rank(goal);
-  auto r = search::bfs(
-      *table, std::span<const std::uint64_t>(&goal_rank, 1),
-      [&] { return SlidingExpander(ranking, goal_class); }, run, bo);
+  auto r = search_from(ranking.rank(goal), goal_class, goal_stats);
+  if (cluster != nullptr) res.distribution = goal_stats;
   if (!r) {
     if (!run.should_stop()) return r.error();
     res.complete = false;
@@ -314,7 +385,7 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   res.mean_distance = static_cast<double>(weighted / static_cast<long double>(res.states));
   res.component_sizes.push_back(res.states);
   const unsigned last = search::bfs_level(search::BfsBits::Two, res.max_distance, false).cur;
-  if (!first_antipodes(*table, ranking, goal_class, last,
+  if (!first_antipodes(space, ranking, goal_class, last,
                        static_cast<std::size_t>(std::max(0, options.antipodes_limit)), run,
                        res.antipodes)) {
     res.complete = false;  // the histogram is whole; the antipodes' list and components are not
@@ -323,7 +394,7 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   }
 
   // Step 3. The other components: what the goal's class still holds, then the other class,
-  // each time from the first position not reached.
+  // each time from the first position not reached (the smallest over the processes).
   if (options.count_all_components) {
     bo.on_level = nullptr;
     for (int pass = 0; pass < 2; ++pass) {
@@ -332,15 +403,21 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
       if (pass == 0) {
         covered = res.states;
       } else {
-        std::fill_n(table->words(), table->bytes() / sizeof(std::uint64_t), ~std::uint64_t{0});
+        std::fill_n(space.table->words(), space.table->bytes() / sizeof(std::uint64_t),
+                    ~std::uint64_t{0});
       }
-      std::uint64_t next = 0;
+      std::uint64_t local_next = 0;
       while (covered < states) {
-        clear_frontier(*table);
-        next = first_unreached(*table, next);
-        auto other = search::bfs(
-            *table, std::span<const std::uint64_t>(&next, 1),
-            [&] { return SlidingExpander(ranking, klass); }, run, bo);
+        clear_frontier(*space.table);
+        local_next = first_unreached_local(*space.table, local_next);
+        std::vector<std::uint64_t> next{local_next < space.table->states()
+                                            ? space.rank_of(local_next)
+                                            : std::numeric_limits<std::uint64_t>::max()};
+        if (cluster != nullptr) cluster->min(next);
+        if (next[0] >= states) {
+          return make_error("internal: the sliding components do not cover the parity class");
+        }
+        auto other = search_from(next[0], klass, other_stats);
         if (!other) {
           if (!run.should_stop()) return other.error();
           // The goal's component is whole; the count of components is not.

@@ -28,6 +28,7 @@
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/def/compiled.hpp"
 #include "permuzzle/puzzles/def/definition.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::def {
 
@@ -41,17 +42,6 @@ struct DefBfsOptions {
   int bits = 0;  // 0: 4 when antipodes are asked for and fit in memory_bytes, else 2; or 2 or 4
   bool sparse = false;  // the depth-limited search even when ranks fit (needs max_depth)
   std::uint64_t buffer_bytes = std::uint64_t{64} << 20;  // distributed: message buffers
-};
-
-// What a distributed search adds to its result.
-struct DefBfsDistribution {
-  int processes = 1;
-  std::uint64_t bytes_sent = 0;  // batch bytes, all processes
-  std::uint64_t ranks_sent = 0;  // positions sent to their owners, all processes
-  std::vector<double> level_seconds;
-  std::uint64_t buffer_limit = 0;
-  std::uint64_t buffer_peak = 0;  // the most message buffer memory any process used
-  std::uint64_t slice_bytes = 0;  // this process's table
 };
 
 struct DefBfsResult {
@@ -72,7 +62,7 @@ struct DefBfsResult {
   // levels completed (complete is false), or, stopped during the antipode walk, the antipodes
   // found so far.
   std::optional<Error> stopped;
-  std::optional<DefBfsDistribution> distribution;  // set by a distributed search
+  std::optional<search::DistributedBfsStats> distribution;  // set by a distributed search
 };
 
 Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,

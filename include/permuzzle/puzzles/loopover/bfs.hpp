@@ -10,12 +10,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::loopover {
 
@@ -49,6 +51,8 @@ struct BfsStats {
   double seconds = 0;
   std::uint64_t table_bytes = 0;
   std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
+  // Set by a search over a cluster (analyse under mpirun); table_bytes is then one process's.
+  std::optional<search::DistributedBfsStats> distribution;
 };
 
 // Perfect rank of a permutation of the tiles 1..n (Lehmer code, 64 bits; n <= 16).
@@ -73,5 +77,11 @@ class DistanceTable {
   BfsStats stats_;
   search::BfsTable table_;
 };
+
+// The statistics of the whole-graph search: DistanceTable::build's in one process; under a
+// cluster (options.run's RunContext::cluster, e.g. mpirun) the search of
+// search/bfs_distributed.hpp, each process holding its slice of the table (every process gets
+// the same statistics).
+Result<BfsStats> analyse(BoardSize size, const BfsOptions& options = {});
 
 }  // namespace permuzzle::loopover

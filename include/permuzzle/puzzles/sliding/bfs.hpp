@@ -9,16 +9,20 @@
 // With count_all_components the other arrangements are explored too: any part of the goal's
 // class not reached, then the other class, each from its first position not reached, until
 // every arrangement belongs to a component.
+// Under a cluster (an MPI job) every search runs on search/bfs_distributed.hpp, each process
+// holding its slice of the table; the answer is the same as in one process.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/sliding/types.hpp"
+#include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::sliding {
 
@@ -80,7 +84,10 @@ struct BfsResult {
   std::vector<std::uint64_t> component_sizes;  // the goal's component first
   std::string components_method;
   double seconds = 0;
-  std::uint64_t memory_bytes = 0;  // the BFS table (one parity class at a time)
+  std::uint64_t memory_bytes = 0;  // the BFS table (one parity class at a time; a process's share)
+  // Under a cluster (RunContext::cluster, e.g. mpirun): the search of the goal's component over
+  // the processes (search/bfs_distributed.hpp); every process computes the same result.
+  std::optional<search::DistributedBfsStats> distribution;
   // False when the run context stopped the search: then only `histogram` (the layers of the
   // goal's component finished so far), `states` (their sum), `arrangements`, `seconds` and
   // `memory_bytes` are set.
