@@ -2,6 +2,8 @@
 // against published facts and against an independent breadth-first search written here.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -370,6 +372,45 @@ TEST(SlidingBfs, EightPuzzleFacts) {
   for (const auto& a : r->antipodes) {
     EXPECT_EQ(dist.at(std::string(a.begin(), a.end())), 31);
   }
+}
+
+// A search cancelled after level 20 leaves the checkpoint of its last complete level; the
+// resumed search finishes with the whole search's answer (the reference BFS's histogram).
+TEST(SlidingBfs, StoppedSearchResumesFromItsCheckpoint) {
+  BoardSize s{3, 3};
+  const std::string dir = ::testing::TempDir() + "/sliding-bfs-checkpoint";
+  std::filesystem::remove_all(dir);
+  std::stop_source cancel;
+  const RunContext cancellable = RunContext().with_threads(2).with_stop_token(cancel.get_token());
+  BfsOptions o;
+  o.checkpoint_dir = dir;
+  o.count_all_components = false;
+  o.run = &cancellable;
+  o.on_layer = [&](int distance, std::uint64_t, std::uint64_t) {
+    if (distance == 20) cancel.request_stop();
+  };
+  auto first = bfs(s, standard_goal(s), o);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_FALSE(first->complete);
+  const int stopped_after = static_cast<int>(first->histogram.size()) - 1;
+  EXPECT_EQ(stopped_after, 20);
+  const RunContext unlimited = RunContext().with_threads(2);
+  o.run = &unlimited;
+  o.on_layer = nullptr;
+  o.resume = true;
+  auto rest = bfs(s, standard_goal(s), o);
+  ASSERT_TRUE(rest.ok()) << rest.error().message;
+  EXPECT_TRUE(rest->complete);
+  EXPECT_EQ(rest->resumed_from, stopped_after);
+  auto dist = reference_distances(s, standard_goal(s));
+  std::vector<std::uint64_t> hist(32, 0);
+  for (auto& [k, d] : dist) ++hist[d];
+  EXPECT_EQ(rest->histogram, hist);
+  EXPECT_EQ(rest->antipodes_count, 2u);
+  // Without a checkpoint directory there is nothing to resume.
+  o.checkpoint_dir.clear();
+  EXPECT_FALSE(bfs(s, standard_goal(s), o).ok());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SlidingBfs, ThinBoardsAgreeWithReference) {

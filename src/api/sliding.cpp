@@ -414,6 +414,8 @@ Result<Output> run_bfs(const Request& q, Session& session) {
   };
   const RunContext run = with_threads(q, session);
   o.run = &run;
+  if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
+  o.resume = q.flag("resume");
   auto r = bfs(*sz, *g, o);
   if (!r) return r.error();
   Output out;
@@ -423,6 +425,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
                 {"histogram", r->histogram},       {"states", r->states},
                 {"arrangements", r->arrangements}, {"seconds", r->seconds}};
     add_distribution_json(out.json, r->distribution);
+    if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
     out.text = fmt::format(
         "{} sliding puzzle, goal {}: stopped after {} complete layers ({} positions within "
         "distance {})\n",
@@ -474,6 +477,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
               {"components_method", r->components_method},
               {"seconds", r->seconds}};
   add_distribution_json(out.json, r->distribution);
+  if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
   if (q.has("svg"))
     out.artifacts.push_back(
         {"svg",
@@ -638,11 +642,14 @@ void register_sliding(Registry& r) {
         option("svg", ParamType::OutputPath, "Write the distance histogram as an SVG bar chart"),
         flag("reachable-only",
              "Search only the goal's component (the other half is its mirror image)"),
-        threads_option()},
+        threads_option(),
+        option("checkpoint", ParamType::HostPath,
+               "Directory for a checkpoint after every level (command line only)"),
+        flag("resume", "Continue from the last checkpoint in --checkpoint DIR")},
        run_bfs,
        true},
       {{"size", "3x4"}},  // 12!/2 positions per parity class, 60 MB
-      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}})));
+      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}, {{"size", "2x3"}, {"resume", true}}})));
 
   r.add_demo("sliding", demo_sliding);
   register_sliding_bench(r);

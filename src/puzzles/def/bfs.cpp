@@ -11,6 +11,7 @@
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/table_cache.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::def {
@@ -67,68 +68,15 @@ Result<std::vector<std::string>> sequence_of_walk(const CompiledPuzzle& p,
   return move_names(d, seq);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Checkpoints: <dir>/<key>: the table words of the last completed level and a small record
-// [format, level, histogram...] (u64 each) written after them, so a crash between the two leaves
-// the previous record, whose table file is removed only after the new record is in place.
-
-struct Checkpoint {
-  std::string dir;
-  std::string prefix;  // "<hash>-<metric>-<bits>bit"
-  TableKey table_key(int level) const {
-    return {"def-bfs", prefix + "-level" + std::to_string(level), CHECKPOINT_FORMAT};
-  }
-  TableKey record_key() const { return {"def-bfs", prefix + "-record", CHECKPOINT_FORMAT}; }
-
-  Status save(const search::BfsTable& table, const std::vector<std::uint64_t>& histogram) const {
-    const int level = static_cast<int>(histogram.size()) - 1;
-    if (auto ok = save_table(dir, table_key(level),
-                             reinterpret_cast<const std::uint8_t*>(table.words()), table.bytes());
-        !ok) {
-      return ok.error();
-    }
-    std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level)};
-    record.insert(record.end(), histogram.begin(), histogram.end());
-    if (auto ok =
-            save_table(dir, record_key(), reinterpret_cast<const std::uint8_t*>(record.data()),
-                       record.size() * sizeof(std::uint64_t));
-        !ok) {
-      return ok.error();
-    }
-    if (level > 0) remove_table(dir, table_key(level - 1));
-    return Ok{};
-  }
-
-  // The histogram of the last checkpoint, its table loaded into `table`.
-  Result<std::vector<std::uint64_t>> load(search::BfsTable& table) const {
-    std::vector<std::uint8_t> bytes;
-    const TableLoadOutcome rec = load_table(dir, record_key(), bytes);
-    if (rec.status != TableLoadStatus::Loaded || bytes.size() < 16 || bytes.size() % 8 != 0) {
-      return make_error(
-          fmt::format("--resume: no usable checkpoint of this puzzle, metric and table "
-                      "width in {} ({})",
-                      dir, rec.status == TableLoadStatus::Missing ? "missing" : rec.detail),
-          {}, Error::NO_POSITION, ErrorKind::Io);
-    }
-    std::vector<std::uint64_t> record(bytes.size() / 8);
-    std::memcpy(record.data(), bytes.data(), bytes.size());
-    const int level = static_cast<int>(record[0]);
-    std::vector<std::uint64_t> histogram(record.begin() + 1, record.end());
-    if (static_cast<int>(histogram.size()) != level + 1) {
-      return make_error("--resume: the checkpoint record is inconsistent", {}, Error::NO_POSITION,
-                        ErrorKind::Io);
-    }
-    const TableLoadOutcome t = load_table(
-        dir, table_key(level), reinterpret_cast<std::uint8_t*>(table.words()), table.bytes());
-    if (t.status != TableLoadStatus::Loaded) {
-      return make_error(
-          fmt::format("--resume: the checkpoint table of level {} cannot be used ({})", level,
-                      t.detail),
-          {}, Error::NO_POSITION, ErrorKind::Io);
-    }
-    return histogram;
-  }
-};
+// Where the checkpoints of a ranked search go (the table_cache family "def-bfs"; level files of
+// format 1 ranked positions before joint coordinates).
+search::BfsCheckpointName checkpoint_name(const CompiledPuzzle& p, int bits, bool mod3,
+                                          const DefBfsOptions& options) {
+  return {options.checkpoint_dir, "def-bfs",
+          fmt::format("{:016x}-{}-{}bit{}", definition_hash(p.definition()),
+                      metric_name(p.metric()), bits, mod3 ? "-mod3" : ""),
+          CHECKPOINT_FORMAT};
+}
 
 // A search stopped by the run (time limit or cancellation): the levels it completed, marked
 // incomplete, with the run's stop error.
@@ -215,23 +163,10 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
   // Entries hold the distance modulo this (0: only the last level is told apart).
   const int modulus = bits == 4 ? 15 : bo.mod3 ? 3 : 0;
-  std::optional<Checkpoint> checkpoint;
-  if (!options.checkpoint_dir.empty()) {
-    checkpoint = Checkpoint{options.checkpoint_dir,
-                            fmt::format("{:016x}-{}-{}bit{}", definition_hash(p.definition()),
-                                        metric_name(p.metric()), bits, bo.mod3 ? "-mod3" : "")};
-    bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
-      return checkpoint->save(t, h);
-    };
-    if (options.resume) {
-      auto histogram = checkpoint->load(*table);
-      if (!histogram) return histogram.error();
-      result.resumed_from = static_cast<int>(histogram->size()) - 1;
-      bo.resume_histogram = std::move(*histogram);
-    }
-  } else if (options.resume) {
-    return make_error("--resume needs --checkpoint DIR");
-  }
+  auto resumed = search::use_checkpoints(checkpoint_name(p, bits, bo.mod3, options), options.resume,
+                                         *table, bo);
+  if (!resumed) return resumed.error();
+  result.resumed_from = *resumed;
   const std::uint64_t starts[] = {start};
   const auto make_expander = [&] {
     RankExpander e(p);
@@ -284,167 +219,6 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
 // ---------------------------------------------------------------------------------------------
 // Distributed ranked search (RunContext::cluster).
 
-// Checkpoints of a distributed search, in <dir>: per process r and level L a slice
-// "<prefix>-b<block>-p<P>-r<r>-level<L>" (its table words) and a record "<prefix>-p<P>-r<r>"
-// [level, P, block, histogram...] (u64 each). After level L: every process writes its slice,
-// all wait, every process replaces its record, all wait, every process removes its slice of
-// L-1. Whatever process dies wherever, the records say L-1 or L, and the slices of the smallest
-// level recorded are all there. The directory may be shared (resuming with another number of
-// processes reads every old slice) or local to each node (same number of processes).
-struct DistributedCheckpoint {
-  std::string dir;
-  std::string prefix;  // "<hash>-<metric>-<bits>bit"
-  std::uint64_t block = 0;
-
-  TableKey slice_key(int processes, int process, int level) const {
-    return {"def-bfs",
-            fmt::format("{}-b{}-p{}-r{}-level{}", prefix, block, processes, process, level),
-            CHECKPOINT_FORMAT};
-  }
-  TableKey record_key(int processes, int process) const {
-    return {"def-bfs", fmt::format("{}-p{}-r{}", prefix, processes, process), CHECKPOINT_FORMAT};
-  }
-
-  Status save(Cluster& cluster, const search::BfsTable& table,
-              const std::vector<std::uint64_t>& histogram) const {
-    const int level = static_cast<int>(histogram.size()) - 1;
-    const int P = cluster.size(), r = cluster.rank();
-    // Every process learns whether every write worked, so that all stop together.
-    auto agree = [&](Status ok) -> Status {
-      std::vector<std::uint64_t> failed{ok ? 0u : 1u};
-      cluster.max(failed);
-      if (!ok) return ok;
-      if (failed[0] != 0) {
-        return make_error("--checkpoint: another process could not write its checkpoint", {},
-                          Error::NO_POSITION, ErrorKind::Io);
-      }
-      return Ok{};
-    };
-    if (auto ok =
-            agree(save_table(dir, slice_key(P, r, level),
-                             reinterpret_cast<const std::uint8_t*>(table.words()), table.bytes()));
-        !ok) {
-      return ok;
-    }
-    std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level),
-                                      static_cast<std::uint64_t>(P), block};
-    record.insert(record.end(), histogram.begin(), histogram.end());
-    if (auto ok = agree(save_table(dir, record_key(P, r),
-                                   reinterpret_cast<const std::uint8_t*>(record.data()),
-                                   record.size() * sizeof(std::uint64_t)));
-        !ok) {
-      return ok;
-    }
-    if (level > 0) remove_table(dir, slice_key(P, r, level - 1));
-    return Ok{};
-  }
-
-  // A record: [level, P, block, histogram...].
-  Result<std::vector<std::uint64_t>> read_record(int processes, int process) const {
-    std::vector<std::uint8_t> bytes;
-    const TableLoadOutcome rec = load_table(dir, record_key(processes, process), bytes);
-    if (rec.status != TableLoadStatus::Loaded || bytes.size() < 32 || bytes.size() % 8 != 0) {
-      return make_error(
-          fmt::format("--resume: no usable checkpoint record of process {} of {} for this "
-                      "puzzle, metric and table width in {} ({})",
-                      process, processes, dir,
-                      rec.status == TableLoadStatus::Missing ? "missing" : rec.detail),
-          {}, Error::NO_POSITION, ErrorKind::Io);
-    }
-    std::vector<std::uint64_t> record(bytes.size() / 8);
-    std::memcpy(record.data(), bytes.data(), bytes.size());
-    if (record[1] != static_cast<std::uint64_t>(processes) || record[2] != block ||
-        record.size() != record[0] + 4) {
-      return make_error("--resume: a checkpoint record is inconsistent", {}, Error::NO_POSITION,
-                        ErrorKind::Io);
-    }
-    return record;
-  }
-
-  // The number of processes that wrote the checkpoint: the records present (this number's
-  // first, then 1, 2, ...).
-  std::optional<int> writers(int processes) const {
-    std::vector<std::uint8_t> bytes;
-    if (load_table(dir, record_key(processes, 0), bytes).status == TableLoadStatus::Loaded) {
-      return processes;
-    }
-    for (int p = 1; p <= 4096; ++p) {
-      if (load_table(dir, record_key(p, 0), bytes).status == TableLoadStatus::Loaded) return p;
-    }
-    return std::nullopt;
-  }
-
-  // Loads this process's slice of the last level every writer recorded; returns its histogram.
-  Result<std::vector<std::uint64_t>> load(Cluster& cluster, search::BfsSlice& slice) const {
-    auto result = load_local(cluster, slice);
-    // Every process resumes, or none does.
-    std::vector<std::uint64_t> failed{result ? 0u : 1u};
-    cluster.max(failed);
-    if (!result) return result;
-    if (failed[0] != 0) {
-      return make_error("--resume: another process could not read its checkpoint", {},
-                        Error::NO_POSITION, ErrorKind::Io);
-    }
-    return result;
-  }
-
-  Result<std::vector<std::uint64_t>> load_local(Cluster& cluster, search::BfsSlice& slice) const {
-    const int P = cluster.size();
-    const std::optional<int> old_p = writers(P);
-    if (!old_p) {
-      return make_error(
-          fmt::format("--resume: no checkpoint of this puzzle, metric and table width in {}", dir),
-          {}, Error::NO_POSITION, ErrorKind::Io);
-    }
-    // Step 1. The smallest level recorded (a process may have died between the records).
-    std::vector<std::uint64_t> histogram;
-    for (int q = 0; q < *old_p; ++q) {
-      auto record = read_record(*old_p, q);
-      if (!record) return record.error();
-      std::vector<std::uint64_t> h(record->begin() + 3, record->end());
-      if (histogram.empty() || h.size() < histogram.size()) histogram = std::move(h);
-    }
-    const int level = static_cast<int>(histogram.size()) - 1;
-    // Step 2. The slice: this process's own file, or its blocks out of every old slice.
-    search::BfsTable& table = slice.table();
-    if (*old_p == P) {
-      const TableLoadOutcome t =
-          load_table(dir, slice_key(P, cluster.rank(), level),
-                     reinterpret_cast<std::uint8_t*>(table.words()), table.bytes());
-      if (t.status != TableLoadStatus::Loaded) {
-        return make_error(fmt::format("--resume: the checkpoint slice of level {} cannot be "
-                                      "used ({})",
-                                      level, t.detail),
-                          {}, Error::NO_POSITION, ErrorKind::Io);
-      }
-      return histogram;
-    }
-    const unsigned bits = static_cast<unsigned>(table.bits());
-    const std::uint64_t block_words = block * bits / 64;
-    for (int q = 0; q < *old_p; ++q) {
-      auto old = search::BfsSlice::create(slice.states(), table.bits(), block, *old_p, q);
-      if (!old) return old.error();
-      const TableLoadOutcome t =
-          load_table(dir, slice_key(*old_p, q, level),
-                     reinterpret_cast<std::uint8_t*>(old->table().words()), old->table().bytes());
-      if (t.status != TableLoadStatus::Loaded) {
-        return make_error(fmt::format("--resume: the checkpoint slice of process {} of {} at "
-                                      "level {} cannot be used ({})",
-                                      q, *old_p, level, t.detail),
-                          {}, Error::NO_POSITION, ErrorKind::Io);
-      }
-      const std::uint64_t old_blocks = old->table().bytes() / 8 / block_words;
-      for (std::uint64_t lb = 0; lb < old_blocks; ++lb) {
-        const std::uint64_t rank = old->global_rank(lb * block);
-        if (rank >= slice.states() || slice.owner(rank) != slice.process()) continue;
-        std::memcpy(table.words() + slice.local_index(rank) / (64 / bits),
-                    old->table().words() + lb * block_words, block_words * 8);
-      }
-    }
-    return histogram;
-  }
-};
-
 Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
                                             const DefBfsOptions& options, const RunContext& run,
                                             Cluster& cluster) {
@@ -469,25 +243,10 @@ Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
   bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
   bo.antipodes_limit = 0;
   bo.phase = "def bfs";
-  std::optional<DistributedCheckpoint> checkpoint;
-  if (!options.checkpoint_dir.empty()) {
-    checkpoint =
-        DistributedCheckpoint{options.checkpoint_dir,
-                              fmt::format("{:016x}-{}-{}bit{}", definition_hash(p.definition()),
-                                          metric_name(p.metric()), bits, bo.mod3 ? "-mod3" : ""),
-                              block};
-    bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) {
-      return checkpoint->save(cluster, t, h);
-    };
-    if (options.resume) {
-      auto histogram = checkpoint->load(cluster, *slice);
-      if (!histogram) return histogram.error();
-      result.resumed_from = static_cast<int>(histogram->size()) - 1;
-      bo.resume_histogram = std::move(*histogram);
-    }
-  } else if (options.resume) {
-    return make_error("--resume needs --checkpoint DIR");
-  }
+  auto resumed = search::use_checkpoints(checkpoint_name(p, bits, bo.mod3, options), options.resume,
+                                         cluster, *slice, bo);
+  if (!resumed) return resumed.error();
+  result.resumed_from = *resumed;
   std::vector<std::uint64_t> completed;
   record_completed_levels(bo, completed);
 

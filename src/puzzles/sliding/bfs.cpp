@@ -13,11 +13,16 @@
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
 
 namespace permuzzle::sliding {
 
 namespace {
+
+// The version of the ranking in the checkpoints' files (SlidingRanking: ranks within a parity
+// class).
+constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
 
 // Parity of a permutation of 1..m (its inversions mod 2).
 int permutation_parity(const std::uint8_t* t, int m) {
@@ -364,7 +369,19 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
     }
     return Ok{};
   };
-  auto r = search_from(ranking.rank(goal), goal_class, goal_stats);
+  const std::uint64_t goal_rank = ranking.rank(goal);
+  const search::BfsCheckpointName checkpoint{
+      options.checkpoint_dir, "sliding-bfs",
+      fmt::format("{}-class{}-goal{}-2bit", to_string(size), goal_class, goal_rank),
+      CHECKPOINT_FORMAT};
+  auto resumed = cluster != nullptr ? search::use_checkpoints(checkpoint, options.resume, *cluster,
+                                                              *slice, bo)
+                                    : search::use_checkpoints(checkpoint, options.resume,
+                                                              *space.table, bo);
+  if (!resumed) return resumed.error();
+  res.resumed_from = *resumed;
+  if (*resumed >= 0) completed = bo.resume_histogram;
+  auto r = search_from(goal_rank, goal_class, goal_stats);
   if (cluster != nullptr) res.distribution = goal_stats;
   if (!r) {
     if (!run.should_stop()) return r.error();
