@@ -649,7 +649,9 @@ void register_sliding(Registry& r) {
        run_bfs,
        true},
       {{"size", "3x4"}},  // 12!/2 positions per parity class, 60 MB
-      {{{"size", "3x"}}, {{"size", "3x3"}, {"goal", "1 2 3"}}, {{"size", "2x3"}, {"resume", true}}})));
+      {{{"size", "3x"}},
+       {{"size", "3x3"}, {"goal", "1 2 3"}},
+       {{"size", "2x3"}, {"resume", true}}})));
 
   r.add_demo("sliding", demo_sliding);
   register_sliding_bench(r);

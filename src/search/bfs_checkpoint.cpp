@@ -73,7 +73,6 @@ struct Checkpoint {
   }
 };
 
-
 // Checkpoints of a distributed search, in <dir>: per process r and level L a slice
 // "<prefix>-b<block>-p<P>-r<r>-level<L>" (its table words) and a record "<prefix>-p<P>-r<r>"
 // [level, P, block, histogram...] (u64 each). After level L: every process writes its slice,
@@ -182,7 +181,8 @@ struct DistributedCheckpoint {
     const std::optional<int> old_p = writers(P);
     if (!old_p) {
       return make_error(
-          fmt::format("--resume: no checkpoint of this puzzle, metric and table width in {}", name.dir),
+          fmt::format("--resume: no checkpoint of this puzzle, metric and table width in {}",
+                      name.dir),
           {}, Error::NO_POSITION, ErrorKind::Io);
     }
     // Step 1. The smallest level recorded (a process may have died between the records).
@@ -234,10 +234,10 @@ struct DistributedCheckpoint {
   }
 };
 
-
 // Runs `save` after whatever `bo.on_level` did before.
-void chain_on_level(BfsOptions& bo,
-                    std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> save) {
+void chain_on_level(
+    BfsOptions& bo,
+    std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> save) {
   auto before = std::move(bo.on_level);
   bo.on_level = [before = std::move(before), save = std::move(save)](
                     const BfsTable& t, const std::vector<std::uint64_t>& h) -> Status {
@@ -284,10 +284,10 @@ Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, Cluster&
     resumed_from = static_cast<int>(histogram->size()) - 1;
     bo.resume_histogram = std::move(*histogram);
   }
-  chain_on_level(bo, [checkpoint, &cluster](const BfsTable& t,
-                                            const std::vector<std::uint64_t>& h) {
-    return checkpoint.save(cluster, t, h);
-  });
+  chain_on_level(bo,
+                 [checkpoint, &cluster](const BfsTable& t, const std::vector<std::uint64_t>& h) {
+                   return checkpoint.save(cluster, t, h);
+                 });
   return resumed_from;
 }
 

@@ -25,9 +25,9 @@
 namespace permuzzle::search {
 
 struct BfsCheckpointName {
-  std::string dir;     // empty: no checkpoints
-  std::string family;  // the table_cache family, e.g. "def-bfs"
-  std::string prefix;  // what was searched: the puzzle, its metric, the table's width
+  std::string dir;           // empty: no checkpoints
+  std::string family;        // the table_cache family, e.g. "def-bfs"
+  std::string prefix;        // what was searched: the puzzle, its metric, the table's width
   std::uint32_t format = 1;  // the caller's ranking version: another version is not resumed
 };
 

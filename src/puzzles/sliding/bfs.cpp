@@ -374,10 +374,9 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
       options.checkpoint_dir, "sliding-bfs",
       fmt::format("{}-class{}-goal{}-2bit", to_string(size), goal_class, goal_rank),
       CHECKPOINT_FORMAT};
-  auto resumed = cluster != nullptr ? search::use_checkpoints(checkpoint, options.resume, *cluster,
-                                                              *slice, bo)
-                                    : search::use_checkpoints(checkpoint, options.resume,
-                                                              *space.table, bo);
+  auto resumed = cluster != nullptr
+                     ? search::use_checkpoints(checkpoint, options.resume, *cluster, *slice, bo)
+                     : search::use_checkpoints(checkpoint, options.resume, *space.table, bo);
   if (!resumed) return resumed.error();
   res.resumed_from = *resumed;
   if (*resumed >= 0) completed = bo.resume_histogram;

@@ -88,7 +88,7 @@ struct BfsResult {
   std::vector<std::uint64_t> component_sizes;  // the goal's component first
   std::string components_method;
   double seconds = 0;
-  int resumed_from = -1;  // the checkpoint level resumed from, -1 if none
+  int resumed_from = -1;           // the checkpoint level resumed from, -1 if none
   std::uint64_t memory_bytes = 0;  // the BFS table (one parity class at a time; a process's share)
   // Under a cluster (RunContext::cluster, e.g. mpirun): the search of the goal's component over
   // the processes (search/bfs_distributed.hpp); every process computes the same result.
