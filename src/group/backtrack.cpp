@@ -1,6 +1,7 @@
 // Backtrack search over a base and strong generating set (see backtrack.hpp).
 #include "permuzzle/group/backtrack.hpp"
 
+#include "permuzzle/group/conjugate_test.hpp"
 #include "permuzzle/group/operations.hpp"
 
 #include <algorithm>
@@ -790,6 +791,9 @@ class NormalizesProperty : public SearchProperty {
       }
       anchors_.assign(base.begin(), base.begin() + std::min<std::size_t>(base.size(), ANCHORS));
     }
+    if (candidates_.empty()) {
+      if (auto st = conjugates_.prepare(h_, base, n, SUBORBIT_TABLE_BYTES, run); !st) return st;
+    }
     return Ok{};
   }
   void restart(std::size_t depth) override { restart_depth_ = depth; }
@@ -804,6 +808,7 @@ class NormalizesProperty : public SearchProperty {
     if (!suborbit_size_.empty() && !suborbits_agree(depth, determined, image, depth_of)) {
       return false;
     }
+    if (conjugates_.active() && !conjugates_.consistent(depth, image, depth_of)) return false;
     if (candidates_.empty()) return true;
     // Below the restart depth the path is the identity: the survivors there are the
     // candidates agreeing with s on every point of depth <= the restart depth.
@@ -891,6 +896,8 @@ class NormalizesProperty : public SearchProperty {
   }
 
   const PermGroup& h_;
+  // Large H: h^g in H for the transversal elements h of H's chain (conjugate_test.hpp).
+  ConjugateInSubgroupTest conjugates_;
   std::vector<std::uint32_t> depth_of_;
   std::vector<std::uint32_t> orbit_of_;
   std::vector<std::size_t> orbit_size_;

@@ -1,6 +1,8 @@
 // Conjugacy classes: the piece-structure method and enumeration (see classes.hpp).
 #include "permuzzle/group/classes.hpp"
 
+#include "permuzzle/group/wreath_classes.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -792,6 +794,8 @@ Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOption
   } else if (options.by_enumeration ||
              g.order() <= mpz_class(std::to_string(options.enumerate_limit))) {
     result = classes_by_enumeration(g, options, run);
+  } else if (auto wreath = wreath_product_classes(g, options, run)) {
+    result = std::move(*wreath);
   } else {
     result = classes_by_random_elements(g, run);
     if (result && options.count_only) {
