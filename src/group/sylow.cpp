@@ -61,6 +61,28 @@ std::vector<std::vector<Point>> moved_orbits(const PermGroup& g) {
 
 Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunContext* run);
 
+// Is the transitive G 2-transitive on `orbit`: does G_b (b the first base point) have one orbit
+// on the other points?
+bool two_transitive(const PermGroup& g, const std::vector<Point>& orbit) {
+  const std::vector<Point> base = g.base();
+  if (base.empty() || orbit.size() < 3) return false;
+  std::vector<Perm> fixing;
+  for (const Perm& s : g.strong_generators()) {
+    if (s.image(base[0]) == base[0]) fixing.push_back(s);
+  }
+  const Point start = orbit[0] == base[0] ? orbit[1] : orbit[0];
+  std::vector<char> seen(g.degree(), 0);
+  std::vector<Point> queue{start};
+  seen[start] = 1;
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    for (const Perm& s : fixing) {
+      const Point to = s.image(queue[q]);
+      if (!seen[to]) seen[to] = 1, queue.push_back(to);
+    }
+  }
+  return queue.size() == orbit.size() - 1;
+}
+
 // phi^-1(Sylow_p(phi(G))) and then a Sylow subgroup of it (phi(G) must not be a p-group, so the
 // preimage is a proper subgroup and the recursion ends).
 Result<PermGroup> through_image(const PermGroup& g, const ActionHomomorphism& hom, std::uint64_t p,
@@ -113,8 +135,10 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
     return internal("every orbit action is a p-group but the group is not");
   }
   // Step 5. Imprimitive: through the action on a block system whose image is not a p-group
-  // (the largest minimal blocks first: the fewest blocks).
-  {
+  // (the largest minimal blocks first: the fewest blocks). A 2-transitive group is primitive
+  // (checked cheaply: the strong generators fixing the first base point have one orbit on the
+  // other points), so its blocks are not looked for.
+  if (!two_transitive(g, orbits.front())) {
     auto systems = minimal_block_systems(g.generators(), orbits.front(), run);
     if (!systems) return systems.error();
     auto& list = systems->minimal_systems;
