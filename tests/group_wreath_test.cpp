@@ -12,6 +12,7 @@
 #include "permuzzle/group/action.hpp"
 #include "permuzzle/group/backtrack.hpp"
 #include "permuzzle/group/examples.hpp"
+#include "permuzzle/group/rational_classes.hpp"
 #include "permuzzle/group/sylow.hpp"
 #include "permuzzle/group/wreath_classes.hpp"
 
@@ -201,6 +202,38 @@ TEST(NormalizerInSymmetric, OrdersMatchGap) {
     for (const Perm& x : n->generators()) {
       for (const Perm& y : h.generators()) EXPECT_TRUE(h.contains(y.conjugate(x))) << c.name;
     }
+  }
+}
+
+TEST(RationalClasses, Psl2CountsAndEnumeration) {
+  // PSL(2,p) on p + 1 points has (p + 5) / 2 classes (Dornhoff, "Group Representation Theory",
+  // §38; GAP 4.12 agrees: 36 for p = 67, 53 for 101, 128 for 251). PSL(2,67) (150,348 elements)
+  // is also enumerated: the sorted (order, size) lists must agree.
+  for (unsigned long p : {67ul, 101ul, 251ul}) {
+    PermGroup g = *PermGroup::from_generators(psl2_generators(p));
+    auto classes = classes_by_rational_classes(g);
+    ASSERT_TRUE(classes.ok()) << classes.error().message;
+    EXPECT_EQ(classes->count, (p + 5) / 2) << "PSL(2," << p << ")";
+    mpz_class total = 0;
+    for (const auto& c : classes->classes) {
+      total += c.size;
+      EXPECT_TRUE(g.contains(c.representative));
+      EXPECT_EQ(c.representative.order(), c.element_order);
+    }
+    EXPECT_EQ(total, g.order());
+    if (p != 67) continue;
+    ClassOptions by_enumeration;
+    by_enumeration.by_enumeration = true;
+    by_enumeration.enumerate_limit = 200000;
+    auto enumerated = conjugacy_classes(g, by_enumeration);
+    ASSERT_TRUE(enumerated.ok()) << enumerated.error().message;
+    auto summary = [](const ConjugacyClasses& c) {
+      std::vector<std::pair<mpz_class, mpz_class>> s;
+      for (const auto& x : c.classes) s.push_back({x.element_order, x.size});
+      std::sort(s.begin(), s.end());
+      return s;
+    };
+    EXPECT_EQ(summary(*classes), summary(*enumerated));
   }
 }
 

@@ -5,6 +5,7 @@
 #include "permuzzle/group/operations.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -313,23 +314,34 @@ class Search {
     const std::vector<Point>& h = images_[depth];
     std::vector<Point>& child = images_[depth + 1];
     const std::size_t n = c_.n, size = lv.orbit.size();
-    // Step 1. Candidates in the order of their images' ranks, the last least_orbit - 1 cut.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> order(size);
-    for (std::size_t i = 0; i < size; ++i) {
-      order[i] = {c_.rank[h[lv.orbit[i]]], static_cast<std::uint32_t>(i)};
-    }
-    std::sort(order.begin(), order.end());
+    // Step 1. Candidates in the order of their images' ranks, the last least_orbit - 1 cut
+    // (those of rank above the keep-th smallest); the quick test (admissible, which reads no
+    // state of deeper nodes) runs before the sort, so only the survivors are sorted.
     const std::size_t keep = size + 1 - std::min(size, least_orbit_[depth]);
-    // Step 2. Each candidate: the determined points first (cheap rejection), then the rest.
-    // Points of smaller depth have the same image in every child, so one copy serves all.
-    child = h;
-    for (std::size_t j = 0; j < keep; ++j) {
+    std::uint32_t highest_rank = std::numeric_limits<std::uint32_t>::max();
+    if (keep < size) {
+      std::vector<std::uint32_t> ranks(size);
+      for (std::size_t i = 0; i < size; ++i) ranks[i] = c_.rank[h[lv.orbit[i]]];
+      std::nth_element(ranks.begin(), ranks.begin() + (keep - 1), ranks.end());
+      highest_rank = ranks[keep - 1];
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+    for (std::size_t i = 0; i < size; ++i) {
+      const Point gamma = h[lv.orbit[i]];
+      const std::uint32_t rank = c_.rank[gamma];
+      if (rank > highest_rank) continue;
       if ((++stats_.nodes % POLL_EVERY_NODES) == 0 && run_ && run_->should_stop()) {
         stopped_ = true;
         return false;
       }
-      const Point gamma = h[lv.orbit[order[j].second]];
       if (!property_.admissible(depth + 1, lv.base, gamma, h, c_.depth_of)) continue;
+      order.push_back({rank, static_cast<std::uint32_t>(i)});
+    }
+    std::sort(order.begin(), order.end());
+    // Step 2. Each candidate: the determined points first (cheap rejection), then the rest.
+    // Points of smaller depth have the same image in every child, so one copy serves all.
+    child = h;
+    for (std::size_t j = 0; j < order.size(); ++j) {
       const Point* u = c_.transversal(depth, order[j].second);
       for (Point p : lv.determined) child[p] = h[u[p]];
       if (!property_.consistent(depth + 1, lv.determined, child, c_.depth_of)) continue;
