@@ -135,6 +135,19 @@ Result<StructureBench> bench_group_structure(std::uint64_t repeats, const RunCon
         fmt::format("  S12 wr S2 classes    {:8.3f} ms   3080 checked (GAP 4.12: 12122 ms)\n", ms);
     bench.json["s12_wr_s2_classes_ms"] = ms;
   }
+  {
+    // PSL(2,1031): (q + 5) / 2 = 518 classes (GAP 4.12: Length(ConjugacyClasses(G)), 67 s here).
+    auto psl = build_bench_group(psl2_generators(1031), run);
+    if (!psl) return psl.error();
+    Stopwatch clock;
+    auto classes = conjugacy_classes(*psl, ClassOptions{}, &run);
+    if (!classes) return classes.error();
+    const double ms = clock.seconds() * 1e3;
+    if (classes->count != 518) return failed("PSL(2,1031) classes: " + classes->count.get_str());
+    bench.text +=
+        fmt::format("  PSL(2,1031) classes  {:8.3f} ms   518 checked (GAP 4.12: 67000 ms)\n", ms);
+    bench.json["psl2_1031_classes_ms"] = ms;
+  }
   struct SylowCase {
     std::string label;
     std::vector<Perm> generators;
