@@ -476,15 +476,15 @@ Result<PermGroup> found_group(const FoundSubgroup& found, const SearchChain& c,
   for (Point b : c.base) {
     if (b < moved) options.base_prefix.push_back(b);
   }
-  // The answer's basic orbits are known: explicit transversals (deterministic Schreier–Sims,
-  // faster than the randomized one's certificate for these) when they are small.
+  // The answer's order is proven by the search's levels: randomized Schreier–Sims stops when it
+  // reaches it (no certificate), with explicit transversals when they are small.
   std::uint64_t table_bytes = 0;
   for (std::size_t size : found.orbit_sizes) table_bytes += 2 * std::uint64_t(size) * moved * 4;
   if (table_bytes <= SMALL_ANSWER_TABLE_BYTES) {
     options.transversals = SchreierSimsOptions::Transversals::Explicit;
-  } else {
-    options.randomized = moved > 64;
   }
+  options.randomized = true;
+  options.known_order = found.order;
   options.run = run;
   auto g = PermGroup::from_generators(std::move(gens), {}, options);
   if (!g) return g.error();
