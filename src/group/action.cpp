@@ -6,13 +6,14 @@
 namespace permuzzle {
 
 Result<PermGroup> group_from(std::vector<Perm> generators, std::size_t degree,
-                             const RunContext* run) {
+                             const RunContext* run, const mpz_class& known_order) {
   std::erase_if(generators, [](const Perm& x) { return x.is_identity(); });
   std::sort(generators.begin(), generators.end());
   generators.erase(std::unique(generators.begin(), generators.end()), generators.end());
   if (generators.empty()) generators.push_back(Perm(degree));
   SchreierSimsOptions options;
-  options.randomized = degree > 64;
+  options.randomized = degree > 64 || known_order > 0;
+  options.known_order = known_order;
   options.run = run;
   return PermGroup::from_generators(std::move(generators), {}, options);
 }
@@ -68,8 +69,10 @@ Result<ActionHomomorphism> ActionHomomorphism::build(const PermGroup& g,
     }
     paired.push_back(*Perm::from_images(std::move(images)));
   }
+  // G-hat is isomorphic to G (g -> (g, phi(g)) is one-to-one): its order is known.
   SchreierSimsOptions options;
-  options.randomized = total > 64;
+  options.randomized = true;
+  options.known_order = hom.source_order_;
   options.run = run;
   for (std::size_t j = 0; j < m; ++j) {
     if (moved[j]) options.base_prefix.push_back(static_cast<Point>(n + j));
@@ -207,9 +210,10 @@ Result<PermGroup> ActionHomomorphism::preimage(const PermGroup& t, const RunCont
     if (!lifted) return lifted.error();
     gens.push_back(std::move(*lifted));
   }
-  auto result = group_from(std::move(gens), n_, run);
+  // |phi^-1(T)| = |kernel| |T| = |G| |T| / |image| (checked below: the order is only a bound
+  // for the randomized construction, which falls back to the deterministic one short of it).
+  auto result = group_from(std::move(gens), n_, run, source_order_ * t.order() / image_.order());
   if (!result) return result.error();
-  // |phi^-1(T)| = |kernel| |T| = |G| |T| / |image|.
   if (result->order() * image_.order() != source_order_ * t.order()) {
     return make_error("internal error: the preimage has the wrong order", {}, Error::NO_POSITION,
                       ErrorKind::Internal);

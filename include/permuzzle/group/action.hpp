@@ -64,9 +64,10 @@ class ActionHomomorphism {
 
 // Options for the groups built by the structure algorithms (randomized Schreier–Sims above
 // degree 64, still exact), from generators that may include identities or be empty (the trivial
-// group on `degree` points).
+// group on `degree` points). `known_order`, when nonzero, is the order the caller has proven
+// (SchreierSimsOptions::known_order).
 Result<PermGroup> group_from(std::vector<Perm> generators, std::size_t degree,
-                             const RunContext* run);
+                             const RunContext* run, const mpz_class& known_order = 0);
 // The same group from a subset of g's generators: each one kept only when the ones kept before
 // do not generate it.
 Result<PermGroup> with_fewer_generators(const PermGroup& g, const RunContext* run);
