@@ -75,6 +75,9 @@ Perm to_perm(const std::vector<Point>& images) {
   return *Perm::from_images(images);
 }
 
+// Above this degree an answer gets Schreier vectors (filling explicit rows of that many points
+// costs more than the search: PSL(2,1031)'s centraliser of an involution).
+constexpr std::size_t EXPLICIT_ANSWER_DEGREE = 256;
 // An answer whose explicit transversal tables take at most this many bytes gets them.
 constexpr std::uint64_t SMALL_ANSWER_TABLE_BYTES = std::uint64_t{64} << 20;
 
@@ -480,8 +483,10 @@ Result<PermGroup> found_group(const FoundSubgroup& found, const SearchChain& c,
   // reaches it (no certificate), with explicit transversals when they are small.
   std::uint64_t table_bytes = 0;
   for (std::size_t size : found.orbit_sizes) table_bytes += 2 * std::uint64_t(size) * moved * 4;
-  if (table_bytes <= SMALL_ANSWER_TABLE_BYTES) {
+  if (table_bytes <= SMALL_ANSWER_TABLE_BYTES && moved <= EXPLICIT_ANSWER_DEGREE) {
     options.transversals = SchreierSimsOptions::Transversals::Explicit;
+  } else if (moved > EXPLICIT_ANSWER_DEGREE) {
+    options.transversals = SchreierSimsOptions::Transversals::SchreierVectors;
   }
   options.randomized = true;
   options.known_order = found.order;
