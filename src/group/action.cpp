@@ -5,6 +5,13 @@
 
 namespace permuzzle {
 
+namespace {
+
+// The image levels' explicit transversals are refused above this (without a run context too).
+constexpr std::uint64_t MAX_TRANSVERSAL_BYTES = std::uint64_t{1} << 30;
+
+}  // namespace
+
 Result<PermGroup> group_from(std::vector<Perm> generators, std::size_t degree,
                              const RunContext* run, const mpz_class& known_order) {
   std::erase_if(generators, [](const Perm& x) { return x.is_identity(); });
@@ -90,8 +97,21 @@ Result<ActionHomomorphism> ActionHomomorphism::build(const PermGroup& g,
     return *Perm::from_images(std::move(images));
   };
   std::size_t k = 0;
+  std::uint64_t bytes = 0;
   for (; k < base.size() && base[k] >= n; ++k) {
     if (run && run->should_stop()) return run->stop_error();
+    // This level's transversal: at most m elements of n + m points.
+    bytes += std::uint64_t(m) * total * sizeof(Point);
+    if (run) {
+      if (auto st = run->check_memory(bytes, "the action homomorphism's transversals"); !st) {
+        return st.error();
+      }
+    }
+    if (bytes > MAX_TRANSVERSAL_BYTES) {
+      return make_error("the action on " + std::to_string(m) +
+                            " objects needs more than 1024 MiB of transversals",
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
     std::vector<const Perm*> level_gens;
     for (const Perm& s : strong) {
       bool fixes = true;
