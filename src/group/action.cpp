@@ -100,18 +100,7 @@ Result<ActionHomomorphism> ActionHomomorphism::build(const PermGroup& g,
   std::uint64_t bytes = 0;
   for (; k < base.size() && base[k] >= n; ++k) {
     if (run && run->should_stop()) return run->stop_error();
-    // This level's transversal: at most m elements of n + m points.
-    bytes += std::uint64_t(m) * total * sizeof(Point);
-    if (run) {
-      if (auto st = run->check_memory(bytes, "the action homomorphism's transversals"); !st) {
-        return st.error();
-      }
-    }
-    if (bytes > MAX_TRANSVERSAL_BYTES) {
-      return make_error("the action on " + std::to_string(m) +
-                            " objects needs more than 1024 MiB of transversals",
-                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-    }
+
     std::vector<const Perm*> level_gens;
     for (const Perm& s : strong) {
       bool fixes = true;
@@ -131,6 +120,18 @@ Result<ActionHomomorphism> ActionHomomorphism::build(const PermGroup& g,
         const Point to = s->image(from);
         if (level.in_orbit[to - n]) continue;
         level.in_orbit[to - n] = 1;
+        // Every transversal element holds n + m points.
+        bytes += std::uint64_t(total) * sizeof(Point);
+        if (bytes > MAX_TRANSVERSAL_BYTES) {
+          return make_error("the action on " + std::to_string(m) +
+                                " objects needs more than 1024 MiB of transversals",
+                            {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+        }
+        if (run && (queue.size() & 255) == 0) {
+          if (auto st = run->check_memory(bytes, "the action homomorphism's transversals"); !st) {
+            return st.error();
+          }
+        }
         level.transversal[to - n] = level.transversal[from - n] * *s;
         queue.push_back(to);
       }
