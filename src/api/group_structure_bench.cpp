@@ -108,9 +108,8 @@ Result<StructureBench> bench_group_structure(std::uint64_t repeats, const RunCon
                      {"minimal_block_systems", systems}});
   }
   bench.json["structure"] = names;
-  // Step 3. M24's classes and Sylow subgroups of M24 and PSL(2,1031) (backtrack normalisers),
-  // beside GAP 4.12's times on this machine (Runtime() after Size; S12 wr S2 is left out: its
-  // 2-subgroup normalisers run past any sensible limit, GAP takes 387 ms).
+  // Step 3. M24's and S12 wr S2's classes and Sylow subgroups of M24, S12 wr S2 and
+  // PSL(2,1031), beside GAP 4.12's times on this machine (Runtime() after Size).
   {
     Stopwatch clock;
     auto m24 = PermGroup::from_generators(m24_generators());
@@ -123,6 +122,33 @@ Result<StructureBench> bench_group_structure(std::uint64_t repeats, const RunCon
         fmt::format("  M24 classes          {:8.3f} ms   26 checked (GAP 4.12: 158 ms)\n", ms);
     bench.json["m24_classes_ms"] = ms;
   }
+  {
+    // S12 wr S2: 3080 classes (GAP 4.12: Length(ConjugacyClasses(G)), 12.1 s here).
+    auto wreath = build_bench_group(s12_wr_s2_generators(), run);
+    if (!wreath) return wreath.error();
+    Stopwatch clock;
+    auto classes = conjugacy_classes(*wreath, ClassOptions{}, &run);
+    if (!classes) return classes.error();
+    const double ms = clock.seconds() * 1e3;
+    if (classes->count != 3080) return failed("S12 wr S2 classes: " + classes->count.get_str());
+    bench.text +=
+        fmt::format("  S12 wr S2 classes    {:8.3f} ms   3080 checked (GAP 4.12: 12122 ms)\n", ms);
+    bench.json["s12_wr_s2_classes_ms"] = ms;
+  }
+  {
+    // PSL(2,1031): (q + 5) / 2 = 518 classes (GAP 4.12: Length(ConjugacyClasses(G)), 42 to 67 s
+    // here, by load).
+    auto psl = build_bench_group(psl2_generators(1031), run);
+    if (!psl) return psl.error();
+    Stopwatch clock;
+    auto classes = conjugacy_classes(*psl, ClassOptions{}, &run);
+    if (!classes) return classes.error();
+    const double ms = clock.seconds() * 1e3;
+    if (classes->count != 518) return failed("PSL(2,1031) classes: " + classes->count.get_str());
+    bench.text +=
+        fmt::format("  PSL(2,1031) classes  {:8.3f} ms   518 checked (GAP 4.12: 42102 ms)\n", ms);
+    bench.json["psl2_1031_classes_ms"] = ms;
+  }
   struct SylowCase {
     std::string label;
     std::vector<Perm> generators;
@@ -132,6 +158,8 @@ Result<StructureBench> bench_group_structure(std::uint64_t repeats, const RunCon
   };
   const std::vector<SylowCase> sylow_cases = {{"M24", m24_generators(), 2, 1024, 9},
                                               {"M24", m24_generators(), 3, 27, 23},
+                                              {"S12 wr S2", s12_wr_s2_generators(), 2, 2097152, 29},
+                                              {"S12 wr S2", s12_wr_s2_generators(), 3, 59049, 9},
                                               {"PSL(2,1031)", psl2_generators(1031), 2, 8, 22},
                                               {"PSL(2,1031)", psl2_generators(1031), 3, 3, 0}};
   nlohmann::json sylows = nlohmann::json::array();

@@ -1,9 +1,11 @@
 // Backtrack search over a base and strong generating set (see backtrack.hpp).
 #include "permuzzle/group/backtrack.hpp"
 
+#include "permuzzle/group/conjugate_test.hpp"
 #include "permuzzle/group/operations.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -73,6 +75,9 @@ Perm to_perm(const std::vector<Point>& images) {
   return *Perm::from_images(images);
 }
 
+// Above this degree an answer gets Schreier vectors (filling explicit rows of that many points
+// costs more than the search: PSL(2,1031)'s centraliser of an involution).
+constexpr std::size_t EXPLICIT_ANSWER_DEGREE = 256;
 // An answer whose explicit transversal tables take at most this many bytes gets them.
 constexpr std::uint64_t SMALL_ANSWER_TABLE_BYTES = std::uint64_t{64} << 20;
 
@@ -312,23 +317,34 @@ class Search {
     const std::vector<Point>& h = images_[depth];
     std::vector<Point>& child = images_[depth + 1];
     const std::size_t n = c_.n, size = lv.orbit.size();
-    // Step 1. Candidates in the order of their images' ranks, the last least_orbit - 1 cut.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> order(size);
-    for (std::size_t i = 0; i < size; ++i) {
-      order[i] = {c_.rank[h[lv.orbit[i]]], static_cast<std::uint32_t>(i)};
-    }
-    std::sort(order.begin(), order.end());
+    // Step 1. Candidates in the order of their images' ranks, the last least_orbit - 1 cut
+    // (those of rank above the keep-th smallest); the quick test (admissible, which reads no
+    // state of deeper nodes) runs before the sort, so only the survivors are sorted.
     const std::size_t keep = size + 1 - std::min(size, least_orbit_[depth]);
-    // Step 2. Each candidate: the determined points first (cheap rejection), then the rest.
-    // Points of smaller depth have the same image in every child, so one copy serves all.
-    child = h;
-    for (std::size_t j = 0; j < keep; ++j) {
+    std::uint32_t highest_rank = std::numeric_limits<std::uint32_t>::max();
+    if (keep < size) {
+      std::vector<std::uint32_t> ranks(size);
+      for (std::size_t i = 0; i < size; ++i) ranks[i] = c_.rank[h[lv.orbit[i]]];
+      std::nth_element(ranks.begin(), ranks.begin() + (keep - 1), ranks.end());
+      highest_rank = ranks[keep - 1];
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+    for (std::size_t i = 0; i < size; ++i) {
+      const Point gamma = h[lv.orbit[i]];
+      const std::uint32_t rank = c_.rank[gamma];
+      if (rank > highest_rank) continue;
       if ((++stats_.nodes % POLL_EVERY_NODES) == 0 && run_ && run_->should_stop()) {
         stopped_ = true;
         return false;
       }
-      const Point gamma = h[lv.orbit[order[j].second]];
       if (!property_.admissible(depth + 1, lv.base, gamma, h, c_.depth_of)) continue;
+      order.push_back({rank, static_cast<std::uint32_t>(i)});
+    }
+    std::sort(order.begin(), order.end());
+    // Step 2. Each candidate: the determined points first (cheap rejection), then the rest.
+    // Points of smaller depth have the same image in every child, so one copy serves all.
+    child = h;
+    for (std::size_t j = 0; j < order.size(); ++j) {
       const Point* u = c_.transversal(depth, order[j].second);
       for (Point p : lv.determined) child[p] = h[u[p]];
       if (!property_.consistent(depth + 1, lv.determined, child, c_.depth_of)) continue;
@@ -463,15 +479,17 @@ Result<PermGroup> found_group(const FoundSubgroup& found, const SearchChain& c,
   for (Point b : c.base) {
     if (b < moved) options.base_prefix.push_back(b);
   }
-  // The answer's basic orbits are known: explicit transversals (deterministic Schreier–Sims,
-  // faster than the randomized one's certificate for these) when they are small.
+  // The answer's order is proven by the search's levels: randomized Schreier–Sims stops when it
+  // reaches it (no certificate), with explicit transversals when they are small.
   std::uint64_t table_bytes = 0;
   for (std::size_t size : found.orbit_sizes) table_bytes += 2 * std::uint64_t(size) * moved * 4;
-  if (table_bytes <= SMALL_ANSWER_TABLE_BYTES) {
+  if (table_bytes <= SMALL_ANSWER_TABLE_BYTES && moved <= EXPLICIT_ANSWER_DEGREE) {
     options.transversals = SchreierSimsOptions::Transversals::Explicit;
-  } else {
-    options.randomized = moved > 64;
+  } else if (moved > EXPLICIT_ANSWER_DEGREE) {
+    options.transversals = SchreierSimsOptions::Transversals::SchreierVectors;
   }
+  options.randomized = true;
+  options.known_order = found.order;
   options.run = run;
   auto g = PermGroup::from_generators(std::move(gens), {}, options);
   if (!g) return g.error();
@@ -790,6 +808,9 @@ class NormalizesProperty : public SearchProperty {
       }
       anchors_.assign(base.begin(), base.begin() + std::min<std::size_t>(base.size(), ANCHORS));
     }
+    if (candidates_.empty()) {
+      if (auto st = conjugates_.prepare(h_, base, n, SUBORBIT_TABLE_BYTES, run); !st) return st;
+    }
     return Ok{};
   }
   void restart(std::size_t depth) override { restart_depth_ = depth; }
@@ -804,6 +825,7 @@ class NormalizesProperty : public SearchProperty {
     if (!suborbit_size_.empty() && !suborbits_agree(depth, determined, image, depth_of)) {
       return false;
     }
+    if (conjugates_.active() && !conjugates_.consistent(depth, image, depth_of)) return false;
     if (candidates_.empty()) return true;
     // Below the restart depth the path is the identity: the survivors there are the
     // candidates agreeing with s on every point of depth <= the restart depth.
@@ -891,6 +913,8 @@ class NormalizesProperty : public SearchProperty {
   }
 
   const PermGroup& h_;
+  // Large H: h^g in H for the transversal elements h of H's chain (conjugate_test.hpp).
+  ConjugateInSubgroupTest conjugates_;
   std::vector<std::uint32_t> depth_of_;
   std::vector<std::uint32_t> orbit_of_;
   std::vector<std::size_t> orbit_size_;

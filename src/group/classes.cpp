@@ -1,6 +1,9 @@
 // Conjugacy classes: the piece-structure method and enumeration (see classes.hpp).
 #include "permuzzle/group/classes.hpp"
 
+#include "permuzzle/group/rational_classes.hpp"
+#include "permuzzle/group/wreath_classes.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -772,6 +775,9 @@ Result<ConjugacyClasses> classes_by_random_elements(const PermGroup& g, const Ru
 
 }  // namespace
 
+// Groups of larger degree answered by classes_by_rational_classes (see conjugacy_classes).
+constexpr std::size_t RATIONAL_CLASSES_DEGREE = 64;
+
 Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOptions& options,
                                            const RunContext* run) {
   Result<ConjugacyClasses> result =
@@ -792,8 +798,13 @@ Result<ConjugacyClasses> conjugacy_classes(const PermGroup& g, const ClassOption
   } else if (options.by_enumeration ||
              g.order() <= mpz_class(std::to_string(options.enumerate_limit))) {
     result = classes_by_enumeration(g, options, run);
+  } else if (auto wreath = wreath_product_classes(g, options, run)) {
+    result = std::move(*wreath);
   } else {
-    result = classes_by_random_elements(g, run);
+    // Above degree 64 by rational classes (far fewer conjugacy tests when many classes share a
+    // cycle type, as in PSL(2,q)); below, the plain tests keep the listings they always gave.
+    result = g.degree() > RATIONAL_CLASSES_DEGREE ? classes_by_rational_classes(g, run)
+                                                  : classes_by_random_elements(g, run);
     if (result && options.count_only) {
       result->classes.clear();
     } else if (result && result->classes.size() > options.list_limit) {

@@ -812,9 +812,10 @@ mpz_class orbit_product_bound(const std::vector<Perm>& generators, std::size_t n
 template <class T>
 void build_chain_randomized(ChainT<T>& chain, const std::vector<Perm>& generators,
                             std::uint64_t seed, const std::vector<Point>& prefix,
-                            std::size_t max_bytes) {
+                            std::size_t max_bytes, const mpz_class& known_order) {
   std::size_t n = chain.degree();
   mpz_class bound = orbit_product_bound(generators, n);
+  if (known_order > 0 && known_order < bound) bound = known_order;
   ProductReplacer<T> random(n, seed);
   std::vector<T> g(n);
   for (const Perm& p : generators) {
@@ -850,9 +851,11 @@ mpz_class order_upper_bound(const std::vector<Perm>& generators, std::size_t n) 
 
 // The Schreier-vector chain: random Schreier–Sims up to the upper bound, then, unless the
 // bound was reached (a proof), the deterministic Schreier-generator check.
-void build_chain_sv(SvChain& chain, const std::vector<Perm>& generators, std::uint64_t seed) {
+void build_chain_sv(SvChain& chain, const std::vector<Perm>& generators, std::uint64_t seed,
+                    const mpz_class& known_order) {
   const std::size_t n = chain.degree();
-  const mpz_class bound = order_upper_bound(generators, n);
+  mpz_class bound = order_upper_bound(generators, n);
+  if (known_order > 0 && known_order < bound) bound = known_order;
   ProductReplacer<std::uint32_t> random(n, seed);
   std::vector<std::uint32_t> g(n);
   for (const Perm& p : generators) {
@@ -1007,7 +1010,8 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
                             !std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
                 c.set_run(run);
                 if (options.randomized) {
-                  build_chain_randomized(c, group.generators_, options.seed, prefix, budget);
+                  build_chain_randomized(c, group.generators_, options.seed, prefix, budget,
+                                         options.known_order);
                 } else {
                   build_chain(c, group.generators_);
                 }
@@ -1026,7 +1030,7 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
       chain->impl.emplace<SvChain>(n, prefix, max_table_bytes);
       SvChain& sv = std::get<SvChain>(chain->impl);
       sv.set_run(run);
-      build_chain_sv(sv, group.generators_, options.seed);
+      build_chain_sv(sv, group.generators_, options.seed, options.known_order);
       sv.set_run(nullptr);
     }
   } catch (const TableLimitHit&) {

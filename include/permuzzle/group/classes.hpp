@@ -21,6 +21,7 @@
 // (0, (-1)^l). Counting only needs, per orbit, the classes grouped by (Φ(x) mod A, the image of
 // Φ(C_W(x)) in Q/A); the orbits are then folded one at a time.
 //
+// Full wreath products H wr S_k (wreath_classes.hpp) are answered from the classes of H.
 // Other groups of at most `enumerate_limit` elements are answered by enumeration (the classes
 // are the orbits of the elements under conjugation by the generators); larger ones by random
 // elements and their powers, told apart by the backtrack conjugacy test and sized by backtrack

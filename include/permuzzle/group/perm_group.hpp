@@ -37,6 +37,11 @@ struct SchreierSimsOptions {
   // S_m / A_m shortcut), e.g. to compare the two in tests and benchmarks.
   enum class Transversals { Automatic, Explicit, SchreierVectors };
   Transversals transversals = Transversals::Automatic;
+  // When nonzero: |G| as the caller has proven it (e.g. the levels of a backtrack search).
+  // The randomized construction then stops as soon as its chain reaches this order, without
+  // the verification step (a wrong value is caught: the chain never reaches a larger order
+  // and the deterministic algorithm runs; callers compare the resulting order with theirs).
+  mpz_class known_order = 0;
   // When given: the tables also stay within its memory budget (the smaller of the two bounds
   // refuses), and its stop request (time limit, cancellation) ends the construction with
   // run->stop_error(). Not kept after from_generators returns.

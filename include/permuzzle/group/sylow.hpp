@@ -1,8 +1,9 @@
-// Sylow subgroups (GAP: SylowSubgroup): a p-subgroup P grown inside its normaliser until its
-// order is the p-part of |G|. While P is not a Sylow subgroup, p divides |N_G(P) : P| (a
-// p-subgroup is Sylow exactly when it is Sylow in its normaliser), so the p-part y of a random
-// element of N_G(P) lies outside P with positive probability; then y normalises P and P<y> is a
-// larger p-group. The normaliser is the backtrack search of backtrack.hpp.
+// Sylow subgroups (GAP: SylowSubgroup, by its SylowSubgroupPermGroup method): an orbit or a
+// block system whose action is not a p-group reduces G to the preimage of a Sylow subgroup of
+// the image; a point stabiliser of index prime to p reduces G to it; otherwise the centraliser
+// of a p-element central in a Sylow subgroup holds one, and its action on the cycles of that
+// element has a p-group as kernel (Butler, "Fundamental Algorithms for Permutation Groups",
+// LNCS 559, ch. 16; the centraliser is the backtrack search of backtrack.hpp).
 #pragma once
 
 #include <cstdint>
