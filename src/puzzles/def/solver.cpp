@@ -900,18 +900,21 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definit
 // (the planner's first tiers) get their coordinates tabulated even past a quarter of their
 // budget: a table costs about what the database's BFS costs, and then every search node's
 // children are ranked by table lookups instead of re-ranking arrangements (the 3x3x3's 4-edge
-// and the 4x4 Loopover's 5-tile coordinates). Kept within an eighth of the run's budget. Only
+// and the 4x4 Loopover's 5-tile coordinates). The plan's `tables` databases together keep
+// such tables within about an eighth of the run's budget per coordinate kind. Only
 // when the databases search with the full puzzle's moves (HTM, or every move a quarter turn):
 // otherwise the kernel ranks children from their positions and the tables would not be read.
 std::uint64_t pdb_move_table_cap(const Definition& d, Metric metric, std::uint64_t memory_bytes,
-                                 const RunContext& run) {
+                                 std::size_t tables, const RunContext& run) {
   const std::uint64_t quarter = std::min<std::uint64_t>(std::uint64_t{256} << 20, memory_bytes / 4);
   const bool same_moves =
       metric == Metric::Htm ||
       std::all_of(d.moves.begin(), d.moves.end(), [](const auto& m) { return m.qtm_cost == 1; });
   if (!same_moves) return quarter;
   std::uint64_t floor = std::uint64_t{64} << 20;
-  if (run.memory_budget() > 0) floor = std::min(floor, run.memory_budget() / 8);
+  if (run.memory_budget() > 0) {
+    floor = std::min(floor, run.memory_budget() / (8 * std::max<std::uint64_t>(1, tables)));
+  }
   return std::min<std::uint64_t>(std::uint64_t{256} << 20, std::max(memory_bytes / 4, floor));
 }
 
@@ -950,7 +953,8 @@ Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
     const std::uint64_t entries = projected_states(d, *full, t, options.metric);
     out.push_back({pattern, entries, (entries + 1) / 2,
                    pdb_key(hash, options.metric, pattern,
-                           pdb_move_table_cap(d, options.metric, options.memory_bytes, run))});
+                           pdb_move_table_cap(d, options.metric, options.memory_bytes,
+                                              planned->size(), run))});
   }
   return out;
 }
@@ -1015,7 +1019,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     const Definition projected = project(d, fp, plan[t]);
     CompileOptions pco;
     pco.metric = options.metric;
-    pco.max_table_bytes = pdb_move_table_cap(d, options.metric, options.memory_bytes, run);
+    pco.max_table_bytes =
+        pdb_move_table_cap(d, options.metric, options.memory_bytes, plan.size(), run);
     // The projected puzzle's move tables are part of the database's cost (the planner's build
     // rate reads it): its seconds count them.
     Stopwatch compile_clock;
