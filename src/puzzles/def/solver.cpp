@@ -595,9 +595,9 @@ class Kernel {
     for (int m = 0; m < moves_; ++m) {
       int next = 0;
       if (!allowed(m, next)) continue;
-      full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
       std::uint64_t* out = ranks + static_cast<std::size_t>(m) * np;
       if (!incremental_) {
+        full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
         rank_all(kids[static_cast<std::size_t>(m)], out);
         continue;
       }
@@ -608,12 +608,20 @@ class Kernel {
     }
     // Step 2. Their bounds, then the search below each: in move order (IDA*: the order does not
     // change the work of a failing iteration), or the closest child first in the weighted
-    // quick pass, which wants any solution soon.
+    // quick pass, which wants any solution soon. With incremental ranks a child's position is
+    // made only when it passes its bound: dfs() counts a child that does not and returns before
+    // reading its position (the node counts stay the same).
+    auto position_of_child = [&](int m, int h) {
+      if (incremental_ && g + costs_[static_cast<std::size_t>(m)] + weight_ * h <= bound) {
+        full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+      }
+    };
     if (weight_ == 1) {
       for (int m = 0; m < moves_; ++m) {
         int next = 0;
         if (!allowed(m, next)) continue;
         const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+        position_of_child(m, h);
         path_.push_back(m);
         const bool stop =
             dfs(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np,
@@ -633,6 +641,7 @@ class Kernel {
     std::stable_sort(order.begin(), order.end(),
                      [](const Child& a, const Child& b) { return a.h < b.h; });
     for (const Child& c : order) {
+      position_of_child(c.move, c.h);
       path_.push_back(c.move);
       const bool stop =
           dfs(kids[static_cast<std::size_t>(c.move)], ranks + static_cast<std::size_t>(c.move) * np,
