@@ -523,6 +523,9 @@ class Kernel {
       Position& proj = projected_[i];
       for (std::size_t g = 0; g < pos.size(); ++g) {
         const PieceGroup& pg = pdb.puzzle->groups()[g];
+        // A group the database does not track (one label, orientation ignored) has no
+        // coordinate: its projection stays solved and the rank does not read it.
+        if (pg.label_value.size() == 1 && pg.label_ignored[0]) continue;
         const auto& map = pdb.label_map[g];
         for (std::size_t j = 0; j < pos[g].labels.size(); ++j) {
           const std::uint8_t l = map[pos[g].labels[j]];
