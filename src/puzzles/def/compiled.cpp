@@ -594,26 +594,22 @@ Result<CompiledPuzzle> CompiledPuzzle::compile(const Definition& def, const Comp
   p.components_ = std::move(comps);
   p.states_ = states;
 
-  // Step 6. Move tables.
-  for (std::size_t k = 0; k < p.components_.size(); ++k) {
-    Component& c = p.components_[k];
-    if (!fits_table(c)) continue;
-    std::vector<std::uint32_t> table(static_cast<std::size_t>(c.size * mc));
-    Position pos = p.solved();
-    const PieceGroup& g = p.groups_[c.group];
-    GroupState after = pos[c.group];
-    for (std::uint64_t x = 0; x < c.size; ++x) {
-      if ((x & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
-      p.set_coordinate(k, x, pos);
-      for (int m = 0; m < move_count; ++m) {
-        apply_group(g, p.group_moves_[static_cast<std::size_t>(m)][c.group], pos[c.group], after);
-        std::swap(after, pos[c.group]);
-        table[static_cast<std::size_t>(x * mc + static_cast<std::uint64_t>(m))] =
-            static_cast<std::uint32_t>(p.coordinate(k, pos));
-        std::swap(after, pos[c.group]);
+  // Step 6. Move tables, filled by an expander made while no component is tabulated yet (its
+  // direct neighbours re-rank only what a move changes: the slots it touches of a distinct
+  // permutation, the k tracked slots of an arrangement), values in increasing order (a
+  // distinct permutation steps to the next one without unranking).
+  {
+    RankExpander direct(p);
+    for (std::size_t k = 0; k < p.components_.size(); ++k) {
+      Component& c = p.components_[k];
+      if (!fits_table(c)) continue;
+      std::vector<std::uint32_t> table(static_cast<std::size_t>(c.size * mc));
+      for (std::uint64_t x = 0; x < c.size; ++x) {
+        if ((x & 0xFFFF) == 0 && run.should_stop()) return run.stop_error();
+        direct.component_neighbours(k, x, table.data() + x * mc);
       }
+      c.table = std::move(table);
     }
-    c.table = std::move(table);
   }
   // Step 7. Small coordinates whose combinations the moves do not all reach: one Joint.
   if (options.joint_raw_limit > 0) {
@@ -1174,6 +1170,11 @@ void RankExpander::load(std::uint64_t rank) {
   } else {
     load_direct(count_ - 1, coord_[count_ - 1]);
   }
+}
+
+void RankExpander::component_neighbours(std::size_t k, std::uint64_t value, std::uint32_t* out) {
+  load_direct(k, value);
+  for (int m = 0; m < moves_; ++m) out[m] = static_cast<std::uint32_t>(direct_after(k, m));
 }
 
 void RankExpander::neighbours(std::uint64_t rank, std::uint64_t* out) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -344,6 +345,15 @@ class Kernel {
         moves_(full.move_count()),
         goal_(full.solved()) {
     for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
+    // Children's database ranks from their parent's (see child_ranks): when every database
+    // searches with the full puzzle's moves, in its order (HTM; under QTM the databases search
+    // with quarter turns only and the children are ranked from their positions).
+    incremental_ = !pdbs.empty();
+    for (const auto& p : pdbs) incremental_ = incremental_ && p.puzzle->moves() == full.moves();
+    if (incremental_) {
+      for (const auto& p : pdbs) expanders_.push_back(std::make_unique<RankExpander>(*p.puzzle));
+      neighbours_.assign(static_cast<std::size_t>(moves_) * pdbs.size(), 0);
+    }
     inverse_ = full.solved();
     inverse_ranks_.assign(pdbs.size(), 0);
     max_length_ = max_depth;
@@ -372,8 +382,9 @@ class Kernel {
     next_bound_ = INT_MAX;
     found_ = false;
     path_.clear();
-    const int h0 = lookup_max(rank_all(root_, scratch_ranks()), 0);
-    dfs(root_, 0, 0, search::CanonicalAutomaton::START, bound, h0, control);
+    const std::uint64_t* root_ranks = rank_all(root_, scratch_ranks());
+    const int h0 = lookup_max(root_ranks, 0);
+    dfs(root_, root_ranks, 0, 0, search::CanonicalAutomaton::START, bound, h0, control);
     search::IdaIteration it;
     it.found = found_;
     it.next_bound = next_bound_;
@@ -391,6 +402,7 @@ class Kernel {
   // before entering it (`nodes_before`); solutions met above that depth are items too.
   struct Item {
     Position pos;
+    std::vector<std::uint64_t> ranks;  // the databases' ranks of pos
     std::vector<int> path;
     int state = 0;
     int g = 0;
@@ -402,9 +414,10 @@ class Kernel {
     next_bound_ = INT_MAX;
     path_.clear();
     split_start_ = nodes_;
-    const int h0 = lookup_max(rank_all(root_, scratch_ranks()), 0);
-    enumerate(root_, 0, 0, search::CanonicalAutomaton::START, bound, h0, split_depth, items,
-              control);
+    const std::uint64_t* root_ranks = rank_all(root_, scratch_ranks());
+    const int h0 = lookup_max(root_ranks, 0);
+    enumerate(root_, root_ranks, 0, 0, search::CanonicalAutomaton::START, bound, h0, split_depth,
+              items, control);
   }
   // The one-thread search below one item (nodes() counts on from the kernel's total). Items
   // past `*cutoff` (an earlier item has a solution) are abandoned: `abandoned()` is then true.
@@ -417,7 +430,7 @@ class Kernel {
     path_ = item.path;
     index_ = index;
     cutoff_ = cutoff;
-    dfs(item.pos, item.path.size(), item.g, item.state, bound, item.h, control);
+    dfs(item.pos, item.ranks.data(), item.path.size(), item.g, item.state, bound, item.h, control);
     cutoff_ = nullptr;
   }
   bool found() const { return found_; }
@@ -457,10 +470,12 @@ class Kernel {
     }
     return false;
   }
-  void enumerate(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
-                 int left, std::vector<Item>& items, search::IdaControl& control) {
+  void enumerate(const Position& pos, const std::uint64_t* self, std::size_t depth, int g,
+                 int state, int bound, int hv, int left, std::vector<Item>& items,
+                 search::IdaControl& control) {
+    const std::vector<std::uint64_t> own(self, self + pdbs_.size());
     if (left == 0) {
-      items.push_back({pos, path_, state, g, hv, false, nodes_ - split_start_});
+      items.push_back({pos, own, path_, state, g, hv, false, nodes_ - split_start_});
       return;
     }
     // As dfs() does, with the children collected instead of searched.
@@ -471,7 +486,7 @@ class Kernel {
       return;
     }
     if (pos == goal_) {
-      items.push_back({pos, path_, state, g, hv, true, nodes_ - split_start_});
+      items.push_back({pos, own, path_, state, g, hv, true, nodes_ - split_start_});
       return;
     }
     if (inverse_cuts(pos, g, bound)) return;
@@ -492,8 +507,8 @@ class Kernel {
       rank_all(kids[static_cast<std::size_t>(m)], ranks.data() + static_cast<std::size_t>(m) * np);
       const int h = lookup_max(ranks.data() + static_cast<std::size_t>(m) * np, 0);
       path_.push_back(m);
-      enumerate(kids[static_cast<std::size_t>(m)], depth + 1, g + cost, next, bound, h, left - 1,
-                items, control);
+      enumerate(kids[static_cast<std::size_t>(m)], ranks.data() + static_cast<std::size_t>(m) * np,
+                depth + 1, g + cost, next, bound, h, left - 1, items, control);
       path_.pop_back();
       if (control.stopped()) return;
     }
@@ -508,6 +523,9 @@ class Kernel {
       Position& proj = projected_[i];
       for (std::size_t g = 0; g < pos.size(); ++g) {
         const PieceGroup& pg = pdb.puzzle->groups()[g];
+        // A group the database does not track (one label, orientation ignored) has no
+        // coordinate: its projection stays solved and the rank does not read it.
+        if (pg.label_value.size() == 1 && pg.label_ignored[0]) continue;
         const auto& map = pdb.label_map[g];
         for (std::size_t j = 0; j < pos[g].labels.size(); ++j) {
           const std::uint8_t l = map[pos[g].labels[j]];
@@ -529,8 +547,9 @@ class Kernel {
     return best;
   }
   // Returns true to unwind (found with !all_, or stopped).
-  bool dfs(const Position& pos, std::size_t depth, int g, int state, int bound, int hv,
-           search::IdaControl& control) {
+  // `self`: the databases' ranks of `pos` (rank_all's order).
+  bool dfs(const Position& pos, const std::uint64_t* self, std::size_t depth, int g, int state,
+           int bound, int hv, search::IdaControl& control) {
     ++nodes_;
     if (!control.keep_going(nodes_)) return true;
     if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
@@ -568,24 +587,48 @@ class Kernel {
       }
       return true;
     };
-    // Step 1. Every child and its ranks (prefetched).
+    // Step 1. Every child and its ranks (prefetched): from the parent's ranks through each
+    // database's move tables when they search with the same moves, else from the child.
+    if (incremental_) {
+      for (std::size_t i = 0; i < np; ++i) {
+        expanders_[i]->neighbours(self[i],
+                                  neighbours_.data() + i * static_cast<std::size_t>(moves_));
+      }
+    }
     for (int m = 0; m < moves_; ++m) {
       int next = 0;
       if (!allowed(m, next)) continue;
-      full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
-      rank_all(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np);
+      std::uint64_t* out = ranks + static_cast<std::size_t>(m) * np;
+      if (!incremental_) {
+        full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+        rank_all(kids[static_cast<std::size_t>(m)], out);
+        continue;
+      }
+      for (std::size_t i = 0; i < np; ++i) {
+        out[i] = neighbours_[i * static_cast<std::size_t>(moves_) + static_cast<std::size_t>(m)];
+        __builtin_prefetch(pdbs_[i].nibbles->data() + out[i] / 2);
+      }
     }
     // Step 2. Their bounds, then the search below each: in move order (IDA*: the order does not
     // change the work of a failing iteration), or the closest child first in the weighted
-    // quick pass, which wants any solution soon.
+    // quick pass, which wants any solution soon. With incremental ranks a child's position is
+    // made only when it passes its bound: dfs() counts a child that does not and returns before
+    // reading its position (the node counts stay the same).
+    auto position_of_child = [&](int m, int h) {
+      if (incremental_ && g + costs_[static_cast<std::size_t>(m)] + weight_ * h <= bound) {
+        full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
+      }
+    };
     if (weight_ == 1) {
       for (int m = 0; m < moves_; ++m) {
         int next = 0;
         if (!allowed(m, next)) continue;
         const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+        position_of_child(m, h);
         path_.push_back(m);
-        const bool stop = dfs(kids[static_cast<std::size_t>(m)], depth + 1,
-                              g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
+        const bool stop =
+            dfs(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np,
+                depth + 1, g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
         path_.pop_back();
         if (stop) return true;
       }
@@ -601,10 +644,11 @@ class Kernel {
     std::stable_sort(order.begin(), order.end(),
                      [](const Child& a, const Child& b) { return a.h < b.h; });
     for (const Child& c : order) {
+      position_of_child(c.move, c.h);
       path_.push_back(c.move);
       const bool stop =
-          dfs(kids[static_cast<std::size_t>(c.move)], depth + 1,
-              g + costs_[static_cast<std::size_t>(c.move)], c.next, bound, c.h, control);
+          dfs(kids[static_cast<std::size_t>(c.move)], ranks + static_cast<std::size_t>(c.move) * np,
+              depth + 1, g + costs_[static_cast<std::size_t>(c.move)], c.next, bound, c.h, control);
       path_.pop_back();
       if (stop) return true;
     }
@@ -634,6 +678,11 @@ class Kernel {
   std::vector<std::vector<Position>> children_;    // [depth][move]
   std::vector<std::vector<std::uint64_t>> ranks_;  // [depth][move * pdbs + pdb]
   std::vector<Position> projected_;
+  // The incremental ranks: one expander per database (its neighbours of a rank, move by move)
+  // and their output, [database][move], read before the children are searched.
+  bool incremental_ = false;
+  std::vector<std::unique_ptr<RankExpander>> expanders_;
+  std::vector<std::uint64_t> neighbours_;
   std::vector<int> path_;
   std::vector<std::vector<int>> solutions_;
   std::uint64_t nodes_ = 0;
@@ -859,8 +908,34 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definit
   return plan;
 }
 
-TableKey pdb_key(std::uint64_t hash, Metric metric, const std::string& pattern) {
-  return {fmt::format("def-{:016x}", hash), fmt::format("pdb-{}-{}", metric_name(metric), pattern),
+// The largest move table of one coordinate of a database's projected puzzle. Small databases
+// (the planner's first tiers) get their coordinates tabulated even past a quarter of their
+// budget: a table costs about what the database's BFS costs, and then every search node's
+// children are ranked by table lookups instead of re-ranking arrangements (the 3x3x3's 4-edge
+// and the 4x4 Loopover's 5-tile coordinates). The plan's `tables` databases together keep
+// such tables within about an eighth of the run's budget per coordinate kind. Only
+// when the databases search with the full puzzle's moves (HTM, or every move a quarter turn):
+// otherwise the kernel ranks children from their positions and the tables would not be read.
+std::uint64_t pdb_move_table_cap(const Definition& d, Metric metric, std::uint64_t memory_bytes,
+                                 std::size_t tables, const RunContext& run) {
+  const std::uint64_t quarter = std::min<std::uint64_t>(std::uint64_t{256} << 20, memory_bytes / 4);
+  const bool same_moves =
+      metric == Metric::Htm ||
+      std::all_of(d.moves.begin(), d.moves.end(), [](const auto& m) { return m.qtm_cost == 1; });
+  if (!same_moves) return quarter;
+  std::uint64_t floor = std::uint64_t{64} << 20;
+  if (run.memory_budget() > 0) {
+    floor = std::min(floor, run.memory_budget() / (8 * std::max<std::uint64_t>(1, tables)));
+  }
+  return std::min<std::uint64_t>(std::uint64_t{256} << 20, std::max(memory_bytes / 4, floor));
+}
+
+// The key names the move-table cap: which coordinates are tabulated orders the rank's
+// components, so the same pattern compiled under another cap may be laid out differently.
+TableKey pdb_key(std::uint64_t hash, Metric metric, const std::string& pattern,
+                 std::uint64_t move_table_cap) {
+  return {fmt::format("def-{:016x}", hash),
+          fmt::format("pdb-{}-t{}-{}", metric_name(metric), move_table_cap >> 20, pattern),
           PDB_FORMAT};
 }
 
@@ -888,7 +963,10 @@ Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
   for (const auto& t : *planned) {
     const std::string pattern = pattern_name(d, *full, t);
     const std::uint64_t entries = projected_states(d, *full, t, options.metric);
-    out.push_back({pattern, entries, (entries + 1) / 2, pdb_key(hash, options.metric, pattern)});
+    out.push_back({pattern, entries, (entries + 1) / 2,
+                   pdb_key(hash, options.metric, pattern,
+                           pdb_move_table_cap(d, options.metric, options.memory_bytes,
+                                              planned->size(), run))});
   }
   return out;
 }
@@ -954,13 +1032,17 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     CompileOptions pco;
     pco.metric = options.metric;
     pco.max_table_bytes =
-        std::min<std::uint64_t>(std::uint64_t{256} << 20, options.memory_bytes / 4);
+        pdb_move_table_cap(d, options.metric, options.memory_bytes, plan.size(), run);
+    // The projected puzzle's move tables are part of the database's cost (the planner's build
+    // rate reads it): its seconds count them.
+    Stopwatch compile_clock;
     auto pp = CompiledPuzzle::compile(projected, pco, run);
+    const double compile_seconds = compile_clock.seconds();
     if (!pp) return pp.error();
     auto ppp = std::make_shared<const CompiledPuzzle>(std::move(*pp));
     const std::string pattern = pattern_name(d, fp, plan[t]);
     TableRecipe<std::vector<std::uint8_t>> recipe;
-    recipe.key = pdb_key(hash, options.metric, pattern);
+    recipe.key = pdb_key(hash, options.metric, pattern, pco.max_table_bytes);
     recipe.bytes = (ppp->states() + 1) / 2;
     recipe.allocate = [bytes = recipe.bytes] {
       return std::make_shared<std::vector<std::uint8_t>>(bytes);
@@ -1003,7 +1085,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                               report.source == TableReport::Source::Built    ? "built"
                               : report.source == TableReport::Source::Loaded ? "loaded"
                                                                              : "memory",
-                              report.seconds});
+                              compile_seconds + report.seconds});
     solver->pdbs_.push_back(std::move(pdb));
   }
   // Step 5. The moves' costs and the lookups' tables, once for every solve.

@@ -202,6 +202,9 @@ class RankExpander {
   }
   // All neighbours of `rank`, move by move.
   void neighbours(std::uint64_t rank, std::uint64_t* out);
+  // The values of component k after each move from `value`, for a component that was not
+  // tabulated when the expander was made (CompiledPuzzle::compile fills its move tables so).
+  void component_neighbours(std::size_t k, std::uint64_t value, std::uint32_t* out);
   // The BFS table the neighbours are looked up in (entries of `bits` bits): when a scan enters a
   // new outer coordinate, the expander prefetches the block of entries each move leads to, so
   // their cache misses overlap instead of stalling the scan one by one.
