@@ -46,6 +46,12 @@ class BfsSlice {
   // The slice of process `process` of `processes`; `block` a positive multiple of 64.
   static Result<BfsSlice> create(std::uint64_t states, BfsBits bits, std::uint64_t block,
                                  int processes, int process);
+  // The entries of the largest slice (for memory checks before any is created).
+  static std::uint64_t largest_share(std::uint64_t states, std::uint64_t block, int processes) {
+    const std::uint64_t blocks = (states + block - 1) / block;
+    const auto p = static_cast<std::uint64_t>(processes);
+    return (blocks + p - 1) / p * block;
+  }
 
   std::uint64_t states() const { return states_; }  // the whole rank space
   std::uint64_t block() const { return block_; }

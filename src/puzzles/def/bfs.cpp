@@ -497,9 +497,9 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
         options.memory_bytes > p->table_bytes() ? options.memory_bytes - p->table_bytes() : 0;
     // Distributed: each process holds its blocks (and message buffers) only.
     Cluster* cluster = run.cluster();
-    const std::uint64_t processes = cluster ? static_cast<std::uint64_t>(cluster->size()) : 1;
     const std::uint64_t share =
-        cluster ? (p->states() + processes - 1) / processes + search::distributed_block(p->states())
+        cluster ? search::BfsSlice::largest_share(
+                      p->states(), search::distributed_block(p->states()), cluster->size())
                 : p->states();
     const std::uint64_t buffers = cluster ? options.buffer_bytes : 0;
     const std::uint64_t bytes4 = (share + 15) / 16 * 8 + buffers;

@@ -270,9 +270,8 @@ Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
   const int n = size.cells();
   const search::DistributedBfsOptions distributed;
   const std::uint64_t block = search::distributed_block(setup.total);
-  const std::uint64_t blocks = (setup.total + block - 1) / block;
-  const auto processes = static_cast<std::uint64_t>(cluster->size());
-  const std::uint64_t entries = (blocks + processes - 1) / processes * block;
+  const std::uint64_t entries =
+      search::BfsSlice::largest_share(setup.total, block, cluster->size());
   if (auto ok = setup.run.check_memory(
           (entries + 15) / 16 * sizeof(std::uint64_t) + distributed.buffer_bytes,
           fmt::format("a breadth-first search of the {} board (4 bits for each of {} "

@@ -307,9 +307,7 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   std::uint64_t entries = states, buffers = 0, block = 0;
   if (cluster != nullptr) {
     block = search::distributed_block(states);
-    const std::uint64_t blocks = (states + block - 1) / block;
-    const auto processes = static_cast<std::uint64_t>(cluster->size());
-    entries = (blocks + processes - 1) / processes * block;
+    entries = search::BfsSlice::largest_share(states, block, cluster->size());
     buffers = distributed.buffer_bytes;
   }
   if (auto ok = run.check_memory(
