@@ -85,10 +85,17 @@ def wait_until_reading_stdin(pid, timeout=30):
 def test_ctrl_c_ends_the_command_like_the_program(cli):
     # Both wait for stdin ('-'); SIGINT ends them at once, killed by the signal, as a terminal's
     # Ctrl-C does (Python's own handler would only raise KeyboardInterrupt after the command).
+    # The children start with SIGINT's default action, as a terminal's foreground job does: a test
+    # run started in the background of a script inherits SIGINT ignored, and a program keeps
+    # ignoring what it was started ignoring.
+    def default_sigint():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     codes = []
     for command in ([cli], [sys.executable, "-m", "permuzzle"]):
         with subprocess.Popen([*command, "group", "order", "-"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p:
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=default_sigint) as p:
             wait_until_reading_stdin(p.pid)
             p.send_signal(signal.SIGINT)
             codes.append(p.wait(timeout=10))
