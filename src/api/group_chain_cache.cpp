@@ -88,8 +88,9 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
     if (!record.empty()) {
       auto loaded = PermGroup::from_chain(generators, names, record, options);
       if (loaded) {
+        // No progress line: a command's output (and an error's one message) stays as without
+        // the cache.
         if (source) *source = ChainSource::Loaded;
-        note(options, "stabilizer chain loaded from " + outcome.path);
         return loaded;
       }
       if (options.run && options.run->should_stop()) return options.run->stop_error();

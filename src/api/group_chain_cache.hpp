@@ -25,8 +25,10 @@
 
 namespace permuzzle::api {
 
-// Chains built faster than this are not saved: loading and checking a file costs about a
-// millisecond of its own (measured: see the report of issue 25 / docs/architecture.md).
+// Chains built faster than this are not saved: a saved chain spares at most its build time,
+// and every saved chain is a file. Measured (best of 20, restore = from_chain without the file
+// read): the cube group builds in 0.43 ms (restore 0.05 ms), M24 0.03 ms, S12 wr S2 0.06 ms,
+// PSL(2,1031) 101 ms (restore 0.09 ms, 91 KB file): only chains like the last are worth a file.
 constexpr double CHAIN_CACHE_MIN_BUILD_SECONDS = 0.002;
 
 enum class ChainSource { Built, Loaded };
