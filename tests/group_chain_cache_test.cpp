@@ -185,12 +185,13 @@ TEST(GroupChainCache, OptionsAndGeneratorsKeepTheirOwnChains) {
   EXPECT_EQ(source, ChainSource::Built);
 }
 
-TEST(GroupChainCache, DamagedFilesAreIgnoredAndRebuilt) {
+// One damaged file after another in place of a good one: each is ignored, the chain is built and
+// saved again (the same bytes: the construction is deterministic for a seed), and then loads.
+void expect_damage_ignored(const Case& c, const SchreierSimsOptions& options) {
   TempDir dir;
   TableStore store(dir.path);
-  const Case c = cases()[1];  // M24
   ChainSource source = ChainSource::Loaded;
-  ASSERT_TRUE(cached(c, store, &source, {}).ok());
+  ASSERT_TRUE(cached(c, store, &source, options).ok());
   const std::string path = only_file(dir.path);
   const std::vector<std::uint8_t> good = read_bytes(path);
   const std::size_t start = payload_offset(good);
@@ -210,10 +211,10 @@ TEST(GroupChainCache, DamagedFilesAreIgnoredAndRebuilt) {
   std::size_t text = payload[0] | payload[1] << 8;
   std::size_t record = start + 4 + (text + 3) / 4 * 4;
   damaged.push_back(good);
-  damaged.back()[record + 16] = '3';  // 244823040 -> 344823040
+  damaged.back()[record + 16] ^= 2;  // the order's first digit (M24: 244823040 -> 044823040)
   reseal(damaged.back());
   damaged.push_back(good);
-  damaged.back()[record] = 25;  // degree 24 -> 25
+  damaged.back()[record] ^= 1;  // the degree
   reseal(damaged.back());
   damaged.push_back(good);
   damaged.back().resize(good.size() - 16);
@@ -221,16 +222,23 @@ TEST(GroupChainCache, DamagedFilesAreIgnoredAndRebuilt) {
   for (std::size_t i = 0; i < damaged.size(); ++i) {
     write_bytes(path, damaged[i]);
     source = ChainSource::Loaded;
-    auto rebuilt = cached(c, store, &source, {});
-    ASSERT_TRUE(rebuilt.ok()) << i;
-    EXPECT_EQ(source, ChainSource::Built) << "damage " << i;
-    EXPECT_EQ(rebuilt->order(), c.order) << i;
+    auto rebuilt = cached(c, store, &source, options);
+    ASSERT_TRUE(rebuilt.ok()) << c.name << " " << i;
+    EXPECT_EQ(source, ChainSource::Built) << "damage " << c.name << " " << i;
+    EXPECT_EQ(rebuilt->order(), c.order) << c.name << " " << i;
     // The rebuilt chain was saved again, and loads.
-    auto again = cached(c, store, &source, {});
-    ASSERT_TRUE(again.ok()) << i;
-    EXPECT_EQ(source, ChainSource::Loaded) << "damage " << i;
-    EXPECT_EQ(read_bytes(path), good) << i;
+    auto again = cached(c, store, &source, options);
+    ASSERT_TRUE(again.ok()) << c.name << " " << i;
+    EXPECT_EQ(source, ChainSource::Loaded) << "damage " << c.name << " " << i;
+    EXPECT_EQ(read_bytes(path), good) << c.name << " " << i;
   }
+}
+
+TEST(GroupChainCache, DamagedFilesAreIgnoredAndRebuilt) {
+  expect_damage_ignored(cases()[1], {});  // M24: explicit transversals
+  SchreierSimsOptions vectors;
+  vectors.transversals = SchreierSimsOptions::Transversals::SchreierVectors;
+  expect_damage_ignored(cases()[2], vectors);  // PSL(2,13): Schreier vectors
 }
 
 // Through the registry, as the CLI runs a command: the same answers from a session whose table

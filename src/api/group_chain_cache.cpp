@@ -18,13 +18,17 @@ constexpr std::uint32_t CHAIN_CACHE_FORMAT = 1;
 
 // What determines the chain: the degree, the construction (deterministic, or randomized with
 // its seed: the two give different but equally valid chains, and answers such as words depend
-// on which) and the generators in order (names do not matter).
+// on which; the representation asked for; the base prefix) and the generators in order (names
+// do not matter).
 std::string normalised_request(const std::vector<Perm>& generators,
                                const SchreierSimsOptions& options) {
   std::size_t n = 0;
   for (const Perm& p : generators) n = std::max(n, p.largest_moved_point());
   std::string text = "degree " + std::to_string(n) + "; ";
   text += options.randomized ? "randomized " + std::to_string(options.seed) : "deterministic";
+  text += "; transversals " + std::to_string(static_cast<int>(options.transversals));
+  text += "; base prefix";
+  for (Point b : options.base_prefix) text += " " + std::to_string(b);
   for (const Perm& p : generators) text += "; " + p.to_cycle_string();
   return text;
 }
