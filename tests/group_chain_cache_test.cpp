@@ -178,11 +178,19 @@ TEST(GroupChainCache, OptionsAndGeneratorsKeepTheirOwnChains) {
   ASSERT_TRUE(reversed.ok());
   EXPECT_EQ(source, ChainSource::Built);
   EXPECT_EQ(reversed->order(), c.order);
-  // Without a directory nothing is saved or loaded.
+  // Without a directory, or with a disk cap (a server), nothing is saved or loaded.
   TableStore memory_only;
   ASSERT_TRUE(cached(c, memory_only, &source, {}).ok());
   ASSERT_TRUE(cached(c, memory_only, &source, {}).ok());
   EXPECT_EQ(source, ChainSource::Built);
+  TempDir capped_dir;
+  TableStore::Options capped;
+  capped.max_disk_bytes = std::uint64_t{1} << 30;
+  TableStore server(capped_dir.path, capped);
+  ASSERT_TRUE(cached(c, server, &source, {}).ok());
+  ASSERT_TRUE(cached(c, server, &source, {}).ok());
+  EXPECT_EQ(source, ChainSource::Built);
+  EXPECT_TRUE(std::filesystem::is_empty(capped_dir.path));
 }
 
 // One damaged file after another in place of a good one: each is ignored, the chain is built and

@@ -73,7 +73,9 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
                                           const SchreierSimsOptions& options, TableStore& store,
                                           ChainSource* source, double min_build_seconds) {
   if (source) *source = ChainSource::Built;
-  if (!store.persistent() || generators.empty()) {
+  // A store with a disk cap (the server's) keeps no chains: its cap counts only the files of
+  // its own prefix, and requests from clients must not fill its disk.
+  if (!store.persistent() || store.options().max_disk_bytes != 0 || generators.empty()) {
     return PermGroup::from_generators(std::move(generators), std::move(names), options);
   }
   // Step 1. A saved chain for exactly these generators, checked by from_chain.

@@ -11,7 +11,8 @@
 // generator a member); otherwise it is ignored and the chain is built and saved again. Saving is
 // best effort (a warning line, never a failure), and only for chains that took long enough to
 // build for a load to pay (CHAIN_CACHE_MIN_BUILD_SECONDS). Without a table directory
-// (`--tables none`, the library's tests) nothing is read or written.
+// (`--tables none`, the library's tests), or with a cap on the store's disk use (the server,
+// whose clients must not fill its disk), nothing is read or written.
 #pragma once
 
 #include <string>
