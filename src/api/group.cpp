@@ -18,6 +18,7 @@
 
 #include "common.hpp"
 #include "group_backtrack.hpp"
+#include "group_chain_cache.hpp"
 #include "group_common.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
@@ -143,7 +144,8 @@ Result<PermGroup> build_group(const Request& q, const Session& s) {
   SchreierSimsOptions options;
   options.randomized = !q.flag("deterministic") && degree > RANDOMIZED_FROM_DEGREE;
   options.run = &s.run;
-  return PermGroup::from_generators(gens->perms, gens->names, options);
+  // The chain comes from the session's table store when an earlier command saved it.
+  return group_with_cached_chain(gens->perms, gens->names, options, s.tables);
 }
 
 // Removes a file when it goes out of scope, on every exit path.

@@ -45,6 +45,45 @@ struct TableLimitHit {};
 // Thrown inside the construction when the run context asks to stop (time limit, cancellation);
 // caught in from_generators like TableLimitHit.
 struct StopHit {};
+// Thrown while a saved chain is restored (PermGroup::from_chain) when the record is not a
+// chain of the group; caught there and turned into an Error.
+struct ChainRecordError {
+  const char* what;
+};
+
+// Writes and reads the uint32 little-endian words of a chain record (PermGroup::chain_record).
+void put_word(std::vector<std::uint8_t>& out, std::uint64_t value) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+}
+
+class RecordReader {
+ public:
+  explicit RecordReader(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {}
+  std::uint32_t word() {
+    if (at_ + 4 > bytes_.size()) throw ChainRecordError{"a truncated record"};
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(bytes_[at_++]) << (8 * i);
+    return v;
+  }
+  // Checks that `count` more words of the record exist before anything of that size is
+  // allocated (a damaged count must not ask for gigabytes).
+  void need(std::uint64_t count) const {
+    if (count > (bytes_.size() - at_) / 4) throw ChainRecordError{"a truncated record"};
+  }
+  std::string digits(std::size_t count) {
+    std::size_t padded = (count + 3) / 4 * 4;
+    if (at_ + padded > bytes_.size()) throw ChainRecordError{"a truncated record"};
+    std::string text(bytes_.begin() + static_cast<std::ptrdiff_t>(at_),
+                     bytes_.begin() + static_cast<std::ptrdiff_t>(at_ + count));
+    at_ += padded;
+    return text;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  const std::vector<std::uint8_t>& bytes_;
+  std::size_t at_ = 0;
+};
 
 // Stop polling for a chain under construction: poll() is called in every loop that does O(n)
 // work per step and reads the clock every 64th call. The run is set only while the chain is
@@ -218,6 +257,34 @@ class ChainT : public StopPoller {
     }
   }
 
+  // Restoring a saved chain (PermGroup::from_chain). A level with its base point and strong
+  // generators (flat, `count` of them), orbit still {base}; levels are pushed in order.
+  void push_level(T base, const T* gens, std::size_t count) {
+    if (base >= n_) throw ChainRecordError{"a base point outside the degree"};
+    for (const auto& lv : levels_) {
+      if (lv->base == base) throw ChainRecordError{"a base point given twice"};
+    }
+    new_level_at(base);
+    Level<T>& lv = *levels_.back();
+    lv.gens.assign(gens, gens + count * n_);
+    lv.gen_count = count;
+  }
+  // Appends orbit point `point` of level k as u_parent * s, s the index-th strong generator of
+  // level `gen_level` (>= k): exactly how the construction found it, so the transversals are
+  // the same elements as the saved chain's.
+  void restore_orbit_point(std::size_t k, std::size_t point, std::size_t parent,
+                           std::size_t gen_level, std::size_t index) {
+    Level<T>& lv = *levels_[k];
+    if (point >= n_ || lv.where[point] >= 0 || parent >= lv.orbit.size() || gen_level < k ||
+        gen_level >= levels_.size() || index >= levels_[gen_level]->gen_count) {
+      throw ChainRecordError{"an orbit point that does not fit the chain"};
+    }
+    std::vector<T> y(n_);
+    compose(lv.trans.data() + parent * n_, levels_[gen_level]->gens.data() + index * n_, y.data());
+    if (y[lv.base] != point) throw ChainRecordError{"a transversal that misses its point"};
+    append(lv, y.data());
+  }
+
  private:
   bool contains_from(T* x, std::size_t k) const {
     return sift(x, k) == levels_.size() && is_identity(x);
@@ -264,6 +331,10 @@ class ChainT : public StopPoller {
       // g fixes every earlier base point, so its first moved point is a new base point.
       while (g[base] == base) ++base;
     }
+    new_level_at(base);
+  }
+
+  void new_level_at(T base) {
     auto lv = std::make_unique<Level<T>>();
     lv->base = base;
     lv->orbit.push_back(base);
@@ -423,6 +494,122 @@ class SvChain : public StopPoller {
         }
       }
       if (!closed) rebuild(j);
+    }
+  }
+
+  // The chain as a record (PermGroup::chain_record), after the order: the pool (count, then
+  // per entry: strong flag, n images), then per level: base, strong generator pool ids (count,
+  // ids), tree pool ids (count, ids), shallow label count, orbit size m and per orbit point in
+  // breadth-first order: point, label (as uint32). Kept verbatim, so the restored trees are the
+  // saved ones.
+  void write_record(std::vector<std::uint8_t>& out) const {
+    put_word(out, pool_.size());
+    for (std::size_t id = 0; id < pool_.size(); ++id) {
+      put_word(out, pool_strong_[id] ? 1 : 0);
+      for (T image : pool_[id]) put_word(out, image);
+    }
+    for (const Level& lv : levels_) {
+      put_word(out, lv.base);
+      put_word(out, lv.gens.size());
+      for (std::size_t id : lv.gens) put_word(out, id);
+      put_word(out, lv.tree.size());
+      for (std::size_t id : lv.tree) put_word(out, id);
+      put_word(out, lv.shallow);
+      put_word(out, lv.orbit.size());
+      for (T point : lv.orbit) {
+        put_word(out, point);
+        put_word(out, static_cast<std::uint32_t>(lv.label[point]));
+      }
+    }
+  }
+
+  // Reads write_record's layout into an empty chain, checking that it is a chain: permutations,
+  // ids in range, strong generators marked strong, every orbit point's tree edge leading to a
+  // point found before it (so every path ends at the base), every orbit closed under the strong
+  // generators of its level and the deeper ones.
+  void read_record(RecordReader& in, std::size_t length) {
+    // Step 1. The pool.
+    const std::uint32_t pool = in.word();
+    in.need(std::uint64_t{pool} * (n_ + 1));
+    std::vector<T> g(n_);
+    std::vector<char> seen(n_);
+    for (std::size_t id = 0; id < pool; ++id) {
+      const std::uint32_t strong = in.word();
+      if (strong > 1) throw ChainRecordError{"a pool entry of unknown kind"};
+      std::fill(seen.begin(), seen.end(), 0);
+      for (std::size_t i = 0; i < n_; ++i) {
+        const std::uint32_t image = in.word();
+        if (image >= n_ || seen[image]) {
+          throw ChainRecordError{"a strong generator that is no permutation"};
+        }
+        seen[image] = 1;
+        g[i] = image;
+      }
+      add_to_pool(g.data(), strong == 1);
+    }
+    // Step 2. The levels, their trees as saved.
+    auto ids = [&](std::vector<std::size_t>& list, bool strong_only) {
+      const std::uint32_t count = in.word();
+      in.need(count);
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t id = in.word();
+        if (id >= pool || (strong_only && !pool_strong_[id])) {
+          throw ChainRecordError{"a generator id out of range"};
+        }
+        list.push_back(id);
+      }
+    };
+    for (std::size_t k = 0; k < length; ++k) {
+      const std::uint32_t base = in.word();
+      if (base >= n_) throw ChainRecordError{"a base point outside the degree"};
+      for (const Level& lv : levels_) {
+        if (lv.base == base) throw ChainRecordError{"a base point given twice"};
+      }
+      bytes_ += n_ * sizeof(std::int32_t);
+      if (bytes_ > max_bytes_) throw TableLimitHit{};
+      Level lv;
+      lv.base = base;
+      lv.label.assign(n_, NOT_IN_ORBIT);
+      ids(lv.gens, true);
+      ids(lv.tree, false);
+      lv.shallow = in.word();
+      const std::uint32_t size = in.word();
+      if (size == 0 || size > n_) throw ChainRecordError{"an orbit of impossible size"};
+      in.need(std::uint64_t{size} * 2);
+      for (std::size_t i = 0; i < size; ++i) {
+        poll();
+        const std::uint32_t point = in.word();
+        const auto label = static_cast<std::int32_t>(in.word());
+        if (point >= n_ || lv.label[point] != NOT_IN_ORBIT || (i == 0) != (point == base) ||
+            (i == 0) != (label == 0) || label == NOT_IN_ORBIT) {
+          throw ChainRecordError{"an orbit point that does not fit the chain"};
+        }
+        if (i > 0) {
+          const std::size_t t = static_cast<std::size_t>(std::abs(label)) - 1;
+          if (t >= lv.tree.size()) throw ChainRecordError{"a tree label out of range"};
+          const T parent = label > 0 ? pool_inv_[lv.tree[t]][point] : pool_[lv.tree[t]][point];
+          if (lv.label[parent] == NOT_IN_ORBIT) {
+            throw ChainRecordError{"a tree edge to a point not found before"};
+          }
+        }
+        lv.label[point] = label;
+        lv.orbit.push_back(point);
+      }
+      levels_.push_back(std::move(lv));
+    }
+    // Step 3. Orbits closed under the strong generators of their level and the deeper ones.
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+      const Level& lv = levels_[k];
+      for (std::size_t t = k; t < levels_.size(); ++t) {
+        for (std::size_t id : levels_[t].gens) {
+          poll();
+          for (T p : lv.orbit) {
+            if (lv.label[pool_[id][p]] == NOT_IN_ORBIT) {
+              throw ChainRecordError{"an orbit that is not closed"};
+            }
+          }
+        }
+      }
     }
   }
 
@@ -1710,6 +1897,221 @@ std::string PermGroup::word_to_string(const Word& word) const {
     if (word[i].exponent != 1) out += "^" + std::to_string(word[i].exponent);
   }
   return out;
+}
+
+namespace {
+
+template <class T>
+std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_class& order) {
+  // Step 1. Degree, length and order; base points and strong generators level by level.
+  const std::size_t n = c.degree();
+  std::vector<std::uint8_t> out;
+  put_word(out, n);
+  put_word(out, 0);  // explicit transversals
+  put_word(out, c.length());
+  const std::string digits = order.get_str();
+  put_word(out, digits.size());
+  out.insert(out.end(), digits.begin(), digits.end());
+  out.resize((out.size() + 3) / 4 * 4, 0);
+  for (std::size_t k = 0; k < c.length(); ++k) {
+    const Level<T>& lv = c.level(k);
+    put_word(out, lv.base);
+    put_word(out, lv.gen_count);
+    for (T image : lv.gens) put_word(out, image);
+  }
+  // Step 2. For each orbit point, a parent and strong generator (of this level or deeper) with
+  // u_parent * s = u_point: the construction only ever extends an orbit that way, so one exists.
+  std::vector<std::vector<T>> inverses(c.length());
+  for (std::size_t t = 0; t < c.length(); ++t) {
+    const Level<T>& gl = c.level(t);
+    inverses[t].resize(gl.gens.size());
+    for (std::size_t s = 0; s < gl.gen_count; ++s) {
+      for (std::size_t i = 0; i < n; ++i)
+        inverses[t][s * n + gl.gens[s * n + i]] = static_cast<T>(i);
+    }
+  }
+  std::vector<T> y(n);
+  for (std::size_t k = 0; k < c.length(); ++k) {
+    const Level<T>& lv = c.level(k);
+    put_word(out, lv.orbit.size());
+    for (std::size_t i = 1; i < lv.orbit.size(); ++i) {
+      bool found = false;
+      for (std::size_t t = k; t < c.length() && !found; ++t) {
+        const Level<T>& gl = c.level(t);
+        for (std::size_t s = 0; s < gl.gen_count && !found; ++s) {
+          const std::int32_t parent = lv.where[inverses[t][s * n + lv.orbit[i]]];
+          if (parent < 0 || static_cast<std::size_t>(parent) >= i) continue;
+          c.compose(lv.trans.data() + static_cast<std::size_t>(parent) * n, gl.gens.data() + s * n,
+                    y.data());
+          if (std::memcmp(y.data(), lv.trans.data() + i * n, n * sizeof(T)) != 0) continue;
+          put_word(out, lv.orbit[i]);
+          put_word(out, static_cast<std::size_t>(parent));
+          put_word(out, t);
+          put_word(out, s);
+          found = true;
+        }
+      }
+      if (!found) return {};  // not reached by construction; then the chain is not saved
+    }
+  }
+  return out;
+}
+
+template <class T>
+void restore_explicit_chain(ChainT<T>& c, RecordReader& in, std::size_t length) {
+  // Step 1. Levels with their base points and strong generators.
+  const std::size_t n = c.degree();
+  if (length > n) throw ChainRecordError{"more levels than points"};
+  std::vector<T> gens;
+  for (std::size_t k = 0; k < length; ++k) {
+    const std::uint32_t base = in.word();
+    if (base >= n) throw ChainRecordError{"a base point outside the degree"};
+    const std::uint32_t count = in.word();
+    in.need(std::uint64_t{count} * n);
+    gens.resize(std::size_t{count} * n);
+    std::vector<char> seen(n);
+    for (std::size_t s = 0; s < count; ++s) {
+      std::fill(seen.begin(), seen.end(), 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t image = in.word();
+        if (image >= n || seen[image])
+          throw ChainRecordError{"a strong generator that is no permutation"};
+        seen[image] = 1;
+        gens[s * n + i] = static_cast<T>(image);
+      }
+    }
+    c.push_level(static_cast<T>(base), gens.data(), count);
+  }
+  // Step 2. The orbits, each point's transversal recomputed from its parent's.
+  for (std::size_t k = 0; k < length; ++k) {
+    const std::uint32_t size = in.word();
+    if (size == 0 || size > n) throw ChainRecordError{"an orbit of impossible size"};
+    in.need(std::uint64_t{size - 1} * 4);
+    for (std::size_t i = 1; i < size; ++i) {
+      const std::uint32_t point = in.word(), parent = in.word(), level = in.word(),
+                          index = in.word();
+      c.restore_orbit_point(k, point, parent, level, index);
+    }
+  }
+  // Step 3. Each orbit closed under the strong generators of its level and the deeper ones (a
+  // generator that leads out of an orbit means the record is not this chain).
+  for (std::size_t k = 0; k < length; ++k) {
+    const Level<T>& lv = c.level(k);
+    for (std::size_t t = k; t < length; ++t) {
+      const Level<T>& gl = c.level(t);
+      for (std::size_t s = 0; s < gl.gen_count; ++s) {
+        c.poll();
+        for (T p : lv.orbit) {
+          if (lv.where[gl.gens[s * n + p]] < 0)
+            throw ChainRecordError{"an orbit that is not closed"};
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> PermGroup::chain_record() const {
+  return chain_->visit([&](const auto& c) -> std::vector<std::uint8_t> {
+    using C = std::decay_t<decltype(c)>;
+    if constexpr (std::is_same_v<C, GiantChain>) {
+      return {};
+    } else if constexpr (std::is_same_v<C, SvChain>) {
+      std::vector<std::uint8_t> out;
+      put_word(out, c.degree());
+      put_word(out, 1);  // Schreier vectors
+      put_word(out, c.length());
+      const std::string digits = chain_->order.get_str();
+      put_word(out, digits.size());
+      out.insert(out.end(), digits.begin(), digits.end());
+      out.resize((out.size() + 3) / 4 * 4, 0);
+      c.write_record(out);
+      return out;
+    } else {
+      return explicit_chain_record(c, chain_->order);
+    }
+  });
+}
+
+Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
+                                        std::vector<std::string> names,
+                                        const std::vector<std::uint8_t>& record,
+                                        const SchreierSimsOptions& options) {
+  // Step 1. The generators as from_generators takes them.
+  if (generators.empty()) return make_error("empty generator list");
+  if (!names.empty() && names.size() != generators.size()) {
+    return make_error("got " + std::to_string(names.size()) + " names for " +
+                      std::to_string(generators.size()) + " generators");
+  }
+  if (names.empty()) {
+    for (std::size_t i = 0; i < generators.size(); ++i)
+      names.push_back("g" + std::to_string(i + 1));
+  }
+  std::size_t n = 0;
+  for (const Perm& p : generators) n = std::max(n, p.largest_moved_point());
+  const RunContext* run = options.run;
+  std::size_t max_table_bytes = options.max_table_bytes;
+  if (run && run->memory_budget() != 0 && run->memory_budget() < max_table_bytes) {
+    max_table_bytes = static_cast<std::size_t>(run->memory_budget());
+  }
+  PermGroup group;
+  group.generators_ = std::move(generators);
+  group.names_ = std::move(names);
+  auto chain = std::make_shared<Chain>();
+  try {
+    // Step 2. The record's degree and order; the chain of the image type from_generators uses.
+    RecordReader in(record);
+    if (in.word() != n) throw ChainRecordError{"a record of another degree"};
+    const std::uint32_t kind = in.word();
+    if (kind > 1) throw ChainRecordError{"a record of an unknown representation"};
+    const std::size_t length = in.word();
+    const std::string digits = in.digits(in.word());
+    mpz_class order;
+    if (digits.empty() || order.set_str(digits, 10) != 0) {
+      throw ChainRecordError{"a record without an order"};
+    }
+    if (kind == 1) {
+      chain->impl.emplace<SvChain>(n, std::vector<Point>{}, max_table_bytes);
+    } else if (n <= 256) {
+      chain->impl.emplace<0>(n, std::vector<Point>{}, max_table_bytes);
+    } else if (n <= 65536) {
+      chain->impl.emplace<1>(n, std::vector<Point>{}, max_table_bytes);
+    } else {
+      chain->impl.emplace<2>(n, std::vector<Point>{}, max_table_bytes);
+    }
+    std::visit(
+        [&](auto& c) {
+          using C = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<C, SvChain>) {
+            c.set_run(run);
+            c.read_record(in, length);
+            c.set_run(nullptr);
+          } else if constexpr (!std::is_same_v<C, GiantChain>) {
+            c.set_run(run);
+            restore_explicit_chain(c, in, length);
+            c.set_run(nullptr);
+          }
+        },
+        chain->impl);
+    if (!in.done()) throw ChainRecordError{"bytes after the chain"};
+    // Step 3. The checks: |G| as recorded, and every generator a member.
+    chain->order = chain->visit([](const auto& c) { return chain_order(c); });
+    if (chain->order != order) throw ChainRecordError{"orbit lengths that do not give the order"};
+    group.chain_ = std::move(chain);
+    for (const Perm& g : group.generators_) {
+      if (!group.contains(g)) throw ChainRecordError{"a chain that misses a generator"};
+    }
+  } catch (const ChainRecordError& e) {
+    return make_error(std::string("the saved stabilizer chain is not usable: ") + e.what);
+  } catch (const TableLimitHit&) {
+    return make_error("the saved stabilizer chain needs more than " +
+                          std::to_string(max_table_bytes >> 20) + " MiB of tables",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  } catch (const StopHit&) {
+    return run->stop_error();
+  }
+  return group;
 }
 
 bool valid_generator_name(const std::string& name) {

@@ -73,6 +73,28 @@ class PermGroup {
                                            std::vector<std::string> names = {},
                                            const SchreierSimsOptions& options = {});
 
+  // The stabilizer chain as bytes, for a cache of chains (the CLI's, in the table store): the
+  // base, the strong generators of each level, and how each orbit point was reached, so that
+  // from_chain rebuilds the very same chain (same transversals, same answers) without
+  // Schreier–Sims. Layout (uint32 little endian throughout): degree n, representation R (0:
+  // explicit transversals, 1: Schreier vectors), level count L, length of |G| in decimal then
+  // its digits (one byte each, padded with zero bytes to a multiple of 4); then for R = 0: per
+  // level the base point, strong generator count c, c x n images; then per level the orbit
+  // size m and for each orbit point after the base: point, parent's orbit index, level of the
+  // strong generator s with u_point = u_parent * s, index of s there; for R = 1: the Schreier
+  // vector chain's pool and trees verbatim (SvChain::write_record in perm_group.cpp). Empty
+  // when S_m / A_m was recognised without a chain (nothing worth saving).
+  std::vector<std::uint8_t> chain_record() const;
+  // The group of `generators` with the chain read from `record` (chain_record() of the group
+  // of the same generators): orbits and transversals are recomputed from the base and strong
+  // generators, the product of the orbit lengths must equal the recorded order and every
+  // generator must sift through the chain; anything else (a damaged or foreign record) is an
+  // error, and the caller builds the chain with from_generators instead. options: only
+  // max_table_bytes and run are used.
+  static Result<PermGroup> from_chain(std::vector<Perm> generators, std::vector<std::string> names,
+                                      const std::vector<std::uint8_t>& record,
+                                      const SchreierSimsOptions& options = {});
+
   std::size_t degree() const;  // largest moved point over all generators
   const std::vector<Perm>& generators() const;
   const std::vector<std::string>& generator_names() const;
