@@ -1122,10 +1122,10 @@ PermGroup::PermGroup() : chain_(std::make_shared<Chain>()) {
   std::const_pointer_cast<Chain>(chain_)->order = 1;
 }
 
-Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
-                                             std::vector<std::string> names,
-                                             const SchreierSimsOptions& options) {
-  // Step 1. Validate the input and name the generators.
+namespace {
+
+// A generator list is not empty; its names are given for every generator, or made "g1", "g2"...
+Status name_generators(const std::vector<Perm>& generators, std::vector<std::string>& names) {
   if (generators.empty()) {
     return make_error(
         "empty generator list: a group needs at least one generator (use \"()\" "
@@ -1139,6 +1139,16 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
     for (std::size_t i = 0; i < generators.size(); ++i)
       names.push_back("g" + std::to_string(i + 1));
   }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
+                                             std::vector<std::string> names,
+                                             const SchreierSimsOptions& options) {
+  // Step 1. Validate the input and name the generators.
+  if (auto ok = name_generators(generators, names); !ok) return ok.error();
   std::size_t n = 0;
   for (const Perm& p : generators) n = std::max(n, p.largest_moved_point());
   for (std::size_t i = 0; i < options.base_prefix.size(); ++i) {
@@ -2039,15 +2049,7 @@ Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
                                         const std::vector<std::uint8_t>& record,
                                         const SchreierSimsOptions& options) {
   // Step 1. The generators as from_generators takes them.
-  if (generators.empty()) return make_error("empty generator list");
-  if (!names.empty() && names.size() != generators.size()) {
-    return make_error("got " + std::to_string(names.size()) + " names for " +
-                      std::to_string(generators.size()) + " generators");
-  }
-  if (names.empty()) {
-    for (std::size_t i = 0; i < generators.size(); ++i)
-      names.push_back("g" + std::to_string(i + 1));
-  }
+  if (auto ok = name_generators(generators, names); !ok) return ok.error();
   std::size_t n = 0;
   for (const Perm& p : generators) n = std::max(n, p.largest_moved_point());
   const RunContext* run = options.run;
