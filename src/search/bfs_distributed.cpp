@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -62,24 +61,6 @@ void radix_sort(std::vector<std::uint64_t>& values, std::vector<std::uint64_t>& 
   }
 }
 
-// Waiting for messages: a few yields, then short sleeps, so that a process waiting at the end of
-// a level leaves its core to the others (several processes may share a core: --oversubscribe)
-// while costing a busy one only microseconds.
-class Backoff {
- public:
-  void wait() {
-    if (++idle_ < 64) {
-      std::this_thread::yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-  }
-  void reset() { idle_ = 0; }
-
- private:
-  unsigned idle_ = 0;
-};
-
 // Raises `peak` to at least `value`.
 void raise(std::atomic<std::uint64_t>& peak, std::uint64_t value) {
   std::uint64_t old = peak.load(std::memory_order_relaxed);
@@ -119,18 +100,14 @@ class BfsExchange {
     std::lock_guard lock(mutex_);
     // Bounded: while the batches in flight would pass their share of the budget, apply what
     // arrives (so the others can finish receiving ours) instead of queueing more.
-    Backoff backoff;
+    WaitBackoff backoff;
     while (true) {
       const std::uint64_t in_flight = cluster_.in_flight_bytes();
       if (in_flight == 0 || in_flight + bytes.size() <= in_flight_limit_) {
         raise(peak_, in_flight + bytes.size());
         break;
       }
-      if (apply_one()) {
-        backoff.reset();
-      } else {
-        backoff.wait();
-      }
+      backoff.after(apply_one());
     }
     cluster_.send(to, TAG_BATCH, std::move(bytes));
   }
@@ -149,13 +126,9 @@ class BfsExchange {
     for (int q = 0; q < processes; ++q) {
       if (q != slice_.process()) cluster_.send(q, TAG_LEVEL_DONE, {});
     }
-    Backoff backoff;
+    WaitBackoff backoff;
     while (done_from_ < processes - 1 || cluster_.in_flight_bytes() > 0) {
-      if (apply_one()) {
-        backoff.reset();
-      } else {
-        backoff.wait();
-      }
+      backoff.after(apply_one());
     }
   }
 

@@ -11,10 +11,12 @@
 // may be called from any thread; the implementation serialises them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
 namespace permuzzle {
@@ -51,6 +53,26 @@ class Cluster {
   virtual std::uint64_t in_flight_bytes() = 0;
   // A message that has arrived, if any (never waits).
   virtual std::optional<Message> receive() = 0;
+};
+
+// Waiting for other processes (a message, a collective): after a poll that found nothing, a few
+// yields, then 50 us sleeps. Several processes may share a core (tests, --oversubscribe): a
+// spinning one holds the core the others need to arrive; a busy one loses only microseconds.
+class WaitBackoff {
+ public:
+  // After a poll: one that made progress starts the count again; one that did not waits.
+  void after(bool progressed) {
+    if (progressed) {
+      idle_ = 0;
+    } else if (++idle_ < 64) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+ private:
+  unsigned idle_ = 0;
 };
 
 }  // namespace permuzzle
