@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <functional>
 #include <optional>
 
 #include "permuzzle/core/cluster.hpp"
@@ -12,9 +13,19 @@ namespace permuzzle::search {
 
 namespace {
 
-// One process: <dir>/<key>: the table words of the last completed level and a small record
-// [format, level, histogram...] (u64 each) written after them, so a crash between the two leaves
-// the previous record, whose table file is removed only after the new record is in place.
+// The layouts are in the header.
+
+// Every process learns whether every process's step worked (`mine`), so that all stop together;
+// `others_failed` is the error of a process whose own step worked.
+Status all_agree(Cluster& cluster, Status mine, const char* others_failed) {
+  std::vector<std::uint64_t> failed{mine ? 0u : 1u};
+  cluster.max(failed);
+  if (!mine) return mine;
+  if (failed[0] != 0) return make_error(others_failed, {}, Error::NO_POSITION, ErrorKind::Io);
+  return Ok{};
+}
+
+// One process.
 
 struct Checkpoint {
   BfsCheckpointName name;
@@ -97,16 +108,9 @@ struct DistributedCheckpoint {
               const std::vector<std::uint64_t>& histogram) const {
     const int level = static_cast<int>(histogram.size()) - 1;
     const int P = cluster.size(), r = cluster.rank();
-    // Every process learns whether every write worked, so that all stop together.
-    auto agree = [&](Status ok) -> Status {
-      std::vector<std::uint64_t> failed{ok ? 0u : 1u};
-      cluster.max(failed);
-      if (!ok) return ok;
-      if (failed[0] != 0) {
-        return make_error("--checkpoint: another process could not write its checkpoint", {},
-                          Error::NO_POSITION, ErrorKind::Io);
-      }
-      return Ok{};
+    auto agree = [&](Status ok) {
+      return all_agree(cluster, std::move(ok),
+                       "--checkpoint: another process could not write its checkpoint");
     };
     if (auto ok =
             agree(save_table(name.dir, slice_key(P, r, level),
@@ -166,12 +170,10 @@ struct DistributedCheckpoint {
   Result<std::vector<std::uint64_t>> load(Cluster& cluster, BfsSlice& slice) const {
     auto result = load_local(cluster, slice);
     // Every process resumes, or none does.
-    std::vector<std::uint64_t> failed{result ? 0u : 1u};
-    cluster.max(failed);
-    if (!result) return result;
-    if (failed[0] != 0) {
-      return make_error("--resume: another process could not read its checkpoint", {},
-                        Error::NO_POSITION, ErrorKind::Io);
+    if (auto ok = all_agree(cluster, result ? Status(Ok{}) : Status(result.error()),
+                            "--resume: another process could not read its checkpoint");
+        !ok) {
+      return ok.error();
     }
     return result;
   }
@@ -234,10 +236,22 @@ struct DistributedCheckpoint {
   }
 };
 
-// Runs `save` after whatever `bo.on_level` did before.
-void chain_on_level(
-    BfsOptions& bo,
-    std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> save) {
+// Loads the last checkpoint (`load()` gives its histogram) when resuming, then runs `save` after
+// whatever bo.on_level did before; returns the level resumed from, or -1.
+template <class Load>
+Result<int> attach(const BfsCheckpointName& name, bool resume, BfsOptions& bo, Load&& load,
+                   std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> save) {
+  if (name.dir.empty()) {
+    if (resume) return make_error("--resume needs --checkpoint DIR");
+    return -1;
+  }
+  int resumed_from = -1;
+  if (resume) {
+    Result<std::vector<std::uint64_t>> histogram = load();
+    if (!histogram) return histogram.error();
+    resumed_from = static_cast<int>(histogram->size()) - 1;
+    bo.resume_histogram = std::move(*histogram);
+  }
   auto before = std::move(bo.on_level);
   bo.on_level = [before = std::move(before), save = std::move(save)](
                     const BfsTable& t, const std::vector<std::uint64_t>& h) -> Status {
@@ -246,49 +260,29 @@ void chain_on_level(
     }
     return save(t, h);
   };
+  return resumed_from;
 }
 
 }  // namespace
 
 Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, BfsTable& table,
                             BfsOptions& bo) {
-  if (name.dir.empty()) {
-    if (resume) return make_error("--resume needs --checkpoint DIR");
-    return -1;
-  }
   const Checkpoint checkpoint{name};
-  int resumed_from = -1;
-  if (resume) {
-    auto histogram = checkpoint.load(table);
-    if (!histogram) return histogram.error();
-    resumed_from = static_cast<int>(histogram->size()) - 1;
-    bo.resume_histogram = std::move(*histogram);
-  }
-  chain_on_level(bo, [checkpoint](const BfsTable& t, const std::vector<std::uint64_t>& h) {
-    return checkpoint.save(t, h);
-  });
-  return resumed_from;
+  return attach(
+      name, resume, bo, [&] { return checkpoint.load(table); },
+      [checkpoint](const BfsTable& t, const std::vector<std::uint64_t>& h) {
+        return checkpoint.save(t, h);
+      });
 }
 
 Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, Cluster& cluster,
                             BfsSlice& slice, BfsOptions& bo) {
-  if (name.dir.empty()) {
-    if (resume) return make_error("--resume needs --checkpoint DIR");
-    return -1;
-  }
   const DistributedCheckpoint checkpoint{name, slice.block()};
-  int resumed_from = -1;
-  if (resume) {
-    auto histogram = checkpoint.load(cluster, slice);
-    if (!histogram) return histogram.error();
-    resumed_from = static_cast<int>(histogram->size()) - 1;
-    bo.resume_histogram = std::move(*histogram);
-  }
-  chain_on_level(bo,
-                 [checkpoint, &cluster](const BfsTable& t, const std::vector<std::uint64_t>& h) {
-                   return checkpoint.save(cluster, t, h);
-                 });
-  return resumed_from;
+  return attach(
+      name, resume, bo, [&] { return checkpoint.load(cluster, slice); },
+      [checkpoint, &cluster](const BfsTable& t, const std::vector<std::uint64_t>& h) {
+        return checkpoint.save(cluster, t, h);
+      });
 }
 
 }  // namespace permuzzle::search
