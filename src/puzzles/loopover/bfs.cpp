@@ -3,6 +3,7 @@
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
+#include "permuzzle/search/bfs_space.hpp"
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include <bit>
 #include <chrono>
 #include <memory>
+#include <optional>
 
 namespace permuzzle::loopover {
 
@@ -218,82 +220,30 @@ void summarise(BfsStats& st, const search::BfsResult& r, int n) {
   }
 }
 
-}  // namespace
-
-Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
+// The search from the goal (search/bfs.hpp, 4-bit entries: the distance mod 15) in a table of
+// its own, or this process's slice under `cluster`.
+Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Cluster* cluster,
+                                  std::optional<search::BfsSpace>& space) {
   auto s = prepare_search(size, options);
   if (!s) return s.error();
   SearchSetup& setup = **s;
   const int n = size.cells();
-  const std::uint64_t bytes = (setup.total + 15) / 16 * sizeof(std::uint64_t);
-  if (auto ok = setup.run.check_memory(
-          bytes, fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                             "positions)",
-                             format_size(size), setup.total));
-      !ok) {
-    return ok.error();
-  }
-  // The search (search/bfs.hpp, 4-bit entries: the distance mod 15), from the goal.
-  auto created = search::BfsTable::create(setup.total, search::BfsBits::Four);
+  auto created = search::BfsSpace::create(
+      setup.total, search::BfsBits::Four, cluster, setup.run,
+      fmt::format("a breadth-first search of the {} board (4 bits for each of {} positions)",
+                  format_size(size), setup.total));
   if (!created) return created.error();
-  DistanceTable table;
-  table.table_ = std::move(*created);
-  BfsStats& st = table.stats_;
-  st.size = size;
-  st.metric = options.metric;
-  st.table_bytes = table.table_.bytes();
-  const std::uint64_t goal = rank_position(goal_position(size).data(), n);
-  auto r = search::bfs(
-      table.table_, std::span<const std::uint64_t>(&goal, 1),
-      [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
-      setup.bo);
-  if (!r) {
-    report_partial(st, setup, options);
-    return r.error();
-  }
-  summarise(st, *r, n);
-  st.seconds = setup.seconds();
-  return table;
-}
-
-Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
-  Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
-  if (cluster == nullptr) {
-    auto t = DistanceTable::build(size, options);
-    if (!t) return t.error();
-    return t->stats();
-  }
-  // Under a cluster: this process's slice of the table, with the message buffers.
-  auto s = prepare_search(size, options);
-  if (!s) return s.error();
-  SearchSetup& setup = **s;
-  const int n = size.cells();
-  const search::DistributedBfsOptions distributed;
-  const std::uint64_t block = search::distributed_block(setup.total);
-  const std::uint64_t entries =
-      search::BfsSlice::largest_share(setup.total, block, cluster->size());
-  if (auto ok = setup.run.check_memory(
-          (entries + 15) / 16 * sizeof(std::uint64_t) + distributed.buffer_bytes,
-          fmt::format("a breadth-first search of the {} board (4 bits for each of {} "
-                      "positions over {} processes, with message buffers)",
-                      format_size(size), setup.total, cluster->size()));
-      !ok) {
-    return ok.error();
-  }
-  auto slice = search::BfsSlice::create(setup.total, search::BfsBits::Four, block, cluster->size(),
-                                        cluster->rank());
-  if (!slice) return slice.error();
+  space = std::move(*created);
   BfsStats st;
   st.size = size;
   st.metric = options.metric;
-  st.table_bytes = slice->table().bytes();
+  st.table_bytes = space->table().bytes();
   const std::uint64_t goal = rank_position(goal_position(size).data(), n);
-  search::DistributedBfsStats stats;
-  auto r = search::distributed_bfs(
-      *cluster, *slice, std::span<const std::uint64_t>(&goal, 1),
+  auto r = space->search(
+      std::span<const std::uint64_t>(&goal, 1),
       [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
-      setup.bo, distributed, stats);
-  st.distribution = stats;
+      setup.bo);
+  st.distribution = space->distribution();
   if (!r) {
     report_partial(st, setup, options);
     return r.error();
@@ -301,6 +251,24 @@ Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
   summarise(st, *r, n);
   st.seconds = setup.seconds();
   return st;
+}
+
+}  // namespace
+
+Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
+  std::optional<search::BfsSpace> space;
+  auto st = search_from_goal(size, options, nullptr, space);
+  if (!st) return st.error();
+  DistanceTable table;
+  table.stats_ = std::move(*st);
+  table.table_ = space->release_table();
+  return table;
+}
+
+Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
+  Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
+  std::optional<search::BfsSpace> space;
+  return search_from_goal(size, options, cluster, space);
 }
 
 int DistanceTable::distance(const Position& position) const {

@@ -15,6 +15,7 @@
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
+#include "permuzzle/search/bfs_space.hpp"
 
 namespace permuzzle::sliding {
 
@@ -154,28 +155,6 @@ class SlidingExpander {
   std::uint64_t prefix_[BFS_MAX_CELLS + 1] = {};
 };
 
-// The table a search runs in: the whole parity class in one process, or, under a cluster
-// (RunContext::cluster, e.g. mpirun), this process's slice of it (search/bfs_distributed.hpp:
-// local entries in ascending order of their global ranks).
-struct SearchSpace {
-  search::BfsTable* table = nullptr;
-  search::BfsSlice* slice = nullptr;  // distributed only
-  Cluster* cluster = nullptr;         // distributed only
-  std::uint64_t states = 0;           // the whole rank space
-
-  // The global rank of a local entry (states and past for the padding of the last block).
-  std::uint64_t rank_of(std::uint64_t local) const {
-    return slice != nullptr ? slice->global_rank(local) : local;
-  }
-  // Every process learns whether any process saw `stopped`.
-  bool any(bool stopped) const {
-    if (cluster == nullptr) return stopped;
-    std::vector<std::uint64_t> flag{stopped ? 1u : 0u};
-    cluster->max(flag);
-    return flag[0] != 0;
-  }
-};
-
 // 2 bits: turns every reached entry (a last level keeps its value) into "expanded", so another
 // search can run in the same table.
 void clear_frontier(search::BfsTable& table) {
@@ -203,13 +182,13 @@ std::uint64_t first_unreached_local(const search::BfsTable& table, std::uint64_t
 // The positions of entry value `last` that come first in the lexicographic order of whole
 // arrangements (the order of today's and earlier answers), at most `limit`, ascending; every
 // process gets the same list. False (on every process) when the run stopped the scan.
-bool first_antipodes(const SearchSpace& space, const SlidingRanking& ranking, int klass,
+bool first_antipodes(const search::BfsSpace& space, const SlidingRanking& ranking, int klass,
                      unsigned last, std::size_t limit, const RunContext& run,
                      std::vector<Position>& out) {
   if (limit == 0) return true;
   const int n = ranking.size().cells();
   std::priority_queue<std::pair<std::uint64_t, std::uint64_t>> best;  // (lex rank, rank), max
-  const search::BfsTable& table = *space.table;
+  const search::BfsTable& table = space.table();
   const std::uint64_t* words = table.words();
   bool stopped = false;
   for (std::uint64_t wi = 0; wi * 32 < table.states() && !stopped; ++wi) {
@@ -219,7 +198,7 @@ bool first_antipodes(const SearchSpace& space, const SlidingRanking& ranking, in
       const std::uint64_t r =
           space.rank_of(wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2);
       match &= match - 1;
-      if (r >= space.states) break;
+      if (r >= space.states()) break;
       const Position p = ranking.position(r, klass);
       const std::uint64_t lex = rank_permutation(p.data(), n);
       if (best.size() < limit) {
@@ -234,7 +213,9 @@ bool first_antipodes(const SearchSpace& space, const SlidingRanking& ranking, in
   std::vector<std::pair<std::uint64_t, std::uint64_t>> first;
   for (; !best.empty(); best.pop()) first.push_back(best.top());
   std::sort(first.begin(), first.end());
-  if (space.cluster != nullptr) first = search::distributed_smallest(*space.cluster, first, limit);
+  if (space.cluster() != nullptr) {
+    first = search::distributed_smallest(*space.cluster(), first, limit);
+  }
   out.clear();
   for (const auto& entry : first) out.push_back(ranking.position(entry.second, klass));
   return true;
@@ -302,44 +283,14 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   const std::uint64_t states = ranking.states();
   // Under a cluster of any size (even one process under mpirun) the distributed search, so that
   // the answer carries its figures as def bfs's does.
-  Cluster* cluster = run.cluster();
-  const search::DistributedBfsOptions distributed;
-  std::uint64_t entries = states, buffers = 0, block = 0;
-  if (cluster != nullptr) {
-    block = search::distributed_block(states);
-    entries = search::BfsSlice::largest_share(states, block, cluster->size());
-    buffers = distributed.buffer_bytes;
-  }
-  if (auto ok = run.check_memory(
-          (entries + 31) / 32 * 8 + buffers,
-          fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
-                      "positions of a parity class{})",
-                      to_string(size), states,
-                      cluster != nullptr
-                          ? fmt::format(" over {} processes, with message buffers", cluster->size())
-                          : ""));
-      !ok) {
-    return ok.error();
-  }
-  std::optional<search::BfsTable> whole;
-  std::optional<search::BfsSlice> slice;
-  SearchSpace space;
-  space.states = states;
-  if (cluster != nullptr) {
-    auto created = search::BfsSlice::create(states, search::BfsBits::Two, block, cluster->size(),
-                                            cluster->rank());
-    if (!created) return created.error();
-    slice = std::move(*created);
-    space.slice = &*slice;
-    space.cluster = cluster;
-    space.table = &slice->table();
-  } else {
-    auto created = search::BfsTable::create(states, search::BfsBits::Two);
-    if (!created) return created.error();
-    whole = std::move(*created);
-    space.table = &*whole;
-  }
-  res.memory_bytes = space.table->bytes();
+  auto created = search::BfsSpace::create(
+      states, search::BfsBits::Two, run.cluster(), run,
+      fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
+                  "positions of a parity class)",
+                  to_string(size), states));
+  if (!created) return created.error();
+  search::BfsSpace& space = *created;
+  res.memory_bytes = space.table().bytes();
 
   search::BfsOptions bo;
   bo.bits = search::BfsBits::Two;
@@ -347,13 +298,10 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   bo.antipodes_limit = 0;
   const int goal_class = ranking.parity_class(goal);
   // A search of one component from `start` (a rank of class `klass`) in the table as it is.
-  search::DistributedBfsStats goal_stats, other_stats;
-  const auto search_from = [&](std::uint64_t start, int klass, search::DistributedBfsStats& stats) {
-    const auto make_expander = [&] { return SlidingExpander(ranking, klass); };
-    const std::span<const std::uint64_t> starts(&start, 1);
-    if (cluster == nullptr) return search::bfs(*space.table, starts, make_expander, run, bo);
-    return search::distributed_bfs(*cluster, *slice, starts, make_expander, run, bo, distributed,
-                                   stats);
+  const auto search_from = [&](std::uint64_t start, int klass) {
+    return space.search(
+        std::span<const std::uint64_t>(&start, 1), [&] { return SlidingExpander(ranking, klass); },
+        run, bo);
   };
 
   // Step 2. The goal's component, level by level (reported, and kept when the run stops).
@@ -372,14 +320,12 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
       options.checkpoint_dir, "sliding-bfs",
       fmt::format("{}-class{}-goal{}-2bit", to_string(size), goal_class, goal_rank),
       CHECKPOINT_FORMAT};
-  auto resumed = cluster != nullptr
-                     ? search::use_checkpoints(checkpoint, options.resume, *cluster, *slice, bo)
-                     : search::use_checkpoints(checkpoint, options.resume, *space.table, bo);
+  auto resumed = space.use_checkpoints(checkpoint, options.resume, bo);
   if (!resumed) return resumed.error();
   res.resumed_from = *resumed;
   if (*resumed >= 0) completed = bo.resume_histogram;
-  auto r = search_from(goal_rank, goal_class, goal_stats);
-  if (cluster != nullptr) res.distribution = goal_stats;
+  auto r = search_from(goal_rank, goal_class);
+  res.distribution = space.distribution();
   if (!r) {
     if (!run.should_stop()) return r.error();
     res.complete = false;
@@ -417,21 +363,20 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
       if (pass == 0) {
         covered = res.states;
       } else {
-        std::fill_n(space.table->words(), space.table->bytes() / sizeof(std::uint64_t),
+        std::fill_n(space.table().words(), space.table().bytes() / sizeof(std::uint64_t),
                     ~std::uint64_t{0});
       }
       std::uint64_t local_next = 0;
       while (covered < states) {
-        clear_frontier(*space.table);
-        local_next = first_unreached_local(*space.table, local_next);
-        std::vector<std::uint64_t> next{local_next < space.table->states()
-                                            ? space.rank_of(local_next)
-                                            : std::numeric_limits<std::uint64_t>::max()};
-        if (cluster != nullptr) cluster->min(next);
-        if (next[0] >= states) {
+        clear_frontier(space.table());
+        local_next = first_unreached_local(space.table(), local_next);
+        const std::uint64_t next = space.min(local_next < space.table().states()
+                                                 ? space.rank_of(local_next)
+                                                 : std::numeric_limits<std::uint64_t>::max());
+        if (next >= states) {
           return make_error("internal: the sliding components do not cover the parity class");
         }
-        auto other = search_from(next[0], klass, other_stats);
+        auto other = search_from(next, klass);
         if (!other) {
           if (!run.should_stop()) return other.error();
           // The goal's component is whole; the count of components is not.
