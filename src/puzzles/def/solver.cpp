@@ -473,9 +473,9 @@ class Kernel {
   void enumerate(const Position& pos, const std::uint64_t* self, std::size_t depth, int g,
                  int state, int bound, int hv, int left, std::vector<Item>& items,
                  search::IdaControl& control) {
-    const std::vector<std::uint64_t> own(self, self + pdbs_.size());
+    const auto own = [&] { return std::vector<std::uint64_t>(self, self + pdbs_.size()); };
     if (left == 0) {
-      items.push_back({pos, own, path_, state, g, hv, false, nodes_ - split_start_});
+      items.push_back({pos, own(), path_, state, g, hv, false, nodes_ - split_start_});
       return;
     }
     // As dfs() does, with the children collected instead of searched.
@@ -486,7 +486,7 @@ class Kernel {
       return;
     }
     if (pos == goal_) {
-      items.push_back({pos, own, path_, state, g, hv, true, nodes_ - split_start_});
+      items.push_back({pos, own(), path_, state, g, hv, true, nodes_ - split_start_});
       return;
     }
     if (inverse_cuts(pos, g, bound)) return;
