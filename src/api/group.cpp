@@ -23,6 +23,7 @@
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/cayley.hpp"
 #include "permuzzle/group/chain.hpp"
+#include "permuzzle/group/examples.hpp"
 #include "permuzzle/group/generator_text.hpp"
 #include "permuzzle/group/naming.hpp"
 #include "permuzzle/group/operations.hpp"
@@ -472,13 +473,8 @@ std::string demo_groups() {
     for (const auto& t : texts) gens.push_back(*Perm::parse(t));
     return *PermGroup::from_generators(gens, names);
   };
-  PermGroup cube = group_of({"(1,3,8,6)(2,5,7,4)(9,33,25,17)(10,34,26,18)(11,35,27,19)",
-                             "(9,11,16,14)(10,13,15,12)(1,17,41,40)(4,20,44,37)(6,22,46,35)",
-                             "(17,19,24,22)(18,21,23,20)(6,25,43,16)(7,28,42,13)(8,30,41,11)",
-                             "(25,27,32,30)(26,29,31,28)(3,38,43,19)(5,36,45,21)(8,33,48,24)",
-                             "(33,35,40,38)(34,37,39,36)(3,9,46,32)(2,12,47,29)(1,14,48,27)",
-                             "(41,43,48,46)(42,45,47,44)(14,22,30,38)(15,23,31,39)(16,24,32,40)"},
-                            {"U", "L", "F", "R", "B", "D"});
+  PermGroup cube =
+      *PermGroup::from_generators(rubik_cube_generators(), {"U", "L", "F", "R", "B", "D"});
   out += fmt::format("  Rubik's cube (6 face turns on 48 facelets): order {}\n",
                      cube.order().get_str());
   out += fmt::format("    a single corner twist (8,19,25) is in the group: {}\n",

@@ -14,6 +14,9 @@ std::vector<Perm> psl2_generators(std::uint64_t p);
 // The Mathieu group M24 on 24 points (order 244,823,040), by GAP's three generators (as in
 // data/puzzles/m24.tws).
 std::vector<Perm> m24_generators();
+// The Rubik's cube group on GAP's 48 facelets (order 43,252,003,274,489,856,000): the face turns
+// U, L, F, R, B, D, in that order.
+std::vector<Perm> rubik_cube_generators();
 // S12 wr S2 on 24 points (order 12!^2 * 2): S12 on 1..12 and the swap of the two halves.
 std::vector<Perm> s12_wr_s2_generators();
 
