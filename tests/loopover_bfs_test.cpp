@@ -1,7 +1,9 @@
 // Whole-graph BFS against published counts, and the optimal solver against BFS distances.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
+#include <stop_token>
 #include <unordered_set>
 
 #include "permuzzle/core/rng.hpp"
@@ -100,6 +102,47 @@ TEST(LoopoverBfs, ThreadCountDoesNotChangeTheAnswer) {
     EXPECT_EQ(a->stats().histogram, b->stats().histogram);
     EXPECT_EQ(a->stats().states, 40320u);
   }
+}
+
+// A search cancelled after level 5 leaves the checkpoint of its last complete level; the resumed
+// search finishes with the published 3x3 facts (181,440 positions, God's number 8, 2,475
+// antipodes) and the first antipodes of the whole search.
+TEST(LoopoverBfs, StoppedSearchResumesFromItsCheckpoint) {
+  const BoardSize size{3, 3};
+  const std::string dir = ::testing::TempDir() + "/loopover-bfs-checkpoint";
+  std::filesystem::remove_all(dir);
+  std::stop_source cancel;
+  const RunContext cancellable = RunContext().with_threads(2).with_stop_token(cancel.get_token());
+  BfsOptions o;
+  o.checkpoint_dir = dir;
+  o.run = &cancellable;
+  o.on_level = [&](int depth, std::uint64_t, double) {
+    if (depth == 5) cancel.request_stop();
+  };
+  BfsStats partial;
+  o.partial = &partial;
+  EXPECT_FALSE(analyse(size, o).ok());
+  EXPECT_EQ(partial.histogram.size(), 6u);
+  const RunContext unlimited = RunContext().with_threads(2);
+  o.run = &unlimited;
+  o.on_level = nullptr;
+  o.resume = true;
+  auto rest = analyse(size, o);
+  ASSERT_TRUE(rest.ok()) << rest.error().message;
+  EXPECT_EQ(rest->resumed_from, 5);
+  EXPECT_EQ(rest->states, 181440u);
+  EXPECT_EQ(rest->max_distance, 8);
+  EXPECT_EQ(rest->antipodes, 2475u);
+  EXPECT_EQ(std::vector<std::uint64_t>(rest->histogram.begin(), rest->histogram.begin() + 6),
+            partial.histogram);
+  auto whole = DistanceTable::build(size);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(rest->histogram, whole->stats().histogram);
+  EXPECT_EQ(rest->sample_antipodes, whole->stats().sample_antipodes);
+  // Without a checkpoint directory there is nothing to resume.
+  o.checkpoint_dir.clear();
+  EXPECT_FALSE(analyse(size, o).ok());
+  std::filesystem::remove_all(dir);
 }
 
 // Every bound is admissible on every 3x3 position, in both metrics, and IDA* finds exactly the

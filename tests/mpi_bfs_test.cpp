@@ -183,6 +183,28 @@ TEST_F(MpiBfs, SlidingJobKilledMidLevelResumesFromItsCheckpoint) {
   std::filesystem::remove_all(dir);
 }
 
+// And for Loopover's (its 4-bit table, 10! positions of the 2x5 board).
+TEST_F(MpiBfs, LoopoverJobKilledMidLevelResumesFromItsCheckpoint) {
+  const std::string dir = ::testing::TempDir() + "/mpi-loopover-checkpoint";
+  std::filesystem::remove_all(dir);
+  const std::string args = "loopover bfs 2x5 --checkpoint " + dir;
+  const test::CliRun one = test::run_cli("--json --tables none loopover bfs 2x5");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const test::CliRun killed = mpirun(2, args, "PERMUZZLE_TEST_DIE_AFTER_BATCHES=12");
+  EXPECT_NE(killed.exit_code, 0);
+  EXPECT_EQ(killed.out.find("histogram"), std::string::npos);
+  for (int p : {2, 3}) {
+    const test::CliRun resumed = mpirun(p, args + " --resume");
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(resumed.json()["histogram"], one.json()["histogram"]);
+    EXPECT_EQ(resumed.json()["sample_antipodes"], one.json()["sample_antipodes"]);
+    const int from = resumed.json()["resumed_from"].get<int>();
+    EXPECT_GT(from, 0);
+    if (p == 2) EXPECT_LT(from, one.json()["max_distance"].get<int>());
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(MpiBfs, MessageBuffersStayWithinTheirBudget) {
   // 2 MB for 4 processes: small batches, many in flight, and the budget still holds.
   const test::CliRun run = mpirun(

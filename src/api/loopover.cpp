@@ -330,6 +330,8 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   };
   BfsStats known;
   o.partial = &known;
+  if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
+  o.resume = q.flag("resume");
   auto t = analyse(c->size, o);
   if (!t && s.run.should_stop()) {
     // Stopped: the levels finished so far.
@@ -342,6 +344,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
                 {"metric", metric_name(c->metric)},
                 {"size", format_size(c->size)}};
     add_distribution_json(out.json, known.distribution);
+    if (known.resumed_from >= 0) out.json["resumed_from"] = known.resumed_from;
     out.text = fmt::format("Loopover {} ({}): stopped after {} complete levels ({} positions)\n",
                            format_size(c->size), metric_name(c->metric), known.histogram.size(),
                            known.states);
@@ -379,6 +382,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
               {"size", format_size(c->size)},
               {"sample_antipodes", samples}};
   add_distribution_json(out.json, st.distribution);
+  if (st.resumed_from >= 0) out.json["resumed_from"] = st.resumed_from;
   if (q.has("svg"))
     out.artifacts.push_back(
         {"svg",
@@ -564,11 +568,14 @@ void register_loopover(Registry& r) {
         with_range(option("threads", ParamType::Unsigned,
                           "Worker threads (default: every hardware thread)"),
                    1, 64),
-        option("svg", ParamType::OutputPath, "Also write the histogram as an SVG bar chart")},
+        option("svg", ParamType::OutputPath, "Also write the histogram as an SVG bar chart"),
+        option("checkpoint", ParamType::HostPath,
+               "Directory for a checkpoint after every level (command line only)"),
+        flag("resume", "Continue from the last checkpoint in --checkpoint DIR")},
        bfs_command,
        true},
       {{"size", "3x4"}},  // 479,001,600 positions, 240 MB: about half a minute
-      {{{"size", "4x4"}, {"threads", 0}}, {{"size", "3x"}}})));
+      {{{"size", "4x4"}, {"threads", 0}}, {{"size", "3x"}}, {{"size", "2x3"}, {"resume", true}}})));
 
   r.add(cheap({"loopover",
                "group",

@@ -51,6 +51,24 @@ std::uint64_t BfsSpace::min(std::uint64_t mine) const {
   return value[0];
 }
 
+std::vector<std::uint64_t> BfsSpace::find(unsigned value, std::uint64_t from, std::size_t count,
+                                          const RunContext& run) const {
+  if (slice_) return distributed_find(*cluster_, *slice_, value, from, count);
+  std::vector<std::uint64_t> found;
+  for (std::uint64_t rank = from; rank < states_ && found.size() < count; ++rank) {
+    if ((rank & 0xFFFFF) == 0 && run.should_stop()) break;
+    if (whole_->entry(rank) == value) found.push_back(rank);
+  }
+  return found;
+}
+
+std::vector<unsigned> BfsSpace::entries(std::span<const std::uint64_t> ranks) const {
+  if (slice_) return distributed_entries(*cluster_, *slice_, ranks);
+  std::vector<unsigned> out(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) out[i] = whole_->entry(ranks[i]);
+  return out;
+}
+
 Result<int> BfsSpace::use_checkpoints(const BfsCheckpointName& name, bool resume, BfsOptions& bo) {
   if (slice_) return search::use_checkpoints(name, resume, *cluster_, *slice_, bo);
   return search::use_checkpoints(name, resume, *whole_, bo);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/result.hpp"
@@ -42,6 +43,13 @@ class BfsSpace {
   bool any(bool mine) const;
   // The smallest value over the processes.
   std::uint64_t min(std::uint64_t mine) const;
+  // The first `count` global ranks from `from` on whose entry is `value`, in ascending order
+  // (collective under a cluster: distributed_find). One process checks `run` as it scans and
+  // returns what it found so far when the run stops.
+  std::vector<std::uint64_t> find(unsigned value, std::uint64_t from, std::size_t count,
+                                  const RunContext& run) const;
+  // The entries of global ranks (collective under a cluster: distributed_entries).
+  std::vector<unsigned> entries(std::span<const std::uint64_t> ranks) const;
   // search/bfs_checkpoint.hpp's use_checkpoints for this table or slice.
   Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, BfsOptions& bo);
 

@@ -13,6 +13,7 @@
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
+#include "permuzzle/search/bfs_space.hpp"
 
 namespace permuzzle::def {
 
@@ -141,160 +142,85 @@ void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>&
   };
 }
 
+// The whole rank space in this process's table, or under `cluster` (an MPI job) this process's
+// slice of it (search/bfs_space.hpp).
 Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
-                                const RunContext& run) {
+                                const RunContext& run, Cluster* cluster) {
   Stopwatch clock;
   DefBfsResult result;
   result.method = "ranked";
   result.bits = bits;
   result.rank_space = p.states();
-  auto table = search::BfsTable::create(p.states(),
-                                        bits == 4 ? search::BfsBits::Four : search::BfsBits::Two);
-  if (!table) return table.error();
+  search::DistributedBfsOptions dopt;
+  dopt.buffer_bytes = options.buffer_bytes;
+  auto space = search::BfsSpace::create(
+      p.states(), bits == 4 ? search::BfsBits::Four : search::BfsBits::Two, cluster, run,
+      fmt::format("a whole-graph BFS of {} ranked positions at {} bits each", p.states(), bits),
+      dopt);
+  if (!space) return space.error();
   const std::uint64_t start = p.rank(p.solved());
 
+  // Step 1. Options and checkpoints.
   search::BfsOptions bo;
-  bo.bits = table->bits();
+  bo.bits = space->table().bits();
   bo.max_depth = options.max_depth;
   bo.undirected = p.undirected();
   bo.antipodes_limit = 0;
   bo.phase = "def bfs";
   // 2 bits with antipodes asked for: the distance mod 3, enough to walk them back.
   bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
-  // Entries hold the distance modulo this (0: only the last level is told apart).
-  const int modulus = bits == 4 ? 15 : bo.mod3 ? 3 : 0;
-  auto resumed = search::use_checkpoints(checkpoint_name(p, bits, bo.mod3, options), options.resume,
-                                         *table, bo);
+  auto resumed =
+      space->use_checkpoints(checkpoint_name(p, bits, bo.mod3, options), options.resume, bo);
   if (!resumed) return resumed.error();
   result.resumed_from = *resumed;
-  const std::uint64_t starts[] = {start};
-  const auto make_expander = [&] {
-    RankExpander e(p);
-    e.set_prefetch(table->words(), static_cast<unsigned>(bits));
-    return e;
-  };
   // The levels completed so far, for a run that is stopped (time limit or cancellation).
   std::vector<std::uint64_t> completed;
   record_completed_levels(bo, completed);
-  auto r = search::bfs(*table, starts, make_expander, run, bo);
-  if (!r && run.should_stop() && !completed.empty()) {
-    return stopped_result(std::move(result), completed, table->bytes() + p.table_bytes(), run);
-  }
-  if (!r) return r.error();
-  result.histogram = r->histogram;
-  result.complete = r->complete;
-  result.max_distance = r->max_distance;
-  result.reached = r->reached;
-  result.table_bytes = table->bytes() + p.table_bytes();
 
-  // Antipodes: every entry is the distance mod 15 (4 bits) or mod 3 (2 bits, undirected), so a
-  // walk from a position to a neighbour one closer ends at the start after exactly its
-  // distance; entries of the last level's value at a smaller distance (d - 15 or d - 3, ...)
-  // end early and are skipped.
-  if (modulus > 0 && p.undirected() && options.antipodes > 0) {
-    const int D = result.max_distance;
-    const unsigned last = static_cast<unsigned>(D % modulus);
-    RankExpander ex(p);
-    for (std::uint64_t rank = 0; rank < p.states() && result.antipodes.size() < options.antipodes;
-         ++rank) {
-      if ((rank & 0xFFFFF) == 0 && run.should_stop()) {
-        // The histogram is complete: only the antipodes' list is cut short.
-        result.stopped = run.stop_error();
-        break;
-      }
-      if (table->entry(rank) != last) continue;
-      auto seq = walk_back(p, ex, rank, start, D, modulus, [&](std::span<const std::uint64_t> nb) {
-        std::vector<unsigned> entries(nb.size());
-        for (std::size_t m = 0; m < nb.size(); ++m) entries[m] = table->entry(nb[m]);
-        return entries;
-      });
-      if (!seq) return seq.error();
-      if (*seq) result.antipodes.push_back(std::move(**seq));
-    }
-  }
-  result.seconds = clock.seconds();
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Distributed ranked search (RunContext::cluster).
-
-Result<DefBfsResult> distributed_ranked_bfs(const CompiledPuzzle& p, int bits,
-                                            const DefBfsOptions& options, const RunContext& run,
-                                            Cluster& cluster) {
-  Stopwatch clock;
-  DefBfsResult result;
-  result.method = "ranked";
-  result.bits = bits;
-  result.rank_space = p.states();
-  const std::uint64_t block = search::distributed_block(p.states());
-  auto slice =
-      search::BfsSlice::create(p.states(), bits == 4 ? search::BfsBits::Four : search::BfsBits::Two,
-                               block, cluster.size(), cluster.rank());
-  if (!slice) return slice.error();
-  const std::uint64_t start = p.rank(p.solved());
-
-  // Step 1. Options and checkpoints (as ranked_bfs).
-  search::BfsOptions bo;
-  bo.bits = slice->table().bits();
-  bo.max_depth = options.max_depth;
-  bo.undirected = p.undirected();
-  // As ranked_bfs: 2 bits with antipodes asked for hold the distance mod 3.
-  bo.mod3 = bits == 2 && p.undirected() && options.antipodes > 0;
-  bo.antipodes_limit = 0;
-  bo.phase = "def bfs";
-  auto resumed = search::use_checkpoints(checkpoint_name(p, bits, bo.mod3, options), options.resume,
-                                         cluster, *slice, bo);
-  if (!resumed) return resumed.error();
-  result.resumed_from = *resumed;
-  std::vector<std::uint64_t> completed;
-  record_completed_levels(bo, completed);
-
-  // Step 2. The search.
+  // Step 2. The search. One process prefetches the entries of a node's children in its table.
   const std::uint64_t starts[] = {start};
-  search::DistributedBfsOptions dopt;
-  dopt.buffer_bytes = options.buffer_bytes;
-  search::DistributedBfsStats stats;
-  auto r = search::distributed_bfs(
-      cluster, *slice, starts, [&] { return RankExpander(p); }, run, bo, dopt, stats);
-  result.distribution = stats;
+  const auto make_expander = [&] {
+    RankExpander e(p);
+    if (cluster == nullptr) e.set_prefetch(space->table().words(), static_cast<unsigned>(bits));
+    return e;
+  };
+  auto r = space->search(starts, make_expander, run, bo);
+  result.distribution = space->distribution();
+  const std::uint64_t table_bytes = space->table().bytes() + p.table_bytes();
   if (!r && run.should_stop() && !completed.empty()) {
-    return stopped_result(std::move(result), completed, slice->table().bytes() + p.table_bytes(),
-                          run);
+    return stopped_result(std::move(result), completed, table_bytes, run);
   }
   if (!r) return r.error();
   result.histogram = r->histogram;
   result.complete = r->complete;
   result.max_distance = r->max_distance;
   result.reached = r->reached;
-  result.table_bytes = slice->table().bytes() + p.table_bytes();
+  result.table_bytes = table_bytes;
 
-  // Step 3. Antipodes as ranked_bfs walks them, every process in step: the candidates (entries
-  // of the last level's value) and each step's neighbour entries come from their owners.
-  if ((bits == 4 || bo.mod3) && p.undirected() && options.antipodes > 0) {
-    // The walk as ranked_bfs's: every distance is known modulo 15 (4 bits) or 3 (2 bits, mod 3),
-    // and a neighbour one closer is the only one with the value of distance - 1.
-    const int modulus = bits == 4 ? 15 : 3;
+  // Step 3. Antipodes: every entry is the distance mod 15 (4 bits) or mod 3 (2 bits,
+  // undirected), so a walk from a position to a neighbour one closer ends at the start after
+  // exactly its distance; entries of the last level's value at a smaller distance (d - 15 or
+  // d - 3, ...) end early and are skipped. Under a cluster every process walks in step: the
+  // candidates and each step's neighbour entries come from their owners.
+  const int modulus = bits == 4 ? 15 : bo.mod3 ? 3 : 0;
+  if (modulus > 0 && p.undirected() && options.antipodes > 0) {
     const int D = result.max_distance;
     const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
     std::uint64_t from = 0;
     while (result.antipodes.size() < options.antipodes) {
-      std::vector<std::uint64_t> stop{run.should_stop() ? 1u : 0u};
-      cluster.max(stop);
-      if (stop[0] != 0) {
+      const std::vector<std::uint64_t> candidates =
+          space->find(last, from, options.antipodes - result.antipodes.size(), run);
+      if (space->any(run.should_stop())) {
+        // The histogram is complete: only the antipodes' list is cut short.
         result.stopped = run.stop_error();
         break;
       }
-      const std::vector<std::uint64_t> candidates = search::distributed_find(
-          cluster, *slice, last, from, options.antipodes - result.antipodes.size());
       if (candidates.empty()) break;
       from = candidates.back() + 1;
       for (std::uint64_t rank : candidates) {
-        auto seq =
-            walk_back(p, ex, rank, start, D, modulus, [&](std::span<const std::uint64_t> nb) {
-              return search::distributed_entries(cluster, *slice, nb);
-            });
+        auto seq = walk_back(p, ex, rank, start, D, modulus,
+                             [&](std::span<const std::uint64_t> nb) { return space->entries(nb); });
         if (!seq) return seq.error();
         if (*seq) result.antipodes.push_back(std::move(**seq));
       }
@@ -527,8 +453,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
           !ok) {
         return ok.error();
       }
-      auto r = cluster ? distributed_ranked_bfs(*p, bits, options, run, *cluster)
-                       : ranked_bfs(*p, bits, options, run);
+      auto r = ranked_bfs(*p, bits, options, run, cluster);
       if (r) r->seconds = clock.seconds();
       return r;
     }

@@ -2,6 +2,7 @@
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/search/bfs.hpp"
+#include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
 #include "permuzzle/search/bfs_space.hpp"
 
@@ -18,6 +19,9 @@ namespace permuzzle::loopover {
 namespace {
 
 constexpr unsigned UNSEEN = 0xF;
+// The version of the ranking in the checkpoints' files (Lehmer ranks of row-major tiles, 4-bit
+// entries): a checkpoint of another version is not resumed.
+constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
 
 struct MoveMap {
   std::uint8_t dst[MAX_BFS_CELLS];  // content of cell i goes to cell dst[i]
@@ -221,9 +225,10 @@ void summarise(BfsStats& st, const search::BfsResult& r, int n) {
 }
 
 // The search from the goal (search/bfs.hpp, 4-bit entries: the distance mod 15) in a table of
-// its own, or this process's slice under `cluster`.
+// its own, or this process's slice under `cluster`; with checkpoints (options.checkpoint_dir)
+// when `checkpoints` is set.
 Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Cluster* cluster,
-                                  std::optional<search::BfsSpace>& space) {
+                                  bool checkpoints, std::optional<search::BfsSpace>& space) {
   auto s = prepare_search(size, options);
   if (!s) return s.error();
   SearchSetup& setup = **s;
@@ -239,6 +244,16 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
   st.metric = options.metric;
   st.table_bytes = space->table().bytes();
   const std::uint64_t goal = rank_position(goal_position(size).data(), n);
+  if (checkpoints) {
+    const search::BfsCheckpointName name{
+        options.checkpoint_dir, "loopover-bfs",
+        fmt::format("{}-{}-4bit", format_size(size), options.metric == Metric::Stm ? "stm" : "mtm"),
+        CHECKPOINT_FORMAT};
+    auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
+    if (!resumed) return resumed.error();
+    st.resumed_from = *resumed;
+    if (*resumed >= 0) setup.completed = setup.bo.resume_histogram;
+  }
   auto r = space->search(
       std::span<const std::uint64_t>(&goal, 1),
       [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
@@ -257,7 +272,7 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
 
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
   std::optional<search::BfsSpace> space;
-  auto st = search_from_goal(size, options, nullptr, space);
+  auto st = search_from_goal(size, options, nullptr, false, space);
   if (!st) return st.error();
   DistanceTable table;
   table.stats_ = std::move(*st);
@@ -268,7 +283,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
 Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
   Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
   std::optional<search::BfsSpace> space;
-  return search_from_goal(size, options, cluster, space);
+  return search_from_goal(size, options, cluster, true, space);
 }
 
 int DistanceTable::distance(const Position& position) const {

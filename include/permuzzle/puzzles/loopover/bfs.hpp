@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "permuzzle/core/ranking.hpp"
@@ -38,6 +39,10 @@ struct BfsOptions {
   // When the run stops the search, receives what was known: `histogram` (the levels finished
   // so far), `states` (their sum), size, metric, seconds and table_bytes. Null: nothing.
   BfsStats* partial = nullptr;
+  // analyse(): a checkpoint after every level in this directory (empty: none;
+  // search/bfs_checkpoint.hpp), and whether to resume from the last one.
+  std::string checkpoint_dir;
+  bool resume = false;
 };
 
 struct BfsStats {
@@ -53,6 +58,7 @@ struct BfsStats {
   std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
   // Set by a search over a cluster (analyse under mpirun); table_bytes is then one process's.
   std::optional<search::DistributedBfsStats> distribution;
+  int resumed_from = -1;  // the checkpoint level analyse() resumed from, -1 if none
 };
 
 // Perfect rank of a permutation of the tiles 1..n (Lehmer code, 64 bits; n <= 16).
