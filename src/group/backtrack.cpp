@@ -266,8 +266,14 @@ class Search {
         run_(run),
         stats_(stats),
         images_(c.levels.size() + 1),
-        least_orbit_(c.levels.size(), 1) {
+        least_orbit_(c.levels.size(), 1),
+        probes_(c.levels.size()) {
     for (auto& image : images_) image.resize(c.n);
+    for (std::size_t k = 0; k < c.levels.size(); ++k) {
+      const auto& determined = c.levels[k].determined;
+      probes_[k] = property.probe_points(k + 1, determined, c.depth_of);
+      if (probes_[k].size() >= determined.size()) probes_[k].clear();  // nothing to save
+    }
   }
 
   std::vector<std::size_t>& least_orbit() { return least_orbit_; }
@@ -287,12 +293,26 @@ class Search {
   bool below_identity(std::size_t k, std::size_t i) {
     auto& h = identity_at(k);
     property_.restart(k);
+    ++stats_.nodes;
+    // Step 1. The quick test of the image of b_k (no transversal row is needed for it).
+    const SearchLevel& lv = c_.levels[k];
+    if (!property_.admissible(k + 1, lv.base, lv.orbit[i], h, c_.depth_of)) return false;
+    // Step 2. The child's points of depth <= k are fixed (u_i lies in G^(k)); its probes and
+    // determined points next (cheap rejection), then the rest.
     auto& child = images_[k + 1];
     const std::size_t n = c_.n;
+    for (Point p : c_.root_determined) child[p] = p;
+    for (std::size_t d = 0; d < k; ++d) {
+      for (Point p : c_.levels[d].determined) child[p] = p;
+    }
     const Point* u = c_.transversal(k, i);
+    if (!probes_[k].empty()) {
+      for (Point p : probes_[k]) child[p] = u[p];
+      if (!property_.probe_consistent(k + 1, probes_[k], child, c_.depth_of)) return false;
+    }
+    for (Point p : lv.determined) child[p] = u[p];
+    if (!property_.consistent(k + 1, lv.determined, child, c_.depth_of)) return false;
     for (std::size_t p = 0; p < n; ++p) child[p] = h[u[p]];
-    ++stats_.nodes;
-    if (!property_.consistent(k + 1, c_.levels[k].determined, child, c_.depth_of)) return false;
     return descend(k + 1);
   }
 
@@ -343,9 +363,14 @@ class Search {
     std::sort(order.begin(), order.end());
     // Step 2. Each candidate: the determined points first (cheap rejection), then the rest.
     // Points of smaller depth have the same image in every child, so one copy serves all.
+    const std::vector<Point>& probes = probes_[depth];
     child = h;
     for (std::size_t j = 0; j < order.size(); ++j) {
       const Point* u = c_.transversal(depth, order[j].second);
+      if (!probes.empty()) {
+        for (Point p : probes) child[p] = h[u[p]];
+        if (!property_.probe_consistent(depth + 1, probes, child, c_.depth_of)) continue;
+      }
       for (Point p : lv.determined) child[p] = h[u[p]];
       if (!property_.consistent(depth + 1, lv.determined, child, c_.depth_of)) continue;
       for (std::size_t p = 0; p < n; ++p) child[p] = h[u[p]];
@@ -361,6 +386,8 @@ class Search {
   BacktrackStats& stats_;
   std::vector<std::vector<Point>> images_;  // the node at each depth of the current path
   std::vector<std::size_t> least_orbit_;
+  // probes_[k]: the property's probe points among level k's determined points (empty: none).
+  std::vector<std::vector<Point>> probes_;
   bool stopped_ = false;
 };
 
@@ -396,6 +423,10 @@ struct FoundSubgroup {
   mpz_class order = 1;
 };
 
+// A single known element of at most this order seeds the search with all its powers (they need
+// not be a strong generating set: the search finds whatever they miss).
+constexpr std::uint64_t MAX_POWERS_AS_SEEDS = 64;
+
 // Sims' level-by-level subgroup search on a prepared chain (see the header's comment).
 Result<FoundSubgroup> run_subgroup_search(SearchChain& c, SearchProperty& property,
                                           const std::vector<Perm>& known, const RunContext* run,
@@ -408,7 +439,17 @@ Result<FoundSubgroup> run_subgroup_search(SearchChain& c, SearchProperty& proper
   for (const Perm& k : known) {
     if (!k.is_identity() && k.largest_moved_point() <= n) useful.push_back(k);
   }
-  if (!useful.empty() && levels > 0) {
+  auto seed = [&](const Perm& s) {
+    auto images = flat(s, n);
+    std::size_t level = 0;
+    while (level < levels && images[c.base[level]] == c.base[level]) ++level;
+    if (level < levels) seeds[level].push_back(std::move(images));
+  };
+  if (useful.size() == 1 && levels > 0 && useful[0].order() <= MAX_POWERS_AS_SEEDS) {
+    // One element: its powers are all of <x> (no chain to build for them).
+    Perm power = useful[0];
+    for (; !power.is_identity(); power = power * useful[0]) seed(power);
+  } else if (!useful.empty() && levels > 0) {
     SchreierSimsOptions options;
     options.base_prefix = c.base;
     std::size_t moved = 0;
@@ -420,12 +461,7 @@ Result<FoundSubgroup> run_subgroup_search(SearchChain& c, SearchProperty& proper
     options.run = run;
     auto k = PermGroup::from_generators(useful, {}, options);
     if (!k) return k.error();
-    for (const Perm& s : k->strong_generators()) {
-      auto images = flat(s, n);
-      std::size_t level = 0;
-      while (level < levels && images[c.base[level]] == c.base[level]) ++level;
-      if (level < levels) seeds[level].push_back(std::move(images));
-    }
+    for (const Perm& s : k->strong_generators()) seed(s);
   }
   // Step 2. Bottom-up: P^(k) from P^(k+1), one search per orbit of the found group on b_k's
   // orbit that may still be reached.
@@ -597,6 +633,43 @@ class ConjugatesProperty : public SearchProperty {
     }
     return true;
   }
+  // Points of this depth whose images can be checked alone (an x_i-neighbour has a smaller
+  // depth) first; failing those, pairs p, x_1(p) of this depth.
+  std::vector<Point> probe_points(std::size_t depth, const std::vector<Point>& determined,
+                                  const std::vector<std::uint32_t>& depth_of) override {
+    std::vector<Point> probes;
+    for (Point p : determined) {
+      if (probes.size() >= MAX_PROBES) break;
+      for (std::size_t i = 0; i < x_.size(); ++i) {
+        if (depth_of[x_[i][p]] < depth || depth_of[x_inverse_[i][p]] < depth) {
+          probes.push_back(p);
+          break;
+        }
+      }
+    }
+    if (!probes.empty() || x_.empty()) return probes;
+    for (Point p : determined) {
+      if (probes.size() + 2 > MAX_PROBES) break;
+      const Point q = x_[0][p];
+      if (q == p || depth_of[q] != depth || is_probe(probes, p) || is_probe(probes, q)) continue;
+      probes.push_back(p);
+      probes.push_back(q);
+    }
+    return probes;
+  }
+  bool probe_consistent(std::size_t depth, const std::vector<Point>& probes,
+                        const std::vector<Point>& image,
+                        const std::vector<std::uint32_t>& depth_of) override {
+    auto known = [&](Point q) { return depth_of[q] < depth || is_probe(probes, q); };
+    for (Point p : probes) {
+      for (std::size_t i = 0; i < x_.size(); ++i) {
+        const Point after = x_[i][p], before = x_inverse_[i][p];
+        if (known(after) && image[after] != y_[i][image[p]]) return false;
+        if (known(before) && image[p] != y_[i][image[before]]) return false;
+      }
+    }
+    return true;
+  }
   bool accept(const std::vector<Point>& image) override {
     for (std::size_t i = 0; i < x_.size(); ++i) {
       for (std::size_t p = 0; p < image.size(); ++p) {
@@ -607,6 +680,11 @@ class ConjugatesProperty : public SearchProperty {
   }
 
  private:
+  // Probes per depth: a handful (each rejects a wrong node alone with high probability).
+  static constexpr std::size_t MAX_PROBES = 4;
+  static bool is_probe(const std::vector<Point>& probes, Point q) {
+    return std::find(probes.begin(), probes.end(), q) != probes.end();
+  }
   std::size_t n_ = 0;
   std::vector<Perm> xs_, ys_;
   std::vector<std::vector<Point>> x_, x_inverse_, y_;

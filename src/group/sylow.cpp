@@ -2,6 +2,8 @@
 #include "permuzzle/group/sylow.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <set>
 
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/action.hpp"
@@ -16,6 +18,19 @@ namespace {
 // error: at least one element in |G| has that order when p divides |G|, and in practice far
 // more; the bound only keeps a bug from looping forever).
 constexpr int TRIES_FOR_P_ELEMENT = 200000;
+// A centraliser with at most this many points in the list of its elements (|C| · degree) is
+// listed (4 bytes a point: 8 MiB) and its Sylow subgroup grown by p-elements; a larger one is
+// reduced through its action on the cycles of the p-element.
+constexpr std::uint64_t SMALL_GROUP_POINTS = std::uint64_t{1} << 21;
+// ... and at most this many elements (the passes over its p-elements cost up to |C| tests each:
+// beyond this, the action on the cycles is faster; M24's involution centraliser, 21,504
+// elements, takes that route).
+constexpr std::uint64_t SMALL_GROUP_ELEMENTS = 5000;
+// ... and at most this many elements per point: the list costs |C| · degree, the route through
+// the action on cycles a few chains of about degree^2 each, so the list only pays on a large
+// degree (PSL(2,q)'s involution centraliser: q ± 1 elements on q + 1 points; on S12 wr S2's 12
+// or 24 points the action is cheaper).
+constexpr std::uint64_t LISTED_ELEMENTS_PER_POINT = 8;
 
 // The p-part of x: x^(m) with m the p'-part of its order.
 Perm p_part(const Perm& x, std::uint64_t p) {
@@ -43,15 +58,123 @@ Error internal(const std::string& what) {
 }
 
 // A nontrivial p-element of G (p divides |G|): the p-part of a random element of order
-// divisible by p, raised to order p when `of_order_p`.
-Result<Perm> random_p_element(const PermGroup& g, std::uint64_t p, Rng& rng,
-                              const RunContext* run) {
+// divisible by p, raised to order p when `of_order_p` (GAP's choice for the centraliser step:
+// C(y) only grows when y is replaced by a power, so an element of order p has the largest).
+Result<Perm> random_p_element(const PermGroup& g, std::uint64_t p, Rng& rng, const RunContext* run,
+                              bool of_order_p = false) {
   for (int i = 0; i < TRIES_FOR_P_ELEMENT; ++i) {
     if (run && (i & 63) == 63 && run->should_stop()) return run->stop_error();
     Perm y = p_part(g.random_element(rng), p);
-    if (!y.is_identity()) return y;
+    if (y.is_identity()) continue;
+    if (of_order_p) y = y.pow(mpz_class(y.order() / p));
+    return y;
   }
   return internal("no element of order divisible by p found");
+}
+
+// Is x (flat images) a p-element: is every cycle length a power of p?
+bool is_p_element(const std::vector<Point>& x, std::uint64_t p, std::vector<char>& seen) {
+  std::fill(seen.begin(), seen.end(), 0);
+  for (std::size_t start = 0; start < x.size(); ++start) {
+    if (seen[start]) continue;
+    std::uint64_t length = 0;
+    for (Point q = static_cast<Point>(start); !seen[q]; q = x[q]) seen[q] = 1, ++length;
+    while (length % p == 0) length /= p;
+    if (length != 1) return false;
+  }
+  return true;
+}
+
+// A Sylow p-subgroup (of order q) of a group C small enough to list (|C| · degree at most
+// SMALL_GROUP_POINTS), grown from <y> (y a p-element of C): a p-group P that is not a Sylow
+// subgroup is a proper subgroup of one, S, and N_S(P) > P, so some p-element of C outside P
+// normalizes P, and P<z> is then a larger p-group. Each pass over C's p-elements grows P at
+// least once until |P| = q. Elements of C are told apart by their images of C's base (only the
+// identity fixes a base), so sets of elements hold those short keys.
+Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class& q,
+                              std::uint64_t p, std::size_t degree, const RunContext* run) {
+  const std::size_t n = std::max(degree, c.degree());
+  const std::vector<Point> base = c.base();
+  const std::size_t count = c.order().get_ui();
+  auto flat = [n](const Perm& x) {
+    std::vector<Point> images(n);
+    for (std::size_t i = 0; i < n; ++i) images[i] = x.image(static_cast<Point>(i));
+    return images;
+  };
+  auto key_of = [&](const std::vector<Point>& x) {
+    std::vector<Point> key(base.size());
+    for (std::size_t j = 0; j < base.size(); ++j) key[j] = x[base[j]];
+    return key;
+  };
+  // Step 1. C's elements by closure under its generators (breadth first, each new element
+  // composed in full once), keeping the p-elements.
+  std::vector<std::vector<Point>> gens;
+  for (const Perm& s : c.generators()) gens.push_back(flat(s));
+  std::vector<std::vector<Point>> all = {flat(Perm(n))};
+  std::set<std::vector<Point>> reached = {key_of(all[0])};
+  std::vector<Point> key(base.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (run && (i & 255) == 255 && run->should_stop()) return run->stop_error();
+    for (const auto& s : gens) {
+      // (all[i] then s) on the base first: the whole product only for a new element.
+      for (std::size_t j = 0; j < base.size(); ++j) key[j] = s[all[i][base[j]]];
+      if (!reached.insert(key).second) continue;
+      std::vector<Point> product(n);
+      for (std::size_t x = 0; x < n; ++x) product[x] = s[all[i][x]];
+      all.push_back(std::move(product));
+    }
+  }
+  if (all.size() != count) return internal("the centraliser's elements do not match its order");
+  std::vector<char> seen(n);
+  std::vector<std::vector<Point>> p_elements;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    if (is_p_element(all[i], p, seen)) p_elements.push_back(std::move(all[i]));
+  }
+  all.clear();
+  // Step 2. P as the keys of its elements, and its generators.
+  std::set<std::vector<Point>> members = {key_of(flat(Perm(n)))};
+  std::vector<std::vector<Point>> generators;
+  // P := P<z> for z normalizing P: the union of the cosets P·z^i (a·z^i maps b to z^i(a(b))).
+  auto extend = [&](const std::vector<Point>& z) {
+    const std::vector<std::vector<Point>> before(members.begin(), members.end());
+    std::vector<Point> power = z, next(n), product(base.size());
+    while (!members.count(key_of(power))) {
+      for (const auto& a : before) {
+        for (std::size_t j = 0; j < base.size(); ++j) product[j] = power[a[j]];
+        members.insert(product);
+      }
+      for (std::size_t x = 0; x < n; ++x) next[x] = z[power[x]];
+      power.swap(next);
+    }
+    generators.push_back(z);
+  };
+  std::vector<Point> inverse(n);
+  auto normalizes = [&](const std::vector<Point>& z) {
+    for (std::size_t x = 0; x < n; ++x) inverse[z[x]] = static_cast<Point>(x);
+    for (const auto& a : generators) {
+      // a^z = z^-1·a·z maps b to z(a(z^-1(b))).
+      for (std::size_t j = 0; j < base.size(); ++j) key[j] = z[a[inverse[base[j]]]];
+      if (!members.count(key)) return false;
+    }
+    return true;
+  };
+  extend(flat(y));
+  // Step 3. Passes over the p-elements until |P| = q.
+  while (members.size() < q) {
+    bool grew = false;
+    for (const auto& z : p_elements) {
+      if (run && run->should_stop()) return run->stop_error();
+      if (members.count(key_of(z)) || !normalizes(z)) continue;
+      extend(z);
+      grew = true;
+      if (members.size() >= q) break;
+    }
+    if (!grew) return internal("no p-element normalizes the p-subgroup");
+  }
+  if (members.size() != q) return internal("the grown p-subgroup has the wrong order");
+  std::vector<Perm> result;
+  for (auto& z : generators) result.push_back(*Perm::from_images(std::move(z)));
+  return group_from(std::move(result), degree, run, q);
 }
 
 // The orbits of G on its moved points.
@@ -154,12 +277,12 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
   }
   // Step 6. A p-element y whose centraliser holds a whole Sylow subgroup (y central in one):
   // random p-elements, keeping the one with the largest p-part of its centraliser.
-  auto y = random_p_element(g, p, rng, run);
+  auto y = random_p_element(g, p, rng, run, /*of_order_p=*/true);
   if (!y) return y.error();
   auto c = centralizer(g, *y, run);
   if (!c) return c.error();
   while (p_part_of(c->order(), p) < q) {
-    auto z = random_p_element(*c, p, rng, run);
+    auto z = random_p_element(*c, p, rng, run, /*of_order_p=*/true);
     if (!z) return z.error();
     auto cz = centralizer(g, *z, run);
     if (!cz) return cz.error();
@@ -168,7 +291,12 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
       c = std::move(cz);
     }
   }
-  // Step 7. C_G(y) permutes the cycles of y (fixed points included); its kernel there acts on
+  // Step 7. A small C: its elements listed, a Sylow subgroup grown inside it.
+  if (c->order() <= SMALL_GROUP_ELEMENTS && c->order() <= LISTED_ELEMENTS_PER_POINT * degree &&
+      c->order() * degree <= SMALL_GROUP_POINTS) {
+    return grown_sylow(*c, *y, q, p, degree, run);
+  }
+  // Step 8. C_G(y) permutes the cycles of y (fixed points included); its kernel there acts on
   // each cycle as a power of that cycle of y, a p-group. So the preimage of a Sylow subgroup
   // of the image is a p-group of order |C|_p = q.
   std::vector<std::vector<Point>> cycles = y->cycles();

@@ -79,6 +79,26 @@ class SearchProperty {
     (void)depth, (void)point, (void)point_image, (void)image, (void)depth_of;
     return true;
   }
+  // A few points among `determined` (the points of depth `depth`) whose images alone can
+  // reject most nodes of that depth, asked once per depth when the search starts. When the
+  // list is not empty, every candidate node has these images computed first and
+  // probe_consistent decides before the node's other points are computed (a large saving when a
+  // depth determines many points: the last levels of a chain, where one point of the node's
+  // element is all the property needs to reject it). Default: none.
+  virtual std::vector<Point> probe_points(std::size_t depth, const std::vector<Point>& determined,
+                                          const std::vector<std::uint32_t>& depth_of) {
+    (void)depth, (void)determined, (void)depth_of;
+    return {};
+  }
+  // The test on the probes: only images of `probes` and of points of depth < `depth` may be
+  // read; false must mean no element of the node has the property (same rule as consistent).
+  // Must keep no state (consistent still follows for the nodes that pass).
+  virtual bool probe_consistent(std::size_t depth, const std::vector<Point>& probes,
+                                const std::vector<Point>& image,
+                                const std::vector<std::uint32_t>& depth_of) {
+    (void)depth, (void)probes, (void)image, (void)depth_of;
+    return true;
+  }
   // The full test of one element (a leaf).
   virtual bool accept(const std::vector<Point>& image) = 0;
 };
