@@ -125,10 +125,24 @@ Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class
     }
   }
   if (all.size() != count) return internal("the centraliser's elements do not match its order");
+  // z is a p-element when z^q = 1 (the p-elements of C have orders dividing q), i.e. when z^q
+  // fixes the base: q steps from each base point (with q · |base| <= n; else by its cycles).
   std::vector<char> seen(n);
+  const std::uint64_t steps = q.get_ui();
+  const bool by_base = q.fits_ulong_p() && steps * base.size() <= n;
   std::vector<std::vector<Point>> p_elements;
   for (std::size_t i = 1; i < all.size(); ++i) {
-    if (is_p_element(all[i], p, seen)) p_elements.push_back(std::move(all[i]));
+    bool p_element = true;
+    if (by_base) {
+      for (Point b : base) {
+        Point x = b;
+        for (std::uint64_t step = 0; step < steps; ++step) x = all[i][x];
+        p_element = p_element && x == b;
+      }
+    } else {
+      p_element = is_p_element(all[i], p, seen);
+    }
+    if (p_element) p_elements.push_back(std::move(all[i]));
   }
   all.clear();
   // Step 2. P as the keys of its elements, and its generators.
@@ -148,12 +162,17 @@ Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class
     }
     generators.push_back(z);
   };
-  std::vector<Point> inverse(n);
+  std::vector<Point> before_base(base.size());
   auto normalizes = [&](const std::vector<Point>& z) {
-    for (std::size_t x = 0; x < n; ++x) inverse[z[x]] = static_cast<Point>(x);
+    // z^-1(b): the point before b on its cycle (cycles of a p-element are at most q long).
+    for (std::size_t j = 0; j < base.size(); ++j) {
+      Point x = base[j];
+      while (z[x] != base[j]) x = z[x];
+      before_base[j] = x;
+    }
     for (const auto& a : generators) {
       // a^z = z^-1·a·z maps b to z(a(z^-1(b))).
-      for (std::size_t j = 0; j < base.size(); ++j) key[j] = z[a[inverse[base[j]]]];
+      for (std::size_t j = 0; j < base.size(); ++j) key[j] = z[a[before_base[j]]];
       if (!members.count(key)) return false;
     }
     return true;
@@ -182,7 +201,8 @@ std::vector<std::vector<Point>> moved_orbits(const PermGroup& g) {
   return g.orbits();
 }
 
-Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunContext* run);
+Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunContext* run,
+                           bool* grown = nullptr);
 
 // Is the transitive G 2-transitive on `orbit`: does G_b (b the first base point) have one orbit
 // on the other points?
@@ -209,17 +229,20 @@ bool two_transitive(const PermGroup& g, const std::vector<Point>& orbit) {
 // phi^-1(Sylow_p(phi(G))) and then a Sylow subgroup of it (phi(G) must not be a p-group, so the
 // preimage is a proper subgroup and the recursion ends).
 Result<PermGroup> through_image(const PermGroup& g, const ActionHomomorphism& hom, std::uint64_t p,
-                                Rng& rng, const RunContext* run) {
+                                Rng& rng, const RunContext* run, bool* grown) {
   auto image_sylow = sylow_in(hom.image(), p, rng, run);
   if (!image_sylow) return image_sylow.error();
   auto pre = hom.preimage(*image_sylow, run);
   if (!pre) return pre.error();
   if (pre->order() >= g.order()) return internal("the preimage is not a proper subgroup");
-  return sylow_in(std::move(*pre), p, rng, run);
+  return sylow_in(std::move(*pre), p, rng, run, grown);
 }
 
-// GAP's SylowSubgroupPermGroup (lib/grpperm.gi), step by step.
-Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunContext* run) {
+// GAP's SylowSubgroupPermGroup (lib/grpperm.gi), step by step. *grown (when given) is set when
+// the answer comes from grown_sylow (its generators are then independent: none lies in the group
+// of the ones before).
+Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunContext* run,
+                           bool* grown) {
   if (run && run->should_stop()) return run->stop_error();
   const std::size_t degree = g.degree();
   // Step 1. The trivial and the whole group.
@@ -253,7 +276,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
       auto hom = ActionHomomorphism::on_orbit(g, orbit, run);
       if (!hom) return hom.error();
       if (is_p_power(hom->image().order(), p)) continue;
-      return through_image(g, *hom, p, rng, run);
+      return through_image(g, *hom, p, rng, run, grown);
     }
     return internal("every orbit action is a p-group but the group is not");
   }
@@ -272,7 +295,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
       auto hom = ActionHomomorphism::on_sets(g, system, run);
       if (!hom) return hom.error();
       if (is_p_power(hom->image().order(), p)) continue;
-      return through_image(g, *hom, p, rng, run);
+      return through_image(g, *hom, p, rng, run, grown);
     }
   }
   // Step 6. A p-element y whose centraliser holds a whole Sylow subgroup (y central in one):
@@ -294,6 +317,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
   // Step 7. A small C: its elements listed, a Sylow subgroup grown inside it.
   if (c->order() <= SMALL_GROUP_ELEMENTS && c->order() <= LISTED_ELEMENTS_PER_POINT * degree &&
       c->order() * degree <= SMALL_GROUP_POINTS) {
+    if (grown) *grown = true;
     return grown_sylow(*c, *y, q, p, degree, run);
   }
   // Step 8. C_G(y) permutes the cycles of y (fixed points included); its kernel there acts on
@@ -321,11 +345,14 @@ Result<PermGroup> sylow_subgroup(const PermGroup& g, std::uint64_t p, const RunC
   for (std::uint64_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
   if (!prime) return make_error("--prime " + std::to_string(p) + ": expected a prime number");
   Rng rng(p * 7919 + 25);
-  auto sylow = sylow_in(g, p, rng, run);
+  bool grown = false;
+  auto sylow = sylow_in(g, p, rng, run, &grown);
   if (!sylow) return sylow.error();
   if (sylow->order() != p_part_of(g.order(), p)) {
     return internal("the Sylow subgroup has the wrong order");
   }
+  // A grown subgroup's generators are already as few as with_fewer_generators leaves.
+  if (grown) return sylow;
   return with_fewer_generators(*sylow, run);
 }
 
