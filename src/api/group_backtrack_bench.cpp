@@ -85,10 +85,11 @@ std::vector<BacktrackCase> backtrack_cases(const PermGroup& cube, const PermGrou
       {"PSL(2,1031): normalizer of <x+1>",
        [&, p](const RunContext& run) { return normalizer(psl, group_of({p[0]}), &run); },
        mpz_class(1031 * 515), 2877});
+  // GAP: median of 15 runs (8 to 10 ms), 2026-11-26, beside this benchmark on the loaded host.
   cases.push_back(
       {"PSL(2,1031): normalizer of <-1/x>",
        [&, p](const RunContext& run) { return normalizer(psl, group_of({p[1]}), &run); },
-       mpz_class(1032), 9});
+       mpz_class(1032), 8});
   return cases;
 }
 
