@@ -96,6 +96,12 @@ Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class
   const std::size_t n = std::max(degree, c.degree());
   const std::vector<Point> base = c.base();
   const std::size_t count = c.order().get_ui();
+  if (run) {
+    const std::uint64_t bytes = std::uint64_t(count) * n * sizeof(Point);
+    if (auto st = run->check_memory(bytes, "the centraliser's list of elements"); !st) {
+      return st.error();
+    }
+  }
   auto flat = [n](const Perm& x) {
     std::vector<Point> images(n);
     for (std::size_t i = 0; i < n; ++i) images[i] = x.image(static_cast<Point>(i));
