@@ -423,8 +423,9 @@ struct FoundSubgroup {
   mpz_class order = 1;
 };
 
-// A single known element of at most this order seeds the search with all its powers (they need
-// not be a strong generating set: the search finds whatever they miss).
+// A single known element of at most this order seeds the search with a strong generating set of
+// its cyclic group read off its powers (seeds need not be one: the search finds whatever they
+// miss; they only prune).
 constexpr std::uint64_t MAX_POWERS_AS_SEEDS = 64;
 
 // Sims' level-by-level subgroup search on a prepared chain (see the header's comment).
@@ -439,16 +440,30 @@ Result<FoundSubgroup> run_subgroup_search(SearchChain& c, SearchProperty& proper
   for (const Perm& k : known) {
     if (!k.is_identity() && k.largest_moved_point() <= n) useful.push_back(k);
   }
-  auto seed = [&](const Perm& s) {
-    auto images = flat(s, n);
+  // The level of s: the first base point it moves (levels when it fixes the base).
+  auto level_of = [&](const std::vector<Point>& images) {
     std::size_t level = 0;
     while (level < levels && images[c.base[level]] == c.base[level]) ++level;
+    return level;
+  };
+  auto seed = [&](const Perm& s) {
+    auto images = flat(s, n);
+    const std::size_t level = level_of(images);
     if (level < levels) seeds[level].push_back(std::move(images));
   };
   if (useful.size() == 1 && levels > 0 && useful[0].order() <= MAX_POWERS_AS_SEEDS) {
-    // One element: its powers are all of <x> (no chain to build for them).
-    Perm power = useful[0];
-    for (; !power.is_identity(); power = power * useful[0]) seed(power);
+    // One element x, no chain to build: <x> ∩ G^(l) = <x^d> for the least d with x^d in G^(l),
+    // so the powers of x whose level exceeds every earlier power's form a strong generating set
+    // of <x> on this base.
+    std::size_t deepest = 0;
+    bool any = false;
+    for (Perm power = useful[0]; !power.is_identity(); power = power * useful[0]) {
+      auto images = flat(power, n);
+      const std::size_t level = level_of(images);
+      if (level >= levels || (any && level <= deepest)) continue;
+      deepest = level, any = true;
+      seeds[level].push_back(std::move(images));
+    }
   } else if (!useful.empty() && levels > 0) {
     SchreierSimsOptions options;
     options.base_prefix = c.base;
