@@ -207,8 +207,9 @@ void register_group_structure(Registry& r) {
       {"group", "conjugacy-classes",
        "Conjugacy classes (GAP: ConjugacyClasses): count, and with each class its "
        "representative, size and element order. Puzzle groups, S_n, A_n and their products "
-       "from their piece structure (any size: the cube group's 81,120 classes), other groups "
-       "up to 200,000 elements by enumeration",
+       "from their piece structure (any size: the cube group's 81,120 classes), wreath products "
+       "from their base group's classes, groups up to 200,000 elements by enumeration, larger "
+       "ones (M24, PSL(2,q)) by random elements until the class sizes add up to the order",
        params_with({flag("count-only", "Only the number of classes"),
                     option("limit", ParamType::Unsigned,
                            "Refuse to list more classes than this (--count-only has no limit)",
