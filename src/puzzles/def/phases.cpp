@@ -313,7 +313,57 @@ std::string moves_text(const Definition& d, const std::vector<std::size_t>& move
   return out;
 }
 
+// Which base moves commute: [a * bases + b].
+std::vector<char> commuting_bases(const Definition& d) {
+  const std::size_t n = d.base_moves.size();
+  std::vector<char> out(n * n, 0);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      out[a * n + b] = a == b || commute(d, d.base_moves[a].effect, d.base_moves[b].effect);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
+                                     const std::vector<std::size_t>& moves) {
+  const std::size_t bases = d.base_moves.size();
+  // The move of each (base, power): finish_definition gives every power 1..order-1.
+  std::vector<std::vector<std::size_t>> of_power(bases);
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    auto& row = of_power[d.moves[m].base];
+    const auto p = static_cast<std::size_t>(d.moves[m].power);
+    if (row.size() <= p) row.resize(p + 1, d.moves.size());
+    row[p] = m;
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t m : moves) {
+    const std::size_t b = d.moves[m].base;
+    bool merged = false;
+    // Back over the moves that commute with m, to one of its own base.
+    for (std::size_t i = out.size(); i > 0 && !merged; --i) {
+      const std::size_t o = out[i - 1];
+      const std::size_t ob = d.moves[o].base;
+      if (ob == b) {
+        const int power = (d.moves[o].power + d.moves[m].power) % d.base_moves[b].order;
+        const auto p = static_cast<std::size_t>(power);
+        if (power == 0) {
+          out.erase(out.begin() + static_cast<std::ptrdiff_t>(i - 1));
+          merged = true;
+        } else if (p < of_power[b].size() && of_power[b][p] < d.moves.size()) {
+          out[i - 1] = of_power[b][p];
+          merged = true;
+        }
+        break;
+      }
+      if (!commuting[ob * bases + b]) break;
+    }
+    if (!merged) out.push_back(m);
+  }
+  return out;
+}
 
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
@@ -333,7 +383,10 @@ Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& ru
   return chain;
 }
 
-Definition phase_definition(const Definition& d, const Phase& phase) {
+namespace {
+
+// The phase's definition before the slots its moves never touch are left out.
+Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   Definition p = d;
   p.solved = phase.pattern;
   p.rotations.clear();
@@ -368,7 +421,108 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
   return p;
 }
 
-State project_state(const Definition& d, const Phase& phase, const State& position) {
+// Which slots a phase keeps: per set of the puzzle, the slots some move of the phase moves or
+// twists (`kept`, increasing), and per set the compact number of each pattern number found in
+// those slots (`number`, 255 = none; numbers keep their order so that the pieces a pattern
+// numbers first are still first). A slot no phase move touches keeps its content for the whole
+// phase, so it is left out of the phase's puzzle; a set left with no slot is left out too.
+struct KeptSlots {
+  std::vector<std::vector<std::uint8_t>> kept;
+  std::vector<std::vector<std::uint8_t>> number;
+  bool all = true;  // nothing left out
+};
+
+KeptSlots kept_slots(const Definition& whole) {
+  KeptSlots out;
+  for (std::size_t k = 0; k < whole.sets.size(); ++k) {
+    const int n = whole.sets[k].pieces;
+    std::vector<std::uint8_t> kept;
+    for (int j = 0; j < n; ++j) {
+      const auto slot = static_cast<std::size_t>(j);
+      const bool touched = std::any_of(whole.moves.begin(), whole.moves.end(), [&](const Move& m) {
+        const SetState& e = m.effect.sets[k];
+        return e.perm[slot] != slot || e.ori[slot] % whole.sets[k].orientations != 0;
+      });
+      if (touched) kept.push_back(static_cast<std::uint8_t>(j));
+    }
+    if (kept.size() != static_cast<std::size_t>(n)) out.all = false;
+    std::vector<char> used(256, 0);
+    for (std::uint8_t j : kept) used[whole.solved.sets[k].perm[j]] = 1;
+    std::vector<std::uint8_t> number(256, 255);
+    int next = 0;
+    for (int v = 0; v < 256; ++v) {
+      if (used[static_cast<std::size_t>(v)])
+        number[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(next++);
+    }
+    out.kept.push_back(std::move(kept));
+    out.number.push_back(std::move(number));
+  }
+  return out;
+}
+
+// A state of the whole phase definition restricted to the kept slots (pattern numbers made
+// compact); sets with no kept slot are left out.
+State restrict_state(const KeptSlots& ks, const State& s) {
+  State out;
+  for (std::size_t k = 0; k < s.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    SetState r;
+    for (std::uint8_t j : ks.kept[k]) {
+      r.perm.push_back(ks.number[k][s.sets[k].perm[j]]);
+      r.ori.push_back(s.sets[k].ori[j]);
+    }
+    out.sets.push_back(std::move(r));
+  }
+  return out;
+}
+
+// A move's effect restricted to the kept slots: slot positions renumbered (the kept slots of a
+// set are closed under every phase move, a permutation never sending a touched slot to an
+// untouched one).
+State restrict_effect(const KeptSlots& ks, const State& e) {
+  State out;
+  for (std::size_t k = 0; k < e.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    std::vector<std::uint8_t> index(256, 0);
+    for (std::size_t i = 0; i < ks.kept[k].size(); ++i)
+      index[ks.kept[k][i]] = static_cast<std::uint8_t>(i);
+    SetState r;
+    for (std::uint8_t j : ks.kept[k]) {
+      r.perm.push_back(index[e.sets[k].perm[j]]);
+      r.ori.push_back(e.sets[k].ori[j]);
+    }
+    out.sets.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+Definition phase_definition(const Definition& d, const Phase& phase) {
+  Definition whole = phase_definition_whole(d, phase);
+  const KeptSlots ks = kept_slots(whole);
+  if (ks.all) return whole;
+  Definition p = whole;
+  p.sets.clear();
+  p.illegal.clear();
+  for (std::size_t k = 0; k < whole.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    PieceSet set = whole.sets[k];
+    set.pieces = static_cast<int>(ks.kept[k].size());
+    p.sets.push_back(set);
+    std::vector<std::vector<std::uint8_t>> illegal;
+    if (k < whole.illegal.size()) {
+      for (std::uint8_t j : ks.kept[k]) illegal.push_back(whole.illegal[k][j]);
+    }
+    p.illegal.push_back(std::move(illegal));
+  }
+  p.solved = restrict_state(ks, whole.solved);
+  for (BaseMove& b : p.base_moves) b.effect = restrict_effect(ks, b.effect);
+  for (Move& m : p.moves) m.effect = restrict_effect(ks, m.effect);
+  return p;
+}
+
+Result<State> project_state(const Definition& d, const Phase& phase, const State& position) {
   const std::vector<LabelMap> maps = label_maps(d, phase.pattern);
   State out = position;
   for (std::size_t k = 0; k < d.sets.size(); ++k) {
@@ -379,7 +533,28 @@ State project_state(const Definition& d, const Phase& phase, const State& positi
       if (maps[k].ignored[label]) s.ori[j] = ORIENTATION_IGNORED;
     }
   }
-  return out;
+  const Definition whole = phase_definition_whole(d, phase);
+  const KeptSlots ks = kept_slots(whole);
+  if (ks.all) return out;
+  // The slots the phase's moves never touch must already hold what its pattern wants.
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& want = phase.pattern.sets[k];
+    std::size_t next_kept = 0;
+    for (std::size_t j = 0; j < want.perm.size(); ++j) {
+      if (next_kept < ks.kept[k].size() && ks.kept[k][next_kept] == j) {
+        ++next_kept;
+        continue;
+      }
+      const bool ori_ok = want.ori[j] == ORIENTATION_IGNORED || out.sets[k].ori[j] == want.ori[j];
+      if (out.sets[k].perm[j] != want.perm[j] || !ori_ok) {
+        return make_error(fmt::format("phase {}: slot {} of {} is not as the phase's pattern wants "
+                                      "and none of the phase's moves changes it",
+                                      phase.name, j + 1, d.sets[k].name),
+                          {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+    }
+  }
+  return restrict_state(ks, out);
 }
 
 std::string phase_pattern_text(const Definition& d, const Phase& phase) {
@@ -448,6 +623,10 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.memory_bytes = share;
     o.max_length = options.max_length;
     o.accept_non_optimal = options.accept_non_optimal;
+    if (options.branch > 1 && !options.accept_non_optimal) {
+      o.all_optimal = true;
+      o.max_solutions = static_cast<std::size_t>(options.branch);
+    }
     auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
     if (!s) {
       Error e = s.error();
@@ -457,6 +636,7 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     solver->solvers_.push_back(std::move(*s));
   }
   solver->phases_ = std::move(phases);
+  solver->commuting_ = commuting_bases(d);
   return solver;
 }
 
@@ -469,40 +649,87 @@ std::vector<std::vector<PdbInfo>> PhasedSolver::tables() const {
 Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext& run) const {
   const Definition& d = *def_;
   Stopwatch clock;
-  PhasedSolution out;
-  State current = start;
+  // A partial solution: the position it reached, its moves and phases so far, and its rank
+  // (length so far + the next phase's lower bound).
+  struct Partial {
+    State position;
+    PhasedSolution solution;
+    int score = 0;
+  };
+  std::vector<Partial> beam{{start, {}, 0}};
+  const std::size_t width = static_cast<std::size_t>(std::max(1, options_.beam_width));
   for (std::size_t k = 0; k < phases_.size(); ++k) {
-    // Step 1. This phase's position, solved optimally for its pattern.
-    const State projected = project_state(d, phases_[k], current);
-    auto r = solvers_[k]->solve(projected, run);
-    if (!r) {
-      Error e = r.error();
-      e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
-      return e;
+    std::vector<Partial> next;
+    for (const Partial& from : beam) {
+      if (run.should_stop()) return run.stop_error();
+      // Step 1. This phase's position, solved optimally for its pattern (up to `branch`
+      // solutions).
+      auto projected = project_state(d, phases_[k], from.position);
+      if (!projected) return projected.error();
+      auto r = solvers_[k]->solve(*projected, run);
+      if (!r) {
+        Error e = r.error();
+        e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
+        return e;
+      }
+      for (const DefSolution& sol : *r) {
+        // Step 2. The same moves on the whole puzzle: the next phase starts there.
+        std::vector<std::size_t> seq;
+        for (const std::string& name : sol.moves) {
+          auto m = d.find_move(name);
+          if (!m)
+            return make_error("phase move '" + name + "' is not a move of the puzzle (internal)",
+                              {}, Error::NO_POSITION, ErrorKind::Internal);
+          seq.push_back(*m);
+        }
+        Partial p{replay(d, from.position, seq), from.solution, 0};
+        PhaseReport rep;
+        rep.pattern = phases_[k].name;
+        rep.moves = sol.moves;
+        rep.length = sol.length;
+        rep.optimal = sol.optimal;
+        rep.seconds = sol.seconds;
+        // The moves so far, merged across the phase boundary (a phase ending with R and the
+        // next starting with R2 make one R'), and their length in the metric.
+        p.solution.move_indices.insert(p.solution.move_indices.end(), seq.begin(), seq.end());
+        p.solution.move_indices = merge_moves(d, commuting_, p.solution.move_indices);
+        p.solution.length = 0;
+        for (std::size_t m : p.solution.move_indices) {
+          p.solution.length += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
+        }
+        p.solution.phases.push_back(std::move(rep));
+        p.score = p.solution.length;
+        next.push_back(std::move(p));
+      }
     }
-    const DefSolution& sol = r->front();
-    PhaseReport rep;
-    rep.pattern = phases_[k].name;
-    rep.moves = sol.moves;
-    rep.length = sol.length;
-    rep.optimal = sol.optimal;
-    rep.seconds = sol.seconds;
-    // Step 2. The same moves on the whole puzzle: the next phase starts there.
-    std::vector<std::size_t> seq;
-    for (const std::string& name : sol.moves) {
-      auto m = d.find_move(name);
-      if (!m)
-        return make_error("phase move '" + name + "' is not a move of the puzzle (internal)", {},
-                          Error::NO_POSITION, ErrorKind::Internal);
-      seq.push_back(*m);
+    // Step 3. The beam: distinct positions, the cheaper path of two to one position, ranked by
+    // length so far + the next phase's bound (stable: the search's order among equals).
+    std::stable_sort(next.begin(), next.end(), [](const Partial& a, const Partial& b) {
+      return a.solution.length < b.solution.length;
+    });
+    std::vector<Partial> kept;
+    for (Partial& p : next) {
+      const bool seen = std::any_of(kept.begin(), kept.end(),
+                                    [&](const Partial& q) { return q.position == p.position; });
+      if (!seen) kept.push_back(std::move(p));
     }
-    current = replay(d, current, seq);
-    out.move_indices.insert(out.move_indices.end(), seq.begin(), seq.end());
-    out.moves.insert(out.moves.end(), sol.moves.begin(), sol.moves.end());
-    out.length += sol.length;
-    out.phases.push_back(std::move(rep));
+    if (k + 1 < phases_.size() && kept.size() > width) {
+      for (Partial& p : kept) {
+        auto projected = project_state(d, phases_[k + 1], p.position);
+        if (!projected) return projected.error();
+        auto bound = solvers_[k + 1]->lower_bound(*projected);
+        if (!bound) return bound.error();
+        p.score = p.solution.length + *bound;
+      }
+      std::stable_sort(kept.begin(), kept.end(),
+                       [](const Partial& a, const Partial& b) { return a.score < b.score; });
+    }
+    if (kept.size() > width) kept.resize(width);
+    beam = std::move(kept);
   }
-  // Step 3. The whole sequence replayed from the start must reach the Solved pattern.
+  PhasedSolution out = std::move(beam.front().solution);
+  for (std::size_t m : out.move_indices) out.moves.push_back(d.moves[m].name);
+  // Step 4. The whole sequence replayed from the start must reach the Solved pattern.
   if (replay(d, start, out.move_indices) != d.solved) {
     return make_error("phased solution failed verification by replay (internal error)", {},
                       Error::NO_POSITION, ErrorKind::Internal);

@@ -59,6 +59,14 @@ struct PhaseOptions {
   // Per phase: the first solution of at most max_length from DefSolver's quick weighted pass
   // is taken (a budget rather than optimality; DefSolveOptions::accept_non_optimal).
   bool accept_non_optimal = false;
+  // A beam over the phases (the built-in Loopover fast solver's scheme, generic): each of the
+  // `beam_width` positions kept after a phase is solved by the next phase with up to `branch`
+  // of its optimal solutions (distinct end positions); the `beam_width` end positions with the
+  // least moves so far plus the following phase's lower bound (its distance when its table is
+  // exact) are kept. 1 and 1: one optimal solution per phase, as in a plain chain. With
+  // accept_non_optimal the branch is 1.
+  int beam_width = 1;
+  int branch = 1;
 };
 
 // The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
@@ -67,10 +75,14 @@ std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<Phas
 // Phases derived from the puzzle (see the file comment). Group facts are computed with `run`.
 Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run);
 
-// The phase's own puzzle (see the file comment).
+// The phase's own puzzle (see the file comment). Slots that none of the phase's moves touch
+// are left out of it (their content cannot change during the phase), and a set with no slot
+// left; the pattern numbers in the slots kept are renumbered 0.. in their order.
 Definition phase_definition(const Definition& d, const Phase& phase);
-// A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle.
-State project_state(const Definition& d, const Phase& phase, const State& position);
+// A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle; an
+// error (Unsolvable) when a slot the phase leaves out does not already hold what the phase's
+// pattern wants there.
+Result<State> project_state(const Definition& d, const Phase& phase, const State& position);
 // "CORNERS 1 1 1 ... / ? ? ..." in one line per set that differs from the Solved pattern.
 std::string phase_pattern_text(const Definition& d, const Phase& phase);
 
@@ -94,7 +106,9 @@ struct PhaseReport {
 };
 
 struct PhasedSolution {
-  std::vector<std::string> moves;         // all phases, in order
+  // All phases, in order, with moves merged across phase boundaries (merge_moves): the length
+  // can be less than the phases' lengths added up.
+  std::vector<std::string> moves;
   std::vector<std::size_t> move_indices;  // the same as indices into Definition::moves
   int length = 0;                         // in the metric
   std::vector<PhaseReport> phases;
@@ -108,8 +122,8 @@ class PhasedSolver {
                                                       std::vector<Phase> phases,
                                                       const PhaseOptions& options,
                                                       TableStore& tables, const RunContext& run);
-  // Solves `start` (pattern form of d.solved) phase by phase; the whole sequence is replayed
-  // from `start` before it is returned.
+  // Solves `start` (pattern form of d.solved) phase by phase (with the options' beam); the
+  // whole sequence is replayed from `start` before it is returned.
   Result<PhasedSolution> solve(const State& start, const RunContext& run) const;
   const std::vector<Phase>& phases() const { return phases_; }
   // Every phase's tables, in phase order.
@@ -120,7 +134,14 @@ class PhasedSolver {
   std::vector<Phase> phases_;
   PhaseOptions options_;
   std::vector<std::shared_ptr<DefSolver>> solvers_;
+  std::vector<char> commuting_;  // commuting_bases: [a * bases + b]
 };
+
+// `moves` (indices into Definition::moves) with moves of one base merged where only moves that
+// commute with them stand between (R U' R2 with R and U commuting: U' R'), and cancelled
+// where their powers add up to the identity. Never longer in either metric.
+std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
+                                     const std::vector<std::size_t>& moves);
 
 // The inverse of a move sequence (reversed, each move's inverse power), as indices into
 // Definition::moves; an error when some move's inverse is not a search move.
