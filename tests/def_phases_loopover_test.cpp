@@ -1,5 +1,6 @@
-// The 5x5 Loopover solved from its definition file by the committed phase file
-// (data/puzzles/loopover-5x5.phases, block building; docs/def-phases.md): answers replayed by
+// The 5x5 Loopover solved from its definition file by a committed phase file
+// (data/puzzles/loopover-5x5-small.phases, block building with tables built in about a second;
+// docs/def-phases.md): answers replayed by
 // the built-in Loopover model (a second implementation of the rules), phase sizes against the
 // published counts, and the pieces the phase machinery leaves out or merges.
 #include <gtest/gtest.h>
@@ -36,8 +37,8 @@ Definition load(const std::string& name) {
 }
 
 std::vector<Phase> loopover_phases(const Definition& d) {
-  auto specs =
-      parse_phase_file(d, read_text(data_file("loopover-5x5.phases")), "loopover-5x5.phases");
+  auto specs = parse_phase_file(d, read_text(data_file("loopover-5x5-small.phases")),
+                                "loopover-5x5-small.phases");
   EXPECT_TRUE(specs) << (specs ? "" : specs.error().message);
   return phases_from_specs(d, *specs);
 }
@@ -103,6 +104,8 @@ TEST(DefPhasesLoopover, RandomPositionsSolvedByBlocksAndReplayedByTheBuiltInMode
   o.metric = Metric::Qtm;  // single-tile moves (STM)
   o.beam_width = 4;
   o.branch = 4;
+  o.slack = 1;
+  o.inverse = true;
   TableStore store;
   auto solver = PhasedSolver::create(d, phases, o, store, RunContext{});
   ASSERT_TRUE(solver) << solver.error().message;
@@ -131,7 +134,13 @@ TEST(DefPhasesLoopover, RandomPositionsSolvedByBlocksAndReplayedByTheBuiltInMode
     const std::vector<std::vector<int>> blocks{
         {1, 2, 6, 7}, {3, 8, 11, 12, 13}, {4, 9, 14}, {16, 17, 18, 19}, {}};
     const std::vector<std::string> lines{"ABCDEabcde", "CDEcde", "DEde", "DEe", "Ee"};
+    // A solution found for the inverse board is the inverse of its phases' moves: the phases
+    // then start from the inverse board (tile t in cell c <-> tile c + 1 in cell t - 1).
     loopover::Position at = board;
+    if (r->inverse) {
+      for (std::size_t c = 0; c < board.size(); ++c)
+        at[static_cast<std::size_t>(board[c] - 1)] = static_cast<int>(c) + 1;
+    }
     std::vector<int> home;
     int phase_sum = 0;
     for (std::size_t k = 0; k < r->phases.size(); ++k) {
@@ -151,6 +160,25 @@ TEST(DefPhasesLoopover, RandomPositionsSolvedByBlocksAndReplayedByTheBuiltInMode
     RecordProperty("length_" + std::to_string(i), r->length);
   }
   RecordProperty("mean_length_stm", std::to_string(static_cast<double>(total) / count));
+}
+
+TEST(DefPhasesLoopover, InversePositionIsReachedByTheInverseSequence) {
+  // On the 3x3x3 (orientations tracked): the inverse sequence of random moves reaches the
+  // inverse of the position the moves reach, and a position composed with its inverse is solved.
+  const Definition d = load("3x3x3.tws");
+  ASSERT_TRUE(positions_are_elements(d));
+  Rng rng(5);
+  for (int i = 0; i < 20; ++i) {
+    std::vector<std::size_t> seq;
+    for (int j = 0; j < 25; ++j) seq.push_back(rng.below(d.moves.size()));
+    auto undo = inverse_sequence(d, seq);
+    ASSERT_TRUE(undo);
+    const State position = apply_moves(d, seq);
+    EXPECT_EQ(apply_moves(d, *undo), inverse_position(d, position));
+    EXPECT_EQ(apply_moves(d, inverse_position(d, position), seq), d.solved);
+  }
+  // The 4x4x4's identical centres have no inverse.
+  EXPECT_FALSE(positions_are_elements(load("4x4x4-fixed-corner.tws")));
 }
 
 TEST(DefPhasesLoopover, MergeMovesAddsPowersOverCommutingMoves) {

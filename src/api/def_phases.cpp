@@ -61,12 +61,21 @@ std::vector<Param> phase_beam_params() {
           with_range(option("branch", ParamType::Unsigned,
                             "With --phases: optimal solutions of a phase tried from each kept "
                             "position (default 1)"),
-                     1, MAX_PHASE_BEAM)};
+                     1, MAX_PHASE_BEAM),
+          with_range(option("slack", ParamType::Unsigned,
+                            "With --phases and --branch: phase solutions up to this many moves "
+                            "longer than the phase's optimum are tried too (default 0)"),
+                     0, 4),
+          flag("inverse",
+               "With --phases: also solve the inverse position and invert its solution when "
+               "shorter (puzzles whose positions are group elements)")};
 }
 
 void read_beam_params(const Request& q, PhaseOptions& o) {
   if (q.has("beam")) o.beam_width = static_cast<int>(q.unsigned_integer("beam"));
   if (q.has("branch")) o.branch = static_cast<int>(q.unsigned_integer("branch"));
+  if (q.has("slack")) o.slack = static_cast<int>(q.unsigned_integer("slack"));
+  o.inverse = q.flag("inverse");
 }
 
 Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition& d,
@@ -132,6 +141,7 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
                          {"optimal", optimal},
                          {"verified", true},
                          {"seconds", r->seconds},
+                         {"inverse", r->inverse},
                          {"phases", phase_json}});
     std::string lengths;
     for (const PhaseReport& p : r->phases)
@@ -343,7 +353,9 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
               {"seed", seed},
               {"metric", metric_name(*metric)},
               {"beam", options.beam_width},
-              {"branch", options.branch}};
+              {"branch", options.branch},
+              {"slack", options.slack},
+              {"inverse", options.inverse}};
   out.text = std::move(text);
   return out;
 }
@@ -374,7 +386,8 @@ void register_def_phases_bench(Registry& r) {
        with_range(option("memory", ParamType::Unsigned, "Table memory budget in MB", 2048), 1,
                   std::uint64_t{1} << 24),
        with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256),
-       phase_beam_params()[0], phase_beam_params()[1]},
+       phase_beam_params()[0], phase_beam_params()[1], phase_beam_params()[2],
+       phase_beam_params()[3]},
       bench_def_phases,
       true};
   bench.hard_example = {{"cases", "3x3x3"}, {"count", 1000}, {"memory", 64}};

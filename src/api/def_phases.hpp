@@ -19,7 +19,7 @@ Param phases_param();
 // Largest --beam and --branch.
 inline constexpr std::uint64_t MAX_PHASE_BEAM = 4096;
 
-// `--beam W` and `--branch B` of `def solve --phases` (PhaseOptions' beam).
+// `--beam W`, `--branch B` and `--slack S` of `def solve --phases` (PhaseOptions' beam).
 std::vector<Param> phase_beam_params();
 void read_beam_params(const Request& q, def::PhaseOptions& o);
 

@@ -105,9 +105,9 @@ Result<Output> solve_command(const Request& q, Session& s) {
   if (!positions) return positions.error();
   const std::vector<Scramble>& scrambles = *positions;
   if (q.has("phases")) return solve_by_phases(q, s, *d, *metric, scrambles);
-  if (q.has("beam") || q.has("branch")) {
-    return make_error("--beam and --branch apply to --phases only", {}, Error::NO_POSITION,
-                      ErrorKind::InvalidInput);
+  if (q.has("beam") || q.has("branch") || q.has("slack") || q.flag("inverse")) {
+    return make_error("--beam, --branch, --slack and --inverse apply to --phases only", {},
+                      Error::NO_POSITION, ErrorKind::InvalidInput);
   }
   DefSolveOptions o;
   o.metric = *metric;
@@ -251,7 +251,8 @@ void register_def_search(Registry& r) {
                          "pass first); refuse (exit 3) when none exists (default: no cap, "
                          "optimal only)"),
                   0, 1000),
-       threads_option(), phases_param(), phase_beam_params()[0], phase_beam_params()[1]},
+       threads_option(), phases_param(), phase_beam_params()[0], phase_beam_params()[1],
+       phase_beam_params()[2], phase_beam_params()[3]},
       solve_command,
       true};
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.

@@ -327,6 +327,28 @@ std::vector<char> commuting_bases(const Definition& d) {
 
 }  // namespace
 
+bool positions_are_elements(const Definition& d) {
+  for (const SetState& s : d.solved.sets) {
+    for (std::size_t j = 0; j < s.perm.size(); ++j) {
+      if (s.perm[j] != j || s.ori[j] != 0) return false;
+    }
+  }
+  return true;
+}
+
+State inverse_position(const Definition& d, const State& s) {
+  State t = s;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const int o = d.sets[k].orientations;
+    for (std::size_t i = 0; i < s.sets[k].perm.size(); ++i) {
+      const std::uint8_t p = s.sets[k].perm[i];
+      t.sets[k].perm[p] = static_cast<std::uint8_t>(i);
+      t.sets[k].ori[p] = static_cast<std::uint8_t>((o - s.sets[k].ori[i] % o) % o);
+    }
+  }
+  return t;
+}
+
 std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
                                      const std::vector<std::size_t>& moves) {
   const std::size_t bases = d.base_moves.size();
@@ -625,7 +647,11 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.accept_non_optimal = options.accept_non_optimal;
     if (options.branch > 1 && !options.accept_non_optimal) {
       o.all_optimal = true;
-      o.max_solutions = static_cast<std::size_t>(options.branch);
+      // With a slack, more solutions than the branch: the solver's order mixes lengths, and
+      // solve() keeps the `branch` best of them by length + the next phase's bound.
+      o.max_solutions =
+          static_cast<std::size_t>(options.branch) * (options.slack > 0 ? SLACK_EXAMINE_FACTOR : 1);
+      o.slack = options.slack;
     }
     auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
     if (!s) {
@@ -657,8 +683,27 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
     int score = 0;
   };
   std::vector<Partial> beam{{start, {}, 0}};
+  // The inverse start: its solution, inverted, solves `start` (see PhaseOptions::inverse).
+  if (options_.inverse && positions_are_elements(d)) {
+    Partial inv{inverse_position(d, start), {}, 0};
+    inv.solution.inverse = true;
+    beam.push_back(std::move(inv));
+  }
   const std::size_t width = static_cast<std::size_t>(std::max(1, options_.beam_width));
+  const std::size_t branch = static_cast<std::size_t>(std::max(1, options_.branch));
   for (std::size_t k = 0; k < phases_.size(); ++k) {
+    // A partial's score: its length + the next phase's lower bound (none after the last).
+    auto rank = [&](Partial& p) -> Status {
+      p.score = p.solution.length;
+      if (k + 1 == phases_.size()) return Ok{};
+      auto projected = project_state(d, phases_[k + 1], p.position);
+      if (!projected) return projected.error();
+      auto bound = solvers_[k + 1]->lower_bound(*projected);
+      if (!bound) return bound.error();
+      p.score += *bound;
+      return Ok{};
+    };
+    auto by_score = [](const Partial& a, const Partial& b) { return a.score < b.score; };
     std::vector<Partial> next;
     for (const Partial& from : beam) {
       if (run.should_stop()) return run.stop_error();
@@ -672,6 +717,7 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
         e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
         return e;
       }
+      std::vector<Partial> local;
       for (const DefSolution& sol : *r) {
         // Step 2. The same moves on the whole puzzle: the next phase starts there.
         std::vector<std::size_t> seq;
@@ -699,8 +745,17 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
         }
         p.solution.phases.push_back(std::move(rep));
         p.score = p.solution.length;
-        next.push_back(std::move(p));
+        local.push_back(std::move(p));
       }
+      // With a slack the phase gave more solutions than the branch: the `branch` best by score.
+      if (local.size() > branch) {
+        for (Partial& p : local) {
+          if (auto ok = rank(p); !ok) return ok.error();
+        }
+        std::stable_sort(local.begin(), local.end(), by_score);
+        local.resize(branch);
+      }
+      for (Partial& p : local) next.push_back(std::move(p));
     }
     // Step 3. The beam: distinct positions, the cheaper path of two to one position, ranked by
     // length so far + the next phase's bound (stable: the search's order among equals).
@@ -709,25 +764,26 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
     });
     std::vector<Partial> kept;
     for (Partial& p : next) {
-      const bool seen = std::any_of(kept.begin(), kept.end(),
-                                    [&](const Partial& q) { return q.position == p.position; });
+      const bool seen = std::any_of(kept.begin(), kept.end(), [&](const Partial& q) {
+        return q.position == p.position && q.solution.inverse == p.solution.inverse;
+      });
       if (!seen) kept.push_back(std::move(p));
     }
-    if (k + 1 < phases_.size() && kept.size() > width) {
+    if (kept.size() > width) {
       for (Partial& p : kept) {
-        auto projected = project_state(d, phases_[k + 1], p.position);
-        if (!projected) return projected.error();
-        auto bound = solvers_[k + 1]->lower_bound(*projected);
-        if (!bound) return bound.error();
-        p.score = p.solution.length + *bound;
+        if (auto ok = rank(p); !ok) return ok.error();
       }
-      std::stable_sort(kept.begin(), kept.end(),
-                       [](const Partial& a, const Partial& b) { return a.score < b.score; });
+      std::stable_sort(kept.begin(), kept.end(), by_score);
     }
     if (kept.size() > width) kept.resize(width);
     beam = std::move(kept);
   }
   PhasedSolution out = std::move(beam.front().solution);
+  if (out.inverse) {
+    auto undo = inverse_sequence(d, out.move_indices);
+    if (!undo) return undo.error();
+    out.move_indices = std::move(*undo);
+  }
   for (std::size_t m : out.move_indices) out.moves.push_back(d.moves[m].name);
   // Step 4. The whole sequence replayed from the start must reach the Solved pattern.
   if (replay(d, start, out.move_indices) != d.solved) {

@@ -1209,14 +1209,27 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   if (!r) return r.error();
+  // Step 3. With all_optimal and a slack: one more iteration (one thread) at the optimal length
+  // + slack collects the solutions up to that length too, in the search's order.
+  std::vector<std::vector<int>> with_slack;
+  if (options_.all_optimal && options_.slack > 0 &&
+      r->final_bound + options_.slack <= options_.max_length) {
+    Kernel& k = kernels.front();
+    k.start(*root);
+    search::IdaControl control(run, io);
+    const search::IdaIteration it = k.iterate(r->final_bound + options_.slack, control);
+    if (control.stopped()) return control.stop_error(r->final_bound + options_.slack);
+    if (it.found) with_slack = k.solutions();
+  }
   std::vector<DefSolution> out;
-  for (const auto& sol : solutions) {
+  for (const auto& sol : with_slack.empty() ? solutions : with_slack) {
     if (options_.max_solutions != 0 && out.size() >= options_.max_solutions) break;
     if (!replay_ok(*root, sol)) {
       return make_error("solution failed verification by replay (internal error)", {},
                         Error::NO_POSITION, ErrorKind::Internal);
     }
     out.push_back(to_solution(sol, r->nodes, r->seconds));
+    out.back().optimal = out.back().length <= r->final_bound;
   }
   return out;
 }

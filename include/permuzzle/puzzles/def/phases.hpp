@@ -52,6 +52,9 @@ inline constexpr std::uint64_t CHAIN_NEW_POSITIONS = 200'000;
 // Each phase's pattern databases get min(memory / phases, this).
 inline constexpr std::uint64_t PHASE_MEMORY_CAP = std::uint64_t{32} << 20;
 
+// With a slack, a phase's solver gives up to branch x this many solutions to choose from.
+inline constexpr std::size_t SLACK_EXAMINE_FACTOR = 8;
+
 struct PhaseOptions {
   Metric metric = Metric::Htm;
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // every phase's databases together
@@ -67,6 +70,12 @@ struct PhaseOptions {
   // accept_non_optimal the branch is 1.
   int beam_width = 1;
   int branch = 1;
+  // With branch > 1: a phase's solutions up to this much longer than its optimum are tried too
+  // (one longer phase can leave the next phases shorter).
+  int slack = 0;
+  // Where every position is a group element (the Solved pattern is the identity): the inverse
+  // position starts the beam too, and a solution found for it is inverted (the same length).
+  bool inverse = false;
 };
 
 // The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
@@ -111,6 +120,9 @@ struct PhasedSolution {
   std::vector<std::string> moves;
   std::vector<std::size_t> move_indices;  // the same as indices into Definition::moves
   int length = 0;                         // in the metric
+  // The phases solved the inverse position (PhaseOptions::inverse): `phases` are its phases and
+  // `moves` the inverse of their moves.
+  bool inverse = false;
   std::vector<PhaseReport> phases;
   double seconds = 0;
 };
@@ -136,6 +148,14 @@ class PhasedSolver {
   std::vector<std::shared_ptr<DefSolver>> solvers_;
   std::vector<char> commuting_;  // commuting_bases: [a * bases + b]
 };
+
+// Whether every position is a group element: each set's Solved pattern is the identity (every
+// piece distinct and home, every orientation tracked and 0), so that a position has an inverse.
+bool positions_are_elements(const Definition& d);
+// The inverse of a position (positions_are_elements): a state is the map slot -> piece with
+// orientations, composed as apply() does; the inverse sends the home of the piece in slot i
+// back to i, with the opposite orientation. The inverse of a move sequence reaches it.
+State inverse_position(const Definition& d, const State& position);
 
 // `moves` (indices into Definition::moves) with moves of one base merged where only moves that
 // commute with them stand between (R U' R2 with R and U commuting: U' R'), and cancelled

@@ -32,6 +32,9 @@ struct DefSolveOptions {
   bool all_optimal = false;                             // every optimal canonical solution
   // With all_optimal: at most this many (the first the search meets); 0 = every one.
   std::size_t max_solutions = 0;
+  // With all_optimal: also the solutions up to this many moves longer than optimal (the
+  // optimal length's cost + slack), each with `optimal` false.
+  int slack = 0;
   int max_length = 100;  // LimitExceeded rather than an IDA* bound past this
   // A non-optimal answer is welcome (the caller gave --max-length or a time limit): a quick
   // weighted pass runs first; a solution within max_length from it is returned at once without
