@@ -141,14 +141,16 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
                          {"optimal", optimal},
                          {"verified", true},
                          {"seconds", r->seconds},
-                         {"inverse", r->inverse},
                          {"phases", phase_json}});
+    // With --inverse: whether the phases solved the inverse position (`moves` inverts theirs).
+    if (o.inverse) solutions.back()["inverse"] = r->inverse;
     std::string lengths;
     for (const PhaseReport& p : r->phases)
       lengths += (lengths.empty() ? "" : "+") + std::to_string(p.length);
-    text += fmt::format("{}: {} ({} moves = {} by phases, {:.3f} s)\n", sc.name,
+    // (Moves merged across phase boundaries can make the length less than the phases' sum.)
+    text += fmt::format("{}: {} ({} moves; phases {}{}, {:.3f} s)\n", sc.name,
                         r->moves.empty() ? "(solved)" : joined(r->moves), r->length, lengths,
-                        r->seconds);
+                        r->inverse ? " of the inverse position, inverted" : "", r->seconds);
   }
   nlohmann::json tables = nlohmann::json::array();
   const auto per_phase = (*solver)->tables();
@@ -225,13 +227,14 @@ namespace {
 // The phase file committed for a bench case (data/puzzles), or "" to use auto phases.
 std::string bench_phase_file(const std::string& name) {
   if (name == "loopover5x5") return "loopover-5x5.phases";
+  if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
   return {};
 }
 
 Result<Definition> bench_definition(const std::string& name, Session& s) {
   if (name == "3x3x3") return parse_definition(cube_definition_text(3), "3x3x3");
   if (name == "2x2x2") return parse_definition(cube_definition_text(2), "2x2x2");
-  if (name == "loopover5x5") return loopover_definition({5, 5});
+  if (name == "loopover5x5" || name == "loopover5x5-small") return loopover_definition({5, 5});
   if (name == "loopover4x4") return loopover_definition({4, 4});
   if (name == "4x4x4") {
     const std::string path = s.data_dir + "/puzzles/4x4x4-fixed-corner.tws";
@@ -245,7 +248,8 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
     return parse_definition(text.str(), path);
   }
   return make_error("bench def-phases: unknown case '" + name +
-                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4 or loopover5x5",
+                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5 or "
+                        "loopover5x5-small",
                     {}, Error::NO_POSITION, ErrorKind::InvalidInput);
 }
 
@@ -369,7 +373,8 @@ void register_def_phases_bench(Registry& r) {
       "Definition-file puzzles solved by auto phases: mean length and time per random position "
       "(issue 24)",
       {option("cases", ParamType::String,
-              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5",
+              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5, "
+              "loopover5x5-small (the same puzzle with loopover-5x5-small.phases)",
               "3x3x3,4x4x4,loopover5x5"),
        option("file", ParamType::HostPath, "Also this definition file (e.g. a megaminx)"),
        with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
