@@ -61,7 +61,7 @@ std::vector<Param> phase_beam_params() {
           with_range(option("branch", ParamType::Unsigned,
                             "With --phases: optimal solutions of a phase tried from each kept "
                             "position (default 1)"),
-                     1, MAX_PHASE_BEAM),
+                     1, MAX_PHASE_BRANCH),
           with_range(option("slack", ParamType::Unsigned,
                             "With --phases and --branch: phase solutions up to this many moves "
                             "longer than the phase's optimum are tried too (default 0)"),
