@@ -162,6 +162,30 @@ TEST(DefPhasesLoopover, RandomPositionsSolvedByBlocksAndReplayedByTheBuiltInMode
   RecordProperty("mean_length_stm", std::to_string(static_cast<double>(total) / count));
 }
 
+TEST(DefPhasesLoopover, CliBeamOptionsAnswerAndReplay) {
+  const std::string file = data_file("loopover-5x5.tws");
+  const std::string scramble = "A b2 C' d E2 a B' c2 D e' A2 b C d2' E a' B2 c D' e2";
+  auto solve = test::run_cli("--json --quiet --tables none def solve " + file + " --moves \"" +
+                             scramble + "\" --phases " + data_file("loopover-5x5-small.phases") +
+                             " --metric qtm --beam 4 --branch 4 --slack 1 --inverse");
+  ASSERT_EQ(solve.exit_code, 0) << solve.err;
+  const auto s = solve.json()["solutions"][0];
+  EXPECT_TRUE(s["verified"].get<bool>());
+  EXPECT_TRUE(s["inverse"].is_boolean());
+  ASSERT_EQ(s["phases"].size(), 5u);
+  std::string seq;
+  for (const auto& m : s["moves"]) seq += " " + m.get<std::string>();
+  // Replayed outside the solver: `def apply` of scramble + solution is solved.
+  auto check =
+      test::run_cli("--json --quiet def apply " + file + " --moves \"" + scramble + seq + "\"");
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_TRUE(check.json()["solved"].get<bool>());
+  // The beam's options without --phases are one clear error.
+  auto bad = test::run_cli("--quiet def solve " + file + " --moves A --beam 4");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("--phases"), std::string::npos) << bad.err;
+}
+
 TEST(DefPhasesLoopover, InversePositionIsReachedByTheInverseSequence) {
   // On the 3x3x3 (orientations tracked): the inverse sequence of random moves reaches the
   // inverse of the position the moves reach, and a position composed with its inverse is solved.
