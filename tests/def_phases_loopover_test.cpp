@@ -83,6 +83,30 @@ TEST(DefPhasesLoopover, PhaseSizesAreTheBlockCounts) {
   EXPECT_LE(sizes.back().rank_space, 362880u);
 }
 
+TEST(DefPhasesLoopover, AutoFindsABlockChainWhoseSizesMultiplyToTheGroupOrder) {
+  // No half turns (moves of order 5): auto builds blocks, each step proven by group facts.
+  // Every phase is complete, so the phase sizes multiply to the number of positions: 25!/2
+  // (A25) for the 5x5, 12! (S12) for the 3x4 (published counts).
+  for (auto [rows, cols, expected] : {std::tuple{5, 5, std::string("7755605021665492992000000")},
+                                      std::tuple{3, 4, std::string("479001600")}}) {
+    auto text =
+        test::run_cli("loopover export " + std::to_string(rows) + "x" + std::to_string(cols));
+    auto d = parse_definition(text.out, "loopover");
+    ASSERT_TRUE(d) << d.error().message;
+    auto phases = auto_phases(*d, RunContext{});
+    ASSERT_TRUE(phases) << phases.error().message;
+    EXPECT_GE(phases->size(), 2u);
+    EXPECT_EQ(phases->front().name.rfind("block: ", 0), 0u) << phases->front().name;
+    mpz_class product = 1;
+    for (const PhaseSize& z : phase_sizes(*d, *phases, RunContext{})) {
+      ASSERT_FALSE(z.positions.empty()) << z.refused;
+      EXPECT_LE(mpz_class(z.positions), BLOCK_CHAIN_POSITIONS) << z.name;
+      product *= mpz_class(z.positions);
+    }
+    EXPECT_EQ(product, mpz_class(expected)) << rows << "x" << cols;
+  }
+}
+
 TEST(DefPhasesLoopover, UntouchedSlotNotAsThePatternWantsIsRefused) {
   const Definition d = load("loopover-5x5.tws");
   const std::vector<Phase> phases = loopover_phases(d);

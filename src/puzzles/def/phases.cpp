@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -396,10 +397,164 @@ std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<Phas
   return out;
 }
 
+namespace {
+
+// Step 2 of auto_phases: the block chain (file comment).
+std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunContext& run) {
+  const std::size_t bases = d.base_moves.size();
+  if (!positions_are_elements(d) || bases < 2 || bases > BLOCK_CHAIN_MAX_BASES) return std::nullopt;
+  auto total = positions_of(d, run);
+  if (!total) return std::nullopt;
+  const std::size_t sets = d.sets.size();
+  // Step 1. The slots each base move touches (moves or twists).
+  std::vector<std::vector<std::vector<char>>> touches(bases);
+  for (std::size_t b = 0; b < bases; ++b) {
+    for (std::size_t k = 0; k < sets; ++k) {
+      const SetState& e = d.base_moves[b].effect.sets[k];
+      std::vector<char> t(e.perm.size(), 0);
+      for (std::size_t j = 0; j < e.perm.size(); ++j)
+        t[j] = e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
+      touches[b].push_back(std::move(t));
+    }
+  }
+  auto touched = [&](const std::vector<char>& active, std::size_t k, std::size_t j) {
+    for (std::size_t b = 0; b < bases; ++b)
+      if (active[b] && touches[b][k][j]) return true;
+    return false;
+  };
+  auto moves_of = [&](const std::vector<char>& active) {
+    std::vector<std::size_t> out;
+    for (std::size_t m = 0; m < d.moves.size(); ++m)
+      if (active[d.moves[m].base]) out.push_back(m);
+    return out;
+  };
+  // The pattern with the slots `mark` distinct (each its Solved piece) and every other slot one
+  // identical piece whose orientation is ignored.
+  auto pattern_of = [&](const std::vector<std::vector<char>>& mark) {
+    State p = d.solved;
+    for (std::size_t k = 0; k < sets; ++k) {
+      std::uint8_t next = 0;
+      for (std::size_t j = 0; j < mark[k].size(); ++j)
+        if (mark[k][j]) p.sets[k].perm[j] = next++;
+      for (std::size_t j = 0; j < mark[k].size(); ++j) {
+        if (mark[k][j]) continue;
+        p.sets[k].perm[j] = next;
+        p.sets[k].ori[j] = ORIENTATION_IGNORED;
+      }
+    }
+    return p;
+  };
+  std::vector<char> active(bases, 1);
+  std::vector<std::vector<char>> placed(sets);
+  for (std::size_t k = 0; k < sets; ++k) {
+    placed[k].assign(d.solved.sets[k].perm.size(), 0);
+    for (std::size_t j = 0; j < placed[k].size(); ++j) placed[k][j] = !touched(active, k, j);
+  }
+  std::vector<Phase> phases;
+  while (true) {
+    if (run.should_stop()) return std::nullopt;
+    // Step 2. The rest in one phase when the active moves' group is small enough (it is the
+    // whole stabiliser of the placed slots: checked when they became active).
+    auto rest = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(active)}), run);
+    if (!rest) return std::nullopt;
+    if (*rest <= BLOCK_CHAIN_POSITIONS) {
+      phases.push_back({"block: the rest", d.solved, moves_of(active)});
+      return phases;
+    }
+    // Step 3. Candidates: up to BLOCK_CHAIN_MAX_REMOVED active base moves to stop using; the
+    // slots no remaining move touches must be solved in this phase (`fresh`).
+    struct Candidate {
+      std::vector<std::size_t> removed;
+      std::vector<std::vector<char>> fresh;
+      int count = 0;
+      double arrangements = 1;
+    };
+    std::vector<std::size_t> on;
+    for (std::size_t b = 0; b < bases; ++b)
+      if (active[b]) on.push_back(b);
+    std::vector<Candidate> candidates;
+    std::vector<std::size_t> pick;
+    std::function<void(std::size_t)> choose = [&](std::size_t from) {
+      if (!pick.empty() && pick.size() < on.size()) {
+        std::vector<char> after = active;
+        for (std::size_t b : pick) after[b] = 0;
+        Candidate c{pick, {}, 0, 1};
+        for (const auto& row : placed) c.fresh.emplace_back(row.size(), 0);
+        for (std::size_t k = 0; k < sets; ++k) {
+          int free = 0, fresh = 0;
+          for (std::size_t j = 0; j < placed[k].size(); ++j) {
+            if (placed[k][j]) continue;
+            ++free;
+            const bool now = !touched(after, k, j);
+            c.fresh[k][j] = now;
+            fresh += now ? 1 : 0;
+          }
+          for (int f = 0; f < fresh; ++f)
+            c.arrangements *= static_cast<double>((free - f) * d.sets[k].orientations);
+          c.count += fresh;
+        }
+        if (c.count > 0 && c.arrangements <= static_cast<double>(BLOCK_CHAIN_POSITIONS))
+          candidates.push_back(std::move(c));
+      }
+      if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
+      for (std::size_t i = from; i < on.size(); ++i) {
+        pick.push_back(on[i]);
+        choose(i + 1);
+        pick.pop_back();
+      }
+    };
+    choose(0);
+    // Most pieces placed first, then the smaller phase, then fewer moves given up.
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) {
+                       if (a.count != b.count) return a.count > b.count;
+                       if (a.arrangements != b.arrangements) return a.arrangements < b.arrangements;
+                       return a.removed.size() < b.removed.size();
+                     });
+    // Step 4. The first candidate whose remaining moves generate the whole stabiliser of the
+    // slots placed after it: |<remaining>| x positions(placed slots' pattern) = |G| (then every
+    // later position is reachable with the remaining moves, and this phase is complete too).
+    const Candidate* chosen = nullptr;
+    std::vector<char> after;
+    for (std::size_t c = 0; c < candidates.size() && c < BLOCK_CHAIN_CHECKS && !chosen; ++c) {
+      if (run.should_stop()) return std::nullopt;
+      after = active;
+      for (std::size_t b : candidates[c].removed) after[b] = 0;
+      std::vector<std::vector<char>> all = placed;
+      for (std::size_t k = 0; k < sets; ++k)
+        for (std::size_t j = 0; j < all[k].size(); ++j) all[k][j] |= candidates[c].fresh[k][j];
+      Definition pd = d;
+      pd.solved = pattern_of(all);
+      auto orbit = positions_of(pd, run);
+      auto order = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(after)}), run);
+      if (orbit && order && *orbit * *order == *total) chosen = &candidates[c];
+    }
+    if (!chosen) return std::nullopt;
+    // Step 5. The phase: its fresh slots' pieces distinct, the rest identical, with the moves
+    // active before the removal (the placed slots, untouched by them, are left out).
+    std::string names;
+    for (std::size_t k = 0; k < sets; ++k) {
+      for (std::size_t j = 0; j < placed[k].size(); ++j) {
+        if (chosen->fresh[k][j])
+          names += (names.empty() ? "" : " ") + d.sets[k].name + ":" + std::to_string(j + 1);
+      }
+    }
+    phases.push_back({"block: " + names, pattern_of(chosen->fresh), moves_of(active)});
+    for (std::size_t k = 0; k < sets; ++k)
+      for (std::size_t j = 0; j < placed[k].size(); ++j) placed[k][j] |= chosen->fresh[k][j];
+    active = after;
+  }
+}
+
+}  // namespace
+
 Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run) {
   auto two = two_phase(d, run);
   if (run.should_stop()) return run.stop_error();
   if (two) return *two;
+  auto blocks = block_chain(d, run);
+  if (run.should_stop()) return run.stop_error();
+  if (blocks) return *blocks;
   std::vector<Phase> chain = piece_chain(d);
   if (chain.empty()) chain.push_back({"solved", d.solved, {}});
   return chain;

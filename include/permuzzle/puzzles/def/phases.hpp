@@ -18,7 +18,15 @@
 //    solves with H's moves. A candidate is kept only when the group facts prove phase 2 always
 //    solvable: positions(puzzle) = positions(phase 1 pattern) x positions(H on the Solved
 //    pattern); among those the one with the smaller larger phase wins.
-// 2. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
+// 2. Otherwise, where every position is a group element, a block chain (the Loopover fast
+//    solver's block building, found generically): the moves in use shrink phase by phase. A
+//    step stops using a few base moves; the slots none of the remaining moves touch are the
+//    phase's new pieces (solved with the moves still in use), chosen to place the most pieces
+//    within BLOCK_CHAIN_POSITIONS arrangements; a step is kept only when the group facts prove
+//    that the remaining moves generate the whole stabiliser of the slots placed so far
+//    (|<remaining>| x positions(placed pattern) = |G|), so every later phase can finish. The
+//    rest is one phase once the remaining group is within BLOCK_CHAIN_POSITIONS.
+// 3. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
 //    order) are solved a few at a time with every move, each phase adding pieces while the
 //    arrangements of the new pieces stay within CHAIN_NEW_POSITIONS (a stabiliser chain of the
 //    puzzle's group acting on its pieces). The phase pattern numbers the new pieces first so
@@ -47,6 +55,14 @@ struct Phase {
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
 };
 
+// Block chain (auto step 2): each phase's arrangements of its new pieces stay within this, and
+// the rest is one phase once the remaining moves' group has at most this many elements; a step
+// gives up at most BLOCK_CHAIN_MAX_REMOVED base moves and checks at most BLOCK_CHAIN_CHECKS
+// candidates with group facts; puzzles with more than BLOCK_CHAIN_MAX_BASES base moves skip it.
+inline constexpr std::uint64_t BLOCK_CHAIN_POSITIONS = 3'000'000;
+inline constexpr std::size_t BLOCK_CHAIN_MAX_REMOVED = 4;
+inline constexpr std::size_t BLOCK_CHAIN_CHECKS = 8;
+inline constexpr std::size_t BLOCK_CHAIN_MAX_BASES = 16;
 // The arrangements of a chain phase's new pieces stay within this (see the file comment).
 inline constexpr std::uint64_t CHAIN_NEW_POSITIONS = 200'000;
 // Each phase's pattern databases get min(memory / phases, this).
