@@ -61,14 +61,16 @@ TEST(DefPhases, PhaseFileSolutionReplaysAndIsNoShorterThanOptimal) {
     // Replayed by the reader's own move application.
     EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
     // After phase 1 every corner is oriented: the orientations of the state are all 0.
-    std::vector<std::size_t> first(r->move_indices.begin(),
-                                   r->move_indices.begin() + r->phases[0].length);
+    // (The phase's own moves: the whole sequence may merge moves across the boundary.)
+    std::vector<std::size_t> first;
+    for (const std::string& name : r->phases[0].moves) first.push_back(*d.find_move(name));
     const State mid = apply_moves(d, start, first);
     for (auto o : mid.sets[0].ori) EXPECT_EQ(o, 0);
     auto best = (*optimal)->solve(start, RunContext{});
     ASSERT_TRUE(best);
     EXPECT_GE(r->length, best->front().length);
-    EXPECT_EQ(r->length, r->phases[0].length + r->phases[1].length);
+    // Moves of one face merge across the phase boundary: never longer than the phases.
+    EXPECT_LE(r->length, r->phases[0].length + r->phases[1].length);
   }
 }
 
@@ -173,7 +175,7 @@ TEST(DefPhasesCli, SolveInfoAndRandom) {
   EXPECT_FALSE(s["optimal"].get<bool>());
   ASSERT_EQ(s["phases"].size(), 2u);
   EXPECT_EQ(s["phases"][0]["pattern"], "G1");
-  EXPECT_EQ(s["length"].get<int>(),
+  EXPECT_LE(s["length"].get<int>(),
             s["phases"][0]["length"].get<int>() + s["phases"][1]["length"].get<int>());
   std::string seq;
   for (const auto& m : s["moves"]) seq += " " + m.get<std::string>();

@@ -53,6 +53,31 @@ Param phases_param() {
   return p;
 }
 
+std::vector<Param> phase_beam_params() {
+  return {with_range(option("beam", ParamType::Unsigned,
+                            "With --phases: positions kept between phases (a beam; default 1: "
+                            "one solution per phase)"),
+                     1, MAX_PHASE_BEAM),
+          with_range(option("branch", ParamType::Unsigned,
+                            "With --phases: optimal solutions of a phase tried from each kept "
+                            "position (default 1)"),
+                     1, MAX_PHASE_BRANCH),
+          with_range(option("slack", ParamType::Unsigned,
+                            "With --phases and --branch: phase solutions up to this many moves "
+                            "longer than the phase's optimum are tried too (default 0)"),
+                     0, 4),
+          flag("inverse",
+               "With --phases: also solve the inverse position and invert its solution when "
+               "shorter (puzzles whose positions are group elements)")};
+}
+
+void read_beam_params(const Request& q, PhaseOptions& o) {
+  if (q.has("beam")) o.beam_width = static_cast<int>(q.unsigned_integer("beam"));
+  if (q.has("branch")) o.branch = static_cast<int>(q.unsigned_integer("branch"));
+  if (q.has("slack")) o.slack = static_cast<int>(q.unsigned_integer("slack"));
+  o.inverse = q.flag("inverse");
+}
+
 Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition& d,
                                              const RunContext& run) {
   const InputText in = q.input_file("phases");
@@ -82,6 +107,7 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
     o.max_length = static_cast<int>(q.unsigned_integer("max-length"));
     o.accept_non_optimal = true;
   }
+  read_beam_params(q, o);
   Stopwatch tables_clock;
   auto solver = PhasedSolver::create(d, *phases, o, s.tables, run);
   if (!solver) return solver.error();
@@ -116,12 +142,15 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
                          {"verified", true},
                          {"seconds", r->seconds},
                          {"phases", phase_json}});
+    // With --inverse: whether the phases solved the inverse position (`moves` inverts theirs).
+    if (o.inverse) solutions.back()["inverse"] = r->inverse;
     std::string lengths;
     for (const PhaseReport& p : r->phases)
       lengths += (lengths.empty() ? "" : "+") + std::to_string(p.length);
-    text += fmt::format("{}: {} ({} moves = {} by phases, {:.3f} s)\n", sc.name,
+    // (Moves merged across phase boundaries can make the length less than the phases' sum.)
+    text += fmt::format("{}: {} ({} moves; phases {}{}, {:.3f} s)\n", sc.name,
                         r->moves.empty() ? "(solved)" : joined(r->moves), r->length, lengths,
-                        r->seconds);
+                        r->inverse ? " of the inverse position, inverted" : "", r->seconds);
   }
   nlohmann::json tables = nlohmann::json::array();
   const auto per_phase = (*solver)->tables();
@@ -195,10 +224,17 @@ Status add_scramble_moves(Session& s, const Definition& d, const State& position
 
 namespace {
 
+// The phase file committed for a bench case (data/puzzles), or "" to use auto phases.
+std::string bench_phase_file(const std::string& name) {
+  if (name == "loopover5x5") return "loopover-5x5.phases";
+  if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
+  return {};
+}
+
 Result<Definition> bench_definition(const std::string& name, Session& s) {
   if (name == "3x3x3") return parse_definition(cube_definition_text(3), "3x3x3");
   if (name == "2x2x2") return parse_definition(cube_definition_text(2), "2x2x2");
-  if (name == "loopover5x5") return loopover_definition({5, 5});
+  if (name == "loopover5x5" || name == "loopover5x5-small") return loopover_definition({5, 5});
   if (name == "loopover4x4") return loopover_definition({4, 4});
   if (name == "4x4x4") {
     const std::string path = s.data_dir + "/puzzles/4x4x4-fixed-corner.tws";
@@ -212,7 +248,8 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
     return parse_definition(text.str(), path);
   }
   return make_error("bench def-phases: unknown case '" + name +
-                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4 or loopover5x5",
+                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5 or "
+                        "loopover5x5-small",
                     {}, Error::NO_POSITION, ErrorKind::InvalidInput);
 }
 
@@ -239,16 +276,37 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
   const std::uint64_t count = q.unsigned_integer("count");
   const std::uint64_t seed = q.unsigned_integer("seed");
   const RunContext run = with_threads(q, s);
+  auto metric = parse_metric(q.string("metric"));
+  if (!metric) return metric.error();
+  PhaseOptions options{*metric, run.memory_budget()};
+  read_beam_params(q, options);
+  const bool use_files = q.string("phases") == "files";
   Output out;
   nlohmann::json results = nlohmann::json::array();
   std::string text;
   for (const auto& [name, d] : puzzles) {
-    // Step 1. Phases and their tables (built or loaded once).
+    // Step 1. Phases (the case's committed phase file, or auto) and their tables (built or
+    // loaded once).
     Stopwatch clock;
-    auto phases = auto_phases(d, run);
+    const std::string file = use_files ? bench_phase_file(name) : std::string();
+    Result<std::vector<Phase>> phases = std::vector<Phase>{};
+    if (file.empty()) {
+      phases = auto_phases(d, run);
+    } else {
+      const std::string path = s.data_dir + "/puzzles/" + file;
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        return make_error("bench def-phases: cannot read " + path, {}, Error::NO_POSITION,
+                          ErrorKind::Io);
+      }
+      std::ostringstream body;
+      body << in.rdbuf();
+      auto specs = parse_phase_file(d, body.str(), path);
+      if (!specs) return specs.error();
+      phases = phases_from_specs(d, *specs);
+    }
     if (!phases) return phases.error();
-    auto solver = PhasedSolver::create(d, *phases, PhaseOptions{Metric::Htm, run.memory_budget()},
-                                       s.tables, run);
+    auto solver = PhasedSolver::create(d, *phases, options, s.tables, run);
     if (!solver) return solver.error();
     const double table_seconds = clock.seconds();
     // Step 2. Random positions (uniform group elements), each solved and replayed.
@@ -280,6 +338,7 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
     }
     const int max_length = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
     results.push_back({{"case", name},
+                       {"phase_file", file.empty() ? nlohmann::json("auto") : nlohmann::json(file)},
                        {"phases", phases->size()},
                        {"positions", count},
                        {"mean_length", mean_length},
@@ -289,12 +348,18 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
                        {"max_seconds", max_seconds},
                        {"table_seconds", table_seconds}});
     text += fmt::format(
-        "{:<12} {} phases: {} random positions, mean {:.2f} moves (max {}), mean {:.3f} s, max "
-        "{:.3f} s per solve (tables {:.1f} s)\n",
-        name, phases->size(), count, mean_length, max_length, mean_seconds, max_seconds,
-        table_seconds);
+        "{:<12} {} phases ({}): {} random positions, mean {:.2f} moves (max {}), mean {:.3f} s, "
+        "max {:.3f} s per solve (tables {:.1f} s)\n",
+        name, phases->size(), file.empty() ? "auto" : file, count, mean_length, max_length,
+        mean_seconds, max_seconds, table_seconds);
   }
-  out.json = {{"results", results}, {"seed", seed}};
+  out.json = {{"results", results},
+              {"seed", seed},
+              {"metric", metric_name(*metric)},
+              {"beam", options.beam_width},
+              {"branch", options.branch},
+              {"slack", options.slack},
+              {"inverse", options.inverse}};
   out.text = std::move(text);
   return out;
 }
@@ -308,15 +373,26 @@ void register_def_phases_bench(Registry& r) {
       "Definition-file puzzles solved by auto phases: mean length and time per random position "
       "(issue 24)",
       {option("cases", ParamType::String,
-              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5",
+              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5, "
+              "loopover5x5-small (the same puzzle with loopover-5x5-small.phases)",
               "3x3x3,4x4x4,loopover5x5"),
        option("file", ParamType::HostPath, "Also this definition file (e.g. a megaminx)"),
        with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
                   100000),
        option("seed", ParamType::Unsigned, "Random seed", 1),
+       with_choices(option("phases", ParamType::String,
+                           "files: a case's phase file in data/puzzles when it has one "
+                           "(loopover5x5: loopover-5x5.phases), else auto; auto: always auto",
+                           "files"),
+                    {"files", "auto"}),
+       with_choices(option("metric", ParamType::String,
+                           "htm (every power costs 1) or qtm (Loopover: single-tile moves)", "htm"),
+                    {"htm", "qtm"}),
        with_range(option("memory", ParamType::Unsigned, "Table memory budget in MB", 2048), 1,
                   std::uint64_t{1} << 24),
-       with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256)},
+       with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256),
+       phase_beam_params()[0], phase_beam_params()[1], phase_beam_params()[2],
+       phase_beam_params()[3]},
       bench_def_phases,
       true};
   bench.hard_example = {{"cases", "3x3x3"}, {"count", 1000}, {"memory", 64}};

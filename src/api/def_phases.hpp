@@ -16,6 +16,15 @@ namespace permuzzle::api {
 // The `phases` parameter: an InputFile whose keyword `auto` the CLI passes as it is.
 Param phases_param();
 
+// Largest --beam and --branch: a phase keeps at most beam x branch candidates (each a position
+// and its moves so far: a few hundred bytes), about 20 MB.
+inline constexpr std::uint64_t MAX_PHASE_BEAM = 1024;
+inline constexpr std::uint64_t MAX_PHASE_BRANCH = 64;
+
+// `--beam W`, `--branch B` and `--slack S` of `def solve --phases` (PhaseOptions' beam).
+std::vector<Param> phase_beam_params();
+void read_beam_params(const Request& q, def::PhaseOptions& o);
+
 // The phases the request asks for (`auto`, or a phase file checked against the puzzle).
 Result<std::vector<def::Phase>> read_phases_param(const Request& q, const def::Definition& d,
                                                   const RunContext& run);

@@ -105,6 +105,10 @@ Result<Output> solve_command(const Request& q, Session& s) {
   if (!positions) return positions.error();
   const std::vector<Scramble>& scrambles = *positions;
   if (q.has("phases")) return solve_by_phases(q, s, *d, *metric, scrambles);
+  if (q.has("beam") || q.has("branch") || q.has("slack") || q.flag("inverse")) {
+    return make_error("--beam, --branch, --slack and --inverse apply to --phases only", {},
+                      Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
   DefSolveOptions o;
   o.metric = *metric;
   // --memory within the front end's budget: Registry::call made it the run's budget.
@@ -247,7 +251,8 @@ void register_def_search(Registry& r) {
                          "pass first); refuse (exit 3) when none exists (default: no cap, "
                          "optimal only)"),
                   0, 1000),
-       threads_option(), phases_param()},
+       threads_option(), phases_param(), phase_beam_params()[0], phase_beam_params()[1],
+       phase_beam_params()[2], phase_beam_params()[3]},
       solve_command,
       true};
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
@@ -257,7 +262,8 @@ void register_def_search(Registry& r) {
       {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
       {{"file", cube}, {"state", "CORNERS 1 1 2 3 4 5 6 7"}},
       {{"file", cube}, {"moves", "U"}, {"phases", "Phase p\nCORNERS\n1"}},
-      {{"file", cube}, {"moves", "U"}, {"phases", "auto"}, {"all-optimal", true}}};
+      {{"file", cube}, {"moves", "U"}, {"phases", "auto"}, {"all-optimal", true}},
+      {{"file", cube}, {"moves", "U"}, {"beam", 4}}};
   r.add(std::move(solve));
   register_def_bench(r);
   register_bfs_scale_bench(r);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -313,7 +314,79 @@ std::string moves_text(const Definition& d, const std::vector<std::size_t>& move
   return out;
 }
 
+// Which base moves commute: [a * bases + b].
+std::vector<char> commuting_bases(const Definition& d) {
+  const std::size_t n = d.base_moves.size();
+  std::vector<char> out(n * n, 0);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      out[a * n + b] = a == b || commute(d, d.base_moves[a].effect, d.base_moves[b].effect);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+bool positions_are_elements(const Definition& d) {
+  for (const SetState& s : d.solved.sets) {
+    for (std::size_t j = 0; j < s.perm.size(); ++j) {
+      if (s.perm[j] != j || s.ori[j] != 0) return false;
+    }
+  }
+  return true;
+}
+
+State inverse_position(const Definition& d, const State& s) {
+  State t = s;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const int o = d.sets[k].orientations;
+    for (std::size_t i = 0; i < s.sets[k].perm.size(); ++i) {
+      const std::uint8_t p = s.sets[k].perm[i];
+      t.sets[k].perm[p] = static_cast<std::uint8_t>(i);
+      t.sets[k].ori[p] = static_cast<std::uint8_t>((o - s.sets[k].ori[i] % o) % o);
+    }
+  }
+  return t;
+}
+
+std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
+                                     const std::vector<std::size_t>& moves) {
+  const std::size_t bases = d.base_moves.size();
+  // The move of each (base, power): finish_definition gives every power 1..order-1.
+  std::vector<std::vector<std::size_t>> of_power(bases);
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    auto& row = of_power[d.moves[m].base];
+    const auto p = static_cast<std::size_t>(d.moves[m].power);
+    if (row.size() <= p) row.resize(p + 1, d.moves.size());
+    row[p] = m;
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t m : moves) {
+    const std::size_t b = d.moves[m].base;
+    bool merged = false;
+    // Back over the moves that commute with m, to one of its own base.
+    for (std::size_t i = out.size(); i > 0 && !merged; --i) {
+      const std::size_t o = out[i - 1];
+      const std::size_t ob = d.moves[o].base;
+      if (ob == b) {
+        const int power = (d.moves[o].power + d.moves[m].power) % d.base_moves[b].order;
+        const auto p = static_cast<std::size_t>(power);
+        if (power == 0) {
+          out.erase(out.begin() + static_cast<std::ptrdiff_t>(i - 1));
+          merged = true;
+        } else if (p < of_power[b].size() && of_power[b][p] < d.moves.size()) {
+          out[i - 1] = of_power[b][p];
+          merged = true;
+        }
+        break;
+      }
+      if (!commuting[ob * bases + b]) break;
+    }
+    if (!merged) out.push_back(m);
+  }
+  return out;
+}
 
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
@@ -324,16 +397,173 @@ std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<Phas
   return out;
 }
 
+namespace {
+
+// Step 2 of auto_phases: the block chain (file comment).
+std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunContext& run) {
+  const std::size_t bases = d.base_moves.size();
+  if (!positions_are_elements(d) || bases < 2 || bases > BLOCK_CHAIN_MAX_BASES) return std::nullopt;
+  auto total = positions_of(d, run);
+  if (!total) return std::nullopt;
+  const std::size_t sets = d.sets.size();
+  // Step 1. The slots each base move touches (moves or twists).
+  std::vector<std::vector<std::vector<char>>> touches(bases);
+  for (std::size_t b = 0; b < bases; ++b) {
+    for (std::size_t k = 0; k < sets; ++k) {
+      const SetState& e = d.base_moves[b].effect.sets[k];
+      std::vector<char> t(e.perm.size(), 0);
+      for (std::size_t j = 0; j < e.perm.size(); ++j)
+        t[j] = e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
+      touches[b].push_back(std::move(t));
+    }
+  }
+  auto touched = [&](const std::vector<char>& active, std::size_t k, std::size_t j) {
+    for (std::size_t b = 0; b < bases; ++b)
+      if (active[b] && touches[b][k][j]) return true;
+    return false;
+  };
+  auto moves_of = [&](const std::vector<char>& active) {
+    std::vector<std::size_t> out;
+    for (std::size_t m = 0; m < d.moves.size(); ++m)
+      if (active[d.moves[m].base]) out.push_back(m);
+    return out;
+  };
+  // The pattern with the slots `mark` distinct (each its Solved piece) and every other slot one
+  // identical piece whose orientation is ignored.
+  auto pattern_of = [&](const std::vector<std::vector<char>>& mark) {
+    State p = d.solved;
+    for (std::size_t k = 0; k < sets; ++k) {
+      std::uint8_t next = 0;
+      for (std::size_t j = 0; j < mark[k].size(); ++j)
+        if (mark[k][j]) p.sets[k].perm[j] = next++;
+      for (std::size_t j = 0; j < mark[k].size(); ++j) {
+        if (mark[k][j]) continue;
+        p.sets[k].perm[j] = next;
+        p.sets[k].ori[j] = ORIENTATION_IGNORED;
+      }
+    }
+    return p;
+  };
+  std::vector<char> active(bases, 1);
+  std::vector<std::vector<char>> placed(sets);
+  for (std::size_t k = 0; k < sets; ++k) {
+    placed[k].assign(d.solved.sets[k].perm.size(), 0);
+    for (std::size_t j = 0; j < placed[k].size(); ++j) placed[k][j] = !touched(active, k, j);
+  }
+  std::vector<Phase> phases;
+  while (true) {
+    if (run.should_stop()) return std::nullopt;
+    // Step 2. The rest in one phase when the active moves' group is small enough (it is the
+    // whole stabiliser of the placed slots: checked when they became active).
+    auto rest = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(active)}), run);
+    if (!rest) return std::nullopt;
+    if (*rest <= BLOCK_CHAIN_POSITIONS) {
+      phases.push_back({"block: the rest", d.solved, moves_of(active)});
+      return phases;
+    }
+    // Step 3. Candidates: up to BLOCK_CHAIN_MAX_REMOVED active base moves to stop using; the
+    // slots no remaining move touches must be solved in this phase (`fresh`).
+    struct Candidate {
+      std::vector<std::size_t> removed;
+      std::vector<std::vector<char>> fresh;
+      int count = 0;
+      double arrangements = 1;
+    };
+    std::vector<std::size_t> on;
+    for (std::size_t b = 0; b < bases; ++b)
+      if (active[b]) on.push_back(b);
+    std::vector<Candidate> candidates;
+    std::vector<std::size_t> pick;
+    std::function<void(std::size_t)> choose = [&](std::size_t from) {
+      if (!pick.empty() && pick.size() < on.size()) {
+        std::vector<char> after = active;
+        for (std::size_t b : pick) after[b] = 0;
+        Candidate c{pick, {}, 0, 1};
+        for (const auto& row : placed) c.fresh.emplace_back(row.size(), 0);
+        for (std::size_t k = 0; k < sets; ++k) {
+          int free = 0, fresh = 0;
+          for (std::size_t j = 0; j < placed[k].size(); ++j) {
+            if (placed[k][j]) continue;
+            ++free;
+            const bool now = !touched(after, k, j);
+            c.fresh[k][j] = now;
+            fresh += now ? 1 : 0;
+          }
+          for (int f = 0; f < fresh; ++f)
+            c.arrangements *= static_cast<double>((free - f) * d.sets[k].orientations);
+          c.count += fresh;
+        }
+        if (c.count > 0 && c.arrangements <= static_cast<double>(BLOCK_CHAIN_POSITIONS))
+          candidates.push_back(std::move(c));
+      }
+      if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
+      for (std::size_t i = from; i < on.size(); ++i) {
+        pick.push_back(on[i]);
+        choose(i + 1);
+        pick.pop_back();
+      }
+    };
+    choose(0);
+    // Most pieces placed first, then the smaller phase, then fewer moves given up.
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) {
+                       if (a.count != b.count) return a.count > b.count;
+                       if (a.arrangements != b.arrangements) return a.arrangements < b.arrangements;
+                       return a.removed.size() < b.removed.size();
+                     });
+    // Step 4. The first candidate whose remaining moves generate the whole stabiliser of the
+    // slots placed after it: |<remaining>| x positions(placed slots' pattern) = |G| (then every
+    // later position is reachable with the remaining moves, and this phase is complete too).
+    const Candidate* chosen = nullptr;
+    std::vector<char> after;
+    for (std::size_t c = 0; c < candidates.size() && c < BLOCK_CHAIN_CHECKS && !chosen; ++c) {
+      if (run.should_stop()) return std::nullopt;
+      after = active;
+      for (std::size_t b : candidates[c].removed) after[b] = 0;
+      std::vector<std::vector<char>> all = placed;
+      for (std::size_t k = 0; k < sets; ++k)
+        for (std::size_t j = 0; j < all[k].size(); ++j) all[k][j] |= candidates[c].fresh[k][j];
+      Definition pd = d;
+      pd.solved = pattern_of(all);
+      auto orbit = positions_of(pd, run);
+      auto order = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(after)}), run);
+      if (orbit && order && *orbit * *order == *total) chosen = &candidates[c];
+    }
+    if (!chosen) return std::nullopt;
+    // Step 5. The phase: its fresh slots' pieces distinct, the rest identical, with the moves
+    // active before the removal (the placed slots, untouched by them, are left out).
+    std::string names;
+    for (std::size_t k = 0; k < sets; ++k) {
+      for (std::size_t j = 0; j < placed[k].size(); ++j) {
+        if (chosen->fresh[k][j])
+          names += (names.empty() ? "" : " ") + d.sets[k].name + ":" + std::to_string(j + 1);
+      }
+    }
+    phases.push_back({"block: " + names, pattern_of(chosen->fresh), moves_of(active)});
+    for (std::size_t k = 0; k < sets; ++k)
+      for (std::size_t j = 0; j < placed[k].size(); ++j) placed[k][j] |= chosen->fresh[k][j];
+    active = after;
+  }
+}
+
+}  // namespace
+
 Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run) {
   auto two = two_phase(d, run);
   if (run.should_stop()) return run.stop_error();
   if (two) return *two;
+  auto blocks = block_chain(d, run);
+  if (run.should_stop()) return run.stop_error();
+  if (blocks) return *blocks;
   std::vector<Phase> chain = piece_chain(d);
   if (chain.empty()) chain.push_back({"solved", d.solved, {}});
   return chain;
 }
 
-Definition phase_definition(const Definition& d, const Phase& phase) {
+namespace {
+
+// The phase's definition before the slots its moves never touch are left out.
+Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   Definition p = d;
   p.solved = phase.pattern;
   p.rotations.clear();
@@ -368,7 +598,108 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
   return p;
 }
 
-State project_state(const Definition& d, const Phase& phase, const State& position) {
+// Which slots a phase keeps: per set of the puzzle, the slots some move of the phase moves or
+// twists (`kept`, increasing), and per set the compact number of each pattern number found in
+// those slots (`number`, 255 = none; numbers keep their order so that the pieces a pattern
+// numbers first are still first). A slot no phase move touches keeps its content for the whole
+// phase, so it is left out of the phase's puzzle; a set left with no slot is left out too.
+struct KeptSlots {
+  std::vector<std::vector<std::uint8_t>> kept;
+  std::vector<std::vector<std::uint8_t>> number;
+  bool all = true;  // nothing left out
+};
+
+KeptSlots kept_slots(const Definition& whole) {
+  KeptSlots out;
+  for (std::size_t k = 0; k < whole.sets.size(); ++k) {
+    const int n = whole.sets[k].pieces;
+    std::vector<std::uint8_t> kept;
+    for (int j = 0; j < n; ++j) {
+      const auto slot = static_cast<std::size_t>(j);
+      const bool touched = std::any_of(whole.moves.begin(), whole.moves.end(), [&](const Move& m) {
+        const SetState& e = m.effect.sets[k];
+        return e.perm[slot] != slot || e.ori[slot] % whole.sets[k].orientations != 0;
+      });
+      if (touched) kept.push_back(static_cast<std::uint8_t>(j));
+    }
+    if (kept.size() != static_cast<std::size_t>(n)) out.all = false;
+    std::vector<char> used(256, 0);
+    for (std::uint8_t j : kept) used[whole.solved.sets[k].perm[j]] = 1;
+    std::vector<std::uint8_t> number(256, 255);
+    int next = 0;
+    for (int v = 0; v < 256; ++v) {
+      if (used[static_cast<std::size_t>(v)])
+        number[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(next++);
+    }
+    out.kept.push_back(std::move(kept));
+    out.number.push_back(std::move(number));
+  }
+  return out;
+}
+
+// A state of the whole phase definition restricted to the kept slots (pattern numbers made
+// compact); sets with no kept slot are left out.
+State restrict_state(const KeptSlots& ks, const State& s) {
+  State out;
+  for (std::size_t k = 0; k < s.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    SetState r;
+    for (std::uint8_t j : ks.kept[k]) {
+      r.perm.push_back(ks.number[k][s.sets[k].perm[j]]);
+      r.ori.push_back(s.sets[k].ori[j]);
+    }
+    out.sets.push_back(std::move(r));
+  }
+  return out;
+}
+
+// A move's effect restricted to the kept slots: slot positions renumbered (the kept slots of a
+// set are closed under every phase move, a permutation never sending a touched slot to an
+// untouched one).
+State restrict_effect(const KeptSlots& ks, const State& e) {
+  State out;
+  for (std::size_t k = 0; k < e.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    std::vector<std::uint8_t> index(256, 0);
+    for (std::size_t i = 0; i < ks.kept[k].size(); ++i)
+      index[ks.kept[k][i]] = static_cast<std::uint8_t>(i);
+    SetState r;
+    for (std::uint8_t j : ks.kept[k]) {
+      r.perm.push_back(index[e.sets[k].perm[j]]);
+      r.ori.push_back(e.sets[k].ori[j]);
+    }
+    out.sets.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+Definition phase_definition(const Definition& d, const Phase& phase) {
+  Definition whole = phase_definition_whole(d, phase);
+  const KeptSlots ks = kept_slots(whole);
+  if (ks.all) return whole;
+  Definition p = whole;
+  p.sets.clear();
+  p.illegal.clear();
+  for (std::size_t k = 0; k < whole.sets.size(); ++k) {
+    if (ks.kept[k].empty()) continue;
+    PieceSet set = whole.sets[k];
+    set.pieces = static_cast<int>(ks.kept[k].size());
+    p.sets.push_back(set);
+    std::vector<std::vector<std::uint8_t>> illegal;
+    if (k < whole.illegal.size()) {
+      for (std::uint8_t j : ks.kept[k]) illegal.push_back(whole.illegal[k][j]);
+    }
+    p.illegal.push_back(std::move(illegal));
+  }
+  p.solved = restrict_state(ks, whole.solved);
+  for (BaseMove& b : p.base_moves) b.effect = restrict_effect(ks, b.effect);
+  for (Move& m : p.moves) m.effect = restrict_effect(ks, m.effect);
+  return p;
+}
+
+Result<State> project_state(const Definition& d, const Phase& phase, const State& position) {
   const std::vector<LabelMap> maps = label_maps(d, phase.pattern);
   State out = position;
   for (std::size_t k = 0; k < d.sets.size(); ++k) {
@@ -379,7 +710,28 @@ State project_state(const Definition& d, const Phase& phase, const State& positi
       if (maps[k].ignored[label]) s.ori[j] = ORIENTATION_IGNORED;
     }
   }
-  return out;
+  const Definition whole = phase_definition_whole(d, phase);
+  const KeptSlots ks = kept_slots(whole);
+  if (ks.all) return out;
+  // The slots the phase's moves never touch must already hold what its pattern wants.
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& want = phase.pattern.sets[k];
+    std::size_t next_kept = 0;
+    for (std::size_t j = 0; j < want.perm.size(); ++j) {
+      if (next_kept < ks.kept[k].size() && ks.kept[k][next_kept] == j) {
+        ++next_kept;
+        continue;
+      }
+      const bool ori_ok = want.ori[j] == ORIENTATION_IGNORED || out.sets[k].ori[j] == want.ori[j];
+      if (out.sets[k].perm[j] != want.perm[j] || !ori_ok) {
+        return make_error(fmt::format("phase {}: slot {} of {} is not as the phase's pattern wants "
+                                      "and none of the phase's moves changes it",
+                                      phase.name, j + 1, d.sets[k].name),
+                          {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+    }
+  }
+  return restrict_state(ks, out);
 }
 
 std::string phase_pattern_text(const Definition& d, const Phase& phase) {
@@ -448,6 +800,14 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.memory_bytes = share;
     o.max_length = options.max_length;
     o.accept_non_optimal = options.accept_non_optimal;
+    if (options.branch > 1 && !options.accept_non_optimal) {
+      o.all_optimal = true;
+      // With a slack, more solutions than the branch: the solver's order mixes lengths, and
+      // solve() keeps the `branch` best of them by length + the next phase's bound.
+      o.max_solutions =
+          static_cast<std::size_t>(options.branch) * (options.slack > 0 ? SLACK_EXAMINE_FACTOR : 1);
+      o.slack = options.slack;
+    }
     auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
     if (!s) {
       Error e = s.error();
@@ -457,6 +817,7 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     solver->solvers_.push_back(std::move(*s));
   }
   solver->phases_ = std::move(phases);
+  solver->commuting_ = commuting_bases(d);
   return solver;
 }
 
@@ -469,40 +830,117 @@ std::vector<std::vector<PdbInfo>> PhasedSolver::tables() const {
 Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext& run) const {
   const Definition& d = *def_;
   Stopwatch clock;
-  PhasedSolution out;
-  State current = start;
-  for (std::size_t k = 0; k < phases_.size(); ++k) {
-    // Step 1. This phase's position, solved optimally for its pattern.
-    const State projected = project_state(d, phases_[k], current);
-    auto r = solvers_[k]->solve(projected, run);
-    if (!r) {
-      Error e = r.error();
-      e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
-      return e;
-    }
-    const DefSolution& sol = r->front();
-    PhaseReport rep;
-    rep.pattern = phases_[k].name;
-    rep.moves = sol.moves;
-    rep.length = sol.length;
-    rep.optimal = sol.optimal;
-    rep.seconds = sol.seconds;
-    // Step 2. The same moves on the whole puzzle: the next phase starts there.
-    std::vector<std::size_t> seq;
-    for (const std::string& name : sol.moves) {
-      auto m = d.find_move(name);
-      if (!m)
-        return make_error("phase move '" + name + "' is not a move of the puzzle (internal)", {},
-                          Error::NO_POSITION, ErrorKind::Internal);
-      seq.push_back(*m);
-    }
-    current = replay(d, current, seq);
-    out.move_indices.insert(out.move_indices.end(), seq.begin(), seq.end());
-    out.moves.insert(out.moves.end(), sol.moves.begin(), sol.moves.end());
-    out.length += sol.length;
-    out.phases.push_back(std::move(rep));
+  // A partial solution: the position it reached, its moves and phases so far, and its rank
+  // (length so far + the next phase's lower bound).
+  struct Partial {
+    State position;
+    PhasedSolution solution;
+    int score = 0;
+  };
+  std::vector<Partial> beam{{start, {}, 0}};
+  // The inverse start: its solution, inverted, solves `start` (see PhaseOptions::inverse).
+  if (options_.inverse && positions_are_elements(d)) {
+    Partial inv{inverse_position(d, start), {}, 0};
+    inv.solution.inverse = true;
+    beam.push_back(std::move(inv));
   }
-  // Step 3. The whole sequence replayed from the start must reach the Solved pattern.
+  const std::size_t width = static_cast<std::size_t>(std::max(1, options_.beam_width));
+  const std::size_t branch = static_cast<std::size_t>(std::max(1, options_.branch));
+  for (std::size_t k = 0; k < phases_.size(); ++k) {
+    // A partial's score: its length + the next phase's lower bound (none after the last).
+    auto rank = [&](Partial& p) -> Status {
+      p.score = p.solution.length;
+      if (k + 1 == phases_.size()) return Ok{};
+      auto projected = project_state(d, phases_[k + 1], p.position);
+      if (!projected) return projected.error();
+      auto bound = solvers_[k + 1]->lower_bound(*projected);
+      if (!bound) return bound.error();
+      p.score += *bound;
+      return Ok{};
+    };
+    auto by_score = [](const Partial& a, const Partial& b) { return a.score < b.score; };
+    std::vector<Partial> next;
+    for (const Partial& from : beam) {
+      if (run.should_stop()) return run.stop_error();
+      // Step 1. This phase's position, solved optimally for its pattern (up to `branch`
+      // solutions).
+      auto projected = project_state(d, phases_[k], from.position);
+      if (!projected) return projected.error();
+      auto r = solvers_[k]->solve(*projected, run);
+      if (!r) {
+        Error e = r.error();
+        e.message = fmt::format("phase {} ({}): {}", k + 1, phases_[k].name, e.message);
+        return e;
+      }
+      std::vector<Partial> local;
+      for (const DefSolution& sol : *r) {
+        // Step 2. The same moves on the whole puzzle: the next phase starts there.
+        std::vector<std::size_t> seq;
+        for (const std::string& name : sol.moves) {
+          auto m = d.find_move(name);
+          if (!m)
+            return make_error("phase move '" + name + "' is not a move of the puzzle (internal)",
+                              {}, Error::NO_POSITION, ErrorKind::Internal);
+          seq.push_back(*m);
+        }
+        Partial p{replay(d, from.position, seq), from.solution, 0};
+        PhaseReport rep;
+        rep.pattern = phases_[k].name;
+        rep.moves = sol.moves;
+        rep.length = sol.length;
+        rep.optimal = sol.optimal;
+        rep.seconds = sol.seconds;
+        // The moves so far, merged across the phase boundary (a phase ending with R and the
+        // next starting with R2 make one R'), and their length in the metric.
+        p.solution.move_indices.insert(p.solution.move_indices.end(), seq.begin(), seq.end());
+        p.solution.move_indices = merge_moves(d, commuting_, p.solution.move_indices);
+        p.solution.length = 0;
+        for (std::size_t m : p.solution.move_indices) {
+          p.solution.length += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
+        }
+        p.solution.phases.push_back(std::move(rep));
+        p.score = p.solution.length;
+        local.push_back(std::move(p));
+      }
+      // With a slack the phase gave more solutions than the branch: the `branch` best by score.
+      if (local.size() > branch) {
+        for (Partial& p : local) {
+          if (auto ok = rank(p); !ok) return ok.error();
+        }
+        std::stable_sort(local.begin(), local.end(), by_score);
+        local.resize(branch);
+      }
+      for (Partial& p : local) next.push_back(std::move(p));
+    }
+    // Step 3. The beam: distinct positions, the cheaper path of two to one position, ranked by
+    // length so far + the next phase's bound (stable: the search's order among equals).
+    std::stable_sort(next.begin(), next.end(), [](const Partial& a, const Partial& b) {
+      return a.solution.length < b.solution.length;
+    });
+    std::vector<Partial> kept;
+    for (Partial& p : next) {
+      const bool seen = std::any_of(kept.begin(), kept.end(), [&](const Partial& q) {
+        return q.position == p.position && q.solution.inverse == p.solution.inverse;
+      });
+      if (!seen) kept.push_back(std::move(p));
+    }
+    if (kept.size() > width) {
+      for (Partial& p : kept) {
+        if (auto ok = rank(p); !ok) return ok.error();
+      }
+      std::stable_sort(kept.begin(), kept.end(), by_score);
+    }
+    if (kept.size() > width) kept.resize(width);
+    beam = std::move(kept);
+  }
+  PhasedSolution out = std::move(beam.front().solution);
+  if (out.inverse) {
+    auto undo = inverse_sequence(d, out.move_indices);
+    if (!undo) return undo.error();
+    out.move_indices = std::move(*undo);
+  }
+  for (std::size_t m : out.move_indices) out.moves.push_back(d.moves[m].name);
+  // Step 4. The whole sequence replayed from the start must reach the Solved pattern.
   if (replay(d, start, out.move_indices) != d.solved) {
     return make_error("phased solution failed verification by replay (internal error)", {},
                       Error::NO_POSITION, ErrorKind::Internal);

@@ -358,6 +358,7 @@ class Kernel {
     inverse_ranks_.assign(pdbs.size(), 0);
     max_length_ = max_depth;
   }
+  void set_max_solutions(std::size_t n) { max_solutions_ = n; }
   int start(const Position& root) {
     // Children and their database ranks per depth, deep enough for any bound the driver allows
     // (every move costs at least 1), so that nothing is allocated during an iteration.
@@ -565,7 +566,7 @@ class Kernel {
       if (!found_) solutions_.clear();
       found_ = true;
       solutions_.push_back(path_);
-      return !all_;
+      return !all_ || (max_solutions_ != 0 && solutions_.size() >= max_solutions_);
     }
     if (inverse_cuts(pos, g, bound)) return false;
     auto& kids = children_[depth];
@@ -671,6 +672,8 @@ class Kernel {
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
   bool all_;
+  // With all_: stop after this many solutions (0: every one).
+  std::size_t max_solutions_ = 0;
   int max_depth_;
   int moves_;
   Position goal_;
@@ -1135,6 +1138,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   for (unsigned t = 0; t < threads; ++t) {
     kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length,
                          lookups.inverter ? &*lookups.inverter : nullptr, &lookups.symmetries);
+    kernels.back().set_max_solutions(options_.max_solutions);
   }
   ParallelKernel parallel(kernels, run, io, options_.all_optimal);
   rep.lower_bound = kernels.front().start(*root);  // the databases' bound of the root
@@ -1205,15 +1209,53 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
   if (!r) return r.error();
+  // Step 3. With all_optimal and a slack: one more iteration (one thread) at the optimal length
+  // + slack collects the solutions up to that length too, in the search's order.
+  std::vector<std::vector<int>> with_slack;
+  if (options_.all_optimal && options_.slack > 0 &&
+      r->final_bound + options_.slack <= options_.max_length) {
+    Kernel& k = kernels.front();
+    k.start(*root);
+    search::IdaControl control(run, io);
+    const search::IdaIteration it = k.iterate(r->final_bound + options_.slack, control);
+    if (control.stopped()) return control.stop_error(r->final_bound + options_.slack);
+    if (it.found) with_slack = k.solutions();
+  }
   std::vector<DefSolution> out;
-  for (const auto& sol : solutions) {
+  for (const auto& sol : with_slack.empty() ? solutions : with_slack) {
+    if (options_.max_solutions != 0 && out.size() >= options_.max_solutions) break;
     if (!replay_ok(*root, sol)) {
       return make_error("solution failed verification by replay (internal error)", {},
                         Error::NO_POSITION, ErrorKind::Internal);
     }
     out.push_back(to_solution(sol, r->nodes, r->seconds));
+    out.back().optimal = out.back().length <= r->final_bound;
   }
   return out;
+}
+
+Result<int> DefSolver::lower_bound(const State& position) const {
+  const CompiledPuzzle& fp = *full_;
+  auto pos = fp.position_of(position);
+  if (!pos) return pos.error();
+  // The same projection as Kernel::rank_all, for one position.
+  int best = 0;
+  for (const Pdb& pdb : pdbs_) {
+    Position proj = pdb.puzzle->solved();
+    for (std::size_t g = 0; g < pos->size(); ++g) {
+      const PieceGroup& pg = pdb.puzzle->groups()[g];
+      if (pg.label_value.size() == 1 && pg.label_ignored[0]) continue;
+      const auto& map = pdb.label_map[g];
+      for (std::size_t j = 0; j < (*pos)[g].labels.size(); ++j) {
+        const std::uint8_t l = map[(*pos)[g].labels[j]];
+        proj[g].labels[j] = l;
+        proj[g].ori[j] = pg.label_ignored[l] ? 0 : (*pos)[g].ori[j];
+      }
+    }
+    const std::uint64_t r = pdb.puzzle->rank(proj);
+    best = std::max(best, ((*pdb.nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
+  }
+  return best;
 }
 
 Result<std::vector<DefSolution>> DefSolver::solve_moves(const std::vector<std::size_t>& moves,

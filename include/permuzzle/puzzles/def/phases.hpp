@@ -18,7 +18,15 @@
 //    solves with H's moves. A candidate is kept only when the group facts prove phase 2 always
 //    solvable: positions(puzzle) = positions(phase 1 pattern) x positions(H on the Solved
 //    pattern); among those the one with the smaller larger phase wins.
-// 2. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
+// 2. Otherwise, where every position is a group element, a block chain (the Loopover fast
+//    solver's block building, found generically): the moves in use shrink phase by phase. A
+//    step stops using a few base moves; the slots none of the remaining moves touch are the
+//    phase's new pieces (solved with the moves still in use), chosen to place the most pieces
+//    within BLOCK_CHAIN_POSITIONS arrangements; a step is kept only when the group facts prove
+//    that the remaining moves generate the whole stabiliser of the slots placed so far
+//    (|<remaining>| x positions(placed pattern) = |G|), so every later phase can finish. The
+//    rest is one phase once the remaining group is within BLOCK_CHAIN_POSITIONS.
+// 3. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
 //    order) are solved a few at a time with every move, each phase adding pieces while the
 //    arrangements of the new pieces stay within CHAIN_NEW_POSITIONS (a stabiliser chain of the
 //    puzzle's group acting on its pieces). The phase pattern numbers the new pieces first so
@@ -47,10 +55,21 @@ struct Phase {
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
 };
 
+// Block chain (auto step 2): each phase's arrangements of its new pieces stay within this, and
+// the rest is one phase once the remaining moves' group has at most this many elements; a step
+// gives up at most BLOCK_CHAIN_MAX_REMOVED base moves and checks at most BLOCK_CHAIN_CHECKS
+// candidates with group facts; puzzles with more than BLOCK_CHAIN_MAX_BASES base moves skip it.
+inline constexpr std::uint64_t BLOCK_CHAIN_POSITIONS = 3'000'000;
+inline constexpr std::size_t BLOCK_CHAIN_MAX_REMOVED = 4;
+inline constexpr std::size_t BLOCK_CHAIN_CHECKS = 8;
+inline constexpr std::size_t BLOCK_CHAIN_MAX_BASES = 16;
 // The arrangements of a chain phase's new pieces stay within this (see the file comment).
 inline constexpr std::uint64_t CHAIN_NEW_POSITIONS = 200'000;
 // Each phase's pattern databases get min(memory / phases, this).
 inline constexpr std::uint64_t PHASE_MEMORY_CAP = std::uint64_t{32} << 20;
+
+// With a slack, a phase's solver gives up to branch x this many solutions to choose from.
+inline constexpr std::size_t SLACK_EXAMINE_FACTOR = 8;
 
 struct PhaseOptions {
   Metric metric = Metric::Htm;
@@ -59,6 +78,20 @@ struct PhaseOptions {
   // Per phase: the first solution of at most max_length from DefSolver's quick weighted pass
   // is taken (a budget rather than optimality; DefSolveOptions::accept_non_optimal).
   bool accept_non_optimal = false;
+  // A beam over the phases (the built-in Loopover fast solver's scheme, generic): each of the
+  // `beam_width` positions kept after a phase is solved by the next phase with up to `branch`
+  // of its optimal solutions (distinct end positions); the `beam_width` end positions with the
+  // least moves so far plus the following phase's lower bound (its distance when its table is
+  // exact) are kept. 1 and 1: one optimal solution per phase, as in a plain chain. With
+  // accept_non_optimal the branch is 1.
+  int beam_width = 1;
+  int branch = 1;
+  // With branch > 1: a phase's solutions up to this much longer than its optimum are tried too
+  // (one longer phase can leave the next phases shorter).
+  int slack = 0;
+  // Where every position is a group element (the Solved pattern is the identity): the inverse
+  // position starts the beam too, and a solution found for it is inverted (the same length).
+  bool inverse = false;
 };
 
 // The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
@@ -67,10 +100,14 @@ std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<Phas
 // Phases derived from the puzzle (see the file comment). Group facts are computed with `run`.
 Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run);
 
-// The phase's own puzzle (see the file comment).
+// The phase's own puzzle (see the file comment). Slots that none of the phase's moves touch
+// are left out of it (their content cannot change during the phase), and a set with no slot
+// left; the pattern numbers in the slots kept are renumbered 0.. in their order.
 Definition phase_definition(const Definition& d, const Phase& phase);
-// A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle.
-State project_state(const Definition& d, const Phase& phase, const State& position);
+// A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle; an
+// error (Unsolvable) when a slot the phase leaves out does not already hold what the phase's
+// pattern wants there.
+Result<State> project_state(const Definition& d, const Phase& phase, const State& position);
 // "CORNERS 1 1 1 ... / ? ? ..." in one line per set that differs from the Solved pattern.
 std::string phase_pattern_text(const Definition& d, const Phase& phase);
 
@@ -94,9 +131,14 @@ struct PhaseReport {
 };
 
 struct PhasedSolution {
-  std::vector<std::string> moves;         // all phases, in order
+  // All phases, in order, with moves merged across phase boundaries (merge_moves): the length
+  // can be less than the phases' lengths added up.
+  std::vector<std::string> moves;
   std::vector<std::size_t> move_indices;  // the same as indices into Definition::moves
   int length = 0;                         // in the metric
+  // The phases solved the inverse position (PhaseOptions::inverse): `phases` are its phases and
+  // `moves` the inverse of their moves.
+  bool inverse = false;
   std::vector<PhaseReport> phases;
   double seconds = 0;
 };
@@ -108,8 +150,8 @@ class PhasedSolver {
                                                       std::vector<Phase> phases,
                                                       const PhaseOptions& options,
                                                       TableStore& tables, const RunContext& run);
-  // Solves `start` (pattern form of d.solved) phase by phase; the whole sequence is replayed
-  // from `start` before it is returned.
+  // Solves `start` (pattern form of d.solved) phase by phase (with the options' beam); the
+  // whole sequence is replayed from `start` before it is returned.
   Result<PhasedSolution> solve(const State& start, const RunContext& run) const;
   const std::vector<Phase>& phases() const { return phases_; }
   // Every phase's tables, in phase order.
@@ -120,7 +162,22 @@ class PhasedSolver {
   std::vector<Phase> phases_;
   PhaseOptions options_;
   std::vector<std::shared_ptr<DefSolver>> solvers_;
+  std::vector<char> commuting_;  // commuting_bases: [a * bases + b]
 };
+
+// Whether every position is a group element: each set's Solved pattern is the identity (every
+// piece distinct and home, every orientation tracked and 0), so that a position has an inverse.
+bool positions_are_elements(const Definition& d);
+// The inverse of a position (positions_are_elements): a state is the map slot -> piece with
+// orientations, composed as apply() does; the inverse sends the home of the piece in slot i
+// back to i, with the opposite orientation. The inverse of a move sequence reaches it.
+State inverse_position(const Definition& d, const State& position);
+
+// `moves` (indices into Definition::moves) with moves of one base merged where only moves that
+// commute with them stand between (R U' R2 with R and U commuting: U' R'), and cancelled
+// where their powers add up to the identity. Never longer in either metric.
+std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
+                                     const std::vector<std::size_t>& moves);
 
 // The inverse of a move sequence (reversed, each move's inverse power), as indices into
 // Definition::moves; an error when some move's inverse is not a search move.

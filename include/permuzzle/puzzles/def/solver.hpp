@@ -30,6 +30,11 @@ struct DefSolveOptions {
   Metric metric = Metric::Htm;
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // all pattern databases together
   bool all_optimal = false;                             // every optimal canonical solution
+  // With all_optimal: at most this many (the first the search meets); 0 = every one.
+  std::size_t max_solutions = 0;
+  // With all_optimal: also the solutions up to this many moves longer than optimal (the
+  // optimal length's cost + slack), each with `optimal` false.
+  int slack = 0;
   int max_length = 100;  // LimitExceeded rather than an IDA* bound past this
   // A non-optimal answer is welcome (the caller gave --max-length or a time limit): a quick
   // weighted pass runs first; a solution within max_length from it is returned at once without
@@ -97,6 +102,9 @@ class DefSolver {
   Result<std::vector<DefSolution>> solve_moves(const std::vector<std::size_t>& moves,
                                                const RunContext& run,
                                                DefSolveReport* report = nullptr) const;
+  // The databases' lower bound on the distance of `position` (pattern form) in the metric
+  // (the distance itself, up to 15, when the one database is exact).
+  Result<int> lower_bound(const State& position) const;
   const std::vector<PdbInfo>& tables() const { return infos_; }
   const CompiledPuzzle& puzzle() const { return *full_; }
 
