@@ -11,6 +11,7 @@
 
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/search/bfs.hpp"
@@ -195,6 +196,83 @@ struct Inverter {
   }
 };
 
+// The databases' ranks of a position's inverse read straight from the position, for databases
+// whose coordinates are all arrangements of tracked pieces, with or without their orientations
+// (the planner's partial tables: 4 of the 2x2x2's corners, 4 of the 3x3x3's edges). The inverse
+// z of x (Inverter) has the piece solved at slot h at slot home[x.labels[h]], turned by
+// -x.ori[h]: each tracked piece's slot and orientation are two reads, where inverting the whole
+// position, projecting it per database and ranking the projection cost the 2x2x2 antipode's
+// search a third of its time.
+class InverseRanker {
+ public:
+  static std::optional<InverseRanker> make(const std::vector<DefSolver::Pdb>& pdbs,
+                                           const Inverter& inverter) {
+    InverseRanker out;
+    for (const DefSolver::Pdb& pdb : pdbs) {
+      std::vector<Part> parts;
+      for (const Component& c : pdb.puzzle->components()) {
+        const PieceGroup& g = pdb.puzzle->groups()[c.group];
+        const bool arrangement =
+            g.blank >= 0 && (c.kind == Component::Kind::Perm ||
+                             (c.kind == Component::Kind::Mixed && g.mixed_arrangement));
+        if (!arrangement || g.size() > 32) return std::nullopt;
+        Part part;
+        part.group = c.group;
+        part.weight = c.weight;
+        part.with_ori = c.kind == Component::Kind::Mixed;
+        part.ori_part = part.with_ori ? c.ori_part : 1;
+        part.n = g.size();
+        part.o = static_cast<unsigned>(g.orientations);
+        // The tracked projected labels in order (tracked_slots' order): the home slot of the
+        // full puzzle's piece each one stands for.
+        const auto& map = pdb.label_map[c.group];
+        for (std::size_t l = 0; l < g.label_value.size(); ++l) {
+          if (static_cast<int>(l) == g.blank) continue;
+          const auto f = std::find(map.begin(), map.end(), static_cast<std::uint8_t>(l));
+          if (f == map.end()) return std::nullopt;
+          part.home.push_back(inverter.home[c.group][static_cast<std::size_t>(f - map.begin())]);
+        }
+        parts.push_back(std::move(part));
+      }
+      out.parts_.push_back(std::move(parts));
+    }
+    return out;
+  }
+  // The databases' ranks of the inverse of x into out[0..pdbs).
+  void ranks(const Inverter& inverter, const Position& x, std::uint64_t* out) const {
+    std::uint8_t pos[32];
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      std::uint64_t r = 0;
+      for (const Part& part : parts_[i]) {
+        const GroupState& s = x[part.group];
+        const std::uint8_t* home = inverter.home[part.group].data();
+        const auto k = part.home.size();
+        std::uint64_t ori = 0;
+        for (std::size_t j = 0; j < k; ++j) {
+          const std::uint8_t h = part.home[j];
+          pos[j] = home[s.labels[h]];
+          if (part.with_ori) ori = ori * part.o + (part.o - s.ori[h]) % part.o;
+        }
+        r += (rank_arrangement(pos, static_cast<int>(k), part.n) * part.ori_part + ori) *
+             part.weight;
+      }
+      out[i] = r;
+    }
+  }
+
+ private:
+  struct Part {
+    std::size_t group = 0;
+    std::uint64_t weight = 1;
+    std::uint64_t ori_part = 1;
+    int n = 0;
+    unsigned o = 1;
+    bool with_ori = false;
+    std::vector<std::uint8_t> home;
+  };
+  std::vector<std::vector<Part>> parts_;  // [database]
+};
+
 // Symmetry lookups from the file's rotations (x, y, z, ...v), for the same group-like puzzles
 // as Inverter. An element of the puzzle's group is kept per piece group in move form (src, dori:
 // slot j receives the piece of slot src[j], turned by dori[j]); a ⋅ b applies a, then b:
@@ -356,6 +434,7 @@ class Kernel {
     }
     inverse_ = full.solved();
     inverse_ranks_.assign(pdbs.size(), 0);
+    if (inverter_ != nullptr) inverse_ranker_ = InverseRanker::make(pdbs, *inverter_);
     max_length_ = max_depth;
   }
   int start(const Position& root) {
@@ -449,8 +528,13 @@ class Kernel {
   // node, not per generated child): true when the inverse's bound cuts it.
   bool inverse_cuts(const Position& pos, int g, int bound) {
     if (inverter_ == nullptr) return false;
-    inverter_->invert(full_, pos, inverse_);
-    const int h = weight_ * lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
+    if (inverse_ranker_) {
+      inverse_ranker_->ranks(*inverter_, pos, inverse_ranks_.data());
+    } else {
+      inverter_->invert(full_, pos, inverse_);
+      rank_all(inverse_, inverse_ranks_.data());
+    }
+    const int h = weight_ * lookup_max(inverse_ranks_.data(), 0);
     if (g + h > bound) {
       next_bound_ = std::min(next_bound_, g + h);
       return true;
@@ -663,8 +747,9 @@ class Kernel {
   static constexpr int SYMMETRY_MIN_DEPTH = 5;
   int weight_ = 1;
   int max_length_ = 0;
-  const Inverter* inverter_;      // null: no dual lookups
-  const Symmetries* symmetries_;  // null: no symmetry lookups
+  const Inverter* inverter_;                     // null: no dual lookups
+  std::optional<InverseRanker> inverse_ranker_;  // none: the inverse is made and ranked
+  const Symmetries* symmetries_;                 // null: no symmetry lookups
   Position inverse_;
   std::vector<std::uint64_t> inverse_ranks_;
   const std::vector<DefSolver::Pdb>& pdbs_;
