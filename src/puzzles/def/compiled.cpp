@@ -260,15 +260,21 @@ void mixed_ori_unrank(const PieceGroup& g, std::uint64_t r, GroupState& s) {
 }
 
 void apply_group(const PieceGroup& g, const GroupMove& m, const GroupState& from, GroupState& to) {
+  // Orientations and increments are below o (position_of refuses others; moves are reduced),
+  // so the sum needs one conditional subtraction, not a division (the search's hot path).
   const int o = g.orientations;
+  const std::uint8_t* src = m.src.data();
+  const std::uint8_t* dori = m.dori.data();
+  const std::uint8_t* labels = from.labels.data();
+  const std::uint8_t* ori = from.ori.data();
+  std::uint8_t* to_labels = to.labels.data();
+  std::uint8_t* to_ori = to.ori.data();
   for (int j = 0; j < g.size(); ++j) {
-    const std::uint8_t s = m.src[static_cast<std::size_t>(j)];
-    const std::uint8_t label = from.labels[s];
-    to.labels[static_cast<std::size_t>(j)] = label;
-    to.ori[static_cast<std::size_t>(j)] =
-        g.label_ignored[label]
-            ? 0
-            : static_cast<std::uint8_t>((from.ori[s] + m.dori[static_cast<std::size_t>(j)]) % o);
+    const std::uint8_t s = src[j];
+    const std::uint8_t label = labels[s];
+    to_labels[j] = label;
+    const int v = ori[s] + dori[j];
+    to_ori[j] = g.label_ignored[label] ? 0 : static_cast<std::uint8_t>(v >= o ? v - o : v);
   }
 }
 

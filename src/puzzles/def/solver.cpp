@@ -251,7 +251,7 @@ class InverseRanker {
         for (std::size_t j = 0; j < k; ++j) {
           const std::uint8_t h = part.home[j];
           pos[j] = home[s.labels[h]];
-          if (part.with_ori) ori = ori * part.o + (part.o - s.ori[h]) % part.o;
+          if (part.with_ori) ori = ori * part.o + (s.ori[h] == 0 ? 0 : part.o - s.ori[h]);
         }
         r += (rank_arrangement(pos, static_cast<int>(k), part.n) * part.ori_part + ori) *
              part.weight;
@@ -422,7 +422,10 @@ class Kernel {
         max_depth_(max_depth),
         moves_(full.move_count()),
         goal_(full.solved()) {
-    for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
+    for (const auto& p : pdbs) {
+      projected_.push_back(p.puzzle->solved());
+      nibbles_.push_back(p.nibbles->data());
+    }
     // Children's database ranks from their parent's (see child_ranks): when every database
     // searches with the full puzzle's moves, in its order (HTM; under QTM the databases search
     // with quarter turns only and the children are ranked from their positions).
@@ -624,9 +627,10 @@ class Kernel {
   }
   int lookup_max(const std::uint64_t* ranks, int) const {
     int best = 0;
-    for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+    const std::size_t np = nibbles_.size();
+    for (std::size_t i = 0; i < np; ++i) {
       const std::uint64_t r = ranks[i];
-      best = std::max(best, ((*pdbs_[i].nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
+      best = std::max(best, (nibbles_[i][r / 2] >> ((r % 2) * 4)) & 0xF);
     }
     return best;
   }
@@ -645,7 +649,8 @@ class Kernel {
       next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return false;
     }
-    if (pos == goal_) {
+    // The goal's bound is 0 in every database: a position with a positive bound is not it.
+    if (hv == 0 && pos == goal_) {
       if (!found_) solutions_.clear();
       found_ = true;
       solutions_.push_back(path_);
@@ -708,6 +713,20 @@ class Kernel {
         int next = 0;
         if (!allowed(m, next)) continue;
         const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+        const int f = g + costs_[static_cast<std::size_t>(m)] + h;
+        if (f > bound) {
+          // What the child's dfs() would do before returning at its bound (most children of
+          // an expanded node stop there): count it, poll, and raise the next bound.
+          ++nodes_;
+          if (!control.keep_going(nodes_)) return true;
+          if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
+              cutoff_->load(std::memory_order_relaxed) < index_) {
+            abandoned_ = true;
+            return true;
+          }
+          next_bound_ = std::min(next_bound_, f);
+          continue;
+        }
         position_of_child(m, h);
         path_.push_back(m);
         const bool stop =
@@ -753,6 +772,7 @@ class Kernel {
   Position inverse_;
   std::vector<std::uint64_t> inverse_ranks_;
   const std::vector<DefSolver::Pdb>& pdbs_;
+  std::vector<const std::uint8_t*> nibbles_;  // each database's entries (pdbs_[i].nibbles)
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
   bool all_;
