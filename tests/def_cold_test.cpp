@@ -7,9 +7,12 @@
 #include <sstream>
 
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
+#include "permuzzle/puzzles/def/builder.hpp"
 #include "permuzzle/puzzles/def/compiled.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/def/solver.hpp"
 #include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::def {
@@ -102,6 +105,53 @@ TEST(DefColdStart, FactoredTablesGiveTheBfsOfDirectMoves) {
   std::uint64_t total = 0;
   for (std::uint64_t c : h) total += c;
   EXPECT_EQ(total, 136080u);  // every arrangement and twist of 4 corners is reached
+}
+
+TEST(DefColdStart, FilledBudgetKeepsTheMemoryAndTheAnswers) {
+  // The planner's first tier (DefSolveOptions::fill_budget): the tables grow into the budget
+  // their equal shares leave unused. On the six-face 2x2x2 at 1 MB: still within 2 M entries,
+  // every corner still tracked, a larger largest table than the equal shares' 4 corners.
+  const Definition d = data_definition("2x2x2.tws");
+  DefSolveOptions o;
+  o.memory_bytes = std::uint64_t{1} << 20;
+  auto equal = DefSolver::plan(d, o, RunContext());
+  o.fill_budget = true;
+  auto filled = DefSolver::plan(d, o, RunContext());
+  ASSERT_TRUE(equal.ok() && filled.ok());
+  std::uint64_t total = 0, largest_equal = 0, largest_filled = 0;
+  for (const PlannedTable& t : *equal) largest_equal = std::max(largest_equal, t.entries);
+  for (const PlannedTable& t : *filled) {
+    total += t.entries;
+    largest_filled = std::max(largest_filled, t.entries);
+  }
+  EXPECT_LE(total, std::uint64_t{2} << 20);
+  EXPECT_EQ(largest_equal, 136080u);    // 8 * 7 * 6 * 5 * 3^4
+  EXPECT_EQ(largest_filled, 1632960u);  // 8 * 7 * 6 * 5 * 4 * 3^5
+  EXPECT_EQ(filled->size(), equal->size());
+
+  // The answers stay optimal: the fixed-corner 2x2x2 at 64 KB with filled tables against its
+  // exact table (3,674,160 entries).
+  const Definition fixed = samples::cube2(true);
+  TableStore none;
+  DefSolveOptions small;
+  small.memory_bytes = 64 << 10;
+  small.fill_budget = true;
+  auto solver = DefSolver::create(fixed, small, none, RunContext());
+  DefSolveOptions whole;
+  whole.memory_bytes = std::uint64_t{16} << 20;
+  auto exact = DefSolver::create(fixed, whole, none, RunContext());
+  ASSERT_TRUE(solver.ok() && exact.ok());
+  ASSERT_TRUE((*exact)->tables().front().exact);
+  Rng rng(3);
+  for (int i = 0; i < 8; ++i) {
+    std::vector<std::size_t> moves;
+    for (int k = 0; k < 25; ++k) moves.push_back(rng.below(fixed.moves.size()));
+    auto a = (*solver)->solve_moves(moves, RunContext());
+    auto b = (*exact)->solve_moves(moves, RunContext());
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->front().length, b->front().length);
+    EXPECT_EQ(a->front().moves, b->front().moves);
+  }
 }
 
 }  // namespace
