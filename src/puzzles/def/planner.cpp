@@ -83,6 +83,9 @@ Result<std::unique_ptr<PlannedSolver>> PlannedSolver::create(const Definition& d
   for (std::uint64_t b : budgets) {
     DefSolveOptions o = options.solve;
     o.memory_bytes = b;
+    // The first tier's tables fill its budget (fewer, larger tables: see
+    // DefSolveOptions::fill_budget); the larger tiers keep their equal shares.
+    o.fill_budget = b == budgets.front();
     auto plan = DefSolver::plan(definition, o, run);
     if (!plan) {
       if (run.should_stop()) return run.stop_error();
@@ -91,6 +94,7 @@ Result<std::unique_ptr<PlannedSolver>> PlannedSolver::create(const Definition& d
     if (plan->empty()) continue;  // nothing fits in so little memory
     Tier tier;
     tier.memory_bytes = b;
+    tier.fill_budget = o.fill_budget;
     tier.tables = std::move(*plan);
     tier.cached = tables.persistent();
     for (const PlannedTable& t : tier.tables) {
@@ -134,6 +138,7 @@ Result<std::unique_ptr<PlannedSolver>> PlannedSolver::create(const Definition& d
 Status PlannedSolver::enter(std::size_t tier, const std::string& why, const RunContext& run) {
   DefSolveOptions o = options_.solve;
   o.memory_bytes = tiers_[tier].memory_bytes;
+  o.fill_budget = tiers_[tier].fill_budget;
   // Below the last tier the search is cut by the planner's own deadline: a quick non-optimal
   // pass would only be thrown away, unless the caller accepts such answers or has a deadline
   // of its own (the quick answer is then kept for when that deadline comes).

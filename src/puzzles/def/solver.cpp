@@ -11,6 +11,7 @@
 
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/search/bfs.hpp"
@@ -195,6 +196,83 @@ struct Inverter {
   }
 };
 
+// The databases' ranks of a position's inverse read straight from the position, for databases
+// whose coordinates are all arrangements of tracked pieces, with or without their orientations
+// (the planner's partial tables: 4 of the 2x2x2's corners, 4 of the 3x3x3's edges). The inverse
+// z of x (Inverter) has the piece solved at slot h at slot home[x.labels[h]], turned by
+// -x.ori[h]: each tracked piece's slot and orientation are two reads, where inverting the whole
+// position, projecting it per database and ranking the projection cost the 2x2x2 antipode's
+// search a third of its time.
+class InverseRanker {
+ public:
+  static std::optional<InverseRanker> make(const std::vector<DefSolver::Pdb>& pdbs,
+                                           const Inverter& inverter) {
+    InverseRanker out;
+    for (const DefSolver::Pdb& pdb : pdbs) {
+      std::vector<Part> parts;
+      for (const Component& c : pdb.puzzle->components()) {
+        const PieceGroup& g = pdb.puzzle->groups()[c.group];
+        const bool arrangement =
+            g.blank >= 0 && (c.kind == Component::Kind::Perm ||
+                             (c.kind == Component::Kind::Mixed && g.mixed_arrangement));
+        if (!arrangement || g.size() > 32) return std::nullopt;
+        Part part;
+        part.group = c.group;
+        part.weight = c.weight;
+        part.with_ori = c.kind == Component::Kind::Mixed;
+        part.ori_part = part.with_ori ? c.ori_part : 1;
+        part.n = g.size();
+        part.o = static_cast<unsigned>(g.orientations);
+        // The tracked projected labels in order (tracked_slots' order): the home slot of the
+        // full puzzle's piece each one stands for.
+        const auto& map = pdb.label_map[c.group];
+        for (std::size_t l = 0; l < g.label_value.size(); ++l) {
+          if (static_cast<int>(l) == g.blank) continue;
+          const auto f = std::find(map.begin(), map.end(), static_cast<std::uint8_t>(l));
+          if (f == map.end()) return std::nullopt;
+          part.home.push_back(inverter.home[c.group][static_cast<std::size_t>(f - map.begin())]);
+        }
+        parts.push_back(std::move(part));
+      }
+      out.parts_.push_back(std::move(parts));
+    }
+    return out;
+  }
+  // The databases' ranks of the inverse of x into out[0..pdbs).
+  void ranks(const Inverter& inverter, const Position& x, std::uint64_t* out) const {
+    std::uint8_t pos[32];
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      std::uint64_t r = 0;
+      for (const Part& part : parts_[i]) {
+        const GroupState& s = x[part.group];
+        const std::uint8_t* home = inverter.home[part.group].data();
+        const auto k = part.home.size();
+        std::uint64_t ori = 0;
+        for (std::size_t j = 0; j < k; ++j) {
+          const std::uint8_t h = part.home[j];
+          pos[j] = home[s.labels[h]];
+          if (part.with_ori) ori = ori * part.o + (s.ori[h] == 0 ? 0 : part.o - s.ori[h]);
+        }
+        r += (rank_arrangement(pos, static_cast<int>(k), part.n) * part.ori_part + ori) *
+             part.weight;
+      }
+      out[i] = r;
+    }
+  }
+
+ private:
+  struct Part {
+    std::size_t group = 0;
+    std::uint64_t weight = 1;
+    std::uint64_t ori_part = 1;
+    int n = 0;
+    unsigned o = 1;
+    bool with_ori = false;
+    std::vector<std::uint8_t> home;
+  };
+  std::vector<std::vector<Part>> parts_;  // [database]
+};
+
 // Symmetry lookups from the file's rotations (x, y, z, ...v), for the same group-like puzzles
 // as Inverter. An element of the puzzle's group is kept per piece group in move form (src, dori:
 // slot j receives the piece of slot src[j], turned by dori[j]); a ⋅ b applies a, then b:
@@ -344,7 +422,10 @@ class Kernel {
         max_depth_(max_depth),
         moves_(full.move_count()),
         goal_(full.solved()) {
-    for (const auto& p : pdbs) projected_.push_back(p.puzzle->solved());
+    for (const auto& p : pdbs) {
+      projected_.push_back(p.puzzle->solved());
+      nibbles_.push_back(p.nibbles->data());
+    }
     // Children's database ranks from their parent's (see child_ranks): when every database
     // searches with the full puzzle's moves, in its order (HTM; under QTM the databases search
     // with quarter turns only and the children are ranked from their positions).
@@ -356,6 +437,7 @@ class Kernel {
     }
     inverse_ = full.solved();
     inverse_ranks_.assign(pdbs.size(), 0);
+    if (inverter_ != nullptr) inverse_ranker_ = InverseRanker::make(pdbs, *inverter_);
     max_length_ = max_depth;
   }
   void set_max_solutions(std::size_t n) { max_solutions_ = n; }
@@ -450,8 +532,13 @@ class Kernel {
   // node, not per generated child): true when the inverse's bound cuts it.
   bool inverse_cuts(const Position& pos, int g, int bound) {
     if (inverter_ == nullptr) return false;
-    inverter_->invert(full_, pos, inverse_);
-    const int h = weight_ * lookup_max(rank_all(inverse_, inverse_ranks_.data()), 0);
+    if (inverse_ranker_) {
+      inverse_ranker_->ranks(*inverter_, pos, inverse_ranks_.data());
+    } else {
+      inverter_->invert(full_, pos, inverse_);
+      rank_all(inverse_, inverse_ranks_.data());
+    }
+    const int h = weight_ * lookup_max(inverse_ranks_.data(), 0);
     if (g + h > bound) {
       next_bound_ = std::min(next_bound_, g + h);
       return true;
@@ -541,9 +628,10 @@ class Kernel {
   }
   int lookup_max(const std::uint64_t* ranks, int) const {
     int best = 0;
-    for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+    const std::size_t np = nibbles_.size();
+    for (std::size_t i = 0; i < np; ++i) {
       const std::uint64_t r = ranks[i];
-      best = std::max(best, ((*pdbs_[i].nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
+      best = std::max(best, (nibbles_[i][r / 2] >> ((r % 2) * 4)) & 0xF);
     }
     return best;
   }
@@ -562,7 +650,8 @@ class Kernel {
       next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return false;
     }
-    if (pos == goal_) {
+    // The goal's bound is 0 in every database: a position with a positive bound is not it.
+    if (hv == 0 && pos == goal_) {
       if (!found_) solutions_.clear();
       found_ = true;
       solutions_.push_back(path_);
@@ -625,6 +714,20 @@ class Kernel {
         int next = 0;
         if (!allowed(m, next)) continue;
         const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
+        const int f = g + costs_[static_cast<std::size_t>(m)] + h;
+        if (f > bound) {
+          // What the child's dfs() would do before returning at its bound (most children of
+          // an expanded node stop there): count it, poll, and raise the next bound.
+          ++nodes_;
+          if (!control.keep_going(nodes_)) return true;
+          if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
+              cutoff_->load(std::memory_order_relaxed) < index_) {
+            abandoned_ = true;
+            return true;
+          }
+          next_bound_ = std::min(next_bound_, f);
+          continue;
+        }
         position_of_child(m, h);
         path_.push_back(m);
         const bool stop =
@@ -664,11 +767,13 @@ class Kernel {
   static constexpr int SYMMETRY_MIN_DEPTH = 5;
   int weight_ = 1;
   int max_length_ = 0;
-  const Inverter* inverter_;      // null: no dual lookups
-  const Symmetries* symmetries_;  // null: no symmetry lookups
+  const Inverter* inverter_;                     // null: no dual lookups
+  std::optional<InverseRanker> inverse_ranker_;  // none: the inverse is made and ranked
+  const Symmetries* symmetries_;                 // null: no symmetry lookups
   Position inverse_;
   std::vector<std::uint64_t> inverse_ranks_;
   const std::vector<DefSolver::Pdb>& pdbs_;
+  std::vector<const std::uint8_t*> nibbles_;  // each database's entries (pdbs_[i].nibbles)
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
   bool all_;
@@ -811,11 +916,9 @@ namespace {
 // The databases for a budget of `memory_bytes`: as few as the budget allows (entries are half a
 // byte), each a tracked-label vector per group (see the file comment of solver.hpp). Empty when
 // none fits; the run's stop error when stopped.
-Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definition& d,
-                                                                   const CompiledPuzzle& fp,
-                                                                   Metric metric,
-                                                                   std::uint64_t memory_bytes,
-                                                                   const RunContext& run) {
+Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
+    const Definition& d, const CompiledPuzzle& fp, Metric metric, std::uint64_t memory_bytes,
+    bool fill_budget, const RunContext& run) {
   std::vector<Unit> units;
   for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
     for (std::size_t l = 0; l < fp.groups()[gi].label_value.size(); ++l)
@@ -906,6 +1009,57 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(const Definit
       }
     }
     if (run.should_stop()) return run.stop_error();
+    // With fill_budget (the planner's first tier), the budget the equal shares leave unused
+    // (tables within budget / count each often take far less: the 2x2x2's two 4-corner tables
+    // hold 272,160 of the 2 M entries of 1 MB) goes to the tables themselves, one piece at a
+    // time, the smallest growth first, each table taking the piece of its group just before its
+    // first as above, while the whole plan stays within the budget. One larger table is a much
+    // stronger bound than several small ones (the 2x2x2 antipode: corners 8,1-4 and 5-8 search
+    // 350 K nodes where 1-4 and 5-8 search 3.5 M, for 0.05 s more of building).
+    if (fill_budget) {
+      std::vector<std::uint64_t> sizes;
+      std::uint64_t total = 0;
+      for (const auto& table : tables_plan) {
+        sizes.push_back(projected_states(d, fp, table, metric));
+        total += sizes.back();
+      }
+      while (!run.should_stop()) {
+        std::uint64_t best_added = 0;
+        std::size_t best = tables_plan.size();
+        std::vector<std::vector<char>> best_trial;
+        std::uint64_t best_size = 0;
+        for (std::size_t t = 0; t < tables_plan.size(); ++t) {
+          const auto& table = tables_plan[t];
+          for (std::size_t gi = 0; gi < table.size(); ++gi) {
+            const std::vector<char>& tracked = table[gi];
+            const std::size_t size = tracked.size();
+            const auto n = std::count(tracked.begin(), tracked.end(), 1);
+            if (n == 0 || n == static_cast<std::ptrdiff_t>(size)) continue;
+            const std::size_t first = static_cast<std::size_t>(
+                std::find(tracked.begin(), tracked.end(), 1) - tracked.begin());
+            std::size_t l = size;
+            for (std::size_t k = 1; k < size && l == size; ++k) {
+              if (!tracked[(first + size - k) % size]) l = (first + size - k) % size;
+            }
+            auto trial = table;
+            trial[gi][l] = 1;
+            const std::uint64_t grown = projected_states(d, fp, trial, metric);
+            if (grown <= sizes[t] || grown - sizes[t] > budget_entries - total) continue;
+            if (best == tables_plan.size() || grown - sizes[t] < best_added) {
+              best = t;
+              best_added = grown - sizes[t];
+              best_trial = std::move(trial);
+              best_size = grown;
+            }
+          }
+        }
+        if (best == tables_plan.size()) break;
+        tables_plan[best] = std::move(best_trial);
+        sizes[best] = best_size;
+        total += best_added;
+      }
+      if (run.should_stop()) return run.stop_error();
+    }
     plan = std::move(tables_plan);
   }
   return plan;
@@ -959,7 +1113,8 @@ Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
                                                   const RunContext& run) {
   auto full = compile_full(d, options.metric, run);
   if (!full) return full.error();
-  auto planned = plan_databases(d, *full, options.metric, options.memory_bytes, run);
+  auto planned =
+      plan_databases(d, *full, options.metric, options.memory_bytes, options.fill_budget, run);
   if (!planned) return planned.error();
   const std::uint64_t hash = definition_hash(d);
   std::vector<PlannedTable> out;
@@ -1012,7 +1167,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   solver->canonical_states_ = automaton->states();
 
   // Step 3. The databases: as few as the budget allows (entries are half a byte).
-  auto planned = plan_databases(d, fp, options.metric, options.memory_bytes, run);
+  auto planned =
+      plan_databases(d, fp, options.metric, options.memory_bytes, options.fill_budget, run);
   if (!planned) return planned.error();
   std::vector<std::vector<std::vector<char>>> plan = std::move(*planned);
   if (plan.empty()) {

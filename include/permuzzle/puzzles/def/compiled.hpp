@@ -97,6 +97,14 @@ struct Component {
   // the reachable raw values, ascending (see the file comment).
   std::vector<Component> parts;
   std::vector<std::uint64_t> raws;
+  // Mixed arrangement components too large for `table` (a pattern database's 5 of 8 corners):
+  // a factored move table. arrangement_moves[(a * moves + m) * 2] = the next arrangement of
+  // arrangement a times ori_part, [... + 1] = the move's orientation increments (digits in
+  // label order, as a value of the orientation part) times ori_part; then the value after move m
+  // of a * ori_part + x is arrangement_moves[...] + ori_add[increments * ori_part + x], where
+  // ori_add adds digit by digit mod o. Empty: none (the component is computed directly).
+  std::vector<std::uint32_t> arrangement_moves;
+  std::vector<std::uint32_t> ori_add;
   bool tabulated() const { return !table.empty(); }
 };
 
@@ -186,6 +194,23 @@ class RankExpander {
   explicit RankExpander(const CompiledPuzzle& puzzle);
   template <class Visit>
   void for_each_neighbour(std::uint64_t rank, Visit&& visit) {
+    if (inner_factored_) {
+      // A factored innermost component (Component::arrangement_moves): within one arrangement
+      // only the orientation value changes.
+      if (rank - factored_block_ < factored_span_) {
+        coord_.back() = factored_base_ + (rank - factored_block_);
+        have_ = rank;
+      } else {
+        load(rank);
+      }
+      const std::uint64_t x = rank - factored_block_;
+      const int moves = moves_;
+      for (int m = 0; m < moves; ++m) {
+        const std::uint32_t* r = factored_row_ + 2 * m;
+        if (visit(outer_[static_cast<std::size_t>(m)] + r[0] + factored_add_[r[1] + x])) return;
+      }
+      return;
+    }
     if (rank - block_ < inner_rows_) {
       // The loaded outer value (a scan within one block) and a tabulated inner component: the
       // inner row only.
@@ -234,6 +259,15 @@ class RankExpander {
   std::vector<std::uint64_t> outer_;  // per move: the outer components' part of the neighbour
   const std::uint32_t* inner_row_ = nullptr;
   bool inner_tabulated_ = true;
+  // The fast path of a factored innermost component: the ranks [factored_block_,
+  // factored_block_ + factored_span_) share the outer value and the arrangement loaded
+  // (inner coordinate factored_base_ at factored_block_; its row of arrangement_moves).
+  bool inner_factored_ = false;
+  std::uint64_t factored_block_ = ~0ULL;
+  std::uint64_t factored_span_ = 0;
+  std::uint64_t factored_base_ = 0;
+  const std::uint32_t* factored_row_ = nullptr;
+  const std::uint32_t* factored_add_ = nullptr;
   const char* prefetch_words_ = nullptr;
   unsigned prefetch_bits_ = 0;
   std::vector<std::uint32_t> zeros_;  // the inner row of a puzzle without components
@@ -256,6 +290,12 @@ class RankExpander {
     std::uint64_t ori_size = 1;                  // o^k
     std::vector<std::vector<std::uint8_t>> dst;  // [move][slot]
     Position scratch;                            // generic components: unrank, apply, rank
+    // A factored move table (Component::arrangement_moves): the loaded arrangement's row and
+    // orientation value.
+    const std::uint32_t* factored = nullptr;
+    const std::uint32_t* ori_add = nullptr;
+    const std::uint32_t* row = nullptr;
+    std::uint64_t ori_value = 0;
   };
   std::vector<Direct> direct_;
 };

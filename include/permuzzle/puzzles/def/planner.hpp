@@ -68,7 +68,8 @@ class PlannedSolver {
   struct Tier {
     std::uint64_t memory_bytes = 0;
     std::vector<PlannedTable> tables;
-    bool cached = false;  // every database is on disk already
+    bool cached = false;       // every database is on disk already
+    bool fill_budget = false;  // DefSolveOptions::fill_budget (the first tier)
     std::uint64_t entries() const;
   };
   const std::vector<Tier>& tiers() const { return tiers_; }
