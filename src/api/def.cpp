@@ -199,7 +199,8 @@ void register_def(Registry& r) {
                  random_command};
   // The scramble sequence solves the position by phases (tables, searches): expensive.
   random.cost = Cost::Expensive;
-  random.hard_example = {{"file", loopover_definition_text(5, 5)}, {"seed", 3}};
+  // The 5x5 Loopover's block-building phases answer within a second; the 6x6's take minutes.
+  random.hard_example = {{"file", loopover_definition_text(6, 6)}, {"seed", 3}};
   random.invalid_examples = {{{"file", "Move"}}, {{"file", cube}, {"seed", "x"}}};
   r.add(std::move(random));
   register_def_exports(r);
