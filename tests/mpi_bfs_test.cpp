@@ -161,12 +161,16 @@ TEST_F(MpiBfs, ProcessKilledMidLevelResumesFromItsCheckpoint) {
   std::filesystem::remove_all(dir);
 }
 
-// The same for the sliding puzzle's own command (its checkpoints are search/bfs_checkpoint's too).
-TEST_F(MpiBfs, SlidingJobKilledMidLevelResumesFromItsCheckpoint) {
-  const std::string dir = ::testing::TempDir() + "/mpi-sliding-checkpoint";
+// A job of 2 processes running `search` (a BFS command) with checkpoints in a directory named
+// `name`, killed when process 1 sends its 12th batch, resumed by 2 and by 3 processes: the
+// one-process answer's histogram and `antipodes_field`, from a level after the start (and,
+// with 2 processes, before the end).
+void expect_killed_job_resumes(const std::string& name, const std::string& search,
+                               const std::string& antipodes_field) {
+  const std::string dir = ::testing::TempDir() + "/" + name;
   std::filesystem::remove_all(dir);
-  const std::string args = "sliding bfs 2x5 --reachable-only --checkpoint " + dir;
-  const test::CliRun one = test::run_cli("--json --tables none sliding bfs 2x5 --reachable-only");
+  const std::string args = search + " --checkpoint " + dir;
+  const test::CliRun one = test::run_cli("--json --tables none " + search);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   const test::CliRun killed = mpirun(2, args, "PERMUZZLE_TEST_DIE_AFTER_BATCHES=12");
   EXPECT_NE(killed.exit_code, 0);
@@ -175,7 +179,7 @@ TEST_F(MpiBfs, SlidingJobKilledMidLevelResumesFromItsCheckpoint) {
     const test::CliRun resumed = mpirun(p, args + " --resume");
     ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
     EXPECT_EQ(resumed.json()["histogram"], one.json()["histogram"]);
-    EXPECT_EQ(resumed.json()["antipodes"], one.json()["antipodes"]);
+    EXPECT_EQ(resumed.json()[antipodes_field], one.json()[antipodes_field]);
     const int from = resumed.json()["resumed_from"].get<int>();
     EXPECT_GT(from, 0);
     if (p == 2) EXPECT_LT(from, one.json()["max_distance"].get<int>());
@@ -183,26 +187,15 @@ TEST_F(MpiBfs, SlidingJobKilledMidLevelResumesFromItsCheckpoint) {
   std::filesystem::remove_all(dir);
 }
 
+// The same for the sliding puzzle's own command (its checkpoints are search/bfs_checkpoint's too).
+TEST_F(MpiBfs, SlidingJobKilledMidLevelResumesFromItsCheckpoint) {
+  expect_killed_job_resumes("mpi-sliding-checkpoint", "sliding bfs 2x5 --reachable-only",
+                            "antipodes");
+}
+
 // And for Loopover's (its 4-bit table, 10! positions of the 2x5 board).
 TEST_F(MpiBfs, LoopoverJobKilledMidLevelResumesFromItsCheckpoint) {
-  const std::string dir = ::testing::TempDir() + "/mpi-loopover-checkpoint";
-  std::filesystem::remove_all(dir);
-  const std::string args = "loopover bfs 2x5 --checkpoint " + dir;
-  const test::CliRun one = test::run_cli("--json --tables none loopover bfs 2x5");
-  ASSERT_EQ(one.exit_code, 0) << one.err;
-  const test::CliRun killed = mpirun(2, args, "PERMUZZLE_TEST_DIE_AFTER_BATCHES=12");
-  EXPECT_NE(killed.exit_code, 0);
-  EXPECT_EQ(killed.out.find("histogram"), std::string::npos);
-  for (int p : {2, 3}) {
-    const test::CliRun resumed = mpirun(p, args + " --resume");
-    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-    EXPECT_EQ(resumed.json()["histogram"], one.json()["histogram"]);
-    EXPECT_EQ(resumed.json()["sample_antipodes"], one.json()["sample_antipodes"]);
-    const int from = resumed.json()["resumed_from"].get<int>();
-    EXPECT_GT(from, 0);
-    if (p == 2) EXPECT_LT(from, one.json()["max_distance"].get<int>());
-  }
-  std::filesystem::remove_all(dir);
+  expect_killed_job_resumes("mpi-loopover-checkpoint", "loopover bfs 2x5", "sample_antipodes");
 }
 
 TEST_F(MpiBfs, MessageBuffersStayWithinTheirBudget) {

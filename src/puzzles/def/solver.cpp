@@ -913,6 +913,21 @@ class ParallelKernel {
 
 namespace {
 
+// The piece a table that tracks part of a group takes next: the untracked one nearest before
+// its first tracked piece, going backwards round the group (the pieces just before a table's
+// own, as the plans are laid out); none when the table tracks none or all of the group.
+std::optional<std::size_t> piece_before_first(const std::vector<char>& tracked) {
+  const std::size_t size = tracked.size();
+  const auto first = std::find(tracked.begin(), tracked.end(), 1);
+  if (first == tracked.end()) return std::nullopt;
+  const auto f = static_cast<std::size_t>(first - tracked.begin());
+  for (std::size_t k = 1; k < size; ++k) {
+    const std::size_t l = (f + size - k) % size;
+    if (!tracked[l]) return l;
+  }
+  return std::nullopt;
+}
+
 // The databases for a budget of `memory_bytes`: as few as the budget allows (entries are half a
 // byte), each a tracked-label vector per group (see the file comment of solver.hpp). Empty when
 // none fits; the run's stop error when stopped.
@@ -990,19 +1005,9 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12).
     for (auto& table : tables_plan) {
       for (std::size_t gi = 0; gi < table.size(); ++gi) {
-        // `tracked` is read only before the loop: a grown trial replaces `table` (and the
-        // vector `tracked` refers to) inside it.
-        const std::vector<char>& tracked = table[gi];
-        const std::size_t size = tracked.size();
-        const auto n = std::count(tracked.begin(), tracked.end(), 1);
-        if (n == 0 || n == static_cast<std::ptrdiff_t>(size)) continue;
-        const std::size_t first = static_cast<std::size_t>(
-            std::find(tracked.begin(), tracked.end(), 1) - tracked.begin());
-        for (std::size_t k = 1; k < size; ++k) {
-          const std::size_t l = (first + size - k) % size;
-          if (table[gi][l]) continue;
+        while (const std::optional<std::size_t> l = piece_before_first(table[gi])) {
           auto trial = table;
-          trial[gi][l] = 1;
+          trial[gi][*l] = 1;
           if (!fits(trial)) break;
           table = std::move(trial);
         }
@@ -1031,18 +1036,10 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
         for (std::size_t t = 0; t < tables_plan.size(); ++t) {
           const auto& table = tables_plan[t];
           for (std::size_t gi = 0; gi < table.size(); ++gi) {
-            const std::vector<char>& tracked = table[gi];
-            const std::size_t size = tracked.size();
-            const auto n = std::count(tracked.begin(), tracked.end(), 1);
-            if (n == 0 || n == static_cast<std::ptrdiff_t>(size)) continue;
-            const std::size_t first = static_cast<std::size_t>(
-                std::find(tracked.begin(), tracked.end(), 1) - tracked.begin());
-            std::size_t l = size;
-            for (std::size_t k = 1; k < size && l == size; ++k) {
-              if (!tracked[(first + size - k) % size]) l = (first + size - k) % size;
-            }
+            const std::optional<std::size_t> l = piece_before_first(table[gi]);
+            if (!l) continue;
             auto trial = table;
-            trial[gi][l] = 1;
+            trial[gi][*l] = 1;
             const std::uint64_t grown = projected_states(d, fp, trial, metric);
             if (grown <= sizes[t] || grown - sizes[t] > budget_entries - total) continue;
             if (best == tables_plan.size() || grown - sizes[t] < best_added) {
