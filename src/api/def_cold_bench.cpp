@@ -7,9 +7,6 @@
 
 #include <sys/resource.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "common.hpp"
 #include "def_common.hpp"
 #include "permuzzle/core/rng.hpp"
@@ -35,14 +32,9 @@ Error check_failed(const std::string& what) {
 }
 
 Result<Definition> data_definition(const Session& s, const std::string& name) {
-  const std::string path = s.data_dir + "/puzzles/" + name;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return make_error("bench def-cold: cannot read " + path, {}, Error::NO_POSITION, ErrorKind::Io);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_definition(text.str(), name);
+  auto text = read_data_puzzle_file(s, name, "bench def-cold");
+  if (!text) return text.error();
+  return parse_definition(*text, name);
 }
 
 // CPU seconds of this process so far, every thread, user and system: on a shared machine the

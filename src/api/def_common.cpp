@@ -3,7 +3,9 @@
 #include "def_common.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "permuzzle/puzzles/def/reader.hpp"
 
@@ -471,6 +473,16 @@ json state_json(const def::Definition& d, const def::State& s) {
     out[d.sets[k].name] = {{"pieces", pieces}, {"orientation", ori}};
   }
   return out;
+}
+
+Result<std::string> read_data_puzzle_file(const Session& s, const std::string& name,
+                                          const std::string& who) {
+  const std::string path = s.data_dir + "/puzzles/" + name;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(who + ": cannot read " + path, {}, Error::NO_POSITION, ErrorKind::Io);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace permuzzle::api

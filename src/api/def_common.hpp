@@ -41,6 +41,11 @@ Result<std::vector<def::Scramble>> read_positions_params(const Request& q,
 // orientation is null.
 nlohmann::json state_json(const def::Definition& d, const def::State& s);
 
+// The text of a file the project ships in the data directory (`data/puzzles/NAME`: definition
+// and phase files the benches use); `who` names the caller in the error of a missing file.
+Result<std::string> read_data_puzzle_file(const Session& s, const std::string& name,
+                                          const std::string& who);
+
 // Definitions generated from the built-in models (src/api/def_export.cpp).
 def::Definition loopover_definition(loopover::BoardSize size);
 def::Definition cube_definition(int size, bool fixed_corner);

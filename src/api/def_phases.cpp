@@ -237,15 +237,9 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
   if (name == "loopover5x5" || name == "loopover5x5-small") return loopover_definition({5, 5});
   if (name == "loopover4x4") return loopover_definition({4, 4});
   if (name == "4x4x4") {
-    const std::string path = s.data_dir + "/puzzles/4x4x4-fixed-corner.tws";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      return make_error("bench def-phases: cannot read " + path, {}, Error::NO_POSITION,
-                        ErrorKind::Io);
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_definition(text.str(), path);
+    auto text = read_data_puzzle_file(s, "4x4x4-fixed-corner.tws", "bench def-phases");
+    if (!text) return text.error();
+    return parse_definition(*text, "4x4x4-fixed-corner.tws");
   }
   return make_error("bench def-phases: unknown case '" + name +
                         "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5 or "
@@ -293,15 +287,9 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
     if (file.empty()) {
       phases = auto_phases(d, run);
     } else {
-      const std::string path = s.data_dir + "/puzzles/" + file;
-      std::ifstream in(path, std::ios::binary);
-      if (!in) {
-        return make_error("bench def-phases: cannot read " + path, {}, Error::NO_POSITION,
-                          ErrorKind::Io);
-      }
-      std::ostringstream body;
-      body << in.rdbuf();
-      auto specs = parse_phase_file(d, body.str(), path);
+      auto body = read_data_puzzle_file(s, file, "bench def-phases");
+      if (!body) return body.error();
+      auto specs = parse_phase_file(d, *body, file);
       if (!specs) return specs.error();
       phases = phases_from_specs(d, *specs);
     }

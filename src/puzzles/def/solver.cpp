@@ -635,10 +635,9 @@ class Kernel {
     }
     return best;
   }
-  // Returns true to unwind (found with !all_, or stopped).
-  // `self`: the databases' ranks of `pos` (rank_all's order).
-  bool dfs(const Position& pos, const std::uint64_t* self, std::size_t depth, int g, int state,
-           int bound, int hv, search::IdaControl& control) {
+  // Counts a node and polls: true to unwind (the run stopped, or another thread's iteration
+  // made this one's answer unneeded).
+  bool count_node(search::IdaControl& control) {
     ++nodes_;
     if (!control.keep_going(nodes_)) return true;
     if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
@@ -646,6 +645,13 @@ class Kernel {
       abandoned_ = true;
       return true;
     }
+    return false;
+  }
+  // Returns true to unwind (found with !all_, or stopped).
+  // `self`: the databases' ranks of `pos` (rank_all's order).
+  bool dfs(const Position& pos, const std::uint64_t* self, std::size_t depth, int g, int state,
+           int bound, int hv, search::IdaControl& control) {
+    if (count_node(control)) return true;
     if (g + weight_ * hv > bound) {
       next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return false;
@@ -718,13 +724,7 @@ class Kernel {
         if (f > bound) {
           // What the child's dfs() would do before returning at its bound (most children of
           // an expanded node stop there): count it, poll, and raise the next bound.
-          ++nodes_;
-          if (!control.keep_going(nodes_)) return true;
-          if (cutoff_ != nullptr && (nodes_ & 4095) == 0 &&
-              cutoff_->load(std::memory_order_relaxed) < index_) {
-            abandoned_ = true;
-            return true;
-          }
+          if (count_node(control)) return true;
           next_bound_ = std::min(next_bound_, f);
           continue;
         }
