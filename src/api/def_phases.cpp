@@ -53,22 +53,24 @@ Param phases_param() {
   return p;
 }
 
-std::vector<Param> phase_beam_params() {
-  return {with_range(option("beam", ParamType::Unsigned,
-                            "With --phases: positions kept between phases (a beam; default 1: "
-                            "one solution per phase)"),
-                     1, MAX_PHASE_BEAM),
-          with_range(option("branch", ParamType::Unsigned,
-                            "With --phases: optimal solutions of a phase tried from each kept "
-                            "position (default 1)"),
-                     1, MAX_PHASE_BRANCH),
-          with_range(option("slack", ParamType::Unsigned,
-                            "With --phases and --branch: phase solutions up to this many moves "
-                            "longer than the phase's optimum are tried too (default 0)"),
-                     0, 4),
-          flag("inverse",
-               "With --phases: also solve the inverse position and invert its solution when "
-               "shorter (puzzles whose positions are group elements)")};
+void append_phase_beam_params(std::vector<Param>& params) {
+  params.insert(
+      params.end(),
+      {with_range(option("beam", ParamType::Unsigned,
+                         "With --phases: positions kept between phases (a beam; default 1: "
+                         "one solution per phase)"),
+                  1, MAX_PHASE_BEAM),
+       with_range(option("branch", ParamType::Unsigned,
+                         "With --phases: optimal solutions of a phase tried from each kept "
+                         "position (default 1)"),
+                  1, MAX_PHASE_BRANCH),
+       with_range(option("slack", ParamType::Unsigned,
+                         "With --phases and --branch: phase solutions up to this many moves "
+                         "longer than the phase's optimum are tried too (default 0)"),
+                  0, 4),
+       flag("inverse",
+            "With --phases: also solve the inverse position and invert its solution when "
+            "shorter (puzzles whose positions are group elements)")});
 }
 
 void read_beam_params(const Request& q, PhaseOptions& o) {
@@ -378,11 +380,10 @@ void register_def_phases_bench(Registry& r) {
                     {"htm", "qtm"}),
        with_range(option("memory", ParamType::Unsigned, "Table memory budget in MB", 2048), 1,
                   std::uint64_t{1} << 24),
-       with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256),
-       phase_beam_params()[0], phase_beam_params()[1], phase_beam_params()[2],
-       phase_beam_params()[3]},
+       with_range(option("threads", ParamType::Unsigned, "Worker threads"), 1, 256)},
       bench_def_phases,
       true};
+  append_phase_beam_params(bench.params);
   bench.hard_example = {{"cases", "3x3x3"}, {"count", 1000}, {"memory", 64}};
   bench.invalid_examples = {{{"cases", "megaminx9"}}, {{"count", 0}}};
   r.add(std::move(bench));

@@ -21,8 +21,9 @@ Param phases_param();
 inline constexpr std::uint64_t MAX_PHASE_BEAM = 1024;
 inline constexpr std::uint64_t MAX_PHASE_BRANCH = 64;
 
-// `--beam W`, `--branch B` and `--slack S` of `def solve --phases` (PhaseOptions' beam).
-std::vector<Param> phase_beam_params();
+// Appends `--beam W`, `--branch B`, `--slack S` and `--inverse` of `def solve --phases`
+// (PhaseOptions' beam) to a command's parameters.
+void append_phase_beam_params(std::vector<Param>& params);
 void read_beam_params(const Request& q, def::PhaseOptions& o);
 
 // The phases the request asks for (`auto`, or a phase file checked against the puzzle).

@@ -251,10 +251,10 @@ void register_def_search(Registry& r) {
                          "pass first); refuse (exit 3) when none exists (default: no cap, "
                          "optimal only)"),
                   0, 1000),
-       threads_option(), phases_param(), phase_beam_params()[0], phase_beam_params()[1],
-       phase_beam_params()[2], phase_beam_params()[3]},
+       threads_option(), phases_param()},
       solve_command,
       true};
+  append_phase_beam_params(solve.params);
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
   solve.hard_example = {{"file", cube}, {"moves", CUBE3_HARD_MOVES}, {"memory", 64}};
   solve.invalid_examples = {
