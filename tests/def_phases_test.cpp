@@ -163,6 +163,82 @@ TEST(DefPhases, BadPatternIsOneErrorWithItsLine) {
   EXPECT_NE(split.error().message.find("identical pieces"), std::string::npos);
 }
 
+// The 3x3x3's last layer with U and three sequences that keep the first two layers (Sune, an
+// edge-orienting F R U R' U' F', the T permutation).
+constexpr const char* LAST_LAYER =
+    "Phase last-layer\n"
+    "Moves U U2 U'\n"
+    "Sequence sune R U R' U R U2 R'\n"
+    "Sequence flip F R U R' U' F'\n"
+    "Sequence tperm R U R' U' R' F R2 U' R' U' R U R' F'\n"
+    "End\n";
+
+TEST(DefPhases, SequencesSolveTheCubesLastLayer) {
+  const Definition d = load("3x3x3.tws");
+  auto specs = parse_phase_file(d, LAST_LAYER, "ll.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  ASSERT_EQ((*specs)[0].sequences.size(), 3u);
+  EXPECT_EQ((*specs)[0].sequences[0].order, 6);  // Sune's order, as every cuber knows
+  EXPECT_EQ((*specs)[0].sequences[2].order, 2);  // a permutation of two swaps
+  const auto phases = phases_from_specs(d, *specs);
+  ASSERT_EQ(phases.size(), 1u);
+  // The phase's puzzle is the last layer only (the slots U and the sequences' net effects
+  // touch), and U with these sequences reaches all of it: 4!·4!/2 · 3^3 · 2^3 = 62,208
+  // positions, the published count of last-layer cases.
+  const auto sizes = phase_sizes(d, phases, RunContext{});
+  ASSERT_EQ(sizes.size(), 1u);
+  EXPECT_EQ(sizes[0].positions, "62208");
+  TableStore store;
+  auto solver = PhasedSolver::create(d, phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  Rng rng(11);
+  const std::vector<std::string> words = {"U",
+                                          "U2",
+                                          "U'",
+                                          "R U R' U R U2 R'",
+                                          "F R U R' U' F'",
+                                          "R U R' U' R' F R2 U' R' U' R U R' F'"};
+  for (int i = 0; i < 5; ++i) {
+    std::string scramble;
+    for (int w = 0; w < 12; ++w) scramble += words[rng.below(words.size())] + " ";
+    auto moves = parse_move_sequence(d, scramble);
+    ASSERT_TRUE(moves);
+    const State start = apply_moves(d, *moves);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    // Sequences come out as the puzzle's moves, and the whole replays to Solved.
+    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+    std::vector<std::size_t> phase_moves;
+    for (const std::string& name : r->phases[0].moves) {
+      auto m = d.find_move(name);
+      ASSERT_TRUE(m) << name;
+      phase_moves.push_back(*m);
+    }
+    EXPECT_EQ(apply_moves(d, start, phase_moves), d.solved);
+    EXPECT_EQ(r->phases[0].length, static_cast<int>(phase_moves.size()));
+    EXPECT_FALSE(r->phases[0].optimal);  // optimal in sequences, not in face turns
+  }
+}
+
+TEST(DefPhases, BadSequenceIsOneErrorWithItsPlace) {
+  const Definition d = load("3x3x3.tws");
+  auto expect_error = [&](const std::string& text, const std::string& where,
+                          const std::string& what) {
+    auto r = parse_phase_file(d, text, "s.phases");
+    ASSERT_FALSE(r) << text;
+    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+  };
+  expect_error("Phase a\nSequence x R Q\nEnd\n", "s.phases:2:14: ", "Q");
+  expect_error("Phase a\nSequence R U R'\nEnd\n", "s.phases:2:10: ", "expected a new name");
+  expect_error("Phase a\nSequence x R\nSequence x U\nEnd\n",
+               "s.phases:3:10: ", "expected a new name");
+  expect_error("Phase a\nSequence x R R'\nEnd\n", "s.phases:2:10: ", "does nothing");
+  // R U has order 105: its powers would be 104 search moves.
+  expect_error("Phase a\nSequence x R U\nEnd\n", "s.phases:2:10: ", "order above 12");
+  expect_error("Phase a\nSequence x\nEnd\n", "s.phases:2:", "expected the sequence's moves");
+}
+
 TEST(DefPhasesCli, SolveInfoAndRandom) {
   const std::string cube = data_file("3x3x3.tws");
   // A phase file through the CLI: Kociemba's two phases.

@@ -30,9 +30,20 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
   for (const Phase& p : phases) {
     nlohmann::json moves = nlohmann::json::array();
     for (std::size_t m : p.moves) moves.push_back(d.moves[m].name);
-    list.push_back({{"pattern", p.name},
-                    {"moves", p.moves.empty() ? nlohmann::json("all") : moves},
-                    {"state", phase_pattern_text(d, p)}});
+    nlohmann::json entry = {{"pattern", p.name},
+                            {"moves", p.moves.empty() ? nlohmann::json("all") : moves},
+                            {"state", phase_pattern_text(d, p)}};
+    // A phase file's `Sequence` lines: each played as one search move of the phase.
+    if (!p.sequences.empty()) {
+      nlohmann::json seqs = nlohmann::json::array();
+      for (const PhaseSequence& q : p.sequences) {
+        nlohmann::json qm = nlohmann::json::array();
+        for (std::size_t m : q.moves) qm.push_back(d.moves[m].name);
+        seqs.push_back({{"name", q.name}, {"moves", qm}, {"order", q.order}});
+      }
+      entry["sequences"] = seqs;
+    }
+    list.push_back(std::move(entry));
   }
   return list;
 }

@@ -166,8 +166,8 @@ std::optional<std::vector<Phase>> two_phase(const Definition& d, const RunContex
       }
     }
     if (!halved) continue;
-    Phase reduce{"auto-reduce", orbit_pattern(d, h), {}};
-    Phase finish{"auto-solve", d.solved, h};
+    Phase reduce{"auto-reduce", orbit_pattern(d, h), {}, {}};
+    Phase finish{"auto-solve", d.solved, h, {}};
     Definition reduce_def = d;
     reduce_def.solved = reduce.pattern;
     auto pos1 = positions_of(reduce_def, run);
@@ -390,9 +390,9 @@ std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char
 
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
-  for (const PhaseSpec& s : specs) out.push_back({s.name, s.pattern, s.moves});
+  for (const PhaseSpec& s : specs) out.push_back({s.name, s.pattern, s.moves, s.sequences});
   if (out.empty() || !is_full_pattern(d, out.back().pattern)) {
-    out.push_back({"solved", d.solved, {}});
+    out.push_back({"solved", d.solved, {}, {}});
   }
   return out;
 }
@@ -455,10 +455,10 @@ std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunCont
     if (run.should_stop()) return std::nullopt;
     // Step 2. The rest in one phase when the active moves' group is small enough (it is the
     // whole stabiliser of the placed slots: checked when they became active).
-    auto rest = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(active)}), run);
+    auto rest = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(active), {}}), run);
     if (!rest) return std::nullopt;
     if (*rest <= BLOCK_CHAIN_POSITIONS) {
-      phases.push_back({"block: the rest", d.solved, moves_of(active)});
+      phases.push_back({"block: the rest", d.solved, moves_of(active), {}});
       return phases;
     }
     // Step 3. Candidates: up to BLOCK_CHAIN_MAX_REMOVED active base moves to stop using; the
@@ -526,7 +526,7 @@ std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunCont
       Definition pd = d;
       pd.solved = pattern_of(all);
       auto orbit = positions_of(pd, run);
-      auto order = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(after)}), run);
+      auto order = positions_of(phase_definition(d, Phase{"", d.solved, moves_of(after), {}}), run);
       if (orbit && order && *orbit * *order == *total) chosen = &candidates[c];
     }
     if (!chosen) return std::nullopt;
@@ -539,7 +539,7 @@ std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunCont
           names += (names.empty() ? "" : " ") + d.sets[k].name + ":" + std::to_string(j + 1);
       }
     }
-    phases.push_back({"block: " + names, pattern_of(chosen->fresh), moves_of(active)});
+    phases.push_back({"block: " + names, pattern_of(chosen->fresh), moves_of(active), {}});
     for (std::size_t k = 0; k < sets; ++k)
       for (std::size_t j = 0; j < placed[k].size(); ++j) placed[k][j] |= chosen->fresh[k][j];
     active = after;
@@ -556,19 +556,14 @@ Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& ru
   if (run.should_stop()) return run.stop_error();
   if (blocks) return *blocks;
   std::vector<Phase> chain = piece_chain(d);
-  if (chain.empty()) chain.push_back({"solved", d.solved, {}});
+  if (chain.empty()) chain.push_back({"solved", d.solved, {}, {}});
   return chain;
 }
 
 namespace {
 
-// The phase's definition before the slots its moves never touch are left out.
-Definition phase_definition_whole(const Definition& d, const Phase& phase) {
-  Definition p = d;
-  p.solved = phase.pattern;
-  p.rotations.clear();
-  p.aliases.clear();
-  if (phase.moves.empty()) return p;
+// p's moves: only `allowed` (indices into d.moves).
+void restrict_moves(const Definition& d, const std::vector<std::size_t>& allowed, Definition& p) {
   // Each base move with some allowed power becomes the subgroup its smallest allowed power
   // generates (a base move of the phase's own), and the allowed moves point at it.
   p.base_moves.clear();
@@ -577,7 +572,7 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   for (std::size_t b = 0; b < d.base_moves.size(); ++b) {
     int smallest = 0;
     std::size_t smallest_move = 0;
-    for (std::size_t m : phase.moves) {
+    for (std::size_t m : allowed) {
       if (d.moves[m].base != b) continue;
       if (smallest == 0 || d.moves[m].power < smallest) {
         smallest = d.moves[m].power;
@@ -590,10 +585,38 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
     p.base_moves.push_back({d.moves[smallest_move].name, order, d.moves[smallest_move].effect});
   }
   for (std::size_t m = 0; m < d.moves.size(); ++m) {
-    if (std::find(phase.moves.begin(), phase.moves.end(), m) == phase.moves.end()) continue;
+    if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) continue;
     Move mv = d.moves[m];
     mv.base = new_base.at(mv.base);
     p.moves.push_back(std::move(mv));
+  }
+}
+
+// The phase's definition before the slots its moves never touch are left out.
+Definition phase_definition_whole(const Definition& d, const Phase& phase) {
+  Definition p = d;
+  p.solved = phase.pattern;
+  p.rotations.clear();
+  p.aliases.clear();
+  if (!phase.moves.empty()) {
+    restrict_moves(d, phase.moves, p);
+  }
+  // Each sequence: a base move of its own, every power a search move (named as
+  // finish_definition names a base move's powers).
+  for (const PhaseSequence& seq : phase.sequences) {
+    const std::size_t base = p.base_moves.size();
+    p.base_moves.push_back({seq.name, seq.order, seq.effect});
+    State power = seq.effect;
+    for (int k = 1; k < seq.order; ++k) {
+      Move m;
+      m.base = base;
+      m.power = k;
+      m.qtm_cost = std::min(k, seq.order - k);
+      m.name = sequence_power_name(seq, k);
+      m.effect = power;
+      p.moves.push_back(std::move(m));
+      power = apply(d, power, seq.effect);
+    }
   }
   return p;
 }
@@ -745,6 +768,7 @@ std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>
     PhaseSize s;
     s.name = phase.name;
     s.moves = moves_text(d, phase.moves);
+    for (const PhaseSequence& q : phase.sequences) s.moves += " [" + q.name + "]";
     const Definition pd = phase_definition(d, phase);
     auto facts = group_facts(pd, run);
     if (facts) {
@@ -827,6 +851,26 @@ std::vector<std::vector<PdbInfo>> PhasedSolver::tables() const {
   return out;
 }
 
+namespace {
+
+// A search move of the phase's puzzle (by name) as the puzzle's moves.
+Result<std::vector<std::size_t>> expand_phase_move(const Definition& d, const Phase& phase,
+                                                   const std::string& name) {
+  for (const PhaseSequence& seq : phase.sequences) {
+    for (int k = 1; k < seq.order; ++k) {
+      if (sequence_power_name(seq, k) == name) return sequence_power_moves(seq, k);
+    }
+  }
+  auto m = d.find_move(name);
+  if (!m) {
+    return make_error("phase move '" + name + "' is not a move of the puzzle (internal)", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  return std::vector<std::size_t>{*m};
+}
+
+}  // namespace
+
 Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext& run) const {
   const Definition& d = *def_;
   Stopwatch clock;
@@ -875,20 +919,23 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
       std::vector<Partial> local;
       for (const DefSolution& sol : *r) {
         // Step 2. The same moves on the whole puzzle: the next phase starts there.
+        // (A sequence's power stands for the puzzle's moves it is made of.)
         std::vector<std::size_t> seq;
         for (const std::string& name : sol.moves) {
-          auto m = d.find_move(name);
-          if (!m)
-            return make_error("phase move '" + name + "' is not a move of the puzzle (internal)",
-                              {}, Error::NO_POSITION, ErrorKind::Internal);
-          seq.push_back(*m);
+          auto expanded = expand_phase_move(d, phases_[k], name);
+          if (!expanded) return expanded.error();
+          seq.insert(seq.end(), expanded->begin(), expanded->end());
         }
         Partial p{replay(d, from.position, seq), from.solution, 0};
         PhaseReport rep;
         rep.pattern = phases_[k].name;
-        rep.moves = sol.moves;
-        rep.length = sol.length;
-        rep.optimal = sol.optimal;
+        rep.length = 0;
+        for (std::size_t m : seq) {
+          rep.moves.push_back(d.moves[m].name);
+          rep.length += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
+        }
+        // Optimal in the phase's search moves; with sequences that is not in the puzzle's.
+        rep.optimal = sol.optimal && phases_[k].sequences.empty();
         rep.seconds = sol.seconds;
         // The moves so far, merged across the phase boundary (a phase ending with R and the
         // next starting with R2 make one R'), and their length in the metric.

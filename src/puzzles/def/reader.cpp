@@ -920,6 +920,23 @@ Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_v
   return out;
 }
 
+std::string sequence_power_name(const PhaseSequence& seq, int power) {
+  if (power <= seq.order / 2) return power == 1 ? seq.name : seq.name + std::to_string(power);
+  const int q = seq.order - power;
+  return q == 1 ? seq.name + "'" : seq.name + std::to_string(q) + "'";
+}
+
+std::vector<std::size_t> sequence_power_moves(const PhaseSequence& seq, int power) {
+  const bool forward = power <= seq.order / 2;
+  const int times = forward ? power : seq.order - power;
+  std::vector<std::size_t> out;
+  for (int t = 0; t < times; ++t) {
+    const auto& part = forward ? seq.moves : seq.inverse;
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  return out;
+}
+
 Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,
                                                 std::string_view file_name) {
   Source src(text, file_name);
@@ -953,6 +970,72 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
         ++i;
       }
       if (phase.moves.empty()) return src.after(mk, "expected at least one move after Moves");
+    }
+    // Step 1b. `Sequence NAME MOVE ...` lines: each one search move of the phase.
+    while (i < toks.size() && toks[i].first && toks[i].text == "Sequence") {
+      const Token& sk = toks[i++];
+      if (i >= toks.size() || toks[i].first)
+        return src.after(sk, "expected `Sequence NAME MOVE ...`");
+      const Token& name_tok = toks[i++];
+      PhaseSequence seq;
+      seq.name = escape_bytes(name_tok.text);
+      // Its name and its powers' names (search moves of the phase) must be new.
+      auto clashes = [&](const std::string& n) {
+        if (d.find_move(n)) return true;
+        return std::any_of(phase.sequences.begin(), phase.sequences.end(),
+                           [&](const PhaseSequence& o) {
+                             for (int k = 1; k < o.order; ++k)
+                               if (sequence_power_name(o, k) == n) return true;
+                             return false;
+                           });
+      };
+      auto bad_name = [&] {
+        return src.at(name_tok, "sequence name '" + seq.name +
+                                    "' (or one of its powers' names) is a move of the puzzle or "
+                                    "another sequence's, or holds ': expected a new name");
+      };
+      if (seq.name.find('\'') != std::string::npos || clashes(seq.name)) return bad_name();
+      while (i < toks.size() && !toks[i].first) {
+        auto m = d.find_move(toks[i].text);
+        if (!m) return src.at(toks[i], m.error().message);
+        seq.moves.push_back(*m);
+        ++i;
+      }
+      if (seq.moves.empty())
+        return src.after(name_tok, "expected the sequence's moves after its name");
+      // Its net effect, order (all its powers become search moves) and inverse.
+      const State identity = d.identity();
+      seq.effect = identity;
+      for (std::size_t m : seq.moves) seq.effect = apply(d, seq.effect, d.moves[m]);
+      State power = seq.effect;
+      while (!(power == identity) && seq.order <= MAX_SEQUENCE_ORDER) {
+        power = apply(d, power, seq.effect);
+        ++seq.order;
+      }
+      if (seq.effect == identity)
+        return src.at(name_tok, "sequence " + seq.name +
+                                    " does nothing: expected a sequence that moves some piece");
+      if (seq.order > MAX_SEQUENCE_ORDER) {
+        return src.at(name_tok, fmt::format("sequence {} has order above {} (its powers are search "
+                                            "moves): expected a sequence of smaller order",
+                                            seq.name, MAX_SEQUENCE_ORDER));
+      }
+      for (int k = 2; k < seq.order; ++k) {
+        if (clashes(sequence_power_name(seq, k))) return bad_name();
+      }
+      for (auto it = seq.moves.rbegin(); it != seq.moves.rend(); ++it) {
+        const Move& mv = d.moves[*it];
+        const int order = d.base_moves[mv.base].order;
+        std::optional<std::size_t> inv;
+        for (std::size_t j = 0; j < d.moves.size() && !inv; ++j) {
+          if (d.moves[j].base == mv.base && d.moves[j].power == (order - mv.power) % order) inv = j;
+        }
+        if (!inv)
+          return src.at(name_tok, "sequence " + seq.name + ": the inverse of move " + mv.name +
+                                      " is not a move of the puzzle");
+        seq.inverse.push_back(*inv);
+      }
+      phase.sequences.push_back(std::move(seq));
     }
     // Step 2. The pattern, checked against the puzzle's solved pattern.
     auto sets = blocks.read(i, BlockKind::Pattern, Numbering::OneBased, true, true, kw);

@@ -53,6 +53,8 @@ struct Phase {
   std::string name;
   State pattern;                   // puzzle state form, as PhaseSpec::pattern
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
+  // Played as one search move each, with their powers (a phase file's `Sequence` lines).
+  std::vector<PhaseSequence> sequences;
 };
 
 // Block chain (auto step 2): each phase's arrangements of its new pieces stay within this, and

@@ -57,10 +57,29 @@ Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_v
 // A set left out is as in the puzzle's Solved pattern. Checked against the puzzle: pieces
 // identical in its Solved pattern get the same number, an orientation is the Solved one or
 // '?'. `pattern` is in the puzzle's state form (0-based numbers of the phase, '?' = 255).
+// A `Sequence NAME MOVE ...` line of a phase: a sequence of the puzzle's moves the phase plays
+// as one search move, with its powers (NAME, NAME2, ..., NAME'; order at most
+// MAX_SEQUENCE_ORDER).
+struct PhaseSequence {
+  std::string name;
+  std::vector<std::size_t> moves;    // indices into Definition::moves
+  std::vector<std::size_t> inverse;  // the inverse sequence, as indices
+  int order = 1;                     // of its net effect (2..MAX_SEQUENCE_ORDER)
+  State effect;                      // net effect, in state form (as Move::effect)
+};
+inline constexpr int MAX_SEQUENCE_ORDER = 12;
+
+// A sequence's power as a search move of its phase: its name (NAME, NAME2, ..., NAME2', NAME'),
+// and the puzzle's moves it stands for (the sequence `power` times, or its inverse order - power
+// times, whichever is shorter).
+std::string sequence_power_name(const PhaseSequence& seq, int power);
+std::vector<std::size_t> sequence_power_moves(const PhaseSequence& seq, int power);
+
 struct PhaseSpec {
   std::string name;
   std::size_t line = 0;            // 1-based line of `Phase`
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
+  std::vector<PhaseSequence> sequences;
   State pattern;
 };
 Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,
