@@ -198,24 +198,46 @@ check_sequence(word_of("F R U R' U' F'"), u_slots)
 out.append("Sequence flip F R U R' U' F'")
 out += pattern({EDGES: r_edges, CORNERS: []}) + ["End", ""]
 # 3. R's corners off U: sequences moving only U's pieces and those corners.
+def pick_sequences(free, need, max_length):
+    # The words find_sequences gives (in U, R, F, up to 10 turns) of at most max_length turns
+    # and order at most 12 that move a slot of `need`, one per net effect up to conjugation by
+    # U and inverses (the phase has U and every power: those would add nothing; one that differs
+    # by a U turn before or after is kept, it saves that turn).
+    found = find_sequences(["U", "R", "F"], free, 5)
+    u = [identity()] + [TURN[("U", k)] for k in (1, 2, 3, 4)]
+    seen, kept = set(), []
+    for w in found:
+        if len(w) > max_length or all(f == "U" for f, _ in w): continue
+        st = effect(w); o = order(st)
+        if o > 12 or not any(set(moved(st)[s]) & set(need.get(s, [])) for s in sets): continue
+        inverse = functools.reduce(lambda x, _: apply(x, st), range(o - 2), st)
+        keys = {str(apply(apply(u[a], x), u[(5 - a) % 5])) for x in (st, inverse)
+                for a in range(5)}
+        if keys & seen: continue
+        seen |= keys; kept.append(w)
+    return kept
+def sequence_name(prefix, i):
+    # letters only: a name ending in a digit would clash with another's power (x1 and x12)
+    return prefix + "abcdefghijklmnopqrstuvwxyz"[i // 26] + "abcdefghijklmnopqrstuvwxyz"[i % 26]
 free = {EDGES: u_slots[EDGES], CORNERS: u_slots[CORNERS] + r_corners}
-R_CORNER_SEQUENCES = ["R U2' R' U R U R'", "R' U2 R U' R' U' R", "R2 U R2' U2' R2 U R2'"]
+r_corner_sequences = pick_sequences(free, {CORNERS: r_corners}, 9)
 out += [f"# Then the corners {piece_names({EDGES: [], CORNERS: r_corners})} with U and "
-        "sequences that move only them and U's pieces (found by find_sequences in U R F).",
+        f"{len(r_corner_sequences)} sequences",
+        "# of at most 9 turns that move only them and U's pieces (found by find_sequences).",
         "Phase R-corners", moves_line({"U"})]
-for i, seq in enumerate(R_CORNER_SEQUENCES):
-    check_sequence(word_of(seq), free)
-    out.append(f"Sequence rc{i + 1} {seq}")
+for i, w in enumerate(r_corner_sequences):
+    check_sequence(w, free)
+    out.append(f"Sequence {sequence_name('c', i)} {text(w)}")
 out += pattern({EDGES: [], CORNERS: r_corners}) + ["End", ""]
 # 4. The last layer.
 free = u_slots
-LL_SEQUENCES = ["R U R' U R U2' R'", "F R U R' U' F'", "R2 U2 R2' U R2 U2 R2' U2",
-                "R' F' U' F U R"]
-out += ["# The last layer: U's 5 edges and 5 corners with U and sequences that move only them",
-        "# (found by find_sequences in U R F): 4,665,600 positions.", "Phase last-layer",
-        moves_line({"U"})]
-for i, seq in enumerate(LL_SEQUENCES):
-    check_sequence(word_of(seq), free)
-    out.append(f"Sequence ll{i + 1} {seq}")
+ll_sequences = pick_sequences(free, u_slots, 9)
+out += [f"# The last layer: U's 5 edges and 5 corners with U and {len(ll_sequences)} sequences of "
+        "at most 9 turns",
+        "# that move only them (found by find_sequences): 4,665,600 positions.",
+        "Phase last-layer", moves_line({"U"})]
+for i, w in enumerate(ll_sequences):
+    check_sequence(w, free)
+    out.append(f"Sequence {sequence_name('l', i)} {text(w)}")
 out += ["End"]
 open("megaminx.phases", "w").write("\n".join(out) + "\n")
