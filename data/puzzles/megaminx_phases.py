@@ -5,18 +5,21 @@
 #
 # 1. Block building by faces (the block chain of docs/def-phases.md): the faces in use shrink
 #    step by step; a step stops using some faces and places the pieces that none of the faces
-#    still in use touch, with the faces in use before the step. The faces still in use always
-#    form a connected region, so they generate every even permutation and every orientation
-#    (with the sum rule) of the pieces they touch: the stabiliser of the pieces placed so far
-#    (`def info --phases` checks each step: its size is the count of arrangements of its new
-#    pieces). `chain` below picks the steps (1 to 3 faces each) that keep the largest phase
-#    smallest, then the fewest phases, down to the region {U, R, F}; one more step leaves
-#    {U, R}.
-# 2. R's four edges off U with U and R (corners ignored).
+#    still in use touch, with the faces in use before the step (the faces still in use always
+#    form a connected region). `chain` below picks the steps (1 to 3 faces each) that keep the
+#    largest phase smallest, then the fewest phases, down to the region {U, R, F}; one more
+#    step leaves {U, R}.
+# 2. R's four edges off U with U, R and an edge flip (corners ignored): U and R alone never
+#    flip an edge.
 # 3. R's three corners off U with U and sequences that keep every other piece off U (found by
 #    `find_sequences`: short words in U, R, F whose net effect moves nothing else).
 # 4. The last layer (U's 5 edges and 5 corners) with U and sequences that keep every piece off U:
 #    4,665,600 positions (5!/2 * 2^4 * 5!/2 * 3^4), one exact table.
+# That every phase can always be finished is checked, not assumed: `permuzzle def info
+# megaminx.tws --phases megaminx.phases` gives each phase's size, which is the count of
+# arrangements of its new pieces in the slots its moves touch (tests/def_megaminx_test.cpp),
+# so the phase's moves reach every position its new pieces can be in. The sequence search
+# takes a few seconds.
 import itertools, functools
 from math import prod
 
@@ -175,7 +178,8 @@ out = ["# Written by megaminx_phases.py (run it in data/puzzles/): phases for me
        "# Faces: U on top, F L BL BR R around it, FL DL B DR FR below them, D at the bottom",
        "# (megaminx.tws). Each phase's size (`permuzzle def info megaminx.tws --phases",
        "# megaminx.phases`) is the count of arrangements of its new pieces: every phase can",
-       "# always be finished with its moves.", ""]
+       "# always be finished with its moves. Shorter solutions (docs/def-phases.md):",
+       "# def solve ... --phases megaminx.phases --beam 8 --branch 2", ""]
 region, n = frozenset(faces), 0
 target = frozenset({"U", "R", "F"})
 for rest in chain(target) + (frozenset({"U", "R"}),):
