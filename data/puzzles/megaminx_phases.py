@@ -182,12 +182,44 @@ out = ["# Written by megaminx_phases.py (run it in data/puzzles/): phases for me
        "# def solve ... --phases megaminx.phases --beam 8 --branch 2", ""]
 region, n = frozenset(faces), 0
 target = frozenset({"U", "R", "F"})
+# A step above SPLIT_POSITIONS (its exact table would not fit the 32 MiB a phase gets, and its
+# search with smaller tables took seconds on some positions) leaves one of its corners to a
+# phase of its own: the faces still in use after the step (they never touch it) and a few
+# sequences, found by find_sequences in the face the step stops using and two faces next to
+# it, that move that corner's slot and only slots the remaining faces touch.
+SPLIT_POSITIONS = 100_000_000
+def keyhole(region, rest, corner):
+    (face,) = region - rest
+    near = sorted(g for g in adjacent[face] & rest)
+    free = {s: touched(rest, s) for s in sets}
+    free[CORNERS] = free[CORNERS] + [corner]
+    for a, b in itertools.combinations(near, 2):
+        if b not in adjacent[a]: continue
+        found = [w for w in find_sequences([face, a, b], free, 3)
+                 if corner in moved(effect(w))[CORNERS] and order(effect(w)) <= 12]
+        if found: return found[:1]  # its powers are search moves too
+    return []
 for rest in chain(target) + (frozenset({"U", "R"}),):
     size, new = step(region, rest)
     n += 1
+    later, sequences = None, []
+    if size > SPLIT_POSITIONS:
+        for c in new[CORNERS]:
+            sequences = keyhole(region, rest, c)
+            if sequences: later = c; break
+        assert later is not None
+        new = {EDGES: new[EDGES], CORNERS: [c for c in new[CORNERS] if c != later]}
+        size = step(region, rest)[0] // ((len(touched(region, CORNERS)) - len(new[CORNERS])) * 3)
     out += [f"# Step {n}: stop using {' '.join(sorted(region - rest))}; place "
             f"{piece_names(new)} with {' '.join(sorted(region))} ({size:,} positions).",
             f"Phase faces-{n}", moves_line(region)] + pattern(new) + ["End", ""]
+    if later is not None:
+        out += [f"# Then {piece_names({EDGES: [], CORNERS: [later]})} with "
+                f"{' '.join(sorted(rest))} and sequences that move only it and their pieces.",
+                f"Phase faces-{n}-corner", moves_line(rest)]
+        for i, w in enumerate(sequences):
+            out.append(f"Sequence {'k' + 'abcdefghijklmnopqrstuvwxyz'[i]} {text(w)}")
+        out += pattern({EDGES: [], CORNERS: [later]}) + ["End", ""]
     region = rest
 # 2. R's edges off U.
 r_edges = [i for i, fs in enumerate(piece_faces[EDGES]) if "R" in fs and "U" not in fs]
@@ -224,10 +256,10 @@ def sequence_name(prefix, i):
     # letters only: a name ending in a digit would clash with another's power (x1 and x12)
     return prefix + "abcdefghijklmnopqrstuvwxyz"[i // 26] + "abcdefghijklmnopqrstuvwxyz"[i % 26]
 free = {EDGES: u_slots[EDGES], CORNERS: u_slots[CORNERS] + r_corners}
-r_corner_sequences = pick_sequences(free, {CORNERS: r_corners}, 9)
+r_corner_sequences = pick_sequences(free, {CORNERS: r_corners}, 8)
 out += [f"# Then the corners {piece_names({EDGES: [], CORNERS: r_corners})} with U and "
         f"{len(r_corner_sequences)} sequences",
-        "# of at most 9 turns that move only them and U's pieces (found by find_sequences).",
+        "# of at most 8 turns that move only them and U's pieces (found by find_sequences).",
         "Phase R-corners", moves_line({"U"})]
 for i, w in enumerate(r_corner_sequences):
     check_sequence(w, free)
