@@ -179,7 +179,7 @@ out = ["# Written by megaminx_phases.py (run it in data/puzzles/): phases for me
        "# (megaminx.tws). Each phase's size (`permuzzle def info megaminx.tws --phases",
        "# megaminx.phases`) is the count of arrangements of its new pieces: every phase can",
        "# always be finished with its moves. Shorter solutions (docs/def-phases.md):",
-       "# def solve ... --phases megaminx.phases --beam 8 --branch 2", ""]
+       "# def solve ... --phases megaminx.phases --beam 32 --branch 8 --slack 1 --inverse", ""]
 region, n = frozenset(faces), 0
 target = frozenset({"U", "R", "F"})
 # A step above SPLIT_POSITIONS (its exact table would not fit the 32 MiB a phase gets, and its
