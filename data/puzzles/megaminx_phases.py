@@ -85,14 +85,17 @@ def connected(region):
             if g not in seen: seen.add(g); todo.append(g)
     return seen == region
 def touched(region, s): return [i for i, fs in enumerate(piece_faces[s]) if fs & region]
-def step(region, rest):
-    # (phase size, new pieces by set) when the faces in use go from region to rest
-    size, new = 1, {}
+def arrangements(region, new):
+    # of the new pieces (distinct, oriented) in the slots the faces of region touch
+    size = 1
     for s, (n, o) in sets.items():
-        new[s] = [i for i in touched(region, s) if not piece_faces[s][i] & rest]
         m = len(touched(region, s)); k = len(new[s])
         size *= prod(range(m - k + 1, m + 1)) * o ** k
-    return size, new
+    return size
+def step(region, rest):
+    # (phase size, new pieces by set) when the faces in use go from region to rest
+    new = {s: [i for i in touched(region, s) if not piece_faces[s][i] & rest] for s in sets}
+    return arrangements(region, new), new
 def chain(target):
     @functools.lru_cache(None)
     def best(region):
@@ -209,7 +212,7 @@ for rest in chain(target) + (frozenset({"U", "R"}),):
             if sequences: later = c; break
         assert later is not None
         new = {EDGES: new[EDGES], CORNERS: [c for c in new[CORNERS] if c != later]}
-        size = step(region, rest)[0] // ((len(touched(region, CORNERS)) - len(new[CORNERS])) * 3)
+        size = arrangements(region, new)
     out += [f"# Step {n}: stop using {' '.join(sorted(region - rest))}; place "
             f"{piece_names(new)} with {' '.join(sorted(region))} ({size:,} positions).",
             f"Phase faces-{n}", moves_line(region)] + pattern(new) + ["End", ""]
@@ -217,7 +220,9 @@ for rest in chain(target) + (frozenset({"U", "R"}),):
         out += [f"# Then {piece_names({EDGES: [], CORNERS: [later]})} with "
                 f"{' '.join(sorted(rest))} and sequences that move only it and their pieces.",
                 f"Phase faces-{n}-corner", moves_line(rest)]
+        free = {s: touched(rest, s) + ([later] if s == CORNERS else []) for s in sets}
         for i, w in enumerate(sequences):
+            check_sequence(w, free)
             out.append(f"Sequence {'k' + 'abcdefghijklmnopqrstuvwxyz'[i]} {text(w)}")
         out += pattern({EDGES: [], CORNERS: [later]}) + ["End", ""]
     region = rest
