@@ -1159,6 +1159,13 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   for (std::size_t m = 0; m < d.moves.size(); ++m)
     canon.families.push_back(static_cast<int>(d.moves[m].base));
   auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
+  if (!automaton && automaton.error().kind == ErrorKind::LimitExceeded && !run.should_stop()) {
+    // Too many commuting families (a phase with hundreds of sequences): prune only a family
+    // repeated at once (the search stays complete, it only visits more orders of commuting
+    // moves).
+    canon.use_commutation = false;
+    automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
+  }
   if (!automaton) return automaton.error();
   solver->canonical_ = automaton->table();
   solver->canonical_states_ = automaton->states();
