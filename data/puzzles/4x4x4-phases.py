@@ -196,7 +196,7 @@ out.append("# The corners with U R F: 7! x 3^6 = 3,674,160.\nPhase corners\nMove
            + "\n" + EDGES_ANY + "\nEnd\n")
 U_LAYER = [6, 7, 10, 11, 14, 15, 22, 23]
 # Wing slots (0-based) placed per phase, and the longest 3-cycle sequence offered there.
-GROUPS = [([0, 1, 8, 12], 9), ([2, 4, 16, 17], 9), ([3, 5, 9, 13], 9), ([18, 19, 20, 21], 10), (U_LAYER, 99)]
+GROUPS = [([0, 1, 8, 12], 8), ([2, 4, 16, 17], 8), ([3, 5, 9, 13], 8), ([18, 19, 20, 21], 9), (U_LAYER, 99)]
 placed = []
 for targets, longest in GROUPS:
     free = set(range(24)) - set(placed)
