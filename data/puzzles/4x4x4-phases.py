@@ -12,7 +12,8 @@
 #  3. centres: every centre, outer U R F and the half slice turns: 70^3 = 343,000.
 #  4. corners: the corners with U R F (outer turns keep the centres' faces): 3,674,160.
 #  5-9. wings (the 24 edge pieces), a few per phase, with `Sequence` lines: pure wing 3-cycles
-#     (commutators of a slice and face turns, conjugated), which keep every corner and centre,
+#     (commutators of a slice and face turns, conjugated) and double 3-cycles (10-move
+#     commutators), which keep every corner and centre,
 #     plus U (its corner 4-cycle is undone within the phase: corners are in the pattern) as a
 #     set-up move. A phase places 4 wings among the n not yet placed with the 3-cycles among
 #     those n slots: n!/(n-4)! x 4 positions. The last places the 8 U-layer wings, with one
@@ -112,16 +113,25 @@ OUTER = [m for m in POW if base(m) in "URF"]
 SLICE = [m for m in POW if base(m) in "udrlfb"]
 
 
-def wing_three_cycle(g):
-    """The wing 3-cycle (smallest slot first) when g is one and keeps every corner and centre
-    slot's piece (not only its face: then the sequence's order is 3), else None."""
+def pure_wing_cycles(g):
+    """The wing cycles (each smallest slot first, in order) when g keeps every corner and
+    centre slot's piece (not only its face) and moves wings only in 3-cycles, else None."""
     (cp, co), (ep, _), (zp, _) = g
     if cp != ID[0][0] or any(co) or zp != ID[2][0]: return None
-    moved = [i for i in range(24) if ep[i] != i]
-    if len(moved) != 3: return None
-    c = [moved[0], ep[moved[0]], ep[ep[moved[0]]]]
-    k = c.index(min(c))
-    return tuple(c[k:] + c[:k])
+    seen, cycles = set(), []
+    for i in range(24):
+        if ep[i] == i or i in seen: continue
+        c = [i, ep[i], ep[ep[i]]]
+        if ep[c[2]] != i: return None
+        seen.update(c)
+        cycles.append(tuple(c))
+    return tuple(cycles) if cycles else None
+
+
+def wing_three_cycle(g):
+    """The wing 3-cycle when g is a pure one (order 3), else None."""
+    c = pure_wing_cycles(g)
+    return c[0] if c and len(c) == 1 else None
 
 
 def words(alphabet, n):
@@ -131,8 +141,10 @@ def words(alphabet, n):
 
 
 # Step 1. Commutators [A, B] = A B A' B' with A a slice turn or two turns (one a slice) and B up
-# to three outer turns: the pure wing 3-cycles among them (all 8 moves long).
+# to three outer turns: the pure wing 3-cycles among them (all 8 moves long), and the pure
+# double wing 3-cycles (all 10 moves long: two 3-cycles for less than two of 8).
 best = {}
+double = {}
 As = [[m] for m in SLICE] + [w for w in words(OUTER + SLICE, 2) if any(base(x) in "udrlfb" for x in w)]
 Bs = list(words(OUTER, 3))
 elems = {tuple(w): (apply(w), apply(inverse(w))) for w in As + Bs}
@@ -140,10 +152,11 @@ for a in As:
     ga, ia = elems[tuple(a)]
     for b in Bs:
         gb, ib = elems[tuple(b)]
-        c = wing_three_cycle(compose(compose(compose(ga, gb), ia), ib))
-        if c is None: continue
+        cycles = pure_wing_cycles(compose(compose(compose(ga, gb), ia), ib))
+        if cycles is None: continue
         w = merge(a + b + inverse(a) + inverse(b))
-        if c not in best or len(best[c]) > len(w): best[c] = w
+        table, c = (best, cycles[0]) if len(cycles) == 1 else (double, cycles)
+        if len(cycles) <= 2 and (c not in table or len(table[c]) > len(w)): table[c] = w
 
 # Step 2. Conjugates m X m' by single moves, three rounds: the shortest known sequence for
 # every directed wing 3-cycle (all 4,048 of them, 8 to 13 moves).
@@ -210,15 +223,22 @@ for targets, longest in GROUPS:
                        if x in k and set(k) <= free and set(k) & set(targets))[:4]
         seqs += [(k, w) for _, k, w in extra if (k, w) not in seqs]
     seqs.sort()
+    # Double 3-cycles among the free slots through two wings or more that the phase places.
+    doubles = [(c, w) for c, w in sorted(double.items())
+               if set(c[0] + c[1]) <= free and len(set(c[0] + c[1]) & set(targets)) >= 2]
     n, k = len(free), len(targets)
     size = 4
     for j in range(n - k + 1, n + 1): size *= j
-    lines = ["# Wing slots %s (1-based) with %d wing 3-cycles%s and U: %d!/%d! x 4 = %s positions."
-             % (" ".join(str(x + 1) for x in targets), len(seqs),
+    lines = ["# Wing slots %s (1-based) with %d wing 3-cycles, %d double 3-cycles%s and U:"
+             " %d!/%d! x 4 = %s positions."
+             % (" ".join(str(x + 1) for x in targets), len(seqs), len(doubles),
                 " and the wing transposition" if targets == U_LAYER else "", n, n - k, f"{size:,}"),
              "Phase wings-" + "-".join(str(x + 1) for x in targets), "Moves U U2 U'"]
     for t, w in seqs:
         lines.append("Sequence c%d_%d_%d %s" % (t[0] + 1, t[1] + 1, t[2] + 1, " ".join(w)))
+    for c, w in doubles:
+        lines.append("Sequence c%s %s" % (".".join("_".join(str(x + 1) for x in t) for t in c),
+                                          " ".join(w)))
     if targets == U_LAYER:
         lines.append("Sequence parity " + " ".join(PARITY))
     placed += targets
