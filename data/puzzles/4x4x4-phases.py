@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Writes 4x4x4-fixed-corner.phases (run it in data/puzzles/, about a minute): a reduction
+# Writes 4x4x4-fixed-corner.phases (run it anywhere: about 15 s): a reduction
 # method for 4x4x4-fixed-corner.tws in nine phases, each small enough for an exact table
 # (at most 3,674,160 positions) and each provably finishable.
 #
@@ -15,7 +15,7 @@
 #     (commutators of a slice and face turns, conjugated) and double 3-cycles (10-move
 #     commutators), which keep every corner and centre,
 #     plus U (its corner 4-cycle is undone within the phase: corners are in the pattern) as a
-#     set-up move. A phase places 4 wings among the n not yet placed with the 3-cycles among
+#     set-up move. A phase places 4 wings among the n not yet placed with the cycles among
 #     those n slots: n!/(n-4)! x 4 positions. The last places the 8 U-layer wings, with one
 #     more sequence, a pure wing transposition (the "OLL parity" algorithm, 15 moves): wing
 #     parity is independent of the corners' with identical centres, so it can be odd here.
