@@ -241,6 +241,7 @@ namespace {
 std::string bench_phase_file(const std::string& name) {
   if (name == "loopover5x5") return "loopover-5x5.phases";
   if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
+  if (name == "4x4x4") return "4x4x4-fixed-corner.phases";
   return {};
 }
 
@@ -383,7 +384,8 @@ void register_def_phases_bench(Registry& r) {
        option("seed", ParamType::Unsigned, "Random seed", 1),
        with_choices(option("phases", ParamType::String,
                            "files: a case's phase file in data/puzzles when it has one "
-                           "(loopover5x5: loopover-5x5.phases), else auto; auto: always auto",
+                           "(loopover5x5: loopover-5x5.phases; 4x4x4: 4x4x4-fixed-corner.phases), "
+                           "else auto; auto: always auto",
                            "files"),
                     {"files", "auto"}),
        with_choices(option("metric", ParamType::String,
