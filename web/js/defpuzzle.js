@@ -33,6 +33,7 @@ export const EXAMPLES = {
 // /examples/NAME.phases): the page can solve them in those phases (def solve --phases FILE).
 export const EXAMPLE_PHASES = {
   '3x3x3': '3x3x3-kociemba',
+  '4x4x4-fixed-corner': '4x4x4-fixed-corner',
 };
 
 // The file's parameter of a def command: its positional input-file parameter.
