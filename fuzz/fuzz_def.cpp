@@ -52,6 +52,13 @@ void fuzz_phases(const Definition& d, std::string_view text) {
   for (const PhaseSpec& p : *phases) {
     check_state(d, p.pattern);
     for (std::size_t m : p.moves) check(m < d.moves.size());
+    // A sequence's net effect is its moves', its order in range, its inverse undoes it.
+    for (const PhaseSequence& q : p.sequences) {
+      check(!q.moves.empty() && q.order >= 2 && q.order <= MAX_SEQUENCE_ORDER);
+      check(apply_moves(d, d.identity(), q.moves) == q.effect);
+      check(apply_moves(d, q.effect, q.inverse) == d.identity());
+      check(!d.find_move(q.name).ok());
+    }
     // Pieces identical in the Solved pattern got one number (the reader's promise).
     for (std::size_t k = 0; k < d.sets.size(); ++k) {
       const SetState& solved = d.solved.sets[k];

@@ -123,6 +123,22 @@ TEST(CanonicalAutomaton, CubeHalfTurnMetric) {
   EXPECT_EQ(canonical_positions(*a, moves, 4), 1u + 18 + 243 + 3240 + 43239);
 }
 
+// Without commutation (the fallback when commuting families give too many states): only a face
+// turned twice in a row is pruned, 18 x 15^(n-1) sequences of n moves (each move any of the
+// other five faces' 15 turns), one state per last face plus the start.
+TEST(CanonicalAutomaton, WithoutCommutationOnlyRepeatsArePruned) {
+  const std::vector<Perm> moves = cube_moves("URFDLB");
+  CanonicalOptions options;
+  options.use_commutation = false;
+  auto a = CanonicalAutomaton::build(moves, options);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->states(), 7);
+  EXPECT_FALSE(a->commute(0, 3));  // U D taken as not commuting
+  EXPECT_EQ(as_u64(a->count_sequences(3)), (std::vector<std::uint64_t>{1, 18, 270, 4050}));
+  // Still complete: every position within 4 moves has such a sequence.
+  EXPECT_EQ(canonical_positions(*a, moves, 4), 1u + 18 + 243 + 3240 + 43239);
+}
+
 // Supplied families give the same automaton as derived ones; numbering is by first appearance.
 TEST(CanonicalAutomaton, GivenFamilies) {
   const std::vector<Perm> moves = cube_moves("URFDLB");

@@ -2,7 +2,8 @@
 # reading the disk: web/*.* and web/css/ (not web/tests/, npm's files nor build.mjs); the
 # JavaScript from BUNDLE_DIR/js/ (web/build.mjs's output: the app and cubing.js in chunks) when
 # it exists, else web/js/ as it is (then the 3D view is unavailable: cubing.js is not there);
-# and the definition files of EXAMPLES_DIR (*.tws) as /examples/NAME.tws.
+# and the definition and phase files of EXAMPLES_DIR (*.tws, *.phases) as /examples/NAME.tws and
+# /examples/NAME.phases.
 # Usage: cmake -DWEB_DIR=... -DBUNDLE_DIR=... -DEXAMPLES_DIR=... -DOUTPUT=... -P embed_assets.cmake
 file(GLOB web_files RELATIVE ${WEB_DIR} ${WEB_DIR}/*.* ${WEB_DIR}/css/*.*)
 set(sources "")  # "URL_PATH|ABSOLUTE_PATH" pairs
@@ -23,7 +24,7 @@ foreach(f IN LISTS js_files)
   list(APPEND sources "/${f}|${js_root}/${f}")
 endforeach()
 if(EXAMPLES_DIR)
-  file(GLOB example_files RELATIVE ${EXAMPLES_DIR} ${EXAMPLES_DIR}/*.tws)
+  file(GLOB example_files RELATIVE ${EXAMPLES_DIR} ${EXAMPLES_DIR}/*.tws ${EXAMPLES_DIR}/*.phases)
   foreach(f IN LISTS example_files)
     list(APPEND sources "/examples/${f}|${EXAMPLES_DIR}/${f}")
   endforeach()
@@ -51,7 +52,7 @@ foreach(entry IN LISTS sources)
     set(type "image/png")
   elseif(ext STREQUAL ".json")
     set(type "application/json")
-  elseif(ext STREQUAL ".txt" OR ext STREQUAL ".def" OR ext STREQUAL ".tws")
+  elseif(ext STREQUAL ".txt" OR ext STREQUAL ".def" OR ext STREQUAL ".tws" OR ext STREQUAL ".phases")
     set(type "text/plain; charset=utf-8")
   else()
     set(type "application/octet-stream")

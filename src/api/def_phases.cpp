@@ -241,6 +241,7 @@ namespace {
 std::string bench_phase_file(const std::string& name) {
   if (name == "loopover5x5") return "loopover-5x5.phases";
   if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
+  if (name == "4x4x4") return "4x4x4-fixed-corner.phases";
   if (name == "megaminx") return "megaminx.phases";
   return {};
 }
@@ -388,13 +389,12 @@ void register_def_phases_bench(Registry& r) {
        with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
                   100000),
        option("seed", ParamType::Unsigned, "Random seed", 1),
-       with_choices(
-           option("phases", ParamType::String,
-                  "files: a case's phase file in data/puzzles when it has one "
-                  "(loopover5x5: loopover-5x5.phases; megaminx: megaminx.phases), else auto; "
-                  "auto: always auto",
-                  "files"),
-           {"files", "auto"}),
+       with_choices(option("phases", ParamType::String,
+                           "files: a case's phase file in data/puzzles when it has one "
+                           "(loopover5x5: loopover-5x5.phases; 4x4x4: 4x4x4-fixed-corner.phases; "
+                           "megaminx: megaminx.phases), else auto; auto: always auto",
+                           "files"),
+                    {"files", "auto"}),
        with_choices(option("metric", ParamType::String,
                            "htm (every power costs 1) or qtm (Loopover: single-tile moves)", "htm"),
                     {"htm", "qtm"}),

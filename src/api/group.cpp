@@ -236,10 +236,11 @@ Param element_param() {
       with_short(option("element", ParamType::String, "The element, e.g. \"(1,2)(3,4)\""), 'e'));
 }
 
-Contract group_contract(const std::string& verb);
+Contract group_contract(const nlohmann::json& hard, const std::string& verb);
 
-Command with_contract(Command c) {
-  Contract k = group_contract(c.verb);
+// `hard`: the hard example's generators (hard_generators()), built once per registry.
+Command with_contract(const nlohmann::json& hard, Command c) {
+  Contract k = group_contract(hard, c.verb);
   c.cost = k.cost;
   c.hard_example = std::move(k.hard_example);
   c.invalid_examples = std::move(k.invalid_examples);
@@ -249,11 +250,12 @@ Command with_contract(Command c) {
 using GroupBody = std::function<Result<Output>(const Request&, const PermGroup&, Session&)>;
 
 // Adds a group command: generators and --deterministic first, then `extra` parameters.
-void add_group(Registry& r, std::string verb, std::string help, std::vector<Param> extra,
-               GroupBody body) {
+void add_group(Registry& r, const nlohmann::json& hard, std::string verb, std::string help,
+               std::vector<Param> extra, GroupBody body) {
   std::vector<Param> params = {generators_param(), generators_file_param(), deterministic_param()};
   params.insert(params.end(), extra.begin(), extra.end());
-  r.add(with_contract({"group", std::move(verb), std::move(help), std::move(params),
+  r.add(with_contract(hard,
+                      {"group", std::move(verb), std::move(help), std::move(params),
                        [body = std::move(body)](const Request& q, Session& s) -> Result<Output> {
                          auto g = build_group(q, s);
                          if (!g) return g.error();
@@ -261,9 +263,10 @@ void add_group(Registry& r, std::string verb, std::string help, std::vector<Para
                        }}));
 }
 // The same for a command that needs nothing of the session beyond the group.
-void add_group(Registry& r, std::string verb, std::string help, std::vector<Param> extra,
+void add_group(Registry& r, const nlohmann::json& hard, std::string verb, std::string help,
+               std::vector<Param> extra,
                std::function<Result<Output>(const Request&, const PermGroup&)> body) {
-  add_group(r, std::move(verb), std::move(help), std::move(extra),
+  add_group(r, hard, std::move(verb), std::move(help), std::move(extra),
             GroupBody([body = std::move(body)](const Request& q, const PermGroup& g, Session&) {
               return body(q, g);
             }));
@@ -723,7 +726,7 @@ std::vector<std::string> hard_generators() {
   return {std::move(gen), "(1,3)(2,4)", "(1,2)"};
 }
 
-Contract group_contract(const std::string& verb) {
+Contract group_contract(const nlohmann::json& hard, const std::string& verb) {
   // Step 1. What each command needs besides the generators (valid values), and the command's own
   // parameters out of their range.
   nlohmann::json extra = nlohmann::json::object();
@@ -756,7 +759,7 @@ Contract group_contract(const std::string& verb) {
   if (verb == "word") invalid.push_back({{"time-budget", -1.0}});
   // Step 2. The examples every group command shares (group_examples), and listings asked to be
   // unlimited.
-  Contract c = group_examples(extra, invalid);
+  Contract c = group_examples(hard, extra, invalid);
   if (verb == "elements" || verb == "cayley-table" || verb == "cayley-graph" || verb == "cosets") {
     c.hard_example["limit"] = std::numeric_limits<std::uint64_t>::max();
   }
@@ -765,13 +768,13 @@ Contract group_contract(const std::string& verb) {
 
 }  // namespace
 
-Contract group_examples(const nlohmann::json& extra,
+Contract group_examples(const nlohmann::json& hard_generators, const nlohmann::json& extra,
                         const std::vector<nlohmann::json>& invalid_extra) {
   // Every command builds the group first: Schreier–Sims is unbounded in the degree, so every one
   // is Expensive, with the wreath product as its hard example.
   Contract c;
   c.hard_example = extra;
-  c.hard_example["generators"] = nlohmann::json(hard_generators());
+  c.hard_example["generators"] = hard_generators;
   // Invalid: a generator that does not parse, none at all, a generator file that does not
   // parse, and the command's own bad values.
   auto with = [&](const nlohmann::json& changes) {
@@ -796,9 +799,6 @@ Result<PermGroup> build_request_group(const Request& q, const Session& s) {
 std::vector<Param> group_base_params() {
   return {generators_param(), generators_file_param(), deterministic_param()};
 }
-std::vector<std::string> hard_group_generators() {
-  return hard_generators();
-}
 Output subgroup_answer(const PermGroup& h, nlohmann::json extra) {
   return subgroup_output(h, std::move(extra));
 }
@@ -808,10 +808,13 @@ Status check_answer_size(const Session& s, std::uint64_t items, std::uint64_t ch
 }
 
 void register_group(Registry& r) {
+  // The hard example's generators (36 KB of text), built once for every command's contract:
+  // built per command they cost every process start about 19 M instructions.
+  const nlohmann::json hard = hard_generators();
   r.add_family("group",
                "Permutation groups from generators: order, membership, structure, words, Cayley");
 
-  add_group(r, "order", "Exact order of the group (Schreier–Sims)", {},
+  add_group(r, hard, "order", "Exact order of the group (Schreier–Sims)", {},
             [](const Request&, const PermGroup& g) -> Result<Output> {
               Output out;
               out.text = g.order().get_str() + "\n";
@@ -819,7 +822,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "describe",
+  add_group(r, hard, "describe",
             "Structure in GAP's spelling (cyclic, abelian, dihedral, S_n, A_n, Mathieu, "
             "PSL(2,q), wreath and direct products, puzzle groups as twists : permutations), "
             "order, orbits, transitivity, base",
@@ -827,7 +830,7 @@ void register_group(Registry& r) {
               return describe_group(g, s.run);
             });
 
-  add_group(r, "contains", "Is an element in the group? (sifting)", {element_param()},
+  add_group(r, hard, "contains", "Is an element in the group? (sifting)", {element_param()},
             [](const Request& q, const PermGroup& g) -> Result<Output> {
               auto x = parse_perm_param(q.string("element"), "--element");
               if (!x) return x.error();
@@ -841,7 +844,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "orbits", "Orbits of the group on its moved points", {},
+  add_group(r, hard, "orbits", "Orbits of the group on its moved points", {},
             [](const Request&, const PermGroup& g) -> Result<Output> {
               auto all = g.orbits();
               Output out;
@@ -856,7 +859,7 @@ void register_group(Registry& r) {
             });
 
   add_group(
-      r, "random", "Uniformly random elements",
+      r, hard, "random", "Uniformly random elements",
       {with_short(option("count", ParamType::Unsigned, "How many elements", 1), 'n'),
        option("seed", ParamType::Unsigned, "Seed of the random generator (default: random)")},
       [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
@@ -892,7 +895,7 @@ void register_group(Registry& r) {
         return out;
       });
 
-  add_group(r, "elements",
+  add_group(r, hard, "elements",
             "All elements, sorted (small groups only: refused over --limit and over the memory "
             "budget; `group order` gives their number)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 10000)},
@@ -927,7 +930,8 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "cayley-table", "Cayley table (SageMath layout: entry in row x, column y is x*y)",
+  add_group(r, hard, "cayley-table",
+            "Cayley table (SageMath layout: entry in row x, column y is x*y)",
             {option("limit", ParamType::Unsigned, "Refuse groups larger than this", 500)},
             [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
               auto t = cayley_table(g, q.unsigned_integer("limit"), &s.run);
@@ -954,7 +958,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "cayley-graph",
+  add_group(r, hard, "cayley-graph",
             "Cayley (di)graph Cay(G, X) as GraphViz DOT; components = cosets of <X>",
             {with_short(option("connection", ParamType::Strings,
                                "An element of X (repeatable; default X = the generators)"),
@@ -966,20 +970,21 @@ void register_group(Registry& r) {
             cayley_graph_output);
 
   r.add(with_contract(
-      {"group", "word",
-       "Write an element as a short product of the generators and their inverses (short-word "
-       "chain, or --chain FILE: the subgroup method, optimal per stage); verified by "
-       "multiplying back",
-       word_params(), word_command}));
+      hard, {"group", "word",
+             "Write an element as a short product of the generators and their inverses (short-word "
+             "chain, or --chain FILE: the subgroup method, optimal per stage); verified by "
+             "multiplying back",
+             word_params(), word_command}));
 
   r.add(with_contract(
+      hard,
       {"group", "chain-info",
        "Subgroup chain G0 > G1 > ... > 1 (--chain FILE): index and God's number of each stage "
        "(coset distance tables)",
        chain_params(false), chain_info_command, /*long_running=*/true}));
 
   // Step: operations (operations.hpp), named as in GAP / SymPy.
-  add_group(r, "stabilizer",
+  add_group(r, hard, "stabilizer",
             "Pointwise stabilizer of points (GAP: Stabilizer(G, pts, OnTuples)): order, "
             "structure and generators",
             {required(option("points", ParamType::String,
@@ -992,7 +997,7 @@ void register_group(Registry& r) {
               return subgroup_output(*h, {{"points", points_json(*points)}});
             });
 
-  add_group(r, "is-subgroup",
+  add_group(r, hard, "is-subgroup",
             "Is the group generated by the --subgroup elements a subgroup? (GAP: IsSubgroup) "
             "With its index when it is",
             {subgroup_param()},
@@ -1014,20 +1019,20 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "index", "Index |G : H| of the subgroup H generated by the --subgroup elements",
-            {subgroup_param()},
-            [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
-              auto h = build_subgroup(q, s);
-              if (!h) return h.error();
-              auto index = subgroup_index(g, *h);
-              if (!index) return index.error();
-              Output out;
-              out.text = index->get_str() + "\n";
-              out.json = {{"index", index->get_str()}};
-              return out;
-            });
+  add_group(
+      r, hard, "index", "Index |G : H| of the subgroup H generated by the --subgroup elements",
+      {subgroup_param()}, [](const Request& q, const PermGroup& g, Session& s) -> Result<Output> {
+        auto h = build_subgroup(q, s);
+        if (!h) return h.error();
+        auto index = subgroup_index(g, *h);
+        if (!index) return index.error();
+        Output out;
+        out.text = index->get_str() + "\n";
+        out.json = {{"index", index->get_str()}};
+        return out;
+      });
 
-  add_group(r, "cosets",
+  add_group(r, hard, "cosets",
             "Representatives of the right cosets H*x of the --subgroup H (GAP: "
             "RightTransversal); quadratic in the index",
             {subgroup_param(),
@@ -1051,7 +1056,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "orbit",
+  add_group(r, hard, "orbit",
             "Orbit of a set of points under the group acting on sets (GAP: Orbit(G, set, "
             "OnSets))",
             {required(option("set", ParamType::String, "Points, comma-separated, e.g. 1,2")),
@@ -1079,7 +1084,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "derived-subgroup",
+  add_group(r, hard, "derived-subgroup",
             "Commutator subgroup [G,G] (GAP: DerivedSubgroup): normal closure of the "
             "generators' commutators",
             {}, [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
@@ -1088,7 +1093,7 @@ void register_group(Registry& r) {
               return subgroup_output(*h, {});
             });
 
-  add_group(r, "is-abelian", "Do the generators commute? (GAP: IsAbelian)", {},
+  add_group(r, hard, "is-abelian", "Do the generators commute? (GAP: IsAbelian)", {},
             [](const Request&, const PermGroup& g) -> Result<Output> {
               bool a = is_abelian(g);
               Output out;
@@ -1097,7 +1102,7 @@ void register_group(Registry& r) {
               return out;
             });
 
-  add_group(r, "is-solvable", "Does the derived series reach 1? (GAP: IsSolvableGroup)", {},
+  add_group(r, hard, "is-solvable", "Does the derived series reach 1? (GAP: IsSolvableGroup)", {},
             [](const Request&, const PermGroup& g, Session& s) -> Result<Output> {
               auto solvable = is_solvable(g, &s.run);
               if (!solvable) return solvable.error();
@@ -1114,9 +1119,9 @@ void register_group(Registry& r) {
                                build_subgroup,
                                subgroup_output,
                                parse_points,
-                               hard_generators});
+                               hard});
 
-  register_group_structure(r);
+  register_group_structure(r, hard);
   r.add_demo("group", demo_groups);
 }
 

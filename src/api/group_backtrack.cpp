@@ -32,7 +32,7 @@ Command with_contract(Command c, const nlohmann::json& valid, const GroupCommand
                       const nlohmann::json& hard = nullptr) {
   c.cost = Cost::Expensive;
   c.hard_example = valid;
-  c.hard_example["generators"] = nlohmann::json(kit.hard_generators());
+  c.hard_example["generators"] = kit.hard_generators;
   if (!hard.is_null()) c.hard_example = hard;
   auto with = [&](const nlohmann::json& changes) {
     nlohmann::json params = valid;

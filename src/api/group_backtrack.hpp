@@ -27,8 +27,8 @@ struct GroupCommandKit {
   std::function<Result<std::vector<Point>>(const std::string& text, const std::string& what)>
       parse_points;
   // Generators of a group whose Schreier–Sims runs far longer than a second (the conformance
-  // suite's hard example).
-  std::function<std::vector<std::string>()> hard_generators;
+  // suite's hard example), as a JSON array.
+  nlohmann::json hard_generators;
 };
 
 void register_group_backtrack(Registry& r, const GroupCommandKit& kit);

@@ -24,10 +24,9 @@ struct Contract {
 // What every group command shares: the large wreath product as the hard example (with the
 // command's `extra` valid parameters), and as invalid input bad generators, no generators, a
 // bad generator file and the command's own bad values (`invalid_extra`: changes to a valid call).
-Contract group_examples(const nlohmann::json& extra,
+// `hard_generators`: the JSON array of the hard example's generators (a large wreath product).
+Contract group_examples(const nlohmann::json& hard_generators, const nlohmann::json& extra,
                         const std::vector<nlohmann::json>& invalid_extra);
-// The conformance suite's hard example generators (a large wreath product).
-std::vector<std::string> hard_group_generators();
 // A subgroup's order, structure and generators as an answer (`extra` adds JSON fields).
 Output subgroup_answer(const PermGroup& h, nlohmann::json extra);
 // Refuses a listing of `items` strings of `chars` characters over the memory budget.
@@ -35,6 +34,6 @@ Status check_answer_size(const Session& s, std::uint64_t items, std::uint64_t ch
                          const std::string& what);
 
 // Registers the structure commands (conjugacy-classes, blocks, ...): group_structure.cpp.
-void register_group_structure(Registry& r);
+void register_group_structure(Registry& r, const nlohmann::json& hard_generators);
 
 }  // namespace permuzzle::api

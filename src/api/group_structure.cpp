@@ -20,9 +20,9 @@ constexpr std::uint64_t DEFAULT_CLASS_LIST_LIMIT = 100000;
 constexpr std::size_t MAX_TEXT_SYSTEM_POINTS = 200;
 
 // The conformance examples of a structure command (group_examples).
-Command with_structure_contract(Command c, const nlohmann::json& extra,
+Command with_structure_contract(const nlohmann::json& hard, Command c, const nlohmann::json& extra,
                                 const std::vector<nlohmann::json>& invalid_extra) {
-  Contract k = group_examples(extra, invalid_extra);
+  Contract k = group_examples(hard, extra, invalid_extra);
   c.cost = k.cost;
   c.hard_example = std::move(k.hard_example);
   c.invalid_examples = std::move(k.invalid_examples);
@@ -169,8 +169,9 @@ Result<Output> composition_series_command(const Request& q, Session& s) {
 
 }  // namespace
 
-void register_group_structure(Registry& r) {
+void register_group_structure(Registry& r, const nlohmann::json& hard) {
   r.add(with_structure_contract(
+      hard,
       {"group", "sylow",
        "A Sylow p-subgroup (GAP: SylowSubgroup): a p-subgroup grown inside its normaliser "
        "(backtrack) until its order is the p-part of |G|",
@@ -195,6 +196,7 @@ void register_group_structure(Registry& r) {
       {{"prime", 2}}, {{{"prime", 4}}, {{"prime", 0}}, {{"prime", -2}}}));
 
   r.add(with_structure_contract(
+      hard,
       {"group", "composition-series",
        "Composition series G = G0 > G1 > ... > 1 with the factors named (GAP: "
        "CompositionSeries): derived series refined to prime steps, then a simple named group, "
@@ -204,6 +206,7 @@ void register_group_structure(Registry& r) {
       nlohmann::json::object(), {}));
 
   r.add(with_structure_contract(
+      hard,
       {"group", "conjugacy-classes",
        "Conjugacy classes (GAP: ConjugacyClasses): count, and with each class its "
        "representative, size and element order. Puzzle groups, S_n, A_n and their products "
@@ -218,6 +221,7 @@ void register_group_structure(Registry& r) {
       {{"count-only", true}}, {{{"limit", -1}}}));
 
   r.add(with_structure_contract(
+      hard,
       {"group", "blocks",
        "Minimal block systems of the group on each orbit (GAP: RepresentativesMinimalBlocks, "
        "as systems): primitive or not",

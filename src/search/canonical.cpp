@@ -102,8 +102,9 @@ Result<CanonicalAutomaton> CanonicalAutomaton::build(const std::vector<Perm>& mo
       !ok) {
     return ok.error();
   }
-  a.commute_.assign(static_cast<std::size_t>(nf) * static_cast<std::size_t>(nf), 1);
-  for (std::size_t i = 0; i < n; ++i) {
+  a.commute_.assign(static_cast<std::size_t>(nf) * static_cast<std::size_t>(nf),
+                    options.use_commutation ? 1 : 0);
+  for (std::size_t i = 0; i < n && options.use_commutation; ++i) {
     if (run.should_stop()) return run.stop_error();
     for (std::size_t j = i + 1; j < n; ++j) {
       if (family[i] != family[j] &&

@@ -29,6 +29,13 @@ export const EXAMPLES = {
   m24: 'M24 puzzle',
 };
 
+// Examples with a phase file of their own (data/puzzles/NAME.phases, served as
+// /examples/NAME.phases): the page can solve them in those phases (def solve --phases FILE).
+export const EXAMPLE_PHASES = {
+  '3x3x3': '3x3x3-kociemba',
+  '4x4x4-fixed-corner': '4x4x4-fixed-corner',
+};
+
 // The file's parameter of a def command: its positional input-file parameter.
 function fileParam(command) {
   const params = command ? command.params : [];
@@ -107,7 +114,10 @@ export const defPuzzle = {
   info: null,
   moveNames: [],
   view: null, // {puzzle, translate} when cubing.js draws it
-  phases: '', // '' (optimal solves) or 'auto' (def solve --phases auto)
+  // How solve() solves: '' (optimally), 'auto' (def solve --phases auto) or 'file' (the
+  // example's phase file, EXAMPLE_PHASES; its text in phaseText once loaded).
+  phases: '',
+  phaseText: null,
   get puzzle3d() { return this.view ? this.view.puzzle : null; },
   params(verb, extra) {
     const command = this.commands.find((c) => c.verb === verb);
@@ -115,6 +125,7 @@ export const defPuzzle = {
   },
   async load(name, text) {
     this.file = { name, text };
+    this.phaseText = null;
     this.info = await call('def', 'info', this.params('info', {}));
     this.moveNames = (this.info.moves || []).map((m) => (typeof m === 'string' ? m : m.name));
     this.view = recognise(this.info) || await recogniseByCubing(this.info);
@@ -127,7 +138,14 @@ export const defPuzzle = {
     if (!response.ok) throw new Error(`the example ${name} is not served (HTTP ${response.status})`);
     await this.load(`${name}.tws`, await response.text());
     this.example = name;
+    if (Object.hasOwn(EXAMPLE_PHASES, name)) {
+      const phases = await fetch(`/examples/${EXAMPLE_PHASES[name]}.phases`);
+      if (!phases.ok) throw new Error(`the phase file of ${name} is not served (HTTP ${phases.status})`);
+      this.phaseText = await phases.text();
+    }
   },
+  // The phase file's name when the puzzle has one (the page offers solving in its phases).
+  phaseFile() { return this.example && Object.hasOwn(EXAMPLE_PHASES, this.example) ? `${EXAMPLE_PHASES[this.example]}.phases` : null; },
   buttons() { return this.moveNames; },
   solved() { return { text: null, state: null, solved: true, alg: [] }; },
   position(out, alg) {
@@ -229,7 +247,12 @@ export const defPuzzle = {
   isSolved: (s) => s.solved === true,
   async solve(s, run = call) {
     const extra = s.text ? { state: s.text } : { moves: '' };
-    if (this.phases) extra.phases = this.phases;
+    if (this.phases === 'file') {
+      if (!this.phaseText) throw new Error('this puzzle has no phase file: solve optimally or in phases (auto)');
+      extra.phases = this.phaseText;
+    } else if (this.phases) {
+      extra.phases = this.phases;
+    }
     const out = await run('def', 'solve', this.params('solve', extra));
     const first = (out.solutions || [out])[0];
     let moves = first.moves || [];

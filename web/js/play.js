@@ -369,9 +369,29 @@ function buildOptions() {
   $('play-help').textContent = helpText();
   $('upload').hidden = game.name !== 'def';
   $('def-example').value = defPuzzle.example || '';
+  syncPhaseOption();
   $('alg-row').hidden = !(game.name === 'cube' || game.name === 'def');
   $('facelets-box').hidden = game.name !== 'cube';
   syncSelect();
+}
+
+// The def page's "in phases (FILE)" choice exists while the puzzle is an example with a phase
+// file; choosing another puzzle while it was selected falls back to optimal solves.
+function syncPhaseOption() {
+  const select = $('def-phases');
+  const file = defPuzzle.phaseFile();
+  let option = select.querySelector('option[value="file"]');
+  if (file && !option) {
+    option = new Option('', 'file');
+    select.add(option);
+  }
+  if (option) {
+    option.textContent = file ? `in phases (${file})` : '';
+    option.hidden = !file;
+    option.disabled = !file;
+  }
+  if (!file && select.value === 'file') select.value = '';
+  defPuzzle.phases = select.value;
 }
 
 function freshSeed() {

@@ -221,6 +221,33 @@ test('a puzzle from an uploaded definition file: scrambled, then solved by the e
   await page.close();
 });
 
+test("an example's phase file: the 3x3x3 solved in Kociemba's two phases (def solve --phases FILE)", async () => {
+  const page = await open('#play/def?example=3x3x3&seed=4');
+  await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 4');
+  // The choice names the example's phase file, served from data/puzzles/.
+  await page.waitForFunction(() => {
+    const o = document.querySelector('#def-phases option[value="file"]');
+    return o && !o.disabled && o.textContent === 'in phases (3x3x3-kociemba.phases)';
+  });
+  await page.selectOption('#def-phases', 'file');
+  await page.click('#solve');
+  await page.locator('#solution').waitFor({ state: 'visible', timeout: 60000 });
+  await page.click('#step-end');
+  await page.waitForFunction(() => !document.getElementById('solved').hidden);
+  // Each phase optimal: at most 12 moves into <U, D, R2, L2, F2, B2> and 18 within it
+  // (Kociemba's phase bounds), so never more than 30.
+  const moves = Number(/in (\d+) move/.exec(await page.textContent('#solved'))[1]);
+  assert.ok(moves >= 1 && moves <= 30, `${moves} moves`);
+  assert.doesNotMatch(await page.textContent('#solution-moves'), /optimal/);
+  // Another example without a phase file takes the choice away.
+  await page.selectOption('#def-example', 'skewb');
+  await page.waitForFunction(() => document.getElementById('puzzle').value === 'def?example=skewb');
+  await page.waitForFunction(() => document.querySelector('#def-phases option[value="file"]').disabled
+    && document.getElementById('def-phases').value === '');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 // --- The 3D puzzles (cubing.js's <twisty-player>, WebGL through SwiftShader) -----------------
 
 // The chromatic colours of a screenshot of the board, bucketed by hue (red, orange, yellow,

@@ -34,6 +34,10 @@ struct CanonicalOptions {
   // Empty: derived, as the classes of "one move is a power of the other", by first appearance.
   std::vector<int> families;
   std::size_t max_states = 1u << 16;  // LimitExceeded beyond (many commuting families)
+  // false: families are taken as never commuting, so only a family repeated at once is pruned
+  // (one state per last family): the fallback for move sets with too many commuting families
+  // (a phase of hundreds of disjoint 3-cycles) for the full automaton.
+  bool use_commutation = true;
 };
 
 class CanonicalAutomaton {

@@ -1158,7 +1158,18 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   search::CanonicalOptions canon;
   for (std::size_t m = 0; m < d.moves.size(); ++m)
     canon.families.push_back(static_cast<int>(d.moves[m].base));
+  // The puzzles' automata have tens to hundreds of states (3x3x3: 13; 5x5 Loopover's commuting
+  // rows: a few hundred); one past this many is a move set with many commuting families (a
+  // phase with about a hundred disjoint 3-cycles as sequences), for which the full automaton
+  // would cost seconds and tens of MB before its limit refused it.
+  canon.max_states = 4096;
   auto automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
+  if (!automaton && automaton.error().kind == ErrorKind::LimitExceeded && !run.should_stop()) {
+    // Too many commuting families: prune only a family repeated at once (the search stays
+    // complete, it only visits more orders of commuting moves).
+    canon.use_commutation = false;
+    automaton = search::CanonicalAutomaton::build(point_perms(d, fp.moves()), canon, run);
+  }
   if (!automaton) return automaton.error();
   solver->canonical_ = automaton->table();
   solver->canonical_states_ = automaton->states();
