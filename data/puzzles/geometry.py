@@ -230,3 +230,83 @@ for p, ns in fs:
 ident = " ".join(str(i + 1) for i in range(24))
 txt = txt.replace("CENTERS\n" + ident + "\nEnd", "CENTERS\n" + " ".join(map(str, labels)) + "\nEnd", 1)
 open("4x4x4-fixed-corner.tws", "w").write(txt)
+
+# ---- megaminx: a dodecahedron with its 12 centres fixed ----
+# The face normals are the icosahedron's vertices (0,±1,±φ), (±1,±φ,0), (±φ,0,±1) (floats,
+# compared after rounding). Two faces are adjacent when their normals meet at the icosahedron's
+# edge angle (dot product φ); an edge piece is an adjacent pair of faces (30), a corner a
+# mutually adjacent triple (20), placed at the sum of its normals. A face move is a 72-degree
+# turn, clockwise seen from outside that face, of the pieces with a sticker on it.
+def megaminx():
+    import math
+    phi = (1 + 5 ** 0.5) / 2
+    normals = []
+    for a, b in ((1, phi), (1, -phi), (-1, phi), (-1, -phi)):
+        normals += [(0, a, b), (a, b, 0), (b, 0, a)]
+    def key(v): return tuple(round(t, 6) + 0.0 for t in v)
+    def rotate(axis, v, turns):
+        # Rodrigues' formula: -72 degrees per turn about axis (clockwise seen from outside)
+        k = scaled(axis, 1 / math.sqrt(dot(axis, axis)))
+        angle = -2 * math.pi / 5 * turns
+        c, s = math.cos(angle), math.sin(angle)
+        cross = (k[1]*v[2]-k[2]*v[1], k[2]*v[0]-k[0]*v[2], k[0]*v[1]-k[1]*v[0])
+        kv = dot(k, v)
+        return tuple(v[i]*c + cross[i]*s + k[i]*kv*(1-c) for i in range(3))
+    def adjacent(a, b): return abs(dot(a, b) - phi) < 1e-6
+    # Names as speedcubers (and cubing.js) use them: U on top; its ring clockwise seen from above
+    # F (front), L, BL, BR, R; below them FL (between F and L), DL (L, BL), B (BL, BR),
+    # DR (BR, R), FR (R, F); D at the bottom. Opposite faces: U-D, F-B, L-DR, BL-FR, BR-FL,
+    # R-DL.
+    U = (0, 1, phi)
+    F = [n for n in normals if adjacent(n, U)][0]
+    face = {"U": U, "F": F, "D": scaled(U, -1)}
+    ring = ["F", "L", "BL", "BR", "R"]
+    for i in range(1, 5): face[ring[i]] = rotate(U, F, i)
+    lower = {"FL": ("F", "L"), "DL": ("L", "BL"), "B": ("BL", "BR"), "DR": ("BR", "R"),
+             "FR": ("R", "F")}
+    for name, (x, y) in lower.items():
+        face[name] = [n for n in normals if adjacent(n, face[x]) and adjacent(n, face[y])
+                      and key(n) != key(U)][0]
+    order = ["U", "F", "L", "BL", "BR", "R", "FL", "DL", "B", "DR", "FR", "D"]
+    assert sorted(key(face[f]) for f in order) == sorted(key(n) for n in normals)
+    # Pieces in the order of their faces' names in `order` (the U face's first); a piece's
+    # first sticker is on its first face there; a corner's other two follow in the cyclic
+    # order order_stickers gives.
+    edges, corners = [], []
+    for f, g in itertools.combinations(order, 2):
+        if adjacent(face[f], face[g]):
+            edges.append((f + "-" + g, [face[f], face[g]]))
+    for f, g, h in itertools.combinations(order, 3):
+        if adjacent(face[f], face[g]) and adjacent(face[g], face[h]) and adjacent(face[f], face[h]):
+            n0, n1, n2 = face[f], face[g], face[h]
+            corners.append((f + "-" + g + "-" + h, [n0, n1, n2] if det(n0, n1, n2) > 0 else [n0, n2, n1]))
+    assert len(edges) == 30 and len(corners) == 20
+    def turn(pieces, axis):
+        # as move_of: slot t receives the piece of slot x with orientation j (where x's first
+        # sticker lands among t's stickers)
+        n = len(pieces); perm = list(range(n)); ori = [0] * n
+        at = {key(sum_of(ns)): i for i, (_, ns) in enumerate(pieces)}
+        for x, (_, ns) in enumerate(pieces):
+            if not any(key(m) == key(axis) for m in ns): continue
+            t = at[key(sum_of([rotate(axis, m, 1) for m in ns]))]
+            j = [key(m) for m in pieces[t][1]].index(key(rotate(axis, ns[0], 1)))
+            perm[t] = x; ori[t] = j
+        return perm, ori
+    def sum_of(ns): return tuple(sum(m[i] for m in ns) for i in range(3))
+    sets = [("EDGES", edges, 2), ("CORNERS", corners, 3)]
+    moves = [(f, {s: turn(pcs, face[f]) for s, pcs, o in sets}) for f in order]
+    write("megaminx.tws", "megaminx", [
+      "Megaminx (centres fixed), written for permuzzle from 3D geometry (data/puzzles/geometry.py).",
+      "Faces as speedcubers and cubing.js name them: U on top; around it, clockwise seen from",
+      "above, F (front), L, BL, BR, R; below them FL (between F and L), DL (L, BL), B (BL, BR),",
+      "DR (BR, R), FR (R, F); D at the bottom (opposite U; F-B, L-DR, BL-FR, BR-FL, R-DL are",
+      "opposite too). Each move turns one face 72 degrees clockwise seen from outside it.",
+      "EDGES: " + " ".join(name for name, _ in edges[:15]),
+      "  " + " ".join(name for name, _ in edges[15:]) + ".",
+      "CORNERS: " + " ".join(name for name, _ in corners[:10]),
+      "  " + " ".join(name for name, _ in corners[10:]) + ".",
+      "A piece's orientation 0 is its sticker on the first face of its name on that face; a",
+      "corner's stickers are numbered counterclockwise seen from outside.",
+      "Positions: 30!/2 * 2^29 * 20!/2 * 3^19 = 100,669,616,553,523,347,122,516,032,313,645,505,",
+      "168,688,116,411,019,768,627,200,000,000,000."], sets, moves)
+megaminx()

@@ -242,6 +242,7 @@ std::string bench_phase_file(const std::string& name) {
   if (name == "loopover5x5") return "loopover-5x5.phases";
   if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
   if (name == "4x4x4") return "4x4x4-fixed-corner.phases";
+  if (name == "megaminx") return "megaminx.phases";
   return {};
 }
 
@@ -255,9 +256,14 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
     if (!text) return text.error();
     return parse_definition(*text, "4x4x4-fixed-corner.tws");
   }
+  if (name == "megaminx") {
+    auto text = read_data_puzzle_file(s, "megaminx.tws", "bench def-phases");
+    if (!text) return text.error();
+    return parse_definition(*text, "megaminx.tws");
+  }
   return make_error("bench def-phases: unknown case '" + name +
-                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5 or "
-                        "loopover5x5-small",
+                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5, "
+                        "loopover5x5-small or megaminx",
                     {}, Error::NO_POSITION, ErrorKind::InvalidInput);
 }
 
@@ -376,7 +382,8 @@ void register_def_phases_bench(Registry& r) {
       "(issue 24)",
       {option("cases", ParamType::String,
               "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5, "
-              "loopover5x5-small (the same puzzle with loopover-5x5-small.phases)",
+              "loopover5x5-small (the same puzzle with loopover-5x5-small.phases), megaminx "
+              "(data/puzzles, megaminx.phases)",
               "3x3x3,4x4x4,loopover5x5"),
        option("file", ParamType::HostPath, "Also this definition file (e.g. a megaminx)"),
        with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
@@ -384,8 +391,8 @@ void register_def_phases_bench(Registry& r) {
        option("seed", ParamType::Unsigned, "Random seed", 1),
        with_choices(option("phases", ParamType::String,
                            "files: a case's phase file in data/puzzles when it has one "
-                           "(loopover5x5: loopover-5x5.phases; 4x4x4: 4x4x4-fixed-corner.phases), "
-                           "else auto; auto: always auto",
+                           "(loopover5x5: loopover-5x5.phases; 4x4x4: 4x4x4-fixed-corner.phases; "
+                           "megaminx: megaminx.phases), else auto; auto: always auto",
                            "files"),
                     {"files", "auto"}),
        with_choices(option("metric", ParamType::String,
