@@ -281,6 +281,20 @@ TEST(DefPhasesCli, SolveInfoAndRandom) {
                             " --moves \"" + rmoves + "\"");
   ASSERT_EQ(made.exit_code, 0) << made.err;
   EXPECT_EQ(made.json()["state"], rj["state"]);
+  // def random --phases FILE: the scramble sequence from those phases (Kociemba's two on the
+  // 3x3x3, whose phase bounds 12 + 18 cap its length), making the printed position too.
+  const std::string cube3 = data_file("3x3x3.tws");
+  auto kr = test::run_cli("--json --quiet --tables none def random " + cube3 +
+                          " --seed 9 --phases " + data_file("3x3x3-kociemba.phases"));
+  ASSERT_EQ(kr.exit_code, 0) << kr.err;
+  const auto kj = kr.json();
+  ASSERT_TRUE(kj["moves"].is_array());
+  EXPECT_LE(kj["moves"].size(), 30u);
+  std::string kmoves;
+  for (const auto& m : kj["moves"]) kmoves += (kmoves.empty() ? "" : " ") + m.get<std::string>();
+  auto kmade = test::run_cli("--json --quiet def apply " + cube3 + " --moves \"" + kmoves + "\"");
+  ASSERT_EQ(kmade.exit_code, 0) << kmade.err;
+  EXPECT_EQ(kmade.json()["state"], kj["state"]);
   // A bad phase file: exit 2 and one error naming its line.
   char path[] = "/tmp/permuzzle-phases-XXXXXX";
   const int fd = mkstemp(path);

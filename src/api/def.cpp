@@ -151,7 +151,7 @@ Result<Output> random_command(const Request& q, Session& session) {
   out.json["seed"] = seed;
   // A scramble sequence reaching exactly this position (solved by phases, inverted, replayed).
   if (!q.flag("no-moves")) {
-    if (auto ok = add_scramble_moves(session, *d, position, out); !ok) return ok.error();
+    if (auto ok = add_scramble_moves(q, session, *d, position, out); !ok) return ok.error();
   }
   return out;
 }
@@ -195,7 +195,8 @@ void register_def(Registry& r) {
                  {file_param(), option("seed", ParamType::Unsigned, "Random seed", 1),
                   flag("no-moves",
                        "Leave the scramble sequence out (it solves the position by phases, "
-                       "which takes long on the biggest puzzles)")},
+                       "which takes long on the biggest puzzles)"),
+                  random_phases_param()},
                  random_command};
   // The scramble sequence solves the position by phases (tables, searches): expensive.
   random.cost = Cost::Expensive;

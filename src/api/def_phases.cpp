@@ -64,6 +64,14 @@ Param phases_param() {
   return p;
 }
 
+Param random_phases_param() {
+  Param p = phases_param();
+  p.help =
+      "The phases whose solution, inverted, is the scramble sequence: auto (default) or a phase "
+      "file (e.g. data/puzzles/megaminx.phases, where auto's piece chain takes minutes)";
+  return p;
+}
+
 void append_phase_beam_params(std::vector<Param>& params) {
   params.insert(
       params.end(),
@@ -206,8 +214,10 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
   return Ok{};
 }
 
-Status add_scramble_moves(Session& s, const Definition& d, const State& position, Output& out) {
-  auto phases = auto_phases(d, s.run);
+Status add_scramble_moves(const Request& q, Session& s, const Definition& d, const State& position,
+                          Output& out) {
+  // The phases that solve it: --phases (a phase file, or auto), auto when not given.
+  auto phases = q.has("phases") ? read_phases_param(q, d, s.run) : auto_phases(d, s.run);
   Result<std::shared_ptr<PhasedSolver>> solver =
       phases ? PhasedSolver::create(d, *phases, PhaseOptions{Metric::Htm, s.run.memory_budget()},
                                     s.tables, s.run)

@@ -15,6 +15,8 @@ namespace permuzzle::api {
 
 // The `phases` parameter: an InputFile whose keyword `auto` the CLI passes as it is.
 Param phases_param();
+// def random's --phases: the phases its scramble sequence comes from (default auto).
+Param random_phases_param();
 
 // Largest --beam and --branch: a phase keeps at most beam x branch candidates (each a position
 // and its moves so far: a few hundred bytes), about 20 MB.
@@ -37,10 +39,11 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const def::Definiti
 // `def info --phases`: the chosen phases and their sizes, added to `out` (json "phases", text).
 Status add_phase_info(const Request& q, Session& s, const def::Definition& d, Output& out);
 
-// `def random`: a move sequence reaching `position` (solved by auto phases, inverted, replayed),
+// `def random`: a move sequence reaching `position` (solved by --phases, else auto phases;
+// inverted, replayed),
 // added to `out` as "moves" (null with "moves_refused" when no sequence could be found).
-Status add_scramble_moves(Session& s, const def::Definition& d, const def::State& position,
-                          Output& out);
+Status add_scramble_moves(const Request& q, Session& s, const def::Definition& d,
+                          const def::State& position, Output& out);
 
 void register_def_phases_bench(Registry& r);
 

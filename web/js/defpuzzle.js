@@ -25,6 +25,7 @@ export const EXAMPLES = {
   skewb: 'Skewb',
   '3x3x3': '3x3x3 cube (definition file)',
   '4x4x4-fixed-corner': '4x4x4 cube (DBL corner fixed)',
+  megaminx: 'Megaminx',
   topspin: 'TopSpin',
   m24: 'M24 puzzle',
 };
@@ -34,6 +35,7 @@ export const EXAMPLES = {
 export const EXAMPLE_PHASES = {
   '3x3x3': '3x3x3-kociemba',
   '4x4x4-fixed-corner': '4x4x4-fixed-corner',
+  megaminx: 'megaminx',
 };
 
 // The file's parameter of a def command: its positional input-file parameter.
@@ -93,7 +95,16 @@ async function recogniseByCubing(info) {
   const loader = puzzles[info.name];
   if (!loader || !loader.kpuzzle) return null;
   const definition = (await loader.kpuzzle()).definition;
-  const orbits = setsOf({ sets: definition.orbits.map((o) => ({ name: o.orbitName, pieces: o.numPieces, orientations: o.numOrientations })) });
+  // An orbit the file leaves out is fine when none of the file's moves permutes it in
+  // cubing.js's puzzle (the megaminx's fixed centres, which its face turns only turn in place).
+  const inFile = new Set((info.sets || []).map((s) => s.name));
+  const fileMoves = moveNamesOf(info).filter((m) => Object.hasOwn(definition.moves, m));
+  const permuted = (o) => fileMoves.some((name) => {
+    const t = definition.moves[name][o.orbitName];
+    return t && t.permutation && t.permutation.some((p, i) => p !== i);
+  });
+  const kept = definition.orbits.filter((o) => inFile.has(o.orbitName) || permuted(o));
+  const orbits = setsOf({ sets: kept.map((o) => ({ name: o.orbitName, pieces: o.numPieces, orientations: o.numOrientations })) });
   const moves = moveNamesOf(info);
   if (orbits !== setsOf(info) || !moves.length || !moves.every((m) => Object.hasOwn(definition.moves, m))) return null;
   return { puzzle: info.name, translate: writtenAsIs };
