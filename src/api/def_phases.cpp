@@ -261,15 +261,14 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
   if (name == "2x2x2") return parse_definition(cube_definition_text(2), "2x2x2");
   if (name == "loopover5x5" || name == "loopover5x5-small") return loopover_definition({5, 5});
   if (name == "loopover4x4") return loopover_definition({4, 4});
-  if (name == "4x4x4") {
-    auto text = read_data_puzzle_file(s, "4x4x4-fixed-corner.tws", "bench def-phases");
+  // The cases whose definition is a data/puzzles file.
+  const std::string file = name == "4x4x4"      ? "4x4x4-fixed-corner.tws"
+                           : name == "megaminx" ? "megaminx.tws"
+                                                : "";
+  if (!file.empty()) {
+    auto text = read_data_puzzle_file(s, file, "bench def-phases");
     if (!text) return text.error();
-    return parse_definition(*text, "4x4x4-fixed-corner.tws");
-  }
-  if (name == "megaminx") {
-    auto text = read_data_puzzle_file(s, "megaminx.tws", "bench def-phases");
-    if (!text) return text.error();
-    return parse_definition(*text, "megaminx.tws");
+    return parse_definition(*text, file);
   }
   return make_error("bench def-phases: unknown case '" + name +
                         "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5, "
@@ -394,7 +393,7 @@ void register_def_phases_bench(Registry& r) {
               "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5, "
               "loopover5x5-small (the same puzzle with loopover-5x5-small.phases), megaminx "
               "(data/puzzles, megaminx.phases)",
-              "3x3x3,4x4x4,loopover5x5"),
+              "3x3x3,4x4x4,loopover5x5,megaminx"),
        option("file", ParamType::HostPath, "Also this definition file (e.g. a megaminx)"),
        with_range(option("count", ParamType::Unsigned, "Random positions per puzzle", 10), 1,
                   100000),
