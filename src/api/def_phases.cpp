@@ -81,7 +81,7 @@ void append_phase_beam_params(std::vector<Param>& params) {
                   1, MAX_PHASE_BEAM),
        with_range(option("branch", ParamType::Unsigned,
                          "With --phases: optimal solutions of a phase tried from each kept "
-                         "position (default 1)"),
+                         "position (default 32; 1: the first one found, a plain chain)"),
                   1, MAX_PHASE_BRANCH),
        with_range(option("slack", ParamType::Unsigned,
                          "With --phases and --branch: phase solutions up to this many moves "
