@@ -61,7 +61,8 @@ def test_definition_solve_by_phases():
     out = p.solve(moves="R U F R2 U' F' R U2", phases="auto")
     sol = out["solutions"][0]
     assert sol["verified"] and len(sol["phases"]) == 2
-    assert sol["length"] == sum(ph["length"] for ph in sol["phases"])
+    # Moves of one face merge across a phase boundary: never longer than the phases added up.
+    assert 0 < sol["length"] <= sum(ph["length"] for ph in sol["phases"])
     # Replayed outside the solver: scramble then solution is solved.
     back = p.apply(moves="R U F R2 U' F' R U2 " + " ".join(sol["moves"]))
     assert back["solved"]
