@@ -824,7 +824,10 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.memory_bytes = share;
     o.max_length = options.max_length;
     o.accept_non_optimal = options.accept_non_optimal;
-    if (options.branch > 1 && !options.accept_non_optimal) {
+    // The last phase's optimal solutions (without sequences) have one length: they differ only
+    // in how their first moves merge with the moves before, not worth enumerating them.
+    const bool last_plain = k + 1 == phases.size() && phases[k].sequences.empty();
+    if (options.branch > 1 && !options.accept_non_optimal && !last_plain) {
       o.all_optimal = true;
       // With a slack, more solutions than the branch: the solver's order mixes lengths, and
       // solve() keeps the `branch` best of them by length + the next phase's bound.

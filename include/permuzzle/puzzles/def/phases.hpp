@@ -70,9 +70,10 @@ inline constexpr std::uint64_t CHAIN_NEW_POSITIONS = 200'000;
 // Each phase's pattern databases get min(memory / phases, this).
 inline constexpr std::uint64_t PHASE_MEMORY_CAP = std::uint64_t{32} << 20;
 
-// Optimal solutions of a phase to choose from by default (PhaseOptions::branch): measured on
-// `bench def-phases` (20 positions each), it shortens the megaminx's answers from 143.4 to
-// 126.8 moves and the 4x4x4's from 180.1 to 154.6 for milliseconds per solve.
+// Optimal solutions of a phase to choose from by default (PhaseOptions::branch; the last phase
+// without sequences gives one): measured on `bench def-phases` (20 positions each), it
+// shortens the megaminx's answers from 143.4 to 126.8 moves and the 4x4x4's from 180.1 to
+// 154.6 for milliseconds per solve.
 inline constexpr int DEFAULT_PHASE_BRANCH = 32;
 
 // With a slack, a phase's solver gives up to branch x this many solutions to choose from.
