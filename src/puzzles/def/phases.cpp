@@ -612,7 +612,7 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
       m.base = base;
       m.power = k;
       m.qtm_cost = std::min(k, seq.order - k);
-      m.name = sequence_power_name(seq, k);
+      m.name = power_name(seq.name, k, seq.order);
       m.effect = power;
       p.moves.push_back(std::move(m));
       power = apply(d, power, seq.effect);
@@ -861,7 +861,7 @@ Result<std::vector<std::size_t>> expand_phase_move(const Definition& d, const Ph
                                                    const std::string& name) {
   for (const PhaseSequence& seq : phase.sequences) {
     for (int k = 1; k < seq.order; ++k) {
-      if (sequence_power_name(seq, k) == name) return sequence_power_moves(seq, k);
+      if (power_name(seq.name, k, seq.order) == name) return sequence_power_moves(seq, k);
     }
   }
   auto m = d.find_move(name);
@@ -996,28 +996,6 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
                       Error::NO_POSITION, ErrorKind::Internal);
   }
   out.seconds = clock.seconds();
-  return out;
-}
-
-Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
-                                                  const std::vector<std::size_t>& moves) {
-  std::vector<std::size_t> out;
-  for (auto it = moves.rbegin(); it != moves.rend(); ++it) {
-    const Move& m = d.moves[*it];
-    const int order = d.base_moves[m.base].order;
-    const int want = (order - m.power) % order;
-    bool found = false;
-    for (std::size_t i = 0; i < d.moves.size() && !found; ++i) {
-      if (d.moves[i].base == m.base && d.moves[i].power == want) {
-        out.push_back(i);
-        found = true;
-      }
-    }
-    if (!found) {
-      return make_error("the inverse of move " + m.name + " is not a move of the puzzle", {},
-                        Error::NO_POSITION, ErrorKind::InvalidInput);
-    }
-  }
   return out;
 }
 

@@ -920,12 +920,6 @@ Result<std::vector<Scramble>> parse_scrambles(const Definition& d, std::string_v
   return out;
 }
 
-std::string sequence_power_name(const PhaseSequence& seq, int power) {
-  if (power <= seq.order / 2) return power == 1 ? seq.name : seq.name + std::to_string(power);
-  const int q = seq.order - power;
-  return q == 1 ? seq.name + "'" : seq.name + std::to_string(q) + "'";
-}
-
 std::vector<std::size_t> sequence_power_moves(const PhaseSequence& seq, int power) {
   const bool forward = power <= seq.order / 2;
   const int times = forward ? power : seq.order - power;
@@ -972,6 +966,7 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
       if (phase.moves.empty()) return src.after(mk, "expected at least one move after Moves");
     }
     // Step 1b. `Sequence NAME MOVE ...` lines: each one search move of the phase.
+    std::size_t search_moves = phase.moves.empty() ? d.moves.size() : phase.moves.size();
     while (i < toks.size() && toks[i].first && toks[i].text == "Sequence") {
       const Token& sk = toks[i++];
       if (i >= toks.size() || toks[i].first)
@@ -985,7 +980,7 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
         return std::any_of(phase.sequences.begin(), phase.sequences.end(),
                            [&](const PhaseSequence& o) {
                              for (int k = 1; k < o.order; ++k)
-                               if (sequence_power_name(o, k) == n) return true;
+                               if (power_name(o.name, k, o.order) == n) return true;
                              return false;
                            });
       };
@@ -1021,19 +1016,18 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
                                             seq.name, MAX_SEQUENCE_ORDER));
       }
       for (int k = 2; k < seq.order; ++k) {
-        if (clashes(sequence_power_name(seq, k))) return bad_name();
+        if (clashes(power_name(seq.name, k, seq.order))) return bad_name();
       }
-      for (auto it = seq.moves.rbegin(); it != seq.moves.rend(); ++it) {
-        const Move& mv = d.moves[*it];
-        const int order = d.base_moves[mv.base].order;
-        std::optional<std::size_t> inv;
-        for (std::size_t j = 0; j < d.moves.size() && !inv; ++j) {
-          if (d.moves[j].base == mv.base && d.moves[j].power == (order - mv.power) % order) inv = j;
-        }
-        if (!inv)
-          return src.at(name_tok, "sequence " + seq.name + ": the inverse of move " + mv.name +
-                                      " is not a move of the puzzle");
-        seq.inverse.push_back(*inv);
+      auto inverse = inverse_sequence(d, seq.moves);
+      if (!inverse)
+        return src.at(name_tok, "sequence " + seq.name + ": " + inverse.error().message);
+      seq.inverse = std::move(*inverse);
+      // The phase's search moves (its sequences' powers) within the definition's bounds.
+      search_moves += static_cast<std::size_t>(seq.order - 1);
+      if (search_moves > MAX_SEARCH_MOVES || search_moves * state_bytes(d) > MAX_MOVE_BYTES) {
+        return src.at(name_tok, fmt::format("phase {}: its sequences' powers would take more "
+                                            "than {} MiB or exceed {} search moves",
+                                            phase.name, MAX_MOVE_BYTES >> 20, MAX_SEARCH_MOVES));
       }
       phase.sequences.push_back(std::move(seq));
     }
@@ -1106,6 +1100,28 @@ Result<std::vector<std::size_t>> parse_move_sequence(const Definition& d, std::s
     if (!m) return make_error(m.error().message, std::string(text), i);
     out.push_back(*m);
     i = j;
+  }
+  return out;
+}
+
+Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
+                                                  const std::vector<std::size_t>& moves) {
+  std::vector<std::size_t> out;
+  for (auto it = moves.rbegin(); it != moves.rend(); ++it) {
+    const Move& m = d.moves[*it];
+    const int order = d.base_moves[m.base].order;
+    const int want = (order - m.power) % order;
+    bool found = false;
+    for (std::size_t i = 0; i < d.moves.size() && !found; ++i) {
+      if (d.moves[i].base == m.base && d.moves[i].power == want) {
+        out.push_back(i);
+        found = true;
+      }
+    }
+    if (!found) {
+      return make_error("the inverse of move " + m.name + " is not a move of the puzzle", {},
+                        Error::NO_POSITION, ErrorKind::InvalidInput);
+    }
   }
   return out;
 }

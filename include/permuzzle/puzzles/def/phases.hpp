@@ -190,9 +190,4 @@ State inverse_position(const Definition& d, const State& position);
 std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
                                      const std::vector<std::size_t>& moves);
 
-// The inverse of a move sequence (reversed, each move's inverse power), as indices into
-// Definition::moves; an error when some move's inverse is not a search move.
-Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
-                                                  const std::vector<std::size_t>& moves);
-
 }  // namespace permuzzle::def

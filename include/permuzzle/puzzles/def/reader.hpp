@@ -69,10 +69,9 @@ struct PhaseSequence {
 };
 inline constexpr int MAX_SEQUENCE_ORDER = 12;
 
-// A sequence's power as a search move of its phase: its name (NAME, NAME2, ..., NAME2', NAME'),
-// and the puzzle's moves it stands for (the sequence `power` times, or its inverse order - power
-// times, whichever is shorter).
-std::string sequence_power_name(const PhaseSequence& seq, int power);
+// The puzzle's moves a sequence's power stands for (the sequence `power` times, or its inverse
+// order - power times, whichever is shorter). As a search move of its phase the power is named
+// power_name(seq.name, power, seq.order), as a base move's powers are.
 std::vector<std::size_t> sequence_power_moves(const PhaseSequence& seq, int power);
 
 struct PhaseSpec {
@@ -89,6 +88,11 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
 // `text` and `position` the token's offset. Tokens are separated by blanks (commas and
 // parentheses are not accepted).
 Result<std::vector<std::size_t>> parse_move_sequence(const Definition& d, std::string_view text);
+
+// The inverse of a move sequence (reversed, each move's inverse power), as indices into
+// Definition::moves; an error when some move's inverse is not a search move.
+Result<std::vector<std::size_t>> inverse_sequence(const Definition& d,
+                                                  const std::vector<std::size_t>& moves);
 
 // The state reached from d.solved by a sequence of search moves.
 State apply_moves(const Definition& d, const std::vector<std::size_t>& moves);
