@@ -13,7 +13,8 @@
 
 namespace permuzzle::def {
 
-namespace {
+// LabelMap, KeptSlots and PhaseProjection are this file's (PhaseProjection is named in
+// phases.hpp, so they are outside the anonymous namespace).
 
 // Per set: the phase's number of each label of the puzzle's Solved pattern and whether the
 // phase ignores that label's orientation (the phase file's checks make both well defined).
@@ -21,6 +22,19 @@ struct LabelMap {
   std::vector<std::uint8_t> number = std::vector<std::uint8_t>(256, 0);
   std::vector<char> ignored = std::vector<char>(256, 0);
 };
+
+// Which slots a phase keeps: per set of the puzzle, the slots some move of the phase moves or
+// twists (`kept`, increasing), and per set the compact number of each pattern number found in
+// those slots (`number`, 255 = none; numbers keep their order so that the pieces a pattern
+// numbers first are still first). A slot no phase move touches keeps its content for the whole
+// phase, so it is left out of the phase's puzzle; a set left with no slot is left out too.
+struct KeptSlots {
+  std::vector<std::vector<std::uint8_t>> kept;
+  std::vector<std::vector<std::uint8_t>> number;
+  bool all = true;  // nothing left out
+};
+
+namespace {
 
 std::vector<LabelMap> label_maps(const Definition& d, const State& pattern) {
   std::vector<LabelMap> maps(d.sets.size());
@@ -621,17 +635,6 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   return p;
 }
 
-// Which slots a phase keeps: per set of the puzzle, the slots some move of the phase moves or
-// twists (`kept`, increasing), and per set the compact number of each pattern number found in
-// those slots (`number`, 255 = none; numbers keep their order so that the pieces a pattern
-// numbers first are still first). A slot no phase move touches keeps its content for the whole
-// phase, so it is left out of the phase's puzzle; a set left with no slot is left out too.
-struct KeptSlots {
-  std::vector<std::vector<std::uint8_t>> kept;
-  std::vector<std::vector<std::uint8_t>> number;
-  bool all = true;  // nothing left out
-};
-
 KeptSlots kept_slots(const Definition& whole) {
   KeptSlots out;
   for (std::size_t k = 0; k < whole.sets.size(); ++k) {
@@ -722,8 +725,22 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
   return p;
 }
 
-Result<State> project_state(const Definition& d, const Phase& phase, const State& position) {
-  const std::vector<LabelMap> maps = label_maps(d, phase.pattern);
+// A phase's label maps and kept slots (project_state), from its pattern and moves.
+struct PhaseProjection {
+  std::vector<LabelMap> maps;
+  KeptSlots ks;
+};
+
+namespace {
+
+PhaseProjection make_projection(const Definition& d, const Phase& phase) {
+  return {label_maps(d, phase.pattern), kept_slots(phase_definition_whole(d, phase))};
+}
+
+Result<State> project_with(const Definition& d, const Phase& phase, const PhaseProjection& pr,
+                           const State& position) {
+  const std::vector<LabelMap>& maps = pr.maps;
+  const KeptSlots& ks = pr.ks;
   State out = position;
   for (std::size_t k = 0; k < d.sets.size(); ++k) {
     SetState& s = out.sets[k];
@@ -733,8 +750,6 @@ Result<State> project_state(const Definition& d, const Phase& phase, const State
       if (maps[k].ignored[label]) s.ori[j] = ORIENTATION_IGNORED;
     }
   }
-  const Definition whole = phase_definition_whole(d, phase);
-  const KeptSlots ks = kept_slots(whole);
   if (ks.all) return out;
   // The slots the phase's moves never touch must already hold what its pattern wants.
   for (std::size_t k = 0; k < d.sets.size(); ++k) {
@@ -755,6 +770,12 @@ Result<State> project_state(const Definition& d, const Phase& phase, const State
     }
   }
   return restrict_state(ks, out);
+}
+
+}  // namespace
+
+Result<State> project_state(const Definition& d, const Phase& phase, const State& position) {
+  return project_with(d, phase, make_projection(d, phase), position);
 }
 
 std::string phase_pattern_text(const Definition& d, const Phase& phase) {
@@ -842,6 +863,8 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
       return e;
     }
     solver->solvers_.push_back(std::move(*s));
+    solver->projections_.push_back(
+        std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
   }
   solver->phases_ = std::move(phases);
   solver->commuting_ = commuting_bases(d);
@@ -898,7 +921,7 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
     auto rank = [&](Partial& p) -> Status {
       p.score = p.solution.length;
       if (k + 1 == phases_.size()) return Ok{};
-      auto projected = project_state(d, phases_[k + 1], p.position);
+      auto projected = project_with(d, phases_[k + 1], *projections_[k + 1], p.position);
       if (!projected) return projected.error();
       auto bound = solvers_[k + 1]->lower_bound(*projected);
       if (!bound) return bound.error();
@@ -911,7 +934,7 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
       if (run.should_stop()) return run.stop_error();
       // Step 1. This phase's position, solved optimally for its pattern (up to `branch`
       // solutions).
-      auto projected = project_state(d, phases_[k], from.position);
+      auto projected = project_with(d, phases_[k], *projections_[k], from.position);
       if (!projected) return projected.error();
       auto r = solvers_[k]->solve(*projected, run);
       if (!r) {

@@ -154,6 +154,8 @@ struct PhasedSolution {
   double seconds = 0;
 };
 
+struct PhaseProjection;  // phases.cpp
+
 class PhasedSolver {
  public:
   // Builds (or loads) every phase's pattern databases.
@@ -173,6 +175,9 @@ class PhasedSolver {
   std::vector<Phase> phases_;
   PhaseOptions options_;
   std::vector<std::shared_ptr<DefSolver>> solvers_;
+  // Per phase, how a position becomes the phase's (project_state), worked out once: the
+  // phase's puzzle is not rebuilt for every candidate the beam ranks.
+  std::vector<std::shared_ptr<const PhaseProjection>> projections_;
   std::vector<char> commuting_;  // commuting_bases: [a * bases + b]
 };
 
