@@ -328,6 +328,12 @@ std::string moves_text(const Definition& d, const std::vector<std::size_t>& move
   return out;
 }
 
+// Whether a move's effect moves or twists slot j of set k.
+bool touches_slot(const Definition& d, const State& effect, std::size_t k, std::size_t j) {
+  const SetState& e = effect.sets[k];
+  return e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
+}
+
 // Which base moves commute: [a * bases + b].
 std::vector<char> commuting_bases(const Definition& d) {
   const std::size_t n = d.base_moves.size();
@@ -424,10 +430,9 @@ std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunCont
   std::vector<std::vector<std::vector<char>>> touches(bases);
   for (std::size_t b = 0; b < bases; ++b) {
     for (std::size_t k = 0; k < sets; ++k) {
-      const SetState& e = d.base_moves[b].effect.sets[k];
-      std::vector<char> t(e.perm.size(), 0);
-      for (std::size_t j = 0; j < e.perm.size(); ++j)
-        t[j] = e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
+      std::vector<char> t(d.solved.sets[k].perm.size(), 0);
+      for (std::size_t j = 0; j < t.size(); ++j)
+        t[j] = touches_slot(d, d.base_moves[b].effect, k, j);
       touches[b].push_back(std::move(t));
     }
   }
@@ -643,8 +648,7 @@ KeptSlots kept_slots(const Definition& whole) {
     for (int j = 0; j < n; ++j) {
       const auto slot = static_cast<std::size_t>(j);
       const bool touched = std::any_of(whole.moves.begin(), whole.moves.end(), [&](const Move& m) {
-        const SetState& e = m.effect.sets[k];
-        return e.perm[slot] != slot || e.ori[slot] % whole.sets[k].orientations != 0;
+        return touches_slot(whole, m.effect, k, slot);
       });
       if (touched) kept.push_back(static_cast<std::uint8_t>(j));
     }
@@ -914,6 +918,12 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
     inv.solution.inverse = true;
     beam.push_back(std::move(inv));
   }
+  // A move sequence's length in the metric.
+  auto length_in = [&](const std::vector<std::size_t>& moves) {
+    int n = 0;
+    for (std::size_t m : moves) n += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
+    return n;
+  };
   const std::size_t width = static_cast<std::size_t>(std::max(1, options_.beam_width));
   const std::size_t branch = static_cast<std::size_t>(std::max(1, options_.branch));
   for (std::size_t k = 0; k < phases_.size(); ++k) {
@@ -955,11 +965,8 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
         Partial p{replay(d, from.position, seq), from.solution, 0};
         PhaseReport rep;
         rep.pattern = phases_[k].name;
-        rep.length = 0;
-        for (std::size_t m : seq) {
-          rep.moves.push_back(d.moves[m].name);
-          rep.length += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
-        }
+        for (std::size_t m : seq) rep.moves.push_back(d.moves[m].name);
+        rep.length = length_in(seq);
         // Optimal in the phase's search moves; with sequences that is not in the puzzle's.
         rep.optimal = sol.optimal && phases_[k].sequences.empty();
         rep.seconds = sol.seconds;
@@ -967,10 +974,7 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
         // next starting with R2 make one R'), and their length in the metric.
         p.solution.move_indices.insert(p.solution.move_indices.end(), seq.begin(), seq.end());
         p.solution.move_indices = merge_moves(d, commuting_, p.solution.move_indices);
-        p.solution.length = 0;
-        for (std::size_t m : p.solution.move_indices) {
-          p.solution.length += options_.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost;
-        }
+        p.solution.length = length_in(p.solution.move_indices);
         p.solution.phases.push_back(std::move(rep));
         p.score = p.solution.length;
         local.push_back(std::move(p));
