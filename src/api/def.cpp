@@ -202,7 +202,9 @@ void register_def(Registry& r) {
   random.cost = Cost::Expensive;
   // The 5x5 Loopover's block-building phases answer within a second; the 6x6's take minutes.
   random.hard_example = {{"file", loopover_definition_text(6, 6)}, {"seed", 3}};
-  random.invalid_examples = {{{"file", "Move"}}, {{"file", cube}, {"seed", "x"}}};
+  random.invalid_examples = {{{"file", "Move"}},
+                             {{"file", cube}, {"seed", "x"}},
+                             {{"file", cube}, {"phases", "Phase p\nCORNERS\n1 2\nEnd\n"}}};
   r.add(std::move(random));
   register_def_exports(r);
 }

@@ -218,6 +218,10 @@ Status add_scramble_moves(const Request& q, Session& s, const Definition& d, con
                           Output& out) {
   // The phases that solve it: --phases (a phase file, or auto), auto when not given.
   auto phases = q.has("phases") ? read_phases_param(q, d, s.run) : auto_phases(d, s.run);
+  // A phase file the caller gave that does not read is bad input, not a sequence not found.
+  if (!phases && q.has("phases") && phases.error().kind == ErrorKind::InvalidInput) {
+    return phases.error();
+  }
   Result<std::shared_ptr<PhasedSolver>> solver =
       phases ? PhasedSolver::create(d, *phases, PhaseOptions{Metric::Htm, s.run.memory_budget()},
                                     s.tables, s.run)
