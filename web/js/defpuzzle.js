@@ -95,18 +95,18 @@ async function recogniseByCubing(info) {
   const loader = puzzles[info.name];
   if (!loader || !loader.kpuzzle) return null;
   const definition = (await loader.kpuzzle()).definition;
+  const moves = moveNamesOf(info);
+  if (!moves.length || !moves.every((m) => Object.hasOwn(definition.moves, m))) return null;
   // An orbit the file leaves out is fine when none of the file's moves permutes it in
   // cubing.js's puzzle (the megaminx's fixed centres, which its face turns only turn in place).
   const inFile = new Set((info.sets || []).map((s) => s.name));
-  const fileMoves = moveNamesOf(info).filter((m) => Object.hasOwn(definition.moves, m));
-  const permuted = (o) => fileMoves.some((name) => {
+  const permuted = (o) => moves.some((name) => {
     const t = definition.moves[name][o.orbitName];
     return t && t.permutation && t.permutation.some((p, i) => p !== i);
   });
   const kept = definition.orbits.filter((o) => inFile.has(o.orbitName) || permuted(o));
   const orbits = setsOf({ sets: kept.map((o) => ({ name: o.orbitName, pieces: o.numPieces, orientations: o.numOrientations })) });
-  const moves = moveNamesOf(info);
-  if (orbits !== setsOf(info) || !moves.length || !moves.every((m) => Object.hasOwn(definition.moves, m))) return null;
+  if (orbits !== setsOf(info)) return null;
   return { puzzle: info.name, translate: writtenAsIs };
 }
 
