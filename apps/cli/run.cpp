@@ -7,6 +7,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli.hpp"
@@ -60,6 +61,29 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
            (hint.empty() ? "; run with --help for the list" : "; did you mean '" + hint + "'?");
   }
   return "";
+}
+
+// The family a command line names: its first word that is neither a global option nor the value
+// of one ("" when there is none, as for `permuzzle --help`).
+std::string requested_family(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") return "";
+    if (!word.empty() && word[0] == '-') {
+      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
+      continue;
+    }
+    return std::string(word);
+  }
+  return "";
+}
+
+// The subcommand of that name, or null.
+CLI::App* subcommand(CLI::App& app, const std::string& name) {
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == name) return sub;
+  }
+  return nullptr;
 }
 
 // Step 0 of parsing: list notation reaches every option verbatim. CLI11 (2.1) splits a value
@@ -118,6 +142,11 @@ void print_error(const std::string& message) {
 }
 
 int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluster* cluster) {
+  // `permuzzle --version` answers before anything is built.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << "permuzzle " PERMUZZLE_VERSION "\n";
+    return 0;
+  }
   CLI::App app{"permuzzle: permutation puzzles and permutation groups, solved exactly.",
                "permuzzle"};
   app.require_subcommand(1);
@@ -138,16 +167,23 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
                  "Memory budget in MB for tables, frontiers and lists: a command that would need "
                  "more is refused before it starts (default: 3/4 of physical memory)")
       ->check(memory_validator());
-  const api::Registry registry = api::make_registry();
+  // Only the family the command line names is built (a command starts in a millisecond or
+  // two, not after the whole registry and its parsers); without one (help, `commands`, `demo`,
+  // `serve`, a mistyped family) every command is.
+  const std::string family = requested_family(argc, argv);
+  const bool one_family = api::is_family(family);
+  const api::Registry registry = one_family ? api::make_registry(family) : api::make_registry();
   ctx.registry = &registry;
-  add_demo_command(app, ctx);
-  add_commands_command(app, ctx);
+  if (!one_family) {
+    add_demo_command(app, ctx);
+    add_commands_command(app, ctx);
+  }
   add_registry_commands(app, ctx);
-  add_front_end_commands(app, ctx);
-  add_sliding_play(*app.get_subcommand("sliding"), ctx);
-  add_loopover_cli(app, ctx);
-  add_triloop_play(app, ctx);
-  add_hanoi_play(*app.get_subcommand("hanoi"), ctx);
+  if (!one_family) add_front_end_commands(app, ctx);
+  if (CLI::App* sliding = subcommand(app, "sliding")) add_sliding_play(*sliding, ctx);
+  if (subcommand(app, "loopover")) add_loopover_cli(app, ctx);
+  if (subcommand(app, "triloop")) add_triloop_play(app, ctx);
+  if (CLI::App* hanoi = subcommand(app, "hanoi")) add_hanoi_play(*hanoi, ctx);
   unmark_every_option(app);
 
   if (argc == 1) {
