@@ -2,6 +2,7 @@
 // module's `permuzzle.main` (`python -m permuzzle`) both call it, so that they print the same.
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <new>
@@ -59,21 +60,6 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
     std::string hint = api::closest_name(word, names);
     return "unknown command '" + word + "'" +
            (hint.empty() ? "; run with --help for the list" : "; did you mean '" + hint + "'?");
-  }
-  return "";
-}
-
-// The family a command line names: its first word that is neither a global option nor the value
-// of one ("" when there is none, as for `permuzzle --help`).
-std::string requested_family(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view word = argv[i];
-    if (word == "--") return "";
-    if (!word.empty() && word[0] == '-') {
-      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
-      continue;
-    }
-    return std::string(word);
   }
   return "";
 }
@@ -170,7 +156,7 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
   // Only the family the command line names is built (a command starts in a millisecond or
   // two, not after the whole registry and its parsers); without one (help, `commands`, `demo`,
   // `serve`, a mistyped family) every command is.
-  const std::string family = requested_family(argc, argv);
+  const std::string family = command_word(argc, argv);
   const bool one_family = api::is_family(family);
   const api::Registry registry = one_family ? api::make_registry(family) : api::make_registry();
   ctx.registry = &registry;
@@ -256,6 +242,33 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
 }
 
 }  // namespace
+
+std::string command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") return "";
+    if (!word.empty() && word[0] == '-') {
+      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
+      continue;
+    }
+    return std::string(word);
+  }
+  return "";
+}
+
+bool launched_by_mpi() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
+         std::getenv("PMIX_RANK") != nullptr;
+}
+
+void add_serve_placeholder(CLI::App& app, Context& ctx) {
+  auto* serve = app.add_subcommand("serve", SERVE_HELP);
+  serve->allow_extras();
+  set_action(ctx, serve, []() -> Result<CommandOutput> {
+    return make_error("`serve` runs in permuzzle-full, which permuzzle starts for it",
+                      {}, Error::NO_POSITION, ErrorKind::Io);
+  });
+}
 
 // What escapes the registry's own handling (CLI-only commands, the CLI's plumbing) is still an
 // answer with the exit code of its kind, as Registry::call does for registry commands.
