@@ -82,6 +82,10 @@ void add_serve_command(CLI::App& app, Context& ctx);     // serve.cpp: the web a
 inline constexpr char SERVE_HELP[] =
     "The web app and the HTTP API over every command (GET / in a browser)";
 
+// `permuzzle bench startup` (bench_startup.cpp): the program's own start-up, measured by running
+// it; only the program has it (the Python module's command line is another executable).
+void add_startup_bench(CLI::App& bench, Context& ctx);
+
 // `serve` as --help lists it, in the program that has no server (main.cpp starts permuzzle-full
 // for it before parsing, so its action only explains).
 void add_serve_placeholder(CLI::App& app, Context& ctx);  // run.cpp

@@ -39,5 +39,10 @@ int main(int argc, char** argv) {
                  full.c_str(), std::strerror(errno));
     return 1;
   }
-  return run_cli(argc, argv, add_serve_placeholder);
+  return run_cli(argc, argv, [](CLI::App& app, Context& ctx) {
+    add_serve_placeholder(app, ctx);
+    for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() == "bench") add_startup_bench(*sub, ctx);
+    }
+  });
 }

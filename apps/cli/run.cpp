@@ -165,7 +165,7 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
     add_commands_command(app, ctx);
   }
   add_registry_commands(app, ctx);
-  if (!one_family) add_front_end_commands(app, ctx);
+  add_front_end_commands(app, ctx);
   if (CLI::App* sliding = subcommand(app, "sliding")) add_sliding_play(*sliding, ctx);
   if (subcommand(app, "loopover")) add_loopover_cli(app, ctx);
   if (subcommand(app, "triloop")) add_triloop_play(app, ctx);
@@ -265,8 +265,8 @@ void add_serve_placeholder(CLI::App& app, Context& ctx) {
   auto* serve = app.add_subcommand("serve", SERVE_HELP);
   serve->allow_extras();
   set_action(ctx, serve, []() -> Result<CommandOutput> {
-    return make_error("`serve` runs in permuzzle-full, which permuzzle starts for it",
-                      {}, Error::NO_POSITION, ErrorKind::Io);
+    return make_error("`serve` runs in permuzzle-full, which permuzzle starts for it", {},
+                      Error::NO_POSITION, ErrorKind::Io);
   });
 }
 
