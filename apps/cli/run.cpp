@@ -151,7 +151,8 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
       "solution so far, a proven lower bound, a partial BFS histogram)");
   app.add_option("--memory", ctx.memory_mb,
                  "Memory budget in MB for tables, frontiers and lists: a command that would need "
-                 "more is refused before it starts (default: 3/4 of physical memory)")
+                 "more is refused before it starts (default: 3/4 of the memory the process can have: "
+                 "physical, its cgroup's limit or ulimit -v, whichever is least)")
       ->check(memory_validator());
   // Only the family the command line names is built (a command starts in a millisecond or
   // two, not after the whole registry and its parsers); without one (help, `commands`, `demo`,
