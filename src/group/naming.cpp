@@ -9,6 +9,7 @@
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
 #include "permuzzle/group/operations.hpp"
+#include "permuzzle/group/structure_description.hpp"
 
 namespace permuzzle {
 
@@ -276,6 +277,8 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
   if (run && run->should_stop()) return std::nullopt;
   const mpz_class order = g.order();
   if (order == 1) return "1";
+  // Step 0. Small groups: GAP's rules on the multiplication table (structure_description.hpp).
+  if (order <= SMALL_GROUP_LIMIT) return small_structure_description(g, run);
   // Step 1. Abelian groups (and so cyclic ones).
   if (is_abelian(g)) return abelian_name(g, run);
   const auto orbits = g.orbits();
