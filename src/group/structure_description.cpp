@@ -43,6 +43,9 @@ struct Context {
   }
 };
 
+// GAP's table of names covers the orders up to 100 but 64 and 96.
+bool in_gap_table(std::size_t n) { return n <= 100 && n != 64 && n != 96; }
+
 Subgroup closure(const Table& t, const std::vector<Elem>& gens) {
   std::vector<char> in(t.n, 0);
   Subgroup list = {0};
@@ -664,11 +667,15 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
       return product_name(t, closure(t, gens), ctx, depth, " : ");
     }
   }
-  for (const auto& n : normals) {
-    if (n.elems.size() == 1 || n.elems.size() == t.n) continue;
-    auto c = find_complement(t, n.elems, ctx, true);
+  // GAP takes the first normal subgroup with a complement in the order NormalSubgroups lists
+  // them (an order that depends on how it computed them); we take the smallest.
+  std::vector<Subgroup> order;
+  for (const auto& n : normals) order.push_back(n.elems);
+  for (const auto& n : order) {
+    if (n.size() == 1 || n.size() == t.n) continue;
+    auto c = find_complement(t, n, ctx, true);
     if (!c) return std::nullopt;
-    if (*c) return product_name(t, n.elems, ctx, depth, " : ");
+    if (*c) return product_name(t, n, ctx, depth, " : ");
   }
   return std::string();
 }
@@ -757,11 +764,6 @@ std::optional<std::string> nice_semidirect_name(const Table& t, const std::vecto
   return product_name(t, all.front().n->elems, ctx, depth, " : ");
 }
 
-// GAP's table of names covers the orders up to 100 but 64 and 96.
-bool in_gap_table(std::size_t n) {
-  return n <= 100 && n != 64 && n != 96;
-}
-
 std::optional<std::string> describe(const Table& t, Context& ctx, int depth) {
   if (ctx.stop() || depth > 40) return std::nullopt;
   if (t.n == 1) return "1";
@@ -815,8 +817,14 @@ std::optional<std::string> describe(const Table& t, Context& ctx, int depth) {
         for (std::size_t i = 0; i < qs.size(); ++i) divisors[count - 1 - i] *= qs[i];
       }
     }
+    // GAP's order of the factor subgroups: for permutation groups their sorted element lists;
+    // in its table of small groups (pc groups) the larger factor comes first.
     std::sort(others.begin(), others.end(), [&](const auto& a, const auto& b) {
-      return t.perms.empty() ? a.second < b.second : a.first < b.first;
+      if (in_gap_table(t.n) || t.perms.empty()) {
+        return a.first.size() != b.first.size() ? a.first.size() > b.first.size()
+                                                : a.second < b.second;
+      }
+      return a.first < b.first;
     });
     std::vector<std::string> names;
     for (auto& o : others) names.push_back(o.second);
