@@ -125,10 +125,10 @@ mpz_class psp_order(unsigned long m, unsigned long q) {  // PSp(2m,q) = O(2m+1,q
   return o / (q % 2 ? 2 : 1);
 }
 
-// The name (GAP's spelling) of a simple group of order `order`, from the order and, where two
-// simple groups share it, element orders; "simple group of order N" when the order leaves more
-// than one choice or no family below matches.
-std::string simple_group_name(const PermGroup& g, const RunContext* run) {
+// The name (GAP's spelling) of a simple group g, from its order and, where two simple groups
+// share it (A8 and PSL(3,4)), the element orders of its classes (empty: not known); "simple group
+// of order N" when the order leaves more than one choice or no family below matches.
+std::string simple_group_name(const PermGroup& g, const std::vector<mpz_class>& element_orders) {
   const mpz_class order = g.order();
   std::vector<std::string> names;  // candidates, GAP's preferred spelling first
   {
@@ -138,13 +138,12 @@ std::string simple_group_name(const PermGroup& g, const RunContext* run) {
     }
   }
   if (order == 20160) {
-    // A8 (elements of order 15) or PSL(3,4) (none).
-    Rng rng(20160);
-    for (int i = 0; i < 400; ++i) {
-      if (run && run->should_stop()) break;
-      if (g.random_element(rng).order() == 15) return "A8";
+    // A8 has elements of order 6 and 15, PSL(3,4) none (its element orders: 1..5, 7).
+    if (element_orders.empty()) return "simple group of order 20160";
+    for (const auto& o : element_orders) {
+      if (o == 6 || o == 15) return "A8";
     }
-    return "simple group of order 20160";
+    return "PSL(3,4)";
   }
   if (names.empty()) {
     // PSL(n,q) (GAP's first parameters: smallest prime), PSU, O(2m+1,q), Sz, sporadic groups.
@@ -242,35 +241,64 @@ Status generic_perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
     if (auto st = lift_series(*hom, *image_series, chain, factors, run); !st) return st;
     return series_below(chain.back(), chain, factors, run);
   }
-  // Primitive: look for a proper normal subgroup among the normal closures of elements of prime
-  // order, one per conjugacy class (every nontrivial normal subgroup contains one).
-  ClassOptions options;
-  auto classes = conjugacy_classes(d, options, run);
-  if (!classes) return classes.error();
+  // Primitive. A nontrivial normal subgroup is transitive; a minimal one is elementary abelian
+  // and regular (then the degree is a prime power) or a product of non-abelian simple groups,
+  // and below degree 60 (O'Nan–Scott: the diagonal types need |T| points, the product types
+  // with a perfect top group T^k on m^k points, k >= 5) the group is then almost simple, and
+  // being perfect (Out(T) is solvable), simple.
+  const std::size_t n = orbits[0].size();
+  const auto degree_primes = prime_factors(n);  // with multiplicity
+  const bool prime_power_degree = degree_primes.front() == degree_primes.back();
   std::optional<PermGroup> proper;
-  for (const auto& c : classes->classes) {
-    if (run && run->should_stop()) return run->stop_error();
-    if (c.element_order == 1 || prime_factors(c.element_order.get_ui()).size() != 1) continue;
-    auto h = group_of({c.representative}, degree, run);
-    if (!h) return h.error();
-    auto n = normal_closure(d, *h, run);
-    if (!n) return n.error();
-    if (n->order() != d.order()) {
-      proper = std::move(*n);
-      break;
+  if (prime_power_degree) {
+    // The regular normal subgroup, if any: the normal closure of an element of prime order in
+    // it. Random elements' prime-order powers first (cheap), then one per conjugacy class.
+    const unsigned long p = degree_primes[0];
+    Rng rng(n);
+    for (int i = 0; i < 64 && !proper; ++i) {
+      if (run && run->should_stop()) return run->stop_error();
+      Perm x = d.random_element(rng);
+      const mpz_class o = x.order();
+      if (o % p != 0) continue;
+      x = x.pow(o / p);
+      auto h = group_of({x}, degree, run);
+      if (!h) return h.error();
+      auto closure = normal_closure(d, *h, run);
+      if (!closure) return closure.error();
+      if (closure->order() == n) proper = std::move(*closure);
+    }
+  }
+  std::vector<mpz_class> element_orders;
+  if (!proper && (prime_power_degree || n >= 60 || d.order() == 20160)) {
+    // Every nontrivial normal subgroup contains the normal closure of an element of prime
+    // order: one per conjugacy class; the smallest closure is a minimal normal subgroup.
+    ClassOptions options;
+    auto classes = conjugacy_classes(d, options, run);
+    if (!classes) return classes.error();
+    for (const auto& c : classes->classes) {
+      if (run && run->should_stop()) return run->stop_error();
+      element_orders.push_back(c.element_order);
+      if (c.element_order == 1 || prime_factors(c.element_order.get_ui()).size() != 1) continue;
+      auto h = group_of({c.representative}, degree, run);
+      if (!h) return h.error();
+      auto closure = normal_closure(d, *h, run);
+      if (!closure) return closure.error();
+      if (closure->order() != d.order() && (!proper || closure->order() < proper->order())) {
+        proper = std::move(*closure);
+      }
     }
   }
   if (!proper) {
     auto one = group_of({}, degree, run);
     if (!one) return one.error();
     chain.push_back(std::move(*one));
-    factors.push_back(simple_group_name(d, run));
+    factors.push_back(simple_group_name(d, element_orders));
     return Ok{};
   }
-  if (proper->order() != orbits[0].size()) {
+  if (proper->order() != n) {
     return make_error("composition series: the primitive perfect group of order " +
                           d.order().get_str() +
-                          " has a normal subgroup that is not regular; not supported",
+                          " has a minimal normal subgroup that is not regular; not supported",
                       {}, Error::NO_POSITION, ErrorKind::Unsolvable);
   }
   auto stabiliser = pointwise_stabilizer(d, {orbits[0][0]}, run);
@@ -446,8 +474,21 @@ Status series_below(PermGroup top, std::vector<PermGroup>& chain, std::vector<st
   // The derived series, each abelian layer refined to prime steps.
   while (top.order() > 1) {
     if (run && run->should_stop()) return run->stop_error();
+    // Normal closures and lifts bring many generators; the steps below (and the normality
+    // check at the end) cost a sift per generator pair.
+    if (top.generators().size() > 8) {
+      auto fewer = with_fewer_generators(top, run);
+      if (!fewer) return fewer.error();
+      top = std::move(*fewer);
+      chain.back() = top;
+    }
     auto derived = derived_subgroup(top, run);
     if (!derived) return derived.error();
+    if (derived->generators().size() > 8) {
+      auto fewer = with_fewer_generators(*derived, run);
+      if (!fewer) return fewer.error();
+      derived = std::move(*fewer);
+    }
     if (derived->order() == top.order()) return perfect_part(top, chain, factors, run);
     if (auto st = refine_abelian_layer(top, *derived, chain, factors, run); !st) return st;
     top = chain.back();

@@ -44,7 +44,9 @@ struct Context {
 };
 
 // GAP's table of names covers the orders up to 100 but 64 and 96.
-bool in_gap_table(std::size_t n) { return n <= 100 && n != 64 && n != 96; }
+bool in_gap_table(std::size_t n) {
+  return n <= 100 && n != 64 && n != 96;
+}
 
 Subgroup closure(const Table& t, const std::vector<Elem>& gens) {
   std::vector<char> in(t.n, 0);
