@@ -65,6 +65,11 @@ Subgroup closure(const Table& t, const std::vector<Elem>& gens) {
   return list;
 }
 
+// Is b a subset of a (both sorted)?
+bool contains(const Subgroup& a, const Subgroup& b) {
+  return std::includes(a.begin(), a.end(), b.begin(), b.end());
+}
+
 // A small generating set of the subgroup `sub` (elements of large order first).
 std::vector<Elem> generators_of(const Table& t, const Subgroup& sub) {
   std::vector<Elem> by_order(sub.begin(), sub.end());
@@ -358,7 +363,7 @@ std::optional<std::vector<Normal>> normal_subgroups(const Table& t, const Classe
   for (std::size_t i = 1; i < all.size(); ++i) {
     if (ctx.stop()) return std::nullopt;
     for (const auto& k : closures) {
-      if (std::includes(all[i].elems.begin(), all[i].elems.end(), k.elems.begin(), k.elems.end())) {
+      if (contains(all[i].elems, k.elems)) {
         continue;
       }
       std::vector<Elem> gens = all[i].gens;
@@ -541,7 +546,7 @@ std::optional<std::string> linear_name(const Table& t, const Classes& c, Context
 std::vector<Subgroup> direct_factors(const Subgroup& whole, const std::vector<Normal>& normals) {
   std::vector<const Normal*> inside;
   for (const auto& n : normals) {
-    if (std::includes(whole.begin(), whole.end(), n.elems.begin(), n.elems.end())) {
+    if (contains(whole, n.elems)) {
       inside.push_back(&n);
     }
   }
@@ -670,8 +675,26 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
     }
   }
   // GAP takes the first normal subgroup with a complement in the order NormalSubgroups lists
-  // them (an order that depends on how it computed them); we take the smallest.
+  // them: it lifts the normal subgroups through a chief series, so the list starts up a chief
+  // series from the bottom (which one depends on how GAP computed it). We go up a chief series
+  // taking the largest minimal normal subgroup above each step (last in our order), then try
+  // the others, smallest first.
   std::vector<Subgroup> order;
+  Subgroup current = {0};
+  while (current.size() < t.n) {
+    const Subgroup* next = nullptr;
+    for (const auto& n : normals) {
+      if (n.elems.size() <= current.size() || !contains(n.elems, current)) continue;
+      const bool minimal = std::none_of(normals.begin(), normals.end(), [&](const Normal& m) {
+        return m.elems.size() > current.size() && m.elems.size() < n.elems.size() &&
+               contains(m.elems, current) && contains(n.elems, m.elems);
+      });
+      if (minimal) next = &n.elems;
+    }
+    if (!next) break;
+    current = *next;
+    order.push_back(current);
+  }
   for (const auto& n : normals) order.push_back(n.elems);
   for (const auto& n : order) {
     if (n.size() == 1 || n.size() == t.n) continue;
