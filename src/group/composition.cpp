@@ -321,7 +321,7 @@ Status perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
                     std::vector<std::string>& factors, const RunContext* run) {
   const std::size_t degree = d.degree();
   // Step 1. Simple and named.
-  const auto name = structure_name(d, run);
+  const auto name = named_structure(d, run);
   if (run && run->should_stop()) return run->stop_error();
   if (name && simple_name(*name)) {
     auto one = group_of({}, degree, run);

@@ -8,6 +8,7 @@
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
+#include "permuzzle/group/composition.hpp"
 #include "permuzzle/group/operations.hpp"
 #include "permuzzle/group/structure_description.hpp"
 
@@ -308,10 +309,24 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
 
 }  // namespace
 
-std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run) {
+std::optional<std::string> named_structure(const PermGroup& g, const RunContext* run) {
   auto name = name_of(g, run, 0);
   if (run && run->should_stop()) return std::nullopt;
   return name;
+}
+
+std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run) {
+  if (auto name = named_structure(g, run)) return name;
+  if (run && run->should_stop()) return std::nullopt;
+  // A simple group in any action: a perfect group whose composition series has one factor,
+  // named (not "simple group of order N").
+  auto derived = derived_subgroup(g, run);
+  if (!derived || derived->order() != g.order() || g.order() == 1) return std::nullopt;
+  auto series = composition_series(g, run);
+  if (!series || series->factors.size() != 1 || series->factors[0].starts_with("simple group")) {
+    return std::nullopt;
+  }
+  return series->factors[0];
 }
 
 }  // namespace permuzzle

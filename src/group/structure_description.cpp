@@ -675,13 +675,13 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
     }
   }
   // GAP takes the first normal subgroup with a complement in the order NormalSubgroups lists
-  // them: it lifts the normal subgroups through a chief series, so the list starts up a chief
-  // series from the bottom (which one depends on how GAP computed it). We go up a chief series
-  // taking the largest minimal normal subgroup above each step (last in our order), then try
-  // the others, smallest first.
-  std::vector<Subgroup> order;
-  Subgroup current = {0};
-  while (current.size() < t.n) {
+  // them. It computes them down a chief series 1 = C_0 < C_1 < ... < C_r = G and lists first
+  // those not containing C_1, then those containing C_1 but not C_2, and so on. Which chief
+  // series it takes depends on its representation; we take the first minimal normal subgroup
+  // (smallest, then first in our order) above each step, and within a block the smallest first.
+  std::vector<Subgroup> chief = {{0}};
+  while (chief.back().size() < t.n) {
+    const Subgroup& current = chief.back();
     const Subgroup* next = nullptr;
     for (const auto& n : normals) {
       if (n.elems.size() <= current.size() || !contains(n.elems, current)) continue;
@@ -689,13 +689,24 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
         return m.elems.size() > current.size() && m.elems.size() < n.elems.size() &&
                contains(m.elems, current) && contains(n.elems, m.elems);
       });
-      if (minimal) next = &n.elems;
+      if (minimal) {
+        next = &n.elems;
+        break;
+      }
     }
     if (!next) break;
-    current = *next;
-    order.push_back(current);
+    chief.push_back(*next);
   }
-  for (const auto& n : normals) order.push_back(n.elems);
+  std::vector<std::pair<std::size_t, const Subgroup*>> blocks;  // (block, subgroup)
+  for (const auto& n : normals) {
+    std::size_t k = 0;
+    while (k + 1 < chief.size() && contains(n.elems, chief[k + 1])) ++k;
+    blocks.emplace_back(k, &n.elems);
+  }
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Subgroup> order;
+  for (const auto& [k, n] : blocks) order.push_back(*n);
   for (const auto& n : order) {
     if (n.size() == 1 || n.size() == t.n) continue;
     auto c = find_complement(t, n, ctx, true);

@@ -17,10 +17,16 @@
 //     normal complement, then its complement in turn); cyclic factors merged into elementary
 //     divisors ("C2 x C6 x S3"), the others in GAP's order of subgroups (their sorted element
 //     lists compared lexicographically);
-//  4. semidirect products N : G/N: a normal Hall subgroup found from the normal closures of the
-//     Sylow subgroups (Schur–Zassenhaus: it has a complement), else the first normal subgroup,
-//     smallest first, with a complement (found by search over coset representatives whose
-//     orders are those of the quotient's generators);
+//  4. semidirect products N : G/N. For orders up to 100 (but 64 and 96) GAP reads the name from
+//     its table of small groups, whose choice of N follows its "nice" preferences: G/N abelian,
+//     then N abelian with the most abelian invariants, then N with the most direct factors,
+//     then G/N acting faithfully on N. For other orders: a normal Hall subgroup found from the
+//     normal closures of the Sylow subgroups (Schur–Zassenhaus: it has a complement), else the
+//     first normal subgroup with a complement in GAP's order of normal subgroups, modelled as
+//     blocks along a chief series from the bottom (GAP's chief series depends on the
+//     representation; the choice is a proved decomposition either way). Complements are found
+//     by search over coset representatives whose orders are those of the quotient's
+//     generators;
 //  5. non-split extensions "Z(G) . G/Z(G)" and "G' . G/G'" (both, joined by " = ", when they
 //     differ).
 // Each step is a proof (normality, trivial intersection, orders); a group none of them settles,
