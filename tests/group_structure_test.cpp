@@ -276,8 +276,8 @@ TEST(StructureNames, AsGapSpellsThem) {
     ASSERT_TRUE(found.has_value()) << name;
     EXPECT_EQ(*found, name);
   }
-  // Not named (GAP: Q8): no case applies, so no name is made up.
-  EXPECT_FALSE(structure_name(G({"(1,2,4,3)(5,6,8,7)", "(1,5,4,8)(2,7,3,6)"})).has_value());
+  // GAP: Q8 (a non-cyclic 2-group with one involution).
+  EXPECT_EQ(structure_name(G({"(1,2,4,3)(5,6,8,7)", "(1,5,4,8)(2,7,3,6)"})).value_or(""), "Q8");
 }
 
 TEST(StructureNames, WreathAndPuzzleGroups) {
