@@ -47,41 +47,19 @@ std::vector<unsigned long> prime_divisors(const PermGroup& g) {
 // number of cyclic p-factors of order at least p^j is the growth of its logarithm from j-1 to j.
 std::optional<std::string> abelian_name(const PermGroup& g, const RunContext* run) {
   const mpz_class order = g.order();
-  std::vector<mpz_class> factors;  // invariant factors, largest first
-  for (unsigned long p : prime_divisors(g)) {
-    std::vector<std::size_t> at_least;  // at_least[j-1]: cyclic p-factors of order >= p^j
-    std::size_t previous = 0;
-    mpz_class power = p;
-    while (true) {
-      std::vector<Perm> powers;
-      for (const Perm& x : g.generators()) powers.push_back(x.pow(power));
-      SchreierSimsOptions options;
-      options.run = run;
-      auto sub = PermGroup::from_generators(powers, {}, options);
-      if (!sub) return std::nullopt;
-      mpz_class omega = order / sub->order();
-      std::size_t log = 0;
-      while (omega > 1) {
-        omega /= p;
-        ++log;
-      }
-      if (log == previous) break;
-      at_least.push_back(log - previous);
-      previous = log;
-      power *= p;
-    }
-    // Factor i (0-based, largest first) gets p^(number of j with at_least[j-1] > i).
-    for (std::size_t i = 0; !at_least.empty() && i < at_least[0]; ++i) {
-      mpz_class part = 1;
-      for (std::size_t count : at_least) {
-        if (count > i) part *= p;
-      }
-      if (factors.size() <= i) factors.resize(i + 1, 1);
-      factors[i] *= part;
-    }
-  }
+  auto factors = invariant_factors(
+      prime_divisors(g), [&](unsigned long, const mpz_class& q) -> std::optional<mpz_class> {
+        std::vector<Perm> powers;
+        for (const Perm& x : g.generators()) powers.push_back(x.pow(q));
+        SchreierSimsOptions options;
+        options.run = run;
+        auto sub = PermGroup::from_generators(powers, {}, options);
+        if (!sub) return std::nullopt;
+        return mpz_class(order / sub->order());
+      });
+  if (!factors) return std::nullopt;
   std::string name;
-  for (const auto& f : factors) name += (name.empty() ? "C" : " x C") + f.get_str();
+  for (const auto& f : *factors) name += (name.empty() ? "C" : " x C") + f.get_str();
   return name;
 }
 

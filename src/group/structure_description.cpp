@@ -184,15 +184,27 @@ Table induced(const Table& t, const Subgroup& sub) {
   return h;
 }
 
-// G/N for a normal subgroup N.
-Table quotient(const Table& t, const Subgroup& normal) {
-  std::vector<Elem> coset(t.n, UINT32_MAX);
+// The cosets x N of a normal subgroup: coset[x] and one representative per coset (the first
+// element of each, the identity's coset first).
+struct Cosets {
+  std::vector<Elem> coset;
   std::vector<Elem> reps;
+};
+
+Cosets cosets_of(const Table& t, const Subgroup& normal) {
+  Cosets c;
+  c.coset.assign(t.n, UINT32_MAX);
   for (Elem x = 0; x < t.n; ++x) {
-    if (coset[x] != UINT32_MAX) continue;
-    for (Elem y : normal) coset[t.m(x, y)] = static_cast<Elem>(reps.size());
-    reps.push_back(x);
+    if (c.coset[x] != UINT32_MAX) continue;
+    for (Elem y : normal) c.coset[t.m(x, y)] = static_cast<Elem>(c.reps.size());
+    c.reps.push_back(x);
   }
+  return c;
+}
+
+// G/N for a normal subgroup N (element i: the coset of cosets_of(t, normal).reps[i]).
+Table quotient(const Table& t, const Subgroup& normal) {
+  const auto [coset, reps] = cosets_of(t, normal);
   Table q;
   q.n = reps.size();
   q.mul.assign(q.n * q.n, 0);
@@ -229,34 +241,16 @@ bool is_prime_power(std::uint64_t n) {
 
 // Invariant factors of an abelian table group, largest first.
 std::vector<std::uint64_t> abelian_invariants(const Table& t) {
-  std::vector<std::uint64_t> factors;
-  for (std::uint32_t p : prime_factors(t.n)) {
-    std::vector<std::size_t> at_least;  // cyclic p-factors of order >= p^j
-    std::size_t previous = 0;
-    std::uint64_t power = p;
-    while (true) {
-      std::size_t omega = 0;
-      for (Elem x = 0; x < t.n; ++x) omega += power % t.ord[x] == 0;
-      std::size_t log = 0;
-      while (omega > 1) {
-        omega /= p;
-        ++log;
-      }
-      if (log == previous) break;
-      at_least.push_back(log - previous);
-      previous = log;
-      power *= p;
-    }
-    for (std::size_t i = 0; !at_least.empty() && i < at_least[0]; ++i) {
-      std::uint64_t part = 1;
-      for (std::size_t count : at_least) {
-        if (count > i) part *= p;
-      }
-      if (factors.size() <= i) factors.resize(i + 1, 1);
-      factors[i] *= part;
-    }
-  }
-  return factors;
+  std::vector<unsigned long> primes;
+  for (auto p : prime_factors(t.n)) primes.push_back(p);
+  auto factors = invariant_factors(primes, [&](unsigned long, const mpz_class& q) {
+    std::size_t omega = 0;
+    for (Elem x = 0; x < t.n; ++x) omega += mpz_class(q % t.ord[x]) == 0;
+    return std::optional<mpz_class>(omega);
+  });
+  std::vector<std::uint64_t> out;
+  for (const auto& f : *factors) out.push_back(f.get_ui());
+  return out;
 }
 
 std::string cyclic_list(const std::vector<std::uint64_t>& sizes) {
@@ -573,13 +567,7 @@ std::optional<std::optional<Subgroup>> find_complement(const Table& t, const Sub
                                                        Context& ctx, bool any) {
   const std::size_t m = t.n / normal.size();
   if (any && std::gcd(m, normal.size()) == 1) return Subgroup{};
-  std::vector<Elem> coset(t.n, UINT32_MAX);
-  std::vector<Elem> reps;
-  for (Elem x = 0; x < t.n; ++x) {
-    if (coset[x] != UINT32_MAX) continue;
-    for (Elem y : normal) coset[t.m(x, y)] = static_cast<Elem>(reps.size());
-    reps.push_back(x);
-  }
+  const std::vector<Elem> reps = cosets_of(t, normal).reps;
   const Table q = quotient(t, normal);  // element i: the coset of reps[i]
   const std::vector<Elem>& qgens = q.gens;
   std::vector<std::vector<Elem>> candidates(qgens.size());
@@ -890,6 +878,37 @@ std::optional<std::string> describe(const Table& t, Context& ctx, int depth) {
 }
 
 }  // namespace
+
+std::optional<std::vector<mpz_class>> invariant_factors(
+    const std::vector<unsigned long>& primes,
+    const std::function<std::optional<mpz_class>(unsigned long p, const mpz_class& q)>& omega) {
+  std::vector<mpz_class> factors;
+  for (unsigned long p : primes) {
+    std::vector<std::size_t> at_least;  // at_least[j-1]: cyclic p-factors of order >= p^j
+    std::size_t previous = 0;
+    mpz_class power = p;
+    while (true) {
+      auto count = omega(p, power);
+      if (!count) return std::nullopt;
+      std::size_t log = 0;
+      for (mpz_class rest = *count; rest > 1; rest /= p) ++log;
+      if (log == previous) break;
+      at_least.push_back(log - previous);
+      previous = log;
+      power *= p;
+    }
+    // Factor i (0-based, largest first) gets p^(number of j with at_least[j-1] > i).
+    for (std::size_t i = 0; !at_least.empty() && i < at_least[0]; ++i) {
+      mpz_class part = 1;
+      for (std::size_t count : at_least) {
+        if (count > i) part *= p;
+      }
+      if (factors.size() <= i) factors.resize(i + 1, 1);
+      factors[i] *= part;
+    }
+  }
+  return factors;
+}
 
 std::optional<std::string> small_structure_description(const PermGroup& g, const RunContext* run) {
   if (g.order() > SMALL_GROUP_LIMIT) return std::nullopt;

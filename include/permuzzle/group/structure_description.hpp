@@ -33,9 +33,13 @@
 // or a search over its budget, gets no name (nullopt), never a guess.
 #pragma once
 
+#include <gmpxx.h>
+
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/group/perm_group.hpp"
@@ -49,5 +53,13 @@ inline constexpr std::size_t SMALL_GROUP_LIMIT = 2000;
 // or the run asks to stop).
 std::optional<std::string> small_structure_description(const PermGroup& g,
                                                        const RunContext* run = nullptr);
+
+// Invariant factors of an abelian group, largest first (GAP's "C6 x C2"), from
+// omega(p, q) = |{x : x^q = 1}| for the powers q = p, p^2, ... of each prime p dividing the order
+// (nullopt from omega: none). The number of cyclic p-factors of order at least p^j is the growth
+// of log_p omega from p^(j-1) to p^j.
+std::optional<std::vector<mpz_class>> invariant_factors(
+    const std::vector<unsigned long>& primes,
+    const std::function<std::optional<mpz_class>(unsigned long p, const mpz_class& q)>& omega);
 
 }  // namespace permuzzle
