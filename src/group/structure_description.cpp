@@ -114,6 +114,12 @@ void finish(Table& t) {
 }
 
 std::optional<Table> table_of(const PermGroup& g, const RunContext* run) {
+  // The table (4 bytes per product) and the sub- and quotient tables built while naming: at
+  // most a few times n^2 entries.
+  const std::uint64_t n = g.order().get_ui();
+  if (run && !run->check_memory(3 * n * n * sizeof(Elem), "the multiplication table")) {
+    return std::nullopt;
+  }
   auto elements = g.elements(SMALL_GROUP_LIMIT, run);
   if (!elements) return std::nullopt;
   Table t;
