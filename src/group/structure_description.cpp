@@ -697,8 +697,16 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
     while (k + 1 < chief.size() && contains(n.elems, chief[k + 1])) ++k;
     blocks.emplace_back(k, &n.elems);
   }
-  std::stable_sort(blocks.begin(), blocks.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto exponent = [&](const Subgroup& x) {
+    std::uint64_t e = 1;
+    for (Elem a : x) e = std::lcm(e, static_cast<std::uint64_t>(t.ord[a]));
+    return e;
+  };
+  std::stable_sort(blocks.begin(), blocks.end(), [&](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (a.second->size() != b.second->size()) return a.second->size() < b.second->size();
+    return exponent(*a.second) > exponent(*b.second);
+  });
   std::vector<Subgroup> order;
   for (const auto& [k, n] : blocks) order.push_back(*n);
   for (const auto& n : order) {
