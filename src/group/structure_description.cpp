@@ -702,10 +702,18 @@ std::optional<std::string> semidirect_name(const Table& t, const std::vector<Nor
     for (Elem a : x) e = std::lcm(e, static_cast<std::uint64_t>(t.ord[a]));
     return e;
   };
+  const bool p_group = is_prime_power(t.n);
+  auto order_sum = [&](const Subgroup& x) {
+    std::uint64_t sum = 0;
+    for (Elem a : x) sum += t.ord[a];
+    return sum;
+  };
   std::stable_sort(blocks.begin(), blocks.end(), [&](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
     if (a.second->size() != b.second->size()) return a.second->size() < b.second->size();
-    return exponent(*a.second) > exponent(*b.second);
+    const auto ea = exponent(*a.second), eb = exponent(*b.second);
+    if (ea != eb || !p_group) return ea > eb;
+    return order_sum(*a.second) > order_sum(*b.second);
   });
   std::vector<Subgroup> order;
   for (const auto& [k, n] : blocks) order.push_back(*n);
