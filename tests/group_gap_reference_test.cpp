@@ -60,18 +60,15 @@ TEST(GroupGapReference, DataIsThere) {
 }
 
 // The transitive groups of degree <= 8 whose name GAP chooses from its own order of normal
-// subgroups (2-groups of order 64 and 128, and one with such a Hall subgroup) in a way we do not
-// reproduce: ours is another proved decomposition (GAP's first, ours second).
+// subgroups (2-groups of order 64 and 128) in a way we do not reproduce: ours is another proved
+// decomposition (GAP's first, ours second).
 const std::map<std::string, std::pair<std::string, std::string>> KNOWN_DIFFERENT = {
-    {"T8_26", {"Q8 : D8", "D8 : D8"}},
-    {"T8_28", {"((C4 x C2) : C2) : C4", "(C2 x C2 x C2 x C2) : C4"}},
+    {"T8_29", {"(C2 x C2 x C2) : D8", "(C4 x C2) : D8"}},
     {"T8_30", {"(C2 x D8) : C4", "(C4 x C4) : C4"}},
-    {"T8_31", {"(C4 x C2) : D8", "(C2 x C2 x C2) : D8"}},
-    {"T8_35", {"(C2 x D8) : D8", "(C2 x C2 x C2 x C2) : D8"}},
-    {"T8_38", {"((C4 x C2) : D8) : C3", "((C2 x C2 x C2) : D8) : C3"}}};
+    {"T8_35", {"(C2 x D8) : D8", "(C4 x C4) : D8"}}};
 
 // Every transitive group of degree <= 8 and order <= 2000 (all but A7, S7, A8, S8) named as GAP
-// names it, but the six above.
+// names it, but the three above.
 TEST(GroupGapReference, TransitiveUpToDegree8ByName) {
   std::size_t checked = 0;
   for (const auto& r : load()) {
@@ -90,8 +87,8 @@ TEST(GroupGapReference, TransitiveUpToDegree8ByName) {
   EXPECT_EQ(checked, 82u);  // 86 transitive groups of degree 2..8 less A7, S7, A8, S8
 }
 
-// Over all recorded groups of order <= 2000: the names agree with GAP's for at least 94% of them
-// (506 of 535 measured, docs/groups.md; the target is 95%), and every group gets a name.
+// Over all recorded groups of order <= 2000: the names agree with GAP's for at least 95% of them
+// (514 of 535 measured, docs/groups.md), and every group gets a name.
 TEST(GroupGapReference, MostSmallGroupsByName) {
   std::size_t total = 0, matched = 0;
   std::string misses;
@@ -107,7 +104,7 @@ TEST(GroupGapReference, MostSmallGroupsByName) {
     }
   }
   EXPECT_EQ(total, 535u);
-  EXPECT_GE(matched * 100, total * 94) << matched << " of " << total << misses;
+  EXPECT_GE(matched * 100, total * 95) << matched << " of " << total << misses;
 }
 
 // Composition factors (as a multiset of names) of every transitive group of degree <= 12 and a
