@@ -16,6 +16,9 @@ namespace permuzzle {
 
 namespace {
 
+// structure_name asks the composition series for a simple name up to this degree.
+constexpr std::size_t COMPOSITION_NAME_DEGREE = 1024;
+
 mpz_class factorial(std::size_t n) {
   mpz_class f;
   mpz_fac_ui(f.get_mpz_t(), n);
@@ -297,7 +300,9 @@ std::optional<std::string> structure_name(const PermGroup& g, const RunContext* 
   if (auto name = named_structure(g, run)) return name;
   if (run && run->should_stop()) return std::nullopt;
   // A simple group in any action: a perfect group whose composition series has one factor,
-  // named (not "simple group of order N").
+  // named (not "simple group of order N"). Up to degree COMPOSITION_NAME_DEGREE (beyond, the
+  // derived subgroup alone can take long for what is rarely a simple group unnamed above).
+  if (g.degree() > COMPOSITION_NAME_DEGREE) return std::nullopt;
   auto derived = derived_subgroup(g, run);
   if (!derived || derived->order() != g.order() || g.order() == 1) return std::nullopt;
   auto series = composition_series(g, run);

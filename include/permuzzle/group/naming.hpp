@@ -30,7 +30,7 @@ namespace permuzzle {
 
 // The name, or nullopt when none of the cases above applies (or the run asks to stop). A perfect
 // group none of them names is named when its composition series (composition.hpp) shows it
-// simple and names the factor: M11 on 12 points, PSL(3,3) on 13.
+// simple and names the factor (up to degree 1024): M11 on 12 points, PSL(3,3) on 13.
 std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run = nullptr);
 // The same without the composition series (what composition_series itself asks).
 std::optional<std::string> named_structure(const PermGroup& g, const RunContext* run = nullptr);
