@@ -810,6 +810,114 @@ std::optional<std::string> nice_semidirect_name(const Table& t, const std::vecto
   return product_name(t, all.front().n->elems, ctx, depth, " : ");
 }
 
+// GAP's name of the direct product of the subgroups `factors` of t (indecomposable, together
+// all of t): cyclic factors merged into elementary divisors, then the others in GAP's order.
+std::optional<std::string> direct_product_name(const Table& t, const std::vector<Subgroup>& factors,
+                                               Context& ctx, int depth) {
+  std::vector<std::uint64_t> cyclic_sizes;
+  std::vector<std::pair<Subgroup, std::string>> others;
+  for (const auto& f : factors) {
+    const Table ft = induced(t, f);
+    if (is_cyclic(ft)) {
+      cyclic_sizes.push_back(ft.n);
+      continue;
+    }
+    auto name = describe(ft, ctx, depth + 1);
+    if (!name) return std::nullopt;
+    others.emplace_back(f, *name);
+  }
+  // Elementary divisors of the cyclic factors, smallest first (GAP's ElementaryDivisorsMat).
+  std::vector<std::uint64_t> divisors;
+  {
+    std::map<std::uint32_t, std::vector<std::uint64_t>> parts;  // prime -> p-powers
+    for (auto size : cyclic_sizes) {
+      for (std::uint32_t p : prime_factors(size)) {
+        std::uint64_t q = 1;
+        while (size % (q * p) == 0) q *= p;
+        parts[p].push_back(q);
+      }
+    }
+    std::size_t count = 0;
+    for (auto& [p, qs] : parts) {
+      std::sort(qs.rbegin(), qs.rend());
+      count = std::max(count, qs.size());
+    }
+    divisors.assign(count, 1);
+    for (auto& [p, qs] : parts) {
+      for (std::size_t i = 0; i < qs.size(); ++i) divisors[count - 1 - i] *= qs[i];
+    }
+  }
+  // GAP's order of the factor subgroups: for permutation groups their sorted element lists;
+  // in its table of small groups (pc groups) the larger factor comes first.
+  std::sort(others.begin(), others.end(), [&](const auto& a, const auto& b) {
+    if (in_gap_table(t.n) || t.perms.empty()) {
+      return a.first.size() != b.first.size() ? a.first.size() > b.first.size()
+                                              : a.second < b.second;
+    }
+    return a.first < b.first;
+  });
+  std::vector<std::string> names;
+  for (auto& o : others) names.push_back(o.second);
+  return join_parts({cyclic_list(divisors), join_parts(names, " x ", ":.")}, " x ", ":.");
+}
+
+// Maps the elements of a subgroup of t.induced(sub) back to t.
+Subgroup lifted(const Subgroup& sub, const Subgroup& inner) {
+  Subgroup out;
+  for (Elem x : inner) out.push_back(sub[x]);
+  return out;
+}
+
+// Direct factors without the list of normal subgroups: a central <z> of prime-power order with
+// <z> ∩ G' = 1 is a direct factor when its image in G/G' has a complement K there (then G =
+// <z> x B, B the preimage of K); repeated on B, whose other factors come from its normal
+// subgroups when they can be listed. nullopt when no cyclic factor splits off (or asked to
+// stop).
+std::optional<std::vector<Subgroup>> central_direct_factors(const Table& t, Context& ctx) {
+  std::vector<Subgroup> factors;
+  Subgroup rest(t.n);
+  std::iota(rest.begin(), rest.end(), 0);
+  while (rest.size() > 1) {
+    if (ctx.stop()) return std::nullopt;
+    const Table rt = induced(t, rest);
+    if (is_abelian(rt) && is_cyclic(rt)) break;
+    const Classes rc = classes_of(rt);
+    const Subgroup d = derived(rt, rc);
+    const Cosets cosets = cosets_of(rt, d);
+    const Table a = quotient(rt, d);
+    bool split = false;
+    for (Elem z : centre(rc)) {
+      if (z == 0 || !is_prime_power(rt.ord[z])) continue;
+      const Subgroup n = closure(rt, {z});
+      if (!trivial_intersection(n, d)) continue;
+      auto k = find_complement(a, closure(a, {cosets.coset[z]}), ctx, false);
+      if (!k) return std::nullopt;
+      if (!*k) continue;
+      Subgroup b;
+      for (Elem y = 0; y < rt.n; ++y) {
+        if (std::binary_search((*k)->begin(), (*k)->end(), cosets.coset[y])) b.push_back(y);
+      }
+      factors.push_back(lifted(rest, n));
+      rest = lifted(rest, b);
+      split = true;
+      break;
+    }
+    if (!split) break;
+  }
+  if (factors.empty()) return std::nullopt;
+  if (rest.size() > 1) {
+    const Table rt = induced(t, rest);
+    auto normals = normal_subgroups(rt, classes_of(rt), ctx);
+    if (ctx.failed) return std::nullopt;
+    Subgroup all(rt.n);
+    std::iota(all.begin(), all.end(), 0);
+    for (const auto& f : normals ? direct_factors(all, *normals) : std::vector<Subgroup>{all}) {
+      factors.push_back(lifted(rest, f));
+    }
+  }
+  return factors;
+}
+
 std::optional<std::string> describe(const Table& t, Context& ctx, int depth) {
   if (ctx.stop() || depth > 40) return std::nullopt;
   if (t.n == 1) return "1";
@@ -824,58 +932,19 @@ std::optional<std::string> describe(const Table& t, Context& ctx, int depth) {
   if (simple) return simple_name(t.n);
   if (auto l = linear_name(t, c, ctx, depth)) return l;
   auto normals = normal_subgroups(t, c, ctx);
-  if (!normals) return std::nullopt;
+  if (!normals) {
+    // Too many normal subgroups (a large central elementary abelian part): split off cyclic
+    // central direct factors instead.
+    if (ctx.failed) return std::nullopt;
+    auto factors = central_direct_factors(t, ctx);
+    if (!factors) return std::nullopt;
+    return direct_product_name(t, *factors, ctx, depth);
+  }
   // Direct product.
   Subgroup all(t.n);
   std::iota(all.begin(), all.end(), 0);
   auto factors = direct_factors(all, *normals);
-  if (factors.size() > 1) {
-    std::vector<std::uint64_t> cyclic_sizes;
-    std::vector<std::pair<Subgroup, std::string>> others;
-    for (const auto& f : factors) {
-      const Table ft = induced(t, f);
-      if (is_cyclic(ft)) {
-        cyclic_sizes.push_back(ft.n);
-        continue;
-      }
-      auto name = describe(ft, ctx, depth + 1);
-      if (!name) return std::nullopt;
-      others.emplace_back(f, *name);
-    }
-    // Elementary divisors of the cyclic factors, smallest first (GAP's ElementaryDivisorsMat).
-    std::vector<std::uint64_t> divisors;
-    {
-      std::map<std::uint32_t, std::vector<std::uint64_t>> parts;  // prime -> p-powers
-      for (auto size : cyclic_sizes) {
-        for (std::uint32_t p : prime_factors(size)) {
-          std::uint64_t q = 1;
-          while (size % (q * p) == 0) q *= p;
-          parts[p].push_back(q);
-        }
-      }
-      std::size_t count = 0;
-      for (auto& [p, qs] : parts) {
-        std::sort(qs.rbegin(), qs.rend());
-        count = std::max(count, qs.size());
-      }
-      divisors.assign(count, 1);
-      for (auto& [p, qs] : parts) {
-        for (std::size_t i = 0; i < qs.size(); ++i) divisors[count - 1 - i] *= qs[i];
-      }
-    }
-    // GAP's order of the factor subgroups: for permutation groups their sorted element lists;
-    // in its table of small groups (pc groups) the larger factor comes first.
-    std::sort(others.begin(), others.end(), [&](const auto& a, const auto& b) {
-      if (in_gap_table(t.n) || t.perms.empty()) {
-        return a.first.size() != b.first.size() ? a.first.size() > b.first.size()
-                                                : a.second < b.second;
-      }
-      return a.first < b.first;
-    });
-    std::vector<std::string> names;
-    for (auto& o : others) names.push_back(o.second);
-    return join_parts({cyclic_list(divisors), join_parts(names, " x ", ":.")}, " x ", ":.");
-  }
+  if (factors.size() > 1) return direct_product_name(t, factors, ctx, depth);
   // Semidirect product.
   auto semi = in_gap_table(t.n) ? nice_semidirect_name(t, *normals, ctx, depth)
                                 : semidirect_name(t, *normals, ctx, depth);

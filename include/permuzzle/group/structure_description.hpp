@@ -14,7 +14,9 @@
 //     involution; GL(2,4) = C3 x A5; GL(2,5): G' = SL(2,5) of index 4, Z cyclic of order 4,
 //     G/Z = S5);
 //  3. direct products: the indecomposable direct factors (the smallest normal subgroup with a
-//     normal complement, then its complement in turn); cyclic factors merged into elementary
+//     normal complement, then its complement in turn; when there are too many normal subgroups
+//     to list, central cyclic <z> of prime-power order with <z> ∩ G' = 1 whose image in G/G'
+//     has a complement there are split off first); cyclic factors merged into elementary
 //     divisors ("C2 x C6 x S3"), the others in GAP's order of subgroups (their sorted element
 //     lists compared lexicographically);
 //  4. semidirect products N : G/N. For orders up to 100 (but 64 and 96) GAP reads the name from
