@@ -28,6 +28,7 @@
 #include <fstream>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <thread>
@@ -35,6 +36,7 @@
 
 #include "permuzzle/api/contract.hpp"
 #include "permuzzle/api/registry.hpp"
+#include "permuzzle/core/rng.hpp"
 
 namespace permuzzle {
 namespace {
@@ -224,6 +226,22 @@ nlohmann::json disjoint_transpositions(std::size_t count) {
   return list;
 }
 
+// A definition of 3,000 moves on 12 pieces (each with its powers: tens of thousands of moves to
+// compile; their inverses were found by comparing every pair).
+std::string many_moves_definition() {
+  std::string text = "Name many\nSet X 12 1\nSolved\nX\n1 2 3 4 5 6 7 8 9 10 11 12\nEnd\n";
+  Rng rng(7);
+  for (int m = 0; m < 3000; ++m) {
+    std::vector<int> images(12);
+    std::iota(images.begin(), images.end(), 1);
+    rng.shuffle(images.begin(), images.end());
+    text += "Move M" + std::to_string(m) + "x\nX\n";
+    for (int v : images) text += std::to_string(v) + " ";
+    text += "\nEnd\n";
+  }
+  return text;
+}
+
 std::vector<HostileCall> hostile_calls(const api::Command& c) {
   constexpr std::uint64_t HUGE_UNSIGNED = ~std::uint64_t(0);
   const nlohmann::json base =
@@ -252,6 +270,8 @@ std::vector<HostileCall> hostile_calls(const api::Command& c) {
     } else if (p.name == "generators" && p.type == api::ParamType::Strings) {
       with(p.name, disjoint_transpositions(2000));   // a pairwise check of 2,000,000 pairs
       with(p.name, disjoint_transpositions(20000));  // 3.2 GB as images on 40,000 points
+    } else if (p.name == "file" && p.type == api::ParamType::InputFile && c.family == "def") {
+      with(p.name, many_moves_definition());
     }
   }
   return calls;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
 #include <limits>
 #include <thread>
 
@@ -17,10 +19,22 @@ unsigned bits_of(BfsBits bits) {
 
 // Runs fn(worker, begin, end) over [0, states) in chunks taken in turn by `workers` threads.
 // Returns false when the run was stopped between two chunks (some chunks then never ran).
+//
+// A stop is checked between chunks, so a chunk's size adapts to what one costs: chunks start at
+// MIN_CHUNK ranks, double while one takes under CHUNK_GROW_BELOW, up to `chunk`, and halve when
+// one takes over CHUNK_SHRINK_ABOVE. A fast expander works on chunks of `chunk` ranks; a slow one
+// (a definition of thousands of moves, a 36-tile coordinate) stops within milliseconds. Sizes
+// stay multiples of MIN_CHUNK, so every chunk begins on a whole word of 2- or 4-bit entries.
+// `fixed`: every chunk has `chunk` ranks (the distributed BFS's blocks).
 template <class Fn>
 bool for_each_range(unsigned workers, std::uint64_t states, std::uint64_t chunk,
-                    const RunContext& run, Fn&& fn) {
+                    const RunContext& run, Fn&& fn, bool fixed = false) {
+  using Clock = std::chrono::steady_clock;
+  constexpr std::uint64_t MIN_CHUNK = 32;
+  constexpr auto CHUNK_GROW_BELOW = std::chrono::milliseconds(2);
+  constexpr auto CHUNK_SHRINK_ABOVE = std::chrono::milliseconds(20);
   std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> size{fixed ? chunk : std::min(chunk, MIN_CHUNK)};
   std::atomic<bool> stopped{false};
   auto worker = [&](unsigned index) {
     while (!stopped.load(std::memory_order_relaxed)) {
@@ -28,9 +42,19 @@ bool for_each_range(unsigned workers, std::uint64_t states, std::uint64_t chunk,
         stopped.store(true, std::memory_order_relaxed);
         break;
       }
-      const std::uint64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+      std::uint64_t taken = size.load(std::memory_order_relaxed);
+      const std::uint64_t begin = next.fetch_add(taken, std::memory_order_relaxed);
       if (begin >= states) break;
-      fn(index, begin, std::min(states, begin + chunk));
+      const auto start = Clock::now();
+      fn(index, begin, std::min(states, begin + taken));
+      if (fixed) continue;
+      const auto spent = Clock::now() - start;
+      if (spent < CHUNK_GROW_BELOW && taken < chunk) {
+        size.compare_exchange_strong(taken, std::min(chunk, 2 * taken), std::memory_order_relaxed);
+      } else if (spent > CHUNK_SHRINK_ABOVE && taken > MIN_CHUNK) {
+        size.compare_exchange_strong(taken, std::max(MIN_CHUNK, taken / 2 / MIN_CHUNK * MIN_CHUNK),
+                                     std::memory_order_relaxed);
+      }
     }
   };
   std::vector<std::jthread> pool;
@@ -132,7 +156,7 @@ namespace bfs_detail {
 bool for_each_chunk(unsigned workers, std::uint64_t states, std::uint64_t chunk,
                     const RunContext& run,
                     const std::function<void(unsigned, std::uint64_t, std::uint64_t)>& fn) {
-  return for_each_range(workers, states, chunk, run, fn);
+  return for_each_range(workers, states, chunk, run, fn, /*fixed=*/true);
 }
 
 Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,

@@ -56,11 +56,11 @@ struct BfsOptions {
   bool undirected = false;  // every neighbour relation is symmetric: allows bottom-up levels
   std::size_t antipodes_limit = 10;  // how many ranks of the last level to list
   std::vector<std::uint64_t> watch;  // ranks whose exact distance to report
-  // Ranks per work item (rounded up to whole words). A stop is checked between work items: 4,096
-  // keeps the slowest expanders (a 36-tile coordinate, about 25 us a state) within 0.1 s of it,
-  // where 65,536 took 1.6 s; the claims cost nothing measurable on fast ones.
-  std::uint64_t chunk = 1u << 12;
-  std::string phase = "bfs";         // Progress::phase
+  // Most ranks per work item (rounded up to whole words). Items start at 32 ranks and grow to this
+  // while they take under 2 ms, so that a stop, checked between items, is prompt whatever an
+  // expansion costs (search/bfs.cpp: for_each_range).
+  std::uint64_t chunk = 1u << 16;
+  std::string phase = "bfs";  // Progress::phase
   bool mod3 = false;  // 2 bits holding the distance mod 3 (see the file comment; needs undirected)
   // Resuming: the positions per distance 0..D of a search whose table (passed to bfs()) already
   // holds those levels, level D being the frontier, as it was when on_level was called for D.
