@@ -190,15 +190,24 @@ inline void claim_exclusive(std::uint64_t* words, std::uint64_t rank, unsigned v
 // snapshot: no thread changes an entry this scan wants during the level (top-down wants `cur`
 // entries, claims only turn "not reached" ones into `nxt`; bottom-up wants the "not reached"
 // entries of its own range, which only their owner claims).
+// With a run, its stop is checked every STOP_CHECK_EXPANSIONS expansions, and the scan ends
+// there (the level is then abandoned: run_bfs returns the stop): an expansion can cost
+// milliseconds (a definition of thousands of moves), so waiting for the range's end could not.
+inline constexpr std::uint32_t STOP_CHECK_EXPANSIONS = 64;
 template <unsigned BITS, class Expander>
 std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
-                                std::uint64_t end, Expander& expander) {
+                                std::uint64_t end, Expander& expander,
+                                const RunContext* run = nullptr) {
   constexpr unsigned PER_WORD = 64 / BITS;
   constexpr unsigned UNSEEN = (1u << BITS) - 1;
   std::uint64_t* words = table.words();
   const unsigned cur = level.cur, nxt = level.nxt;
   const unsigned wanted = level.bottom_up ? UNSEEN : cur;
   std::uint64_t found = 0;
+  std::uint32_t expansions = 0;
+  auto must_stop = [&] {
+    return run != nullptr && ++expansions % STOP_CHECK_EXPANSIONS == 0 && run->should_stop();
+  };
   for (std::uint64_t wi = begin / PER_WORD; wi * PER_WORD < end; ++wi) {
     const std::uint64_t w =
         std::atomic_ref<std::uint64_t>(words[wi]).load(std::memory_order_relaxed);
@@ -215,6 +224,7 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
         const unsigned field = static_cast<unsigned>(std::countr_zero(match));
         match &= match - 1;
         const std::uint64_t rank = base + field / BITS;
+        if (must_stop()) return found;
         expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
           if (load_entry<BITS>(words, neighbour) != cur) return false;
           claimed |= std::uint64_t{1} << field;
@@ -235,6 +245,7 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
     while (match != 0) {
       const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
       match &= match - 1;
+      if (must_stop()) return found;
       expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
         if (load_entry<BITS>(words, neighbour) != UNSEEN) return false;
         // Another thread may claim the same entry: only the atomic claim says who did.
@@ -285,13 +296,15 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
 }  // namespace bfs_detail
 
 // Scans [begin, end) for one level (begin a multiple of 32); returns the positions claimed.
+// With a run, a stop ends the scan within STOP_CHECK_EXPANSIONS expansions (the level is then
+// incomplete: the caller abandons it).
 template <class Expander>
 std::uint64_t expand_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
-                           std::uint64_t end, Expander& expander) {
+                           std::uint64_t end, Expander& expander, const RunContext* run = nullptr) {
   if (table.bits() == BfsBits::Two) {
-    return bfs_detail::expand_range_bits<2>(table, level, begin, end, expander);
+    return bfs_detail::expand_range_bits<2>(table, level, begin, end, expander, run);
   }
-  return bfs_detail::expand_range_bits<4>(table, level, begin, end, expander);
+  return bfs_detail::expand_range_bits<4>(table, level, begin, end, expander, run);
 }
 
 // The whole search into a table the caller keeps (for BfsTable::distance afterwards).
@@ -304,7 +317,7 @@ Result<BfsResult> bfs(BfsTable& table, std::span<const std::uint64_t> starts,
   auto expanders = bfs_detail::thread_expanders(workers, make_expander);
   const bfs_detail::ExpandFn expand = [&](unsigned worker, const BfsLevel& level,
                                           std::uint64_t begin, std::uint64_t end) {
-    return expand_range(table, level, begin, end, expanders[worker].expander);
+    return expand_range(table, level, begin, end, expanders[worker].expander, &run);
   };
   return bfs_detail::run_bfs(table, starts, workers, expand, run, options);
 }
