@@ -12,7 +12,7 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libcla
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
   python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium \
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin groff-base
 
 FUZZ_SECONDS ?= 4
 
@@ -21,7 +21,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean node web-npm web-deps web-test
+  clean node web-npm web-deps web-test install-test
 
 all: build
 
@@ -140,7 +140,12 @@ web-deps: deps node
 web-test: build-cli web-deps
 	cd $(WEB_TESTS) && PERMUZZLE_CLI=$(CURDIR)/$(BUILD_DIR)/permuzzle npm test --silent
 
-test: unit-tests web-test python-tests fuzz
+# `cmake --install` into a scratch prefix: the installed program without the source tree, the man
+# page, the bash completion, and a consumer built with find_package(permuzzle) and pkg-config.
+install-test: build-cli
+	packaging/install_test.sh $(BUILD_DIR)
+
+test: unit-tests web-test python-tests fuzz install-test
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench

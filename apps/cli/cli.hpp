@@ -48,6 +48,11 @@ struct Context {
   api::Session session() const;
 };
 
+// The directory of the data files (Korf's instances, definition and phase files in puzzles/):
+// $PERMUZZLE_DATA, else share/permuzzle next to an installed program (<prefix>/bin/permuzzle,
+// <prefix>/share/permuzzle), else the source tree's data/ (api::default_data_dir()).
+std::string data_dir();
+
 // Makes `sub` store `handler` as the action to run after parsing.
 inline void set_action(Context& ctx, CLI::App* sub, Handler handler) {
   sub->callback([&ctx, handler = std::move(handler)] { ctx.action = handler; });
@@ -77,6 +82,7 @@ void add_triloop_play(CLI::App& app, Context& ctx);      // play_triloop.cpp
 void add_hanoi_play(CLI::App& hanoi, Context& ctx);      // play_hanoi.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 void add_commands_command(CLI::App& app, Context& ctx);  // demo.cpp: the registry's list
+void add_manual_command(CLI::App& app, Context& ctx);    // manual.cpp: man page, bash completion
 void add_serve_command(CLI::App& app, Context& ctx);     // serve.cpp: the web app
 // serve's line in --help (the Python module, which refuses serve, lists it alike).
 inline constexpr char SERVE_HELP[] =

@@ -142,6 +142,7 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
   ctx.registry = &registry;
   add_demo_command(app, ctx);
   add_commands_command(app, ctx);
+  add_manual_command(app, ctx);
   add_registry_commands(app, ctx);
   add_front_end_commands(app, ctx);
   add_sliding_play(*app.get_subcommand("sliding"), ctx);
