@@ -12,7 +12,7 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libcla
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
   python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium \
-  libopenmpi-dev openmpi-bin groff-base
+  libopenmpi-dev openmpi-bin dpkg-dev groff-base
 
 FUZZ_SECONDS ?= 4
 
@@ -21,7 +21,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean node web-npm web-deps web-test install-test
+  clean node web-npm web-deps web-test install-test deb deb-test build-time
 
 all: build
 
@@ -145,7 +145,17 @@ web-test: build-cli web-deps
 install-test: build-cli
 	packaging/install_test.sh $(BUILD_DIR)
 
-test: unit-tests web-test python-tests fuzz install-test
+# The Debian package (CPack, cmake/package.cmake) in $(BUILD_DIR)/deb/, and its test: unpacked
+# with dpkg -x into a scratch root, it runs `permuzzle demo` without the source tree.
+deb: build-cli
+	@rm -f $(BUILD_DIR)/deb/permuzzle_*.deb
+	@cd $(BUILD_DIR) && cpack -G DEB >/dev/null
+	@ls $(BUILD_DIR)/deb/permuzzle_*.deb
+
+deb-test: deb
+	packaging/deb_test.sh $(BUILD_DIR)
+
+test: unit-tests web-test python-tests fuzz install-test deb-test
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench
