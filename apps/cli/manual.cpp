@@ -2,6 +2,7 @@
 // generated from the command tree that run_cli builds (the registry's commands plus the CLI's
 // own), so that they say what `--help` says. The build writes them next to the program
 // (apps/cli/generate_docs.cmake) and `cmake --install` installs them.
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 

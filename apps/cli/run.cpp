@@ -1,5 +1,6 @@
 // The whole `permuzzle` command line as a function (run_cli): the program's main and the Python
 // module's `permuzzle.main` (`python -m permuzzle`) both call it, so that they print the same.
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +13,11 @@
 #include "cli.hpp"
 
 namespace permuzzle::cli {
+
+void set_action(Context& ctx, CLI::App* sub, Handler handler) {
+  sub->callback([&ctx, handler = std::move(handler)] { ctx.action = handler; });
+}
+
 namespace {
 
 // Exit codes: 0 success, 1 I/O or internal failure, 2 bad input (including usage errors),

@@ -1,4 +1,5 @@
 // `permuzzle serve`: the web app and the HTTP API (apps/server/) on loopback by default.
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <iostream>
 #include <mutex>
