@@ -157,6 +157,17 @@ deb-test: deb
 
 test: unit-tests web-test python-tests fuzz install-test deb-test
 
+# The slowest files of the last build of $(BUILD_DIR) from Ninja's log (seconds of wall time
+# each; a file ccache served counts its lookup only; a machine shared with other builds inflates
+# them): make build-time [BUILD_TIME_TOP=20].
+BUILD_TIME_TOP ?= 15
+build-time:
+	@[ -f $(BUILD_DIR)/.ninja_log ] || { echo "error: no $(BUILD_DIR)/.ninja_log: build first (make build)" >&2; exit 1; }
+	@awk -F'\t' '!/^#/ { t[$$4] = ($$2 - $$1) / 1000 } \
+	  END { for (f in t) { sum += t[f]; n++ }; printf "%d outputs, %.0f s in all\n", n, sum; \
+	        for (f in t) printf "%8.1f s  %s\n", t[f], f }' $(BUILD_DIR)/.ninja_log | \
+	  { IFS= read -r head; echo "$$head"; sort -rn | head -n $(BUILD_TIME_TOP); }
+
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench
 
