@@ -20,8 +20,8 @@ FUZZ_SECONDS ?= 4
 PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
-.PHONY: all deps configure build build-cli run test unit-tests python python-tests fuzz bench format \
-  clean node web-npm web-deps web-test install-test deb deb-test build-time
+.PHONY: all deps configure build build-cli run test test-under-load unit-tests python python-tests fuzz \
+  bench format clean node web-npm web-deps web-test install-test deb deb-test build-time
 
 all: build
 
@@ -167,6 +167,15 @@ build-time:
 	  END { for (f in t) { sum += t[f]; n++ }; printf "%d outputs, %.0f s in all\n", n, sum; \
 	        for (f in t) printf "%8.1f s  %s\n", t[f], f }' $(BUILD_DIR)/.ninja_log | \
 	  { IFS= read -r head; echo "$$head"; sort -rn | head -n $(BUILD_TIME_TOP); }
+
+# `make test` with two busy processes beside it, as on CI's shared machine: the suite's time
+# checks read CPU time and the measured load (api/contract.hpp), so it must pass here too.
+test-under-load:
+	@( while :; do :; done ) & p1=$$!; ( while :; do :; done ) & p2=$$!; \
+	trap 'kill $$p1 $$p2 2>/dev/null' EXIT; \
+	start=$$(date +%s); $(MAKE) --no-print-directory test; code=$$?; \
+	echo "make test beside two busy processes: exit $$code after $$(( $$(date +%s) - start )) s"; \
+	exit $$code
 
 bench: build
 	./$(BUILD_DIR)/permuzzle_bench

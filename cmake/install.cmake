@@ -35,7 +35,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${CMAKE_INSTALL_DATADI
         PATTERN "*.py" EXCLUDE PATTERN "__pycache__" EXCLUDE)
 
 if(TARGET permuzzle)
-  install(TARGETS permuzzle RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # permuzzle execs permuzzle-full (serve, mpirun) from its own directory.
+  install(TARGETS permuzzle permuzzle-full RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES ${CMAKE_BINARY_DIR}/generated/permuzzle.1
           DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   install(FILES ${CMAKE_BINARY_DIR}/generated/permuzzle.bash

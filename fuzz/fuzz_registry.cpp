@@ -65,7 +65,7 @@ void substitute_tmp(json& j, const std::string& tmp) {
   }
 }
 
-// The server's parse_object: an empty body is {}, else one JSON object (errors are answers).
+// The server's parse_object: an empty body is {}, else one JSON object (errors are answers, 400).
 bool parse_body(std::string_view body, json& out) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     out = json::object();
@@ -73,7 +73,7 @@ bool parse_body(std::string_view body, json& out) {
   }
   try {
     out = json::parse(body);
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {  // a syntax error, or a number no double holds (1e999999)
     return false;
   }
   return out.is_object();

@@ -23,7 +23,7 @@ done
 echo "deb-test: $(basename "$deb"): Depends: $depends"
 
 dpkg-deb -x "$deb" "$root"
-for f in bin/permuzzle lib/libpermuzzle_core.a lib/libpermuzzle_api.a \
+for f in bin/permuzzle bin/permuzzle-full lib/libpermuzzle_core.a lib/libpermuzzle_api.a \
     include/permuzzle/api/registry.hpp lib/cmake/permuzzle/permuzzleConfig.cmake \
     lib/pkgconfig/permuzzle.pc share/permuzzle/korf100.txt share/permuzzle/puzzles/3x3x3.tws \
     share/man/man1/permuzzle.1 share/bash-completion/completions/permuzzle; do
@@ -36,5 +36,8 @@ out=$(hidden_source "$root/usr/bin/permuzzle" --tables "$tables" -q demo 2>&1) |
 grep -q "^permuzzle demo: every number below is computed now" <<<"$out" ||
   fail "permuzzle demo printed: $out"
 check_installed_program "$root/usr/bin/permuzzle" "$root/usr/share/permuzzle"
+# `permuzzle serve` goes on in permuzzle-full beside it (the web server, Open MPI).
+hidden_source "$root/usr/bin/permuzzle" serve --help | grep -q -- "--max-memory" ||
+  fail "permuzzle serve --help did not reach permuzzle-full beside it"
 echo "deb-test: the unpacked package's permuzzle runs the demo and reads /usr/share/permuzzle" \
   "without the source tree"

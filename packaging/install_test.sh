@@ -17,7 +17,7 @@ test_name=install-test
 source "$src/packaging/common.sh"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/permuzzle lib/libpermuzzle_core.a lib/libpermuzzle_api.a \
+for f in bin/permuzzle bin/permuzzle-full lib/libpermuzzle_core.a lib/libpermuzzle_api.a \
     include/permuzzle/api/registry.hpp include/permuzzle/core/perm.hpp \
     lib/cmake/permuzzle/permuzzleConfig.cmake lib/cmake/permuzzle/permuzzleTargets.cmake \
     lib/pkgconfig/permuzzle.pc share/permuzzle/korf100.txt share/permuzzle/puzzles/3x3x3.tws \

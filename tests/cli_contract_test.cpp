@@ -10,11 +10,13 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "permuzzle/api/registry.hpp"
 
 namespace permuzzle {
 namespace {
 
 using test::run_cli;
+using test::run_cli_env;
 using test::shell_quote;
 
 // A temporary directory removed with the test.
@@ -290,6 +292,58 @@ TEST(CliContract, MemoryOptionParsesAndRefusesNonsense) {
     EXPECT_EQ(run.exit_code, 2) << mb << ": " << run.err;
     EXPECT_TRUE(run.out.empty()) << mb;
     EXPECT_NE(run.err.find("memory"), std::string::npos) << mb << ": " << run.err;
+  }
+}
+
+// The default budget is 3/4 of the memory the process can really have: under `ulimit -v` (an
+// address-space limit, as a cgroup's would be) a command that needs more is refused in advance
+// with that budget, never an "out of memory" half-way (issue 39).
+TEST(CliContract, DefaultMemoryBudgetFollowsTheProcesssLimit) {
+  // 1,500,000 KB of address space: a budget of 3/4 of it, 1.2 GB.
+  auto limited = run_cli_env("ulimit -v 1500000 &&", "sliding bfs 4x4");
+  EXPECT_EQ(limited.exit_code, 3) << limited.err;
+  EXPECT_NE(limited.err.find("memory budget of 1.2 GB"), std::string::npos) << limited.err;
+  // A cheap command still runs in that address space.
+  auto cheap = run_cli_env("ulimit -v 1500000 &&", "perm order '(1,2,3)'");
+  EXPECT_EQ(cheap.exit_code, 0) << cheap.err;
+  EXPECT_EQ(cheap.out, "3\n");
+}
+
+// One argument style (issue 38): in every family the size, the moves and the disks are options,
+// and every command's --help says so; the former positional forms are still read, with a note,
+// and give the same answer.
+TEST(CliContract, SizeMovesAndDisksAreOptionsInEveryFamily) {
+  const api::Registry registry = api::make_registry();
+  std::size_t checked = 0;
+  for (const api::Command& c : registry.commands()) {
+    for (const api::Param& p : c.params) {
+      if (p.name != "size" && p.name != "moves" && p.name != "disks") continue;
+      ++checked;
+      EXPECT_FALSE(p.positional) << c.family << " " << c.verb << " " << p.name;
+      auto help = run_cli(c.family + " " + c.verb + " --help");
+      EXPECT_EQ(help.exit_code, 0) << c.family << " " << c.verb << help.err;
+      EXPECT_NE(help.out.find("--" + p.name), std::string::npos)
+          << c.family << " " << c.verb << ":\n"
+          << help.out;
+    }
+  }
+  EXPECT_GE(checked, 20u);
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"loopover random 3x5 --seed 4", "loopover random --size 3x5 --seed 4"},
+      {"loopover group 3x3", "loopover group --size 3x3"},
+      {"sliding apply '1 2 3 4 5 6 7 0 8' 'L'", "sliding apply '1 2 3 4 5 6 7 0 8' --moves L"},
+      {"cube apply \"R U R' U'\"", "cube apply --moves \"R U R' U'\""},
+      {"hanoi solve 3", "hanoi solve --disks 3"},
+  };
+  for (const auto& [former, now] : pairs) {
+    auto a = run_cli(former);
+    auto b = run_cli(now);
+    EXPECT_EQ(a.exit_code, 0) << former << ": " << a.err;
+    EXPECT_EQ(b.exit_code, 0) << now << ": " << b.err;
+    EXPECT_EQ(a.out, b.out) << former;
+    EXPECT_NE(a.err.find("note: give the"), std::string::npos) << former << ": " << a.err;
+    EXPECT_EQ(b.err, "") << now;
+    EXPECT_EQ(run_cli("-q " + former).err, "") << "--quiet hides the note";
   }
 }
 

@@ -270,14 +270,23 @@ TEST(StructureNames, AsGapSpellsThem) {
       {{"(3,11,9,7,5)(4,12,10,8,6)", "(1,2,8)(3,7,9)(4,10,5)(6,12,11)"}, "PSL(2,11)"},
       {{"(3,7,5)(4,8,6)", "(1,2,6)(3,4,8)"}, "PSL(3,2)"},
       {{"(3,13,11,9,7,5)(4,14,12,10,8,6)", "(1,2,9)(3,8,10)(4,5,12)(6,13,14)"}, "PSL(2,13)"},
+      // Too many normal subgroups to list: the cyclic central factors are split off.
+      {{"(1,2,3,4)", "(1,3)", "(5,6)", "(7,8)", "(9,10)", "(11,12)", "(13,14)", "(15,16)",
+        "(17,18)"},
+       "C2 x C2 x C2 x C2 x C2 x C2 x C2 x D8"},
+      {{"(1,2,4,7)(3,6,8,5)", "(1,3,4,8)(2,5,7,6)", "(9,10)", "(11,12)", "(13,14)", "(15,16)",
+        "(17,18)", "(19,20)"},
+       "C2 x C2 x C2 x C2 x C2 x C2 x Q8"},
+      {{"(1,2,3,4)", "(1,3)", "(5,6,7,8)", "(9,10)", "(11,12)", "(13,14)", "(15,16)", "(17,18)"},
+       "C2 x C2 x C2 x C2 x C2 x C4 x D8"},
   };
   for (const auto& [gens, name] : cases) {
     auto found = structure_name(G(gens));
     ASSERT_TRUE(found.has_value()) << name;
     EXPECT_EQ(*found, name);
   }
-  // Not named (GAP: Q8): no case applies, so no name is made up.
-  EXPECT_FALSE(structure_name(G({"(1,2,4,3)(5,6,8,7)", "(1,5,4,8)(2,7,3,6)"})).has_value());
+  // GAP: Q8 (a non-cyclic 2-group with one involution).
+  EXPECT_EQ(structure_name(G({"(1,2,4,3)(5,6,8,7)", "(1,5,4,8)(2,7,3,6)"})).value_or(""), "Q8");
 }
 
 TEST(StructureNames, WreathAndPuzzleGroups) {

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 #include "permuzzle/api/registry.hpp"
@@ -227,6 +229,55 @@ TEST(CliHardening, TablesNoneTouchesNoCache) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(std::filesystem::is_empty(home));
   std::filesystem::remove_all(home);
+}
+
+// A command line builds only the family it names (make_registry(family)): exactly the commands,
+// family line and demos the whole registry has for that family, in the same order, for every
+// family; and every family of the whole registry is one is_family knows.
+TEST(Registry, OneFamilyIsTheWholeRegistrysShareOfIt) {
+  const api::Registry all = api::make_registry();
+  for (const auto& [family, help] : all.families()) {
+    SCOPED_TRACE(family);
+    EXPECT_TRUE(api::is_family(family));
+    const api::Registry one = api::make_registry(family);
+    ASSERT_EQ(one.families().size(), 1u);
+    EXPECT_EQ(one.families().front().first, family);
+    EXPECT_EQ(one.families().front().second, help);
+    std::vector<std::string> expected, got;
+    for (const api::Command& c : all.commands()) {
+      if (c.family == family) expected.push_back(c.verb);
+    }
+    for (const api::Command& c : one.commands()) got.push_back(c.family + " " + c.verb);
+    for (std::string& verb : expected) verb = family + " " + verb;
+    EXPECT_EQ(got, expected);
+    std::size_t demos = 0;
+    for (const auto& demo : all.demos()) demos += demo.first == family;
+    EXPECT_EQ(one.demos().size(), demos);
+  }
+  EXPECT_FALSE(api::is_family("serve"));
+  EXPECT_EQ(api::make_registry("no-such-family").commands().size(), all.commands().size());
+}
+
+// Every thread count is checked by the registry, whatever the command declared: from 1 to
+// MAX_THREADS (issue 39: 3000 or 2^64-1 threads killed the process).
+TEST(Registry, EveryThreadsParameterIsBounded) {
+  const api::Registry registry = api::make_registry();
+  std::size_t checked = 0;
+  for (const api::Command& c : registry.commands()) {
+    for (const api::Param& p : c.params) {
+      if (p.name != "threads") continue;
+      ++checked;
+      ASSERT_TRUE(p.min && p.max) << c.family << " " << c.verb;
+      EXPECT_GE(*p.min, 1) << c.family << " " << c.verb;
+      EXPECT_LE(*p.max, api::MAX_THREADS) << c.family << " " << c.verb;
+    }
+  }
+  EXPECT_GT(checked, 5u);
+  auto many = run_cli("cube solve --moves \"R U F\" --optimal --threads 3000");
+  EXPECT_EQ(many.exit_code, 2) << many.err;
+  EXPECT_NE(many.err.find("threads"), std::string::npos) << many.err;
+  auto wrapped = run_cli("cube solve --moves \"R U F\" --optimal --threads 18446744073709551615");
+  EXPECT_EQ(wrapped.exit_code, 2) << wrapped.err;
 }
 
 }  // namespace

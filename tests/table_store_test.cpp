@@ -296,12 +296,23 @@ TEST_F(TableStoreTest, RemovesTemporariesOfDeadProcessesOnly) {
   const fs::path live = dir_ / "b.pztable.tmp.1";  // init runs as long as the system
   const fs::path own = dir_ / ("c.pztable.tmp." + std::to_string(::getpid()));
   const fs::path other = dir_ / "d.pztable";
-  for (const auto& p : {stale, live, own, other}) std::ofstream(p) << "partial";
+  const fs::path empty = dir_ / ("e.pztable.tmp." + std::to_string(dead));
+  // A table's temporary begins with the table header's magic (save_table writes it first).
+  for (const auto& p : {stale, live, own, other}) std::ofstream(p) << "PZTABLE1partial";
+  std::ofstream{empty};
+  // A user's files whose names look like temporaries of a dead process (issue 39: the cache
+  // deleted any "*.tmp.<dead pid>"): not the cache's, so never touched.
+  const fs::path user_notes = dir_ / ("notes.txt.tmp." + std::to_string(dead));
+  const fs::path user_table_name = dir_ / ("mine.pztable.tmp." + std::to_string(dead));
+  for (const auto& p : {user_notes, user_table_name}) std::ofstream(p) << "my own work";
   TableStore(dir_.string()).clean_stale_temporaries();
   EXPECT_FALSE(fs::exists(stale));
+  EXPECT_FALSE(fs::exists(empty));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(own));
   EXPECT_TRUE(fs::exists(other));
+  EXPECT_TRUE(fs::exists(user_notes));
+  EXPECT_TRUE(fs::exists(user_table_name));
 }
 
 // Background builds, caps and budgets. The recipes below capture only shared_ptrs (never the
@@ -629,7 +640,13 @@ TEST_F(TableStoreTest, DiskCapRemovesTheOldestDefinitionTables) {
   fs::last_write_time(table_path(dir_.string(), keyed("other-1").key), now - std::chrono::hours(2));
   fs::last_write_time(table_path(dir_.string(), keyed("def-1").key), now - std::chrono::hours(1));
   fs::last_write_time(table_path(dir_.string(), keyed("def-2").key), now - std::chrono::minutes(1));
+  // A user's file named like a definition table, and the oldest: not a table, never removed.
+  const fs::path user_file = dir_ / "def-notes.pztable";
+  std::ofstream(user_file) << std::string(SIZE, 'x');
+  fs::last_write_time(user_file, now - std::chrono::hours(3));
   ASSERT_TRUE(store.obtain(keyed("def-3"), RunContext{}).ok());
+  EXPECT_TRUE(fs::exists(user_file));
+  fs::remove(user_file);
   EXPECT_TRUE(fs::exists(table_path(dir_.string(), keyed("other-1").key)));  // not capped
   EXPECT_FALSE(fs::exists(table_path(dir_.string(), keyed("def-1").key)));   // the oldest
   EXPECT_TRUE(fs::exists(table_path(dir_.string(), keyed("def-2").key)));

@@ -94,8 +94,24 @@ void add_serve_refusal(CLI::App& app, Context& ctx);
 inline constexpr char SERVE_HELP[] =
     "The web app and the HTTP API over every command (GET / in a browser)";
 
+// `permuzzle bench startup` (bench_startup.cpp): the program's own start-up, measured by running
+// it; only the program has it (the Python module's command line is another executable).
+void add_startup_bench(CLI::App& bench, Context& ctx);
+
+// `serve` as --help lists it, in the program that has no server (main.cpp starts permuzzle-full
+// for it before parsing, so its action only explains).
+void add_serve_placeholder(CLI::App& app, Context& ctx);  // run.cpp
+
 // Adds the subcommands that only one front end has (the program: serve).
 using AddCommands = std::function<void(CLI::App& app, Context& ctx)>;
+
+// The first word of a command line that is neither a global option nor the value of one: the
+// family, or `serve`, `demo`, `commands` ("" when there is none, as for `permuzzle --help`).
+std::string command_word(int argc, char** argv);
+
+// True when this process was started by mpirun (or another MPI launcher: Open MPI sets
+// OMPI_COMM_WORLD_SIZE).
+bool launched_by_mpi();
 
 // The whole command line (run.cpp): parses argv (argv[0] is the program's name), runs the
 // command, prints its output on stdout and its errors on stderr, and returns the exit code

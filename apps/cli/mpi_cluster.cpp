@@ -10,11 +10,6 @@
 
 namespace permuzzle::cli {
 
-bool launched_by_mpi() {
-  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
-         std::getenv("PMIX_RANK") != nullptr;
-}
-
 struct MpiCluster::State {
   struct Sending {
     MPI_Request request;

@@ -13,9 +13,6 @@
 
 namespace permuzzle::cli {
 
-// True when this process was started by mpirun (or another MPI launcher).
-bool launched_by_mpi();
-
 class MpiCluster final : public Cluster {
  public:
   MpiCluster(int* argc, char*** argv);

@@ -73,7 +73,7 @@ void add_hanoi_play(CLI::App& hanoi, Context& ctx) {
   using namespace hanoi_play;
   auto a = std::make_shared<PlayArgs>();
   auto* play_cmd = hanoi.add_subcommand("play", "Play interactively (moves on stdin)");
-  play_cmd->add_option("disks", a->disks, "Number of disks (1..20)")->required();
+  play_cmd->add_option("--disks,disks", a->disks, "Number of disks (1..20)")->required();
   play_cmd->add_option("--pegs", a->pegs, "Number of pegs (default 3)");
   set_action(ctx, play_cmd, [&ctx, a]() { return play(ctx, *a); });
 }

@@ -87,21 +87,11 @@ void add_loopover_cli(CLI::App& app, Context& ctx) {
 
   auto a = std::make_shared<PlayArgs>();
   auto* sub = family->add_subcommand("play", "Play interactively: type moves, `q` quits");
-  sub->add_option("size", a->size, "Board ROWSxCOLS (default 4x4)");
+  sub->add_option("--size,size", a->size, "Board ROWSxCOLS (default 4x4)");
   sub->add_option("--seed", a->seed, "Seed of the random start (default 1)")
       ->check(CLI::NonNegativeNumber);  // "-1" is an error, not 2^64-1
   sub->add_option("--from", a->from, "Start position (default: random solvable)");
   set_action(ctx, sub, [a, &ctx]() { return play(ctx, *a); });
-
-  // `loopover apply --moves=-B`: the value becomes the positional argument `moves` as soon as it
-  // is parsed, so the registry command sees one parameter however it was spelled.
-  CLI::App* apply = family->get_subcommand("apply");
-  CLI::Option* positional = apply->get_option("moves");
-  apply
-      ->add_option_function<std::string>(
-          "--moves", [positional](const std::string& moves) { positional->add_result(moves); },
-          "The moves, as an option: --moves=\"-B A\"")
-      ->trigger_on_parse();
 }
 
 }  // namespace permuzzle::cli

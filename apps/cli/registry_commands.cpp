@@ -8,6 +8,7 @@
 // arrive verbatim (run.cpp keeps CLI11 from splitting them).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,7 @@ struct Values {
   std::map<std::string, std::vector<std::string>> many;
   std::map<std::string, bool> flags;
   std::map<std::string, CLI::Option*> options;
+  std::vector<std::string> in_former_place;  // options given in their former positional place
 };
 
 // Writes `content` to `path` through a temporary file and a rename, so that a failure never
@@ -232,6 +234,26 @@ void add_command(CLI::App& family, Context& ctx, const api::Command& command) {
     if (p.required) opt->required();
     values->options[p.name] = opt;
   }
+  // Options that were positional (`loopover random 3x5`, `cube apply "R U"`): still taken there
+  // during the transition to one argument style, in their former order, and noted.
+  for (const api::Param& p : command.params) {
+    if (!p.positional_alias) continue;
+    CLI::Option* target = values->options.at(p.name);
+    std::string shown = p.name;
+    for (char& c : shown) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    sub->add_option_function<std::string>(
+           shown,
+           [target, values, name = p.name](const std::string& value) {
+             // The value is stored where the option keeps its own (a result added to an option
+             // while a positional argument is parsed does not reach its variable in CLI11 2.1);
+             // the result counts it as given (`required`, collect()).
+             values->single[name] = value;
+             target->add_result(value);
+             values->in_former_place.push_back(name);
+           },
+           "The same as --" + p.name + " (its former place; give it as --" + p.name + ")")
+        ->trigger_on_parse();
+  }
   // Group commands: `--generators FILE|-` (the spelling GAP users expect) is the CLI's name for
   // `--generators-file`; the positional `generators` keeps the permutations typed inline.
   if (values->options.contains("generators") && values->options.contains("generators-file")) {
@@ -244,6 +266,12 @@ void add_command(CLI::App& family, Context& ctx, const api::Command& command) {
   const api::Command* cmd = &command;
   sub->callback([&ctx, cmd, values] {
     ctx.action = [&ctx, cmd, values]() -> Result<CommandOutput> {
+      if (!ctx.quiet) {
+        for (const std::string& name : values->in_former_place) {
+          std::cerr << "permuzzle: note: give the " << name << " as --" << name
+                    << " VALUE; its positional form is still read, but not for long\n";
+        }
+      }
       auto params = collect(*cmd, *values);
       if (!params) return params.error();
       api::Session session = ctx.session();

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli.hpp"
@@ -68,6 +70,14 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
   return "";
 }
 
+// The subcommand of that name, or null.
+CLI::App* subcommand(CLI::App& app, const std::string& name) {
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == name) return sub;
+  }
+  return nullptr;
+}
+
 // Step 0 of parsing: list notation reaches every option verbatim. CLI11 (2.1) splits a value
 // written "[a,b,c]" into the values a, b, c for every option that takes several values (it must
 // allow extra arguments, and then it reads brackets as its own list syntax), so that
@@ -124,6 +134,11 @@ void print_error(const std::string& message) {
 }
 
 int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluster* cluster) {
+  // `permuzzle --version` answers before anything is built.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << "permuzzle " PERMUZZLE_VERSION "\n";
+    return 0;
+  }
   CLI::App app{"permuzzle: permutation puzzles and permutation groups, solved exactly.",
                "permuzzle"};
   app.require_subcommand(1);
@@ -140,21 +155,30 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
       "--time-limit", ctx.time_limit,
       "Stop any command after this many seconds (exit 3, with what it knows by then: the best "
       "solution so far, a proven lower bound, a partial BFS histogram)");
-  app.add_option("--memory", ctx.memory_mb,
-                 "Memory budget in MB for tables, frontiers and lists: a command that would need "
-                 "more is refused before it starts (default: 3/4 of physical memory)")
+  app.add_option(
+         "--memory", ctx.memory_mb,
+         "Memory budget in MB for tables, frontiers and lists: a command that would need "
+         "more is refused before it starts (default: 3/4 of the memory the process can have: "
+         "physical, its cgroup's limit or ulimit -v, whichever is least)")
       ->check(memory_validator());
-  const api::Registry registry = api::make_registry();
+  // Only the family the command line names is built (a command starts in a millisecond or
+  // two, not after the whole registry and its parsers); without one (help, `commands`, `demo`,
+  // `serve`, a mistyped family) every command is.
+  const std::string family = command_word(argc, argv);
+  const bool one_family = api::is_family(family);
+  const api::Registry registry = one_family ? api::make_registry(family) : api::make_registry();
   ctx.registry = &registry;
-  add_demo_command(app, ctx);
-  add_commands_command(app, ctx);
-  add_manual_command(app, ctx);
+  if (!one_family) {
+    add_demo_command(app, ctx);
+    add_commands_command(app, ctx);
+    add_manual_command(app, ctx);
+  }
   add_registry_commands(app, ctx);
   add_front_end_commands(app, ctx);
-  add_sliding_play(*app.get_subcommand("sliding"), ctx);
-  add_loopover_cli(app, ctx);
-  add_triloop_play(app, ctx);
-  add_hanoi_play(*app.get_subcommand("hanoi"), ctx);
+  if (CLI::App* sliding = subcommand(app, "sliding")) add_sliding_play(*sliding, ctx);
+  if (subcommand(app, "loopover")) add_loopover_cli(app, ctx);
+  if (subcommand(app, "triloop")) add_triloop_play(app, ctx);
+  if (CLI::App* hanoi = subcommand(app, "hanoi")) add_hanoi_play(*hanoi, ctx);
   unmark_every_option(app);
 
   if (argc == 1) {
@@ -227,6 +251,33 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
 }
 
 }  // namespace
+
+std::string command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") return "";
+    if (!word.empty() && word[0] == '-') {
+      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
+      continue;
+    }
+    return std::string(word);
+  }
+  return "";
+}
+
+bool launched_by_mpi() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
+         std::getenv("PMIX_RANK") != nullptr;
+}
+
+void add_serve_placeholder(CLI::App& app, Context& ctx) {
+  auto* serve = app.add_subcommand("serve", SERVE_HELP);
+  serve->allow_extras();
+  set_action(ctx, serve, []() -> Result<CommandOutput> {
+    return make_error("`serve` runs in permuzzle-full, which permuzzle starts for it", {},
+                      Error::NO_POSITION, ErrorKind::Io);
+  });
+}
 
 // What escapes the registry's own handling (CLI-only commands, the CLI's plumbing) is still an
 // answer with the exit code of its kind, as Registry::call does for registry commands.

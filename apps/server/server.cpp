@@ -133,6 +133,10 @@ Result<Json> parse_object(const std::string& body, const char* what) {
     return make_error(std::string("malformed JSON in the request body: ") + e.what(),
                       body.size() > 200 ? body.substr(0, 200) : body,
                       at < 200 ? at : Error::NO_POSITION);
+  } catch (const Json::out_of_range& e) {
+    // A number no double holds (1e999999): bad input like any syntax error, never a 500.
+    return make_error(
+        std::string("a number in the request body is too large for JSON's numbers: ") + e.what());
   }
   if (!j.is_object()) {
     return make_error(std::string("the request body must be a JSON object of ") + what + ", not " +
@@ -301,6 +305,47 @@ class Connection : public httplib::Stream {
 // cpp-httplib calls without it, ask it for the request's timing and bytes).
 thread_local Connection* current_connection = nullptr;
 
+// What each client (by its address) holds of something bounded, connections or event
+// streams, and what all of them hold together: a ticket is given while both counts are under
+// their caps and returned when its last copy goes.
+class ClientCounter {
+ public:
+  ClientCounter(unsigned per_client, unsigned overall)
+      : per_client_(per_client), overall_(overall) {}
+
+  // Null when the client already holds per_client, or everyone together holds overall.
+  std::shared_ptr<void> acquire(const std::string& client) {
+    std::lock_guard lock(mutex_);
+    unsigned& mine = held_[client];
+    if (mine >= per_client_ || total_ >= overall_) {
+      if (mine == 0) held_.erase(client);
+      return nullptr;
+    }
+    ++mine;
+    ++total_;
+    // (Non-null, so that a ticket tests true; the deleter only counts it back.)
+    return std::shared_ptr<void>(static_cast<void*>(this),
+                                 [this, client](void*) { release(client); });
+  }
+  unsigned per_client() const { return per_client_; }
+  unsigned overall() const { return overall_; }
+
+ private:
+  void release(const std::string& client) {
+    std::lock_guard lock(mutex_);
+    auto it = held_.find(client);
+    assert(it != held_.end() && it->second > 0 && total_ > 0);
+    --total_;
+    if (--it->second == 0) held_.erase(it);
+  }
+
+  const unsigned per_client_;
+  const unsigned overall_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, unsigned> held_;
+  unsigned total_ = 0;
+};
+
 // cpp-httplib's task queue, as one thread per open connection, all `max` of them started with
 // the server (threads started while solves saturate the CPU were measured to stall the whole
 // process for seconds: 100 connections arriving under 16 CPU-bound solves delayed a request on
@@ -364,7 +409,9 @@ class ConnectionPool : public httplib::TaskQueue {
 // connecting at once would otherwise wait for SYN retries).
 class HttpServer : public httplib::Server {
  public:
-  explicit HttpServer(const server::Options& options) : options_(options) {}
+  explicit HttpServer(const server::Options& options)
+      : options_(options),
+        per_client_(options.max_connections_per_client, options.max_connections) {}
 
   int socket_fd() const { return svr_sock_; }
   // The thread that will accept connections (ConnectionPool hands it the refused ones).
@@ -395,6 +442,18 @@ class HttpServer : public httplib::Server {
       return false;
     }
     Connection connection(sock, svr_sock_, options_);
+    // One client (one address) holds at most max_connections_per_client of the connections, so
+    // that it cannot take them all from the others.
+    std::string client;
+    int client_port = 0;
+    connection.get_remote_ip_and_port(client, client_port);
+    auto ticket = per_client_.acquire(client);
+    if (!ticket) {
+      refuse(sock, fmt::format("this client already has {} connections open (its limit); close "
+                               "some, or try again shortly",
+                               per_client_.per_client()));
+      return false;
+    }
     current_connection = &connection;
     bool ok = false;
     for (std::size_t left = keep_alive_max_count_; left > 0; --left) {
@@ -434,14 +493,16 @@ class HttpServer : public httplib::Server {
     log(ip, "", "", 408, connection.sent_for_request(), connection.request_ms());
   }
 
-  // Over max_connections: a 503 sent without waiting (the socket's buffer takes it), what the
-  // client already sent read off (so that closing does not reset the connection before the
-  // client reads the answer), then closed.
+  // Over max_connections (or the client's share of them): a 503 sent without waiting (the
+  // socket's buffer takes it), what the client already sent read off (so that closing does not
+  // reset the connection before the client reads the answer), then closed.
   void refuse(socket_t sock) {
-    Error e = make_error(fmt::format("the server is busy: {} connections are open (its limit); "
-                                     "try again shortly",
-                                     options_.max_connections),
-                         {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    refuse(sock, fmt::format("the server is busy: {} connections are open (its limit); try "
+                             "again shortly",
+                             options_.max_connections));
+  }
+  void refuse(socket_t sock, const std::string& why) {
+    Error e = make_error(why, {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     std::string body = dump(error_json(e));
     std::string answer = fmt::format(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
@@ -458,6 +519,7 @@ class HttpServer : public httplib::Server {
 
   const server::Options& options_;  // (httplib::Server has a member function named Options)
   std::thread::id accepting_;
+  ClientCounter per_client_;  // connections per client address
 };
 
 // Makes the calling thread (and the threads it starts: Linux keeps a nice value per thread and
@@ -588,6 +650,7 @@ struct Server::Impl {
   std::counting_semaphore<4096> solve_slots;  // synchronous calls of expensive commands
   std::counting_semaphore<4096> cheap_slots;  // synchronous calls of cheap commands
   std::stop_source shutdown;                  // cancels synchronous calls when the server stops
+  ClientCounter event_streams{options.max_event_streams_per_client, options.max_event_streams};
 
   std::mutex jobs_mutex;
   std::map<std::string, std::shared_ptr<Job>> jobs;
@@ -974,7 +1037,8 @@ struct Server::Impl {
     job.changed.notify_all();
   }
 
-  void job_events(httplib::Response& res, std::shared_ptr<Job> job) {
+  // `ticket`: the stream's place among the open event streams, held until the stream ends.
+  void job_events(httplib::Response& res, std::shared_ptr<Job> job, std::shared_ptr<void> ticket) {
     struct Cursor {
       std::uint64_t sent_seq = 0;
     };
@@ -982,7 +1046,8 @@ struct Server::Impl {
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(
-        "text/event-stream", [this, job, cursor](std::size_t, httplib::DataSink& sink) {
+        "text/event-stream",
+        [this, job, cursor, ticket = std::move(ticket)](std::size_t, httplib::DataSink& sink) {
           std::unique_lock lock(job->mutex);
           job->changed.wait_for(lock, std::chrono::seconds(1), [&] {
             return job->progress_seq != cursor->sent_seq || job->state != Job::State::Running ||
@@ -1133,12 +1198,24 @@ struct Server::Impl {
                res.status = 200;
                res.set_content(job_json(*job), "application/json");
              });
-    http.Get(R"(/api/v1/jobs/([0-9a-f]{1,32})/events)",
-             [this](const httplib::Request& req, httplib::Response& res) {
-               auto job = find_job(req.matches[1]);
-               if (!job) return send_error(res, 404, "no such job: " + std::string(req.matches[1]));
-               job_events(res, job);
-             });
+    http.Get(R"(/api/v1/jobs/([0-9a-f]{1,32})/events)", [this](const httplib::Request& req,
+                                                               httplib::Response& res) {
+      auto job = find_job(req.matches[1]);
+      if (!job) return send_error(res, 404, "no such job: " + std::string(req.matches[1]));
+      // A stream holds its connection for as long as the job runs: streams are capped
+      // per client and in all, so that they never take every connection.
+      auto ticket = event_streams.acquire(req.remote_addr);
+      if (!ticket) {
+        res.set_header("Retry-After", "1");
+        return send_error(res, 503,
+                          fmt::format("too many event streams are open ({} per client, {} in all); "
+                                      "close one, or poll GET /api/v1/jobs/{}",
+                                      event_streams.per_client(), event_streams.overall(),
+                                      std::string(req.matches[1])),
+                          ErrorKind::LimitExceeded);
+      }
+      job_events(res, job, std::move(ticket));
+    });
     http.Delete(R"(/api/v1/jobs/([0-9a-f]{1,32}))",
                 [this](const httplib::Request& req, httplib::Response& res) {
                   auto job = find_job(req.matches[1]);

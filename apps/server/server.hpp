@@ -57,6 +57,12 @@ struct Options {
   // event streams hold one), so slow clients never delay others until this many are open. More
   // are answered 503 and closed.
   unsigned max_connections = 256;
+  // Of those, what one client (one remote address) may hold, so that it cannot take them all.
+  unsigned max_connections_per_client = 192;
+  // Event streams (GET /api/v1/jobs/<id>/events) open at once, in all and per client: each holds
+  // a connection while its job runs. More are answered 503.
+  unsigned max_event_streams = 64;
+  unsigned max_event_streams_per_client = 16;
   double header_timeout_seconds = 5;  // the request line and headers must arrive within this
   double body_timeout_seconds = 20;   // the body within this, once the headers arrived
   double write_timeout_seconds = 5;   // a client that reads nothing for this long is dropped

@@ -43,6 +43,13 @@ inline Param flag(std::string name, std::string help) {
   p.fallback = false;
   return p;
 }
+// The size, moves and disks are options (`--size 3x5`, `--moves "R U"`, `--disks 5`) in every
+// family; where one was positional it is still taken there, with a note (Param::positional_alias).
+inline Param formerly_positional(Param p) {
+  p.positional = false;
+  p.positional_alias = true;
+  return p;
+}
 inline Param with_short(Param p, char short_name) {
   p.short_name = short_name;
   return p;

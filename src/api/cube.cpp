@@ -492,14 +492,14 @@ void register_cube(Registry& r) {
              check_command},
             {{{"facelets", "UUU"}}, {{"facelets", 7}}}));
 
-  r.add(cheap(
-      {"cube",
-       "apply",
-       "Apply a move sequence (Singmaster, M E S, x y z, wide)",
-       {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
-        option("start", ParamType::String, "Start facelet string (default: solved)")},
-       apply_command},
-      {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
+  r.add(cheap({"cube",
+               "apply",
+               "Apply a move sequence (Singmaster, M E S, x y z, wide)",
+               {formerly_positional(required(option(
+                    "moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""))),
+                option("start", ParamType::String, "Start facelet string (default: solved)")},
+               apply_command},
+              {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
 
   r.add(
       cheap({"cube",
@@ -578,25 +578,25 @@ void register_cube(Registry& r) {
                {positional("facelets", ParamType::String, "24-sticker facelet string")},
                cube2_solve_command},
               {{{"facelets", "UUU"}}}));
-  r.add(cheap(
-      {"cube2",
-       "apply",
-       "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
-       {positional("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""),
-        option("start", ParamType::String, "Start facelet string (24 stickers)")},
-       [](const Request& q, Session&) -> Result<Output> {
-         auto moves = parse_moves(q.string("moves"));
-         if (!moves) return moves.error();
-         const std::string start =
-             q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
-         auto f = cube2::apply_moves(start, *moves);
-         if (!f) return f.error();
-         Output out;
-         out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
-         out.text = *f + "\n";
-         return out;
-       }},
-      {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
+  r.add(cheap({"cube2",
+               "apply",
+               "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
+               {formerly_positional(required(option(
+                    "moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""))),
+                option("start", ParamType::String, "Start facelet string (24 stickers)")},
+               [](const Request& q, Session&) -> Result<Output> {
+                 auto moves = parse_moves(q.string("moves"));
+                 if (!moves) return moves.error();
+                 const std::string start =
+                     q.has("start") ? q.string("start") : std::string("UUUURRRRFFFFDDDDLLLLBBBB");
+                 auto f = cube2::apply_moves(start, *moves);
+                 if (!f) return f.error();
+                 Output out;
+                 out.json = {{"facelets", *f}, {"moves", format_moves(*moves)}};
+                 out.text = *f + "\n";
+                 return out;
+               }},
+              {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
 
   r.add(
       cheap({"cube",

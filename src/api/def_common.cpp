@@ -245,6 +245,10 @@ Result<def::Definition> parse_kpuzzle_json(std::string_view text, std::string_vi
     return make_error(r.file + ":" + std::to_string(line) + ":" + std::to_string(col) +
                           ": not valid JSON: expected a KPuzzle definition (" + e.what() + ")",
                       std::string(text.substr(line_start, line_end - line_start)), col - 1);
+  } catch (const json::out_of_range& e) {
+    // A number no double holds (1e999999): the reader gives no position for it.
+    return make_error(r.file + ": not valid JSON: a number is too large for JSON's numbers (" +
+                      e.what() + ")");
   }
   if (!j.is_object()) return r.at("(top)", "expected a JSON object");
   def::Definition d;

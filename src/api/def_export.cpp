@@ -126,7 +126,8 @@ void register_def_exports(Registry& r) {
       "export",
       "Print a definition file (ksolve/twsearch text format) of the RxC board, generated "
       "from the built-in model: rows A.. shift right, columns a.. shift down",
-      {positional("size", ParamType::String, "Board size RxC, e.g. 3x3")},
+      {formerly_positional(
+          required(option("size", ParamType::String, "Board size RxC, e.g. 3x3")))},
       [](const Request& q, Session&) -> Result<Output> {
         auto size = loopover::parse_size(q.string("size"));
         if (!size) return size.error();

@@ -54,11 +54,21 @@ struct Generators {
   std::vector<std::string> names;
 };
 
-Result<Generators> parse_generators(const std::vector<std::string>& args);
+Result<Generators> parse_generators(const std::vector<std::string>& args, const RunContext& run);
+
+// Adds one parsed generator's images to `bytes` and refuses a list over the memory budget (a
+// generator holds as many images as its largest point, whatever its text's length).
+Status count_generator(std::uint64_t& bytes, const Perm& generator, std::size_t read,
+                       std::size_t of, const RunContext& run) {
+  bytes += generator_bytes(generator);
+  return run.check_memory(
+      bytes, "the generators (" + std::to_string(read) + " of " + std::to_string(of) + " read)");
+}
 
 // Generators from --generators-file (GAP's list or cycle notation, generator_text.hpp), or from
-// positional arguments, where one argument (read with @FILE or -) may hold a whole list.
-Result<Generators> request_generators(const Request& q) {
+// positional arguments, where one argument (read with @FILE or -) may hold a whole list. Their
+// images are counted against the run's memory budget as they are read.
+Result<Generators> request_generators(const Request& q, const RunContext& run) {
   const bool from_file = q.has("generators-file");
   auto args = q.strings("generators");
   if (from_file && !args.empty()) {
@@ -73,7 +83,7 @@ Result<Generators> request_generators(const Request& q) {
   } else {
     bool any_list = false;
     for (const auto& a : args) any_list = any_list || looks_like_generator_list(a);
-    if (!any_list) return parse_generators(args);
+    if (!any_list) return parse_generators(args, run);
     for (std::size_t i = 0; i < args.size(); ++i) {
       texts.emplace_back("generator argument " + std::to_string(i + 1), args[i]);
     }
@@ -81,7 +91,7 @@ Result<Generators> request_generators(const Request& q) {
   Generators gens;
   std::set<std::string> used;
   for (const auto& [source, text] : texts) {
-    auto list = parse_generator_text(text, source);
+    auto list = parse_generator_text(text, source, &run);
     if (!list) return list.error();
     for (auto& g : *list) {
       std::string name =
@@ -97,7 +107,7 @@ Result<Generators> request_generators(const Request& q) {
   return gens;
 }
 
-Result<Generators> parse_generators(const std::vector<std::string>& args) {
+Result<Generators> parse_generators(const std::vector<std::string>& args, const RunContext& run) {
   if (args.empty()) {
     return make_error(
         "empty generator list: give at least one generator in cycle notation, e.g. "
@@ -105,6 +115,7 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
   }
   Generators gens;
   std::set<std::string> used;
+  std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     std::string name = "g" + std::to_string(i + 1);
@@ -131,6 +142,9 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
                             "' is used twice; names must be distinct",
                         arg, 0);
     }
+    if (auto fits = count_generator(bytes, *p, i + 1, args.size(), run); !fits) {
+      return fits.error();
+    }
     gens.perms.push_back(std::move(*p));
     gens.names.push_back(std::move(name));
   }
@@ -139,7 +153,7 @@ Result<Generators> parse_generators(const std::vector<std::string>& args) {
 
 // Schreier–Sims within the run's time limit and memory budget.
 Result<PermGroup> build_group(const Request& q, const Session& s) {
-  auto gens = request_generators(q);
+  auto gens = request_generators(q, s.run);
   if (!gens) return gens.error();
   std::size_t degree = 0;
   for (const Perm& p : gens->perms) degree = std::max(degree, p.largest_moved_point());
@@ -307,9 +321,13 @@ Param subgroup_param() {
 Result<PermGroup> build_subgroup(const Request& q, const Session& s) {
   std::vector<Perm> gens;
   auto texts = q.strings("subgroup");
+  std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     auto x = parse_perm_param(texts[i], "--subgroup element " + std::to_string(i + 1));
     if (!x) return x.error();
+    if (auto fits = count_generator(bytes, *x, i + 1, texts.size(), s.run); !fits) {
+      return fits.error();
+    }
     gens.push_back(std::move(*x));
   }
   std::size_t degree = 0;

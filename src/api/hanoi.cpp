@@ -36,7 +36,9 @@ void play_unchecked(Position& p, Move m) {
 }
 
 Param disks_param(std::string help) {
-  return with_range(positional("disks", ParamType::Unsigned, std::move(help)), 1, MAX_DISKS);
+  return with_range(
+      formerly_positional(required(option("disks", ParamType::Unsigned, std::move(help)))), 1,
+      MAX_DISKS);
 }
 Param pegs_param() {
   return with_range(option("pegs", ParamType::Unsigned, "Number of pegs", 3), 3, MAX_PEGS);

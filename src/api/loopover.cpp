@@ -476,7 +476,7 @@ Param size_option() {
   return option("size", ParamType::String, "Board ROWSxCOLS", "4x4");
 }
 Param size_positional(std::string help = "Board ROWSxCOLS") {
-  return positional("size", ParamType::String, std::move(help));
+  return formerly_positional(required(option("size", ParamType::String, std::move(help))));
 }
 Param metric_option() {
   return option("metric", ParamType::String, "stm or mtm", "stm");
@@ -552,10 +552,9 @@ void register_loopover(Registry& r) {
        "apply",
        "Apply a move sequence (to the goal or --from POS)",
        {size_option(), option("from", ParamType::String, "Start position (default: the goal)"),
-        positional("moves", ParamType::String,
-                   "Moves, e.g. \"(2AA-2-A)^3\" (quote it; a sequence starting with '-' needs "
-                   "a leading blank \" -B A\" or --moves=-B)",
-                   false)},
+        formerly_positional(option("moves", ParamType::String,
+                                   "Moves, e.g. \"(2AA-2-A)^3\" (quote it; a sequence starting "
+                                   "with '-' needs a leading blank \" -B A\" or --moves=-B)"))},
        apply_command},
       {{{"size", "4x4"}, {"moves", "Q7"}}}));
 

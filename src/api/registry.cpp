@@ -1,12 +1,14 @@
 #include "permuzzle/api/registry.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <system_error>
 
 #include "permuzzle/core/cluster.hpp"
 
@@ -98,6 +100,9 @@ Result<nlohmann::json> check_value(const Param& p, const nlohmann::json& v) {
       return param_error(p.name, "expected an integer (decimal digits, any length)");
     case ParamType::Number:
       if (!v.is_number()) return param_error(p.name, "expected a number");
+      // JSON text cannot carry NaN or infinity, but a front end's own values can (Python's
+      // float('inf')): refused here for every front end.
+      if (!std::isfinite(v.get<double>())) return param_error(p.name, "expected a finite number");
       return v;
     case ParamType::Flag:
       if (!v.is_boolean()) return param_error(p.name, "expected true or false");
@@ -199,15 +204,27 @@ InputText Request::input_file(const std::string& name) const {
 // --- Registry ------------------------------------------------------------------------------
 
 void Registry::add_family(std::string family, std::string help) {
+  if (!keeps(family)) return;
   families_.emplace_back(std::move(family), std::move(help));
 }
 
 void Registry::add(Command command) {
+  if (!keeps(command.family)) return;
   assert(find(command.family, command.verb) == nullptr);
+  // Every command's thread count is checked here, once: from 1 to MAX_THREADS whatever the
+  // command declared (a narrower range it gives stays), so that no handler ever tries to start
+  // thousands of threads (or 2^64-1, wrapped to an unsigned) and dies when the system refuses.
+  for (Param& p : command.params) {
+    if (p.name != "threads") continue;
+    assert(p.type == ParamType::Unsigned);
+    p.min = std::max<std::int64_t>(p.min.value_or(1), 1);
+    p.max = std::min<std::uint64_t>(p.max.value_or(MAX_THREADS), MAX_THREADS);
+  }
   commands_.push_back(std::move(command));
 }
 
 void Registry::add_demo(std::string family, std::function<std::string()> section) {
+  if (!keeps(family)) return;
   demos_.emplace_back(std::move(family), std::move(section));
 }
 
@@ -311,6 +328,12 @@ Result<Output> Registry::call(std::string_view family, std::string_view verb,
   } catch (const std::bad_alloc&) {
     return make_error("out of memory: '" + command->family + " " + command->verb +
                           "' needs more memory than this machine can give (ask for less)",
+                      {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+  } catch (const std::system_error& e) {
+    // The system refused a resource (a thread, above all): an answer over a limit, not a crash.
+    return make_error("'" + command->family + " " + command->verb +
+                          "' could not get what it needs from the system (" + e.what() +
+                          "); ask for fewer threads or less work",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   } catch (const std::length_error&) {
     return make_error("'" + command->family + " " + command->verb +
@@ -449,24 +472,70 @@ std::string default_tables_dir() {
   return ".permuzzle-tables";
 }
 
+namespace {
+
+using RegisterFunction = void (*)(Registry&);
+
+void register_bench_family(Registry& r) {
+  r.add_family("bench", "Benchmarks on published instances, with checks");
+}
+
+// Every register function in make_registry()'s order. Some add commands of more than one family
+// (register_sliding adds `bench sliding`, register_def adds `loopover export` and `cube
+// export`): FAMILY_SOURCES names, for each family, every function that adds to it.
+constexpr RegisterFunction ALL_REGISTRATIONS[] = {
+    register_perm,    register_group,      register_sliding,     register_loopover,
+    register_triloop, register_hanoi,      register_binary,      register_fifteen,
+    register_cube,    register_def,        register_def_search,  register_bench_family,
+    register_bench,   register_cube_bench, register_limits_bench};
+
+struct FamilySources {
+  std::string_view family;
+  std::vector<RegisterFunction> functions;  // in ALL_REGISTRATIONS's order
+};
+
+std::vector<FamilySources> family_sources() {
+  return {
+      {"perm", {register_perm}},
+      {"group", {register_group}},
+      {"sliding", {register_sliding}},
+      {"loopover", {register_loopover, register_def}},
+      {"triloop", {register_triloop}},
+      {"hanoi", {register_hanoi}},
+      {"binary", {register_binary}},
+      {"fifteen", {register_fifteen}},
+      {"cube", {register_cube, register_def}},
+      {"cube2", {register_cube}},
+      {"def", {register_def, register_def_search}},
+      {"bench",
+       {register_sliding, register_loopover, register_def_search, register_bench_family,
+        register_bench, register_cube_bench, register_limits_bench}},
+  };
+}
+
+}  // namespace
+
 Registry make_registry() {
   Registry r;
-  register_perm(r);
-  register_group(r);
-  register_sliding(r);
-  register_loopover(r);
-  register_triloop(r);
-  register_hanoi(r);
-  register_binary(r);
-  register_fifteen(r);
-  register_cube(r);
-  register_def(r);
-  register_def_search(r);
-  r.add_family("bench", "Benchmarks on published instances, with checks");
-  register_bench(r);
-  register_cube_bench(r);
-  register_limits_bench(r);
+  for (RegisterFunction add : ALL_REGISTRATIONS) add(r);
   return r;
+}
+
+Registry make_registry(std::string_view family) {
+  for (const FamilySources& sources : family_sources()) {
+    if (sources.family != family) continue;
+    Registry r{std::string(family)};
+    for (RegisterFunction add : sources.functions) add(r);
+    return r;
+  }
+  return make_registry();
+}
+
+bool is_family(std::string_view name) {
+  for (const FamilySources& sources : family_sources()) {
+    if (sources.family == name) return true;
+  }
+  return false;
 }
 
 }  // namespace permuzzle::api

@@ -616,7 +616,8 @@ void register_sliding(Registry& r) {
        {option("size", ParamType::String, "Board RxC (default: from the position)"),
         option("goal", ParamType::String, "Goal (to say whether the result is solved)", "standard"),
         positional("position", ParamType::String, pos_help),
-        positional("moves", ParamType::String, "Moves, e.g. \"3 12 1 8\" or \"U L D R\"")},
+        formerly_positional(required(
+            option("moves", ParamType::String, "Moves, e.g. \"3 12 1 8\" or \"U L D R\"")))},
        run_apply},
       {{{"position", "1 2 3 4 5 6 7 8 0"}, {"moves", "Q"}},
        {{"position", "1 2"}, {"moves", "U"}}}));
@@ -634,7 +635,8 @@ void register_sliding(Registry& r) {
       {"sliding",
        "bfs",
        "Whole-graph breadth-first search from the goal (boards up to 16 cells)",
-       {positional("size", ParamType::String, "Board RxC, e.g. 3x3, 2x6, 3x4"),
+       {formerly_positional(
+            required(option("size", ParamType::String, "Board RxC, e.g. 3x3, 2x6, 3x4"))),
         option("goal", ParamType::String, "Goal: standard, blank-first or an arrangement",
                "standard"),
         with_range(option("antipodes", ParamType::Unsigned, "How many antipodes to list", 10), 0,

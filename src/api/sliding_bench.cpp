@@ -150,7 +150,7 @@ Result<Output> run_bench(const Request& q, Session& session, int width,
   const double cpu0 = process_cpu_seconds();
   Stopwatch wall;
   {
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     for (int j = 1; j < jobs; ++j) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();

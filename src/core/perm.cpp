@@ -1,9 +1,10 @@
 #include "permuzzle/core/perm.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <numeric>
+#include <unordered_map>
 
 namespace permuzzle {
 
@@ -112,7 +113,31 @@ Result<Perm> Perm::parse_cycles(std::string_view text) {
   // left to right like GAP, so "(1,2)(2,3)" is the product; a point may not repeat inside
   // one cycle.
   Cursor cur{text};
-  Perm result;
+  // The result is built in one array of its final size (the text's largest point: a larger
+  // number is refused by the cursor below), each cycle applied in place: O(text + degree) time
+  // and one allocation, never a product per cycle ("(1,2)(3,4)...(39999,40000)" would be
+  // 20,000 products on 40,000 points). `preimage` holds, for each point that some cycle has
+  // moved, the point now mapped to it (every other point is its own preimage).
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] < '0' || text[i] > '9') {
+      ++i;
+      continue;
+    }
+    std::size_t value = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      value = std::min<std::size_t>(value * 10 + std::size_t(text[i] - '0'), MAX_PARSE_DEGREE + 1);
+    }
+    largest = std::max(largest, value);
+  }
+  Perm result(std::min<std::size_t>(largest, MAX_PARSE_DEGREE));
+  std::unordered_map<Point, Point> preimage;
+  auto preimage_of = [&](Point y) {
+    auto it = preimage.find(y);
+    return it == preimage.end() ? y : it->second;
+  };
+  std::vector<Point> sources;
+  std::size_t degree = 0;
   cur.skip_space();
   if (cur.at_end()) {
     return cur.error("empty permutation: expected cycle notation like (1,2,3) or ()", 0);
@@ -162,14 +187,24 @@ Result<Perm> Perm::parse_cycles(std::string_view text) {
     }
     ++cur.pos;  // ')'
     if (cycle.size() >= 2) {
-      std::size_t n = *std::max_element(cycle.begin(), cycle.end()) + 1;
-      Perm factor(n);
+      // result * cycle: the points whose images lie on the cycle move on along it.
+      degree = std::max<std::size_t>(degree, *std::max_element(cycle.begin(), cycle.end()) + 1);
+      sources.clear();
+      for (Point y : cycle) sources.push_back(preimage_of(y));
       for (std::size_t i = 0; i < cycle.size(); ++i) {
-        factor.images_[cycle[i]] = cycle[(i + 1) % cycle.size()];
+        const Point to = cycle[(i + 1) % cycle.size()];
+        result.images_[sources[i]] = to;
+        if (sources[i] == to) {
+          preimage.erase(to);
+        } else {
+          preimage[to] = sources[i];
+        }
       }
-      result *= factor;
     }
   }
+  // The degree is the largest point of a cycle of two or more points (points of 1-cycles only,
+  // as in "(5)", do not count), as for a product of the cycles.
+  result.images_.resize(degree);
   return result;
 }
 
@@ -419,23 +454,34 @@ std::string Perm::to_list_string(std::size_t degree) const {
 }
 
 std::vector<std::vector<Point>> orbits(const std::vector<Perm>& gens, std::size_t degree) {
-  std::vector<std::vector<Point>> result;
-  std::vector<bool> seen(degree, false);
-  for (std::size_t start = 0; start < degree; ++start) {
-    if (seen[start]) continue;
-    std::vector<Point> orbit{static_cast<Point>(start)};
-    seen[start] = true;
-    for (std::size_t k = 0; k < orbit.size(); ++k) {
-      for (const Perm& g : gens) {
-        Point q = g.image(orbit[k]);
-        if (q < degree && !seen[q]) {
-          seen[q] = true;
-          orbit.push_back(q);
-        }
-      }
+  // Union–find over the generators' moved points: each generator costs its own degree, never
+  // degree x generators (thousands of disjoint cycles are read once each).
+  std::vector<Point> parent(degree);
+  std::iota(parent.begin(), parent.end(), Point{0});
+  auto find = [&](Point x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const Perm& g : gens) {
+    const std::vector<Point>& images = g.images();
+    const std::size_t n = std::min(images.size(), degree);
+    for (std::size_t x = 0; x < n; ++x) {
+      const Point y = images[x];
+      if (y == x || y >= degree) continue;
+      const Point a = find(static_cast<Point>(x)), b = find(y);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
-    std::sort(orbit.begin(), orbit.end());
-    result.push_back(std::move(orbit));
+  }
+  // Points in increasing order: each orbit comes sorted, the orbits by their smallest point.
+  std::vector<std::vector<Point>> result;
+  std::vector<std::size_t> index(degree);
+  for (std::size_t p = 0; p < degree; ++p) {
+    const Point root = find(static_cast<Point>(p));
+    if (root == p) {
+      index[p] = result.size();
+      result.emplace_back();
+    }
+    result[index[root]].push_back(static_cast<Point>(p));
   }
   return result;
 }

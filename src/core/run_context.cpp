@@ -1,10 +1,15 @@
 #include "permuzzle/core/run_context.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
 #include <thread>
 
 namespace permuzzle {
@@ -52,22 +57,80 @@ Status RunContext::check_memory(std::uint64_t estimate_bytes, std::string_view w
 
 Status check_time_limit(double seconds, std::string_view what) {
   if (std::isfinite(seconds) && seconds > 0) return Ok{};
-  std::string shown = std::isnan(seconds) ? "nan" : std::isinf(seconds) ? "inf" : [&] {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%g", seconds);
-    return std::string(buffer);
-  }();
+  std::string shown = std::isnan(seconds)   ? "nan"
+                      : std::isinf(seconds) ? "inf"
+                                            : [&] {
+                                                char buffer[64];
+                                                std::snprintf(buffer, sizeof buffer, "%g", seconds);
+                                                return std::string(buffer);
+                                              }();
   return make_error(std::string(what) + ": " + shown +
                     " is not a time limit: expected a positive, finite number of seconds (leave "
                     "the option out for no limit)");
 }
 
-std::uint64_t default_memory_budget() {
+namespace {
+
+// A number read from a cgroup file ("max" and unreadable files: no limit).
+std::optional<std::uint64_t> read_limit(const std::string& path) {
+  std::ifstream file(path);
+  std::string text;
+  if (!(file >> text) || text.empty() ||
+      text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19) {
+    return std::nullopt;
+  }
+  return std::stoull(text);
+}
+
+// The smallest memory limit of the cgroups the process is in, and of their ancestors (a limit
+// set on a parent binds its children): cgroup v2's memory.max and v1's memory.limit_in_bytes,
+// through /proc/self/cgroup. Unlimited (v1 says so with a huge number) and unreadable: none.
+std::optional<std::uint64_t> cgroup_memory_limit() {
+  std::optional<std::uint64_t> least;
+  auto consider = [&](const std::string& path) {
+    auto limit = read_limit(path);
+    if (limit && *limit < (std::uint64_t(1) << 60) && (!least || *limit < *least)) least = limit;
+  };
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(self, line)) {
+    // "0::/user.slice/x" (v2) or "4:memory:/docker/x" (v1).
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string dir = line.substr(second + 1);
+    const bool v2 = controllers.empty();
+    if (!v2 && controllers.find("memory") == std::string::npos) continue;
+    const std::string root = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+    const std::string file = v2 ? "/memory.max" : "/memory.limit_in_bytes";
+    for (;;) {
+      consider(root + (dir == "/" ? "" : dir) + file);
+      if (dir.empty() || dir == "/") break;
+      dir = dir.substr(0, std::max<std::size_t>(1, dir.rfind('/')));
+    }
+    // Inside a cgroup namespace the process's own cgroup is the mount's root.
+    consider(root + file);
+  }
+  return least;
+}
+
+}  // namespace
+
+std::uint64_t memory_limit_of_process() {
   long pages = ::sysconf(_SC_PHYS_PAGES);
   long page_size = ::sysconf(_SC_PAGE_SIZE);
-  std::uint64_t physical =
-      pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 0;
-  return std::max<std::uint64_t>(std::uint64_t(256) << 20, physical / 4 * 3);
+  std::uint64_t limit = pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size)
+                                                   : std::numeric_limits<std::uint64_t>::max();
+  if (auto cgroup = cgroup_memory_limit()) limit = std::min(limit, *cgroup);
+  rlimit address_space{};
+  if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
+    limit = std::min<std::uint64_t>(limit, address_space.rlim_cur);
+  }
+  return limit;
+}
+
+std::uint64_t default_memory_budget() {
+  return std::max<std::uint64_t>(std::uint64_t(256) << 20, memory_limit_of_process() / 4 * 3);
 }
 
 std::string memory_text(std::uint64_t bytes) {

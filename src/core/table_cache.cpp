@@ -62,6 +62,15 @@ std::string table_file_prefix(const std::string& puzzle_prefix) {
   return out;
 }
 
+bool is_table_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  char magic[sizeof MAGIC];
+  in.read(magic, sizeof magic);
+  if (in.gcount() == 0 && in.eof()) return true;  // created, nothing written yet
+  return in.gcount() == sizeof magic && std::memcmp(magic, MAGIC, sizeof magic) == 0;
+}
+
 std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (std::size_t i = 0; i < size; ++i) {

@@ -222,10 +222,12 @@ void TableStore::clean_stale_temporaries() const {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir_, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
-    // save_table writes "<name>.tmp.<pid>" and renames it into place.
+    // save_table writes "<name>.pztable.tmp.<pid>" and renames it into place. Only such a
+    // file, begun by save_table (is_table_file), is removed: a user's own file stays.
     const std::string name = it->path().filename().string();
-    std::size_t tmp = name.rfind(".tmp.");
+    std::size_t tmp = name.rfind(".pztable.tmp.");
     if (tmp == std::string::npos) continue;
+    tmp += std::string_view(".pztable").size();
     std::string_view pid_text = std::string_view(name).substr(tmp + 5);
     if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string_view::npos ||
         pid_text.size() > 9) {
@@ -234,6 +236,7 @@ void TableStore::clean_stale_temporaries() const {
     pid_t pid = static_cast<pid_t>(std::stol(std::string(pid_text)));
     if (pid == ::getpid()) continue;
     if (::kill(pid, 0) == 0 || errno == EPERM) continue;  // its writer still runs
+    if (!is_table_file(it->path().string())) continue;
     std::error_code remove_ec;
     std::filesystem::remove(it->path(), remove_ec);
   }
@@ -295,7 +298,10 @@ void TableStore::cap_disk(const TableKey& used) const {
   std::error_code ec;
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || it->path().extension() != ".pztable") continue;
+    if (name.rfind(prefix, 0) != 0 || it->path().extension() != ".pztable" ||
+        !is_table_file(it->path().string())) {
+      continue;
+    }
     std::error_code size_ec, time_ec;
     const std::uint64_t size = it->file_size(size_ec);
     const fs::file_time_type time = it->last_write_time(time_ec);

@@ -1,6 +1,8 @@
 // Conjugacy classes: the piece-structure method and enumeration (see classes.hpp).
 #include "permuzzle/group/classes.hpp"
 
+#include "permuzzle/core/number_theory.hpp"
+
 #include "permuzzle/group/rational_classes.hpp"
 #include "permuzzle/group/wreath_classes.hpp"
 
@@ -251,14 +253,6 @@ std::string join_names(const std::vector<std::string>& names, const std::string&
 
 std::string parenthesised(const std::string& name) {
   return name.find(' ') == std::string::npos ? name : "(" + name + ")";
-}
-
-bool is_prime(std::uint64_t p) {
-  if (p < 2) return false;
-  for (std::uint64_t d = 2; d * d <= p; ++d) {
-    if (p % d == 0) return false;
-  }
-  return true;
 }
 
 }  // namespace

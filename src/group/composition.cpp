@@ -3,7 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
+#include <optional>
 
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/action.hpp"
+#include "permuzzle/group/backtrack.hpp"
+#include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
 #include "permuzzle/group/naming.hpp"
 #include "permuzzle/group/operations.hpp"
@@ -94,12 +100,228 @@ bool simple_name(const std::string& name) {
   return false;
 }
 
+// |PSL(n,q)|, |PSU(n,q)| and the like as exact integers.
+mpz_class power(unsigned long q, unsigned long e) {
+  mpz_class r;
+  mpz_ui_pow_ui(r.get_mpz_t(), q, e);
+  return r;
+}
+
+mpz_class psl_order(unsigned long n, unsigned long q) {
+  mpz_class o = power(q, n * (n - 1) / 2);
+  for (unsigned long i = 2; i <= n; ++i) o *= power(q, i) - 1;
+  return o / std::gcd(n, q - 1);
+}
+
+mpz_class psu_order(unsigned long n, unsigned long q) {
+  mpz_class o = power(q, n * (n - 1) / 2);
+  for (unsigned long i = 2; i <= n; ++i) o *= power(q, i) - (i % 2 ? -1 : 1);
+  return o / std::gcd(n, q + 1);
+}
+
+mpz_class psp_order(unsigned long m, unsigned long q) {  // PSp(2m,q) = O(2m+1,q) in order
+  mpz_class o = power(q, m * m);
+  for (unsigned long i = 1; i <= m; ++i) o *= power(q, 2 * i) - 1;
+  return o / (q % 2 ? 2 : 1);
+}
+
+// The name (GAP's spelling) of a simple group g, from its order and, where two simple groups
+// share it (A8 and PSL(3,4)), the element orders of its classes (empty: not known); "simple group
+// of order N" when the order leaves more than one choice or no family below matches.
+std::string simple_group_name(const PermGroup& g, const std::vector<mpz_class>& element_orders) {
+  const mpz_class order = g.order();
+  std::vector<std::string> names;  // candidates, GAP's preferred spelling first
+  {
+    mpz_class f = 60;
+    for (unsigned long n = 5; f <= order; f *= ++n) {
+      if (f == order) names.push_back("A" + std::to_string(n));
+    }
+  }
+  if (order == 20160) {
+    // A8 has elements of order 6 and 15, PSL(3,4) none (its element orders: 1..5, 7).
+    if (element_orders.empty()) return "simple group of order 20160";
+    for (const auto& o : element_orders) {
+      if (o == 6 || o == 15) return "A8";
+    }
+    return "PSL(3,4)";
+  }
+  if (names.empty()) {
+    // PSL(n,q) (GAP's first parameters: smallest prime), PSU, O(2m+1,q), Sz, sporadic groups.
+    for (unsigned long p = 2; p < 2000 && names.empty(); ++p) {
+      if (order % p != 0) continue;
+      bool prime = true;
+      for (unsigned long d = 2; d * d <= p; ++d) prime = prime && p % d;
+      if (!prime) continue;
+      for (unsigned long q = p; q < 1000000 && names.empty(); q *= p) {
+        for (unsigned long n = 2; n <= 10; ++n) {
+          const mpz_class o = psl_order(n, q);
+          if (o > order) break;
+          if (o == order && !(n == 2 && q < 4)) {
+            names.push_back("PSL(" + std::to_string(n) + "," + std::to_string(q) + ")");
+          }
+        }
+      }
+    }
+    for (unsigned long q = 2; q < 1000; ++q) {
+      unsigned long r = q, p = 2;
+      while (r % p) ++p;
+      while (r % p == 0) r /= p;
+      if (r != 1) continue;  // q a prime power
+      for (unsigned long n = 3; n <= 6; ++n) {
+        if (psu_order(n, q) == order && !(n == 3 && q == 2) && !(n == 4 && q == 2)) {
+          names.push_back("PSU(" + std::to_string(n) + "," + std::to_string(q) + ")");
+        }
+      }
+      for (unsigned long m = 2; m <= 4; ++m) {
+        if (psp_order(m, q) == order && !(m == 2 && q == 2)) {
+          if (m >= 3 && q % 2) return "simple group of order " + order.get_str();
+          names.push_back("O(" + std::to_string(2 * m + 1) + "," + std::to_string(q) + ")");
+        }
+      }
+    }
+    static constexpr std::pair<const char*, const char*> SPORADIC[] = {
+        {"M11", "7920"},      {"M12", "95040"},      {"M22", "443520"},    {"M23", "10200960"},
+        {"M24", "244823040"}, {"J1", "175560"},      {"J2", "604800"},     {"J3", "50232960"},
+        {"HS", "44352000"},   {"McL", "898128000"},  {"He", "4030387200"}, {"Co3", "495766656000"},
+        {"Sz(8)", "29120"},   {"Sz(32)", "32537600"}};
+    for (const auto& [name, o] : SPORADIC) {
+      if (order == mpz_class(o)) names.push_back(name);
+    }
+    // PSp(4,3) = PSU(4,2) = O(5,3): one group.
+    if (order == 25920) names = {"O(5,3)"};
+  }
+  if (names.size() != 1) return "simple group of order " + order.get_str();
+  return names[0];
+}
+
+// Appends the series below `top` (already the chain's last group) down to 1.
+Status series_below(PermGroup top, std::vector<PermGroup>& chain, std::vector<std::string>& factors,
+                    const RunContext* run);
+
+// Appends the preimages of image_series' groups (after its first) under `hom`: the last one is
+// the kernel.
+Status lift_series(const ActionHomomorphism& hom, const CompositionSeries& image_series,
+                   std::vector<PermGroup>& chain, std::vector<std::string>& factors,
+                   const RunContext* run) {
+  for (std::size_t j = 1; j < image_series.groups.size(); ++j) {
+    auto pre = hom.preimage(image_series.groups[j], run);
+    if (!pre) return pre.error();
+    chain.push_back(std::move(*pre));
+    factors.push_back(image_series.factors[j - 1]);
+  }
+  return Ok{};
+}
+
+// A perfect group that is neither simple and named nor a puzzle group: reduced by its action on
+// an orbit or a block system (series of the image lifted, then the kernel's series); a
+// primitive one is simple (the normal closures of its classes of elements of prime order are
+// all of it) or has a regular normal subgroup N (then D = N : D_a, and the series of the point
+// stabiliser D_a times N, then N's).
+Status generic_perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
+                            std::vector<std::string>& factors, const RunContext* run) {
+  const std::size_t degree = d.degree();
+  const auto orbits = d.orbits();
+  std::optional<ActionHomomorphism> hom;
+  if (orbits.size() > 1) {
+    auto h = ActionHomomorphism::on_orbit(d, orbits[0], run);
+    if (!h) return h.error();
+    hom = std::move(*h);
+  } else {
+    auto blocks = minimal_block_systems(d.generators(), orbits[0], run);
+    if (!blocks) return blocks.error();
+    if (!blocks->primitive()) {
+      auto h = ActionHomomorphism::on_sets(d, blocks->minimal_systems[0], run);
+      if (!h) return h.error();
+      hom = std::move(*h);
+    }
+  }
+  if (hom) {
+    auto image_series = composition_series(hom->image(), run);
+    if (!image_series) return image_series.error();
+    if (auto st = lift_series(*hom, *image_series, chain, factors, run); !st) return st;
+    return series_below(chain.back(), chain, factors, run);
+  }
+  // Primitive. A nontrivial normal subgroup is transitive; a minimal one is elementary abelian
+  // and regular (then the degree is a prime power) or a product of non-abelian simple groups,
+  // and below degree 60 (O'Nan–Scott: the diagonal types need |T| points, the product types
+  // with a perfect top group T^k on m^k points, k >= 5) the group is then almost simple, and
+  // being perfect (Out(T) is solvable), simple.
+  const std::size_t n = orbits[0].size();
+  const auto degree_primes = prime_factors(n);  // with multiplicity
+  const bool prime_power_degree = degree_primes.front() == degree_primes.back();
+  std::optional<PermGroup> proper;
+  if (prime_power_degree) {
+    // The regular normal subgroup, if any: the normal closure of an element of prime order in
+    // it. Random elements' prime-order powers first (cheap), then one per conjugacy class.
+    const unsigned long p = degree_primes[0];
+    Rng rng(n);
+    for (int i = 0; i < 64 && !proper; ++i) {
+      if (run && run->should_stop()) return run->stop_error();
+      Perm x = d.random_element(rng);
+      const mpz_class o = x.order();
+      if (o % p != 0) continue;
+      x = x.pow(o / p);
+      auto h = group_of({x}, degree, run);
+      if (!h) return h.error();
+      auto closure = normal_closure(d, *h, run);
+      if (!closure) return closure.error();
+      if (closure->order() == n) proper = std::move(*closure);
+    }
+  }
+  std::vector<mpz_class> element_orders;
+  if (!proper && (prime_power_degree || n >= 60 || d.order() == 20160)) {
+    // Every nontrivial normal subgroup contains the normal closure of an element of prime
+    // order: one per conjugacy class; the smallest closure is a minimal normal subgroup.
+    ClassOptions options;
+    auto classes = conjugacy_classes(d, options, run);
+    if (!classes) return classes.error();
+    for (const auto& c : classes->classes) {
+      if (run && run->should_stop()) return run->stop_error();
+      element_orders.push_back(c.element_order);
+      if (c.element_order == 1 || prime_factors(c.element_order.get_ui()).size() != 1) continue;
+      auto h = group_of({c.representative}, degree, run);
+      if (!h) return h.error();
+      auto closure = normal_closure(d, *h, run);
+      if (!closure) return closure.error();
+      if (closure->order() != d.order() && (!proper || closure->order() < proper->order())) {
+        proper = std::move(*closure);
+      }
+    }
+  }
+  if (!proper) {
+    auto one = group_of({}, degree, run);
+    if (!one) return one.error();
+    chain.push_back(std::move(*one));
+    factors.push_back(simple_group_name(d, element_orders));
+    return Ok{};
+  }
+  if (proper->order() != n) {
+    return make_error("composition series: the primitive perfect group of order " +
+                          d.order().get_str() +
+                          " has a minimal normal subgroup that is not regular; not supported",
+                      {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+  }
+  auto stabiliser = pointwise_stabilizer(d, {orbits[0][0]}, run);
+  if (!stabiliser) return stabiliser.error();
+  auto top_series = composition_series(*stabiliser, run);
+  if (!top_series) return top_series.error();
+  for (std::size_t j = 1; j < top_series->groups.size(); ++j) {
+    std::vector<Perm> gens = proper->generators();
+    for (const Perm& x : top_series->groups[j].generators()) gens.push_back(x);
+    auto next = group_of(std::move(gens), degree, run);
+    if (!next) return next.error();
+    chain.push_back(std::move(*next));
+    factors.push_back(top_series->factors[j - 1]);
+  }
+  return series_below(chain.back(), chain, factors, run);
+}
+
 // The series below a perfect group d (d itself already in the chain).
 Status perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
                     std::vector<std::string>& factors, const RunContext* run) {
   const std::size_t degree = d.degree();
   // Step 1. Simple and named.
-  const auto name = structure_name(d, run);
+  const auto name = named_structure(d, run);
   if (run && run->should_stop()) return run->stop_error();
   if (name && simple_name(*name)) {
     auto one = group_of({}, degree, run);
@@ -111,13 +333,8 @@ Status perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
   // Step 2. A puzzle group: K : (A_n1 x ... x A_nr), or a direct product of simple groups on
   // its orbits (no twists: K = 1).
   auto s = piece_structure(d, run);
-  if (!s) {
-    return make_error("composition series: the perfect group of order " + d.order().get_str() +
-                          (name ? " (" + *name + ")" : "") +
-                          " at the bottom of the derived series is neither simple and named nor a "
-                          "puzzle group with a piece structure; not supported",
-                      {}, Error::NO_POSITION, ErrorKind::Unsolvable);
-  }
+  if (run && run->should_stop()) return run->stop_error();
+  if (!s) return generic_perfect_part(d, chain, factors, run);
   // K's generators: in each orbit, piece 0 twisted by +1 and piece j by -1; then one twist of
   // piece 0 of each orbit per element of A with all signs even (the twist sums K allows).
   std::vector<Perm> kernel;
@@ -252,25 +469,40 @@ Status perfect_part(const PermGroup& d, std::vector<PermGroup>& chain,
   return refine_abelian_layer(k_group, *one, chain, factors, run);
 }
 
+Status series_below(PermGroup top, std::vector<PermGroup>& chain, std::vector<std::string>& factors,
+                    const RunContext* run) {
+  // The derived series, each abelian layer refined to prime steps.
+  while (top.order() > 1) {
+    if (run && run->should_stop()) return run->stop_error();
+    // Normal closures and lifts bring many generators; the steps below (and the normality
+    // check at the end) cost a sift per generator pair.
+    if (top.generators().size() > 8) {
+      auto fewer = with_fewer_generators(top, run);
+      if (!fewer) return fewer.error();
+      top = std::move(*fewer);
+      chain.back() = top;
+    }
+    auto derived = derived_subgroup(top, run);
+    if (!derived) return derived.error();
+    if (derived->generators().size() > 8) {
+      auto fewer = with_fewer_generators(*derived, run);
+      if (!fewer) return fewer.error();
+      derived = std::move(*fewer);
+    }
+    if (derived->order() == top.order()) return perfect_part(top, chain, factors, run);
+    if (auto st = refine_abelian_layer(top, *derived, chain, factors, run); !st) return st;
+    top = chain.back();
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<CompositionSeries> composition_series(const PermGroup& g, const RunContext* run) {
   CompositionSeries result;
   result.groups.push_back(g);
-  // Step 1. The derived series, each abelian layer refined to prime steps.
-  while (result.groups.back().order() > 1) {
-    if (run && run->should_stop()) return run->stop_error();
-    PermGroup top = result.groups.back();
-    auto derived = derived_subgroup(top, run);
-    if (!derived) return derived.error();
-    if (derived->order() == top.order()) {
-      if (auto st = perfect_part(top, result.groups, result.factors, run); !st) return st.error();
-      break;
-    }
-    if (auto st = refine_abelian_layer(top, *derived, result.groups, result.factors, run); !st) {
-      return st.error();
-    }
-  }
+  // Step 1. The series (derived series, then the perfect part).
+  if (auto st = series_below(g, result.groups, result.factors, run); !st) return st.error();
   // Step 2. The factor orders multiply to |G| (the check every answer passes).
   mpz_class product = 1;
   for (std::size_t i = 0; i + 1 < result.groups.size(); ++i) {
@@ -280,6 +512,16 @@ Result<CompositionSeries> composition_series(const PermGroup& g, const RunContex
       result.factors.size() + 1 != result.groups.size()) {
     return make_error("internal error: the composition factors do not multiply to |G|", {},
                       Error::NO_POSITION, ErrorKind::Internal);
+  }
+  // Step 3. Each group is normal in the one before (conjugates of its generators sift).
+  for (std::size_t i = 0; i + 1 < result.groups.size(); ++i) {
+    if (run && run->should_stop()) return run->stop_error();
+    if (!is_normal(result.groups[i], result.groups[i + 1])) {
+      return make_error(
+          "internal error: a group of the composition series is not normal in the "
+          "one before",
+          {}, Error::NO_POSITION, ErrorKind::Internal);
+    }
   }
   return result;
 }

@@ -73,8 +73,14 @@ bool looks_like_generator_list(std::string_view text) {
          text.find('#') != std::string_view::npos;
 }
 
+std::uint64_t generator_bytes(const Perm& generator) {
+  return sizeof(Perm) + generator.degree() * sizeof(Point);
+}
+
 Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view original,
-                                                         std::string_view source) {
+                                                         std::string_view source,
+                                                         const RunContext* run) {
+  std::uint64_t bytes = 0;
   std::vector<std::size_t> at;
   const std::string text = clean(original, at);
   std::vector<NamedGenerator> result;
@@ -92,6 +98,15 @@ Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view origin
     if (!perm) {
       return fail("generator " + std::to_string(result.size() + 1) + ": " + perm.error().message,
                   begin);
+    }
+    bytes += generator_bytes(*perm);
+    if (run) {
+      if (auto fits =
+              run->check_memory(bytes, "the generator list read so far (" +
+                                           std::to_string(result.size() + 1) + " generators)");
+          !fits) {
+        return fits;
+      }
     }
     result.push_back({std::move(name), std::move(*perm)});
     return Ok{};

@@ -8,11 +8,16 @@
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/blocks.hpp"
 #include "permuzzle/group/classes.hpp"
+#include "permuzzle/group/composition.hpp"
 #include "permuzzle/group/operations.hpp"
+#include "permuzzle/group/structure_description.hpp"
 
 namespace permuzzle {
 
 namespace {
+
+// structure_name asks the composition series for a simple name up to this degree.
+constexpr std::size_t COMPOSITION_NAME_DEGREE = 1024;
 
 mpz_class factorial(std::size_t n) {
   mpz_class f;
@@ -45,41 +50,19 @@ std::vector<unsigned long> prime_divisors(const PermGroup& g) {
 // number of cyclic p-factors of order at least p^j is the growth of its logarithm from j-1 to j.
 std::optional<std::string> abelian_name(const PermGroup& g, const RunContext* run) {
   const mpz_class order = g.order();
-  std::vector<mpz_class> factors;  // invariant factors, largest first
-  for (unsigned long p : prime_divisors(g)) {
-    std::vector<std::size_t> at_least;  // at_least[j-1]: cyclic p-factors of order >= p^j
-    std::size_t previous = 0;
-    mpz_class power = p;
-    while (true) {
-      std::vector<Perm> powers;
-      for (const Perm& x : g.generators()) powers.push_back(x.pow(power));
-      SchreierSimsOptions options;
-      options.run = run;
-      auto sub = PermGroup::from_generators(powers, {}, options);
-      if (!sub) return std::nullopt;
-      mpz_class omega = order / sub->order();
-      std::size_t log = 0;
-      while (omega > 1) {
-        omega /= p;
-        ++log;
-      }
-      if (log == previous) break;
-      at_least.push_back(log - previous);
-      previous = log;
-      power *= p;
-    }
-    // Factor i (0-based, largest first) gets p^(number of j with at_least[j-1] > i).
-    for (std::size_t i = 0; !at_least.empty() && i < at_least[0]; ++i) {
-      mpz_class part = 1;
-      for (std::size_t count : at_least) {
-        if (count > i) part *= p;
-      }
-      if (factors.size() <= i) factors.resize(i + 1, 1);
-      factors[i] *= part;
-    }
-  }
+  auto factors = invariant_factors(
+      prime_divisors(g), [&](unsigned long, const mpz_class& q) -> std::optional<mpz_class> {
+        std::vector<Perm> powers;
+        for (const Perm& x : g.generators()) powers.push_back(x.pow(q));
+        SchreierSimsOptions options;
+        options.run = run;
+        auto sub = PermGroup::from_generators(powers, {}, options);
+        if (!sub) return std::nullopt;
+        return mpz_class(order / sub->order());
+      });
+  if (!factors) return std::nullopt;
   std::string name;
-  for (const auto& f : factors) name += (name.empty() ? "C" : " x C") + f.get_str();
+  for (const auto& f : *factors) name += (name.empty() ? "C" : " x C") + f.get_str();
   return name;
 }
 
@@ -276,6 +259,8 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
   if (run && run->should_stop()) return std::nullopt;
   const mpz_class order = g.order();
   if (order == 1) return "1";
+  // Step 0. Small groups: GAP's rules on the multiplication table (structure_description.hpp).
+  if (order <= SMALL_GROUP_LIMIT) return small_structure_description(g, run);
   // Step 1. Abelian groups (and so cyclic ones).
   if (is_abelian(g)) return abelian_name(g, run);
   const auto orbits = g.orbits();
@@ -305,10 +290,26 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
 
 }  // namespace
 
-std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run) {
+std::optional<std::string> named_structure(const PermGroup& g, const RunContext* run) {
   auto name = name_of(g, run, 0);
   if (run && run->should_stop()) return std::nullopt;
   return name;
+}
+
+std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run) {
+  if (auto name = named_structure(g, run)) return name;
+  if (run && run->should_stop()) return std::nullopt;
+  // A simple group in any action: a perfect group whose composition series has one factor,
+  // named (not "simple group of order N"). Up to degree COMPOSITION_NAME_DEGREE (beyond, the
+  // derived subgroup alone can take long for what is rarely a simple group unnamed above).
+  if (g.degree() > COMPOSITION_NAME_DEGREE) return std::nullopt;
+  auto derived = derived_subgroup(g, run);
+  if (!derived || derived->order() != g.order() || g.order() == 1) return std::nullopt;
+  auto series = composition_series(g, run);
+  if (!series || series->factors.size() != 1 || series->factors[0].starts_with("simple group")) {
+    return std::nullopt;
+  }
+  return series->factors[0];
 }
 
 }  // namespace permuzzle

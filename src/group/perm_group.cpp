@@ -21,6 +21,7 @@
 #include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/group/words.hpp"
 
+#include "permuzzle/core/number_theory.hpp"
 #include "permuzzle/core/ranking.hpp"
 
 #include <algorithm>
@@ -971,24 +972,44 @@ bool add_random_generator(C& chain, ProductReplacer<T>& random, const T* g) {
 // |G| <= product over the orbits O of |O|! (halved when every generator is even on O): the
 // order of the full direct product of symmetric/alternating groups on the orbits.
 mpz_class orbit_product_bound(const std::vector<Perm>& generators, std::size_t n) {
-  mpz_class bound = 1;
-  for (const auto& orbit : orbits(generators, n)) {
-    if (orbit.size() < 2) continue;
-    mpz_class f;
-    mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(orbit.size()));
-    bool all_even = true;
-    for (const Perm& g : generators) {
-      // Cycles lie inside orbits: the parity on O is the parity of (size - cycles) on O.
-      std::size_t cycles = 0;
-      std::vector<bool> seen(n, false);
-      for (Point p : orbit) {
-        if (seen[p]) continue;
-        ++cycles;
-        for (Point q = p; !seen[q]; q = g.image(q)) seen[q] = true;
+  const auto all_orbits = orbits(generators, n);
+  std::vector<std::size_t> orbit_of(n);
+  for (std::size_t i = 0; i < all_orbits.size(); ++i) {
+    for (Point p : all_orbits[i]) orbit_of[p] = i;
+  }
+  // Cycles lie inside orbits: a generator is odd on an orbit when its cycles there have an odd
+  // number of (length - 1) in all. Each generator's cycles are walked once (its moved points),
+  // so the cost is the generators' total degree, never orbits x generators x n.
+  std::vector<char> odd_on(all_orbits.size(), 0);  // some generator is odd on the orbit
+  std::vector<char> parity(all_orbits.size(), 0);
+  std::vector<std::size_t> touched;
+  std::vector<char> seen(n, 0);
+  for (const Perm& g : generators) {
+    const std::size_t degree = std::min(g.degree(), n);
+    for (Point p = 0; p < degree; ++p) {
+      if (seen[p] || g.image(p) == p) continue;
+      std::size_t length = 0;
+      for (Point q = p; !seen[q]; q = g.image(q)) {
+        seen[q] = 1;
+        ++length;
       }
-      if ((orbit.size() - cycles) % 2 == 1) all_even = false;
+      const std::size_t orbit = orbit_of[p];
+      if (parity[orbit] == 0 && (length - 1) % 2 == 1) touched.push_back(orbit);
+      parity[orbit] ^= static_cast<char>((length - 1) % 2);
     }
-    bound *= all_even ? mpz_class(f / 2) : f;
+    for (std::size_t orbit : touched) {
+      if (parity[orbit]) odd_on[orbit] = 1;
+      parity[orbit] = 0;
+    }
+    touched.clear();
+    std::fill(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(degree), 0);
+  }
+  mpz_class bound = 1;
+  for (std::size_t i = 0; i < all_orbits.size(); ++i) {
+    if (all_orbits[i].size() < 2) continue;
+    mpz_class f;
+    mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(all_orbits[i].size()));
+    bound *= odd_on[i] ? f : mpz_class(f / 2);
   }
   return bound;
 }
@@ -1016,16 +1037,45 @@ void build_chain_randomized(ChainT<T>& chain, const std::vector<Perm>& generator
   build_chain(chain, generators);
 }
 
+// Whether the generators commute pairwise (the group is abelian): true or false, or nothing when
+// the check would cost more than COMMUTE_CHECK_WORK point images or the run stopped. Each pair
+// is compared on the union of the two supports only (elsewhere both products fix the point), so
+// thousands of disjoint cycles cost their total length per generator, never pairs x degree.
+std::optional<bool> generators_commute(const std::vector<Perm>& generators, const RunContext* run) {
+  constexpr std::uint64_t COMMUTE_CHECK_WORK = 50'000'000;
+  std::vector<std::vector<Point>> supports(generators.size());
+  std::uint64_t work = 0;
+  for (std::size_t i = 0; i < generators.size(); ++i) {
+    const auto& images = generators[i].images();
+    for (Point x = 0; x < images.size(); ++x) {
+      if (images[x] != x) supports[i].push_back(x);
+    }
+    work += images.size();
+  }
+  for (std::size_t i = 0; i < generators.size(); ++i) {
+    for (std::size_t j = i + 1; j < generators.size(); ++j) {
+      const Perm& a = generators[i];
+      const Perm& b = generators[j];
+      for (const auto* support : {&supports[i], &supports[j]}) {
+        for (Point x : *support) {
+          if (b.image(a.image(x)) != a.image(b.image(x))) return false;
+        }
+      }
+      work += supports[i].size() + supports[j].size() + 1;
+      if (work > COMMUTE_CHECK_WORK) return std::nullopt;
+      if ((j & 1023) == 0 && run && run->should_stop()) return std::nullopt;
+    }
+  }
+  return true;
+}
+
 // Upper bound on |G| used to prove a random chain complete: the orbit-product bound, and for
 // an abelian group (generators commute pairwise) the product of its orbit lengths (an abelian
 // transitive group is regular) and the product of the generators' orders.
-mpz_class order_upper_bound(const std::vector<Perm>& generators, std::size_t n) {
+mpz_class order_upper_bound(const std::vector<Perm>& generators, std::size_t n,
+                            const RunContext* run) {
   mpz_class bound = orbit_product_bound(generators, n);
-  for (std::size_t i = 0; i < generators.size(); ++i) {
-    for (std::size_t j = i + 1; j < generators.size(); ++j) {
-      if (generators[i] * generators[j] != generators[j] * generators[i]) return bound;
-    }
-  }
+  if (generators_commute(generators, run) != true) return bound;
   mpz_class orbit_product = 1, order_product = 1;
   for (const auto& orbit : orbits(generators, n)) {
     orbit_product *= static_cast<unsigned long>(orbit.size());
@@ -1041,7 +1091,7 @@ mpz_class order_upper_bound(const std::vector<Perm>& generators, std::size_t n) 
 void build_chain_sv(SvChain& chain, const std::vector<Perm>& generators, std::uint64_t seed,
                     const mpz_class& known_order) {
   const std::size_t n = chain.degree();
-  mpz_class bound = order_upper_bound(generators, n);
+  mpz_class bound = order_upper_bound(generators, n, chain.run());
   if (known_order > 0 && known_order < bound) bound = known_order;
   ProductReplacer<std::uint32_t> random(n, seed);
   std::vector<std::uint32_t> g(n);
@@ -1051,14 +1101,6 @@ void build_chain_sv(SvChain& chain, const std::vector<Perm>& generators, std::ui
   }
   if (random_schreier_sims(chain, random, bound, 32) == bound) return;
   chain.complete();
-}
-
-bool is_prime(std::size_t p) {
-  if (p < 2) return false;
-  for (std::size_t d = 2; d * d <= p; ++d) {
-    if (p % d == 0) return false;
-  }
-  return true;
 }
 
 // Recognises the natural S_m / A_m on the moved points without a chain (m >= 9). Proof: if G
@@ -1071,15 +1113,11 @@ bool is_prime(std::size_t p) {
 // find such a cycle with probability about ln 2 / ln m each; a miss only means "not
 // recognised" and the chain is built as usual.
 std::optional<GiantChain> recognise_giant(const std::vector<Perm>& generators, std::size_t n,
-                                          std::uint64_t seed) {
+                                          std::uint64_t seed, const RunContext* run) {
   // S_m and A_m (m >= 9) are not abelian: commuting generators (e.g. one long cycle) are not.
-  bool commute = true;
-  for (std::size_t i = 0; i < generators.size() && commute; ++i) {
-    for (std::size_t j = i + 1; j < generators.size() && commute; ++j) {
-      commute = generators[i] * generators[j] == generators[j] * generators[i];
-    }
-  }
-  if (commute) return std::nullopt;
+  // (An unknown answer only costs the random tries below, which cannot succeed on an abelian
+  // group: its transitive action is regular, so every cycle of an element has one length.)
+  if (generators_commute(generators, run) == true) return std::nullopt;
   std::vector<Point> points;
   for (auto& orbit : orbits(generators, n)) {
     if (orbit.size() < 2) continue;
@@ -1164,6 +1202,19 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
     }
   }
 
+  // The construction keeps flat copies of the generators on all n points (the random
+  // Schreier–Sims product replacer, the strong generators): refused before any of it when the
+  // run's memory budget cannot hold two copies.
+  if (options.run) {
+    const std::uint64_t copies = std::uint64_t(generators.size()) * n * sizeof(Point) * 2;
+    if (auto fits = options.run->check_memory(
+            copies, std::to_string(generators.size()) + " generators on " + std::to_string(n) +
+                        " points (kept on every point by Schreier–Sims)");
+        !fits) {
+      return fits.error();
+    }
+  }
+
   // Step 2. Large degrees: S_m / A_m by Jordan's theorem, without a chain.
   PermGroup group;
   group.generators_ = std::move(generators);
@@ -1174,7 +1225,7 @@ Result<PermGroup> PermGroup::from_generators(std::vector<Perm> generators,
   const Mode mode = options.transversals;
   bool built = false;
   if (mode == Mode::Automatic && n > EXPLICIT_ALWAYS_DEGREE && prefix.empty()) {
-    if (auto giant = recognise_giant(group.generators_, n, options.seed)) {
+    if (auto giant = recognise_giant(group.generators_, n, options.seed, options.run)) {
       chain->impl.emplace<GiantChain>(std::move(*giant));
       built = true;
     }

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <set>
 
+#include "permuzzle/core/number_theory.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/group/action.hpp"
 #include "permuzzle/group/backtrack.hpp"
@@ -347,9 +348,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
 }  // namespace
 
 Result<PermGroup> sylow_subgroup(const PermGroup& g, std::uint64_t p, const RunContext* run) {
-  bool prime = p >= 2;
-  for (std::uint64_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
-  if (!prime) return make_error("--prime " + std::to_string(p) + ": expected a prime number");
+  if (!is_prime(p)) return make_error("--prime " + std::to_string(p) + ": expected a prime number");
   Rng rng(p * 7919 + 25);
   bool grown = false;
   auto sylow = sylow_in(g, p, rng, run, &grown);

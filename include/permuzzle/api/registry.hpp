@@ -47,6 +47,10 @@ enum class ParamType {
                // never), refused before the handler runs otherwise
 };
 
+// Most threads any command starts: every parameter named "threads" is checked against it by the
+// registry (Registry::add), whatever the command itself declares.
+inline constexpr std::uint64_t MAX_THREADS = 256;
+
 // Largest file an InputFile parameter reads (front ends refuse bigger ones).
 inline constexpr std::size_t MAX_INPUT_FILE_BYTES = std::size_t(64) << 20;
 
@@ -63,6 +67,9 @@ struct Param {
   ParamType type = ParamType::String;
   std::string help;
   bool positional = false;
+  // An option that the command line also takes in its former positional place (the transition
+  // to one argument style, README: Conventions); the CLI then notes the option's form.
+  bool positional_alias = false;
   bool required = false;
   char short_name = 0;                // one-letter CLI alias, e.g. 'e' for -e
   nlohmann::json fallback = nullptr;  // value when absent (null: absent stays absent)
@@ -158,6 +165,11 @@ struct Command {
 
 class Registry {
  public:
+  Registry() = default;
+  // A registry of one family's commands only: what is added for other families is dropped (so
+  // that a front end serving one command builds that family alone: make_registry(family)).
+  explicit Registry(std::string only_family) : only_family_(std::move(only_family)) {}
+
   void add_family(std::string family, std::string help);
   void add(Command command);
 
@@ -184,6 +196,11 @@ class Registry {
   nlohmann::json describe() const;
 
  private:
+  bool keeps(std::string_view family) const {
+    return only_family_.empty() || family == only_family_;
+  }
+
+  std::string only_family_;  // "" = every family
   std::vector<std::pair<std::string, std::string>> families_;
   std::vector<Command> commands_;
   std::vector<std::pair<std::string, std::function<std::string()>>> demos_;
@@ -191,6 +208,12 @@ class Registry {
 
 // Every command of every puzzle. Front ends build it once and keep it for the process.
 Registry make_registry();
+// The commands of one family, in the order make_registry() has them, built without the others'
+// (a command line names one family: it starts in a fraction of the time); a name that is not a
+// family gives every command.
+Registry make_registry(std::string_view family);
+// The families make_registry() has, by name.
+bool is_family(std::string_view name);
 
 // Converts one command-line value to the JSON the registry takes, exactly: "-1" for an Unsigned
 // is an error, "99999999999999999999" for a BigInteger stays text, and so on.

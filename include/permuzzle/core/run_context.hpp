@@ -115,8 +115,12 @@ class RunContext {
 // negative values are refused rather than read as "no limit"). `what` names the option.
 Status check_time_limit(double seconds, std::string_view what);
 
-// The memory budget a front end uses when its user gives none: 3/4 of the machine's physical
-// memory (at least 256 MiB).
+// The memory this process can have: the least of the machine's physical memory, its cgroup's
+// limit (v1 or v2, ancestors included) and its address-space limit (RLIMIT_AS, `ulimit -v`).
+std::uint64_t memory_limit_of_process();
+
+// The memory budget a front end uses when its user gives none: 3/4 of memory_limit_of_process()
+// (at least 256 MiB), so that a command refuses in advance what the process could not hold.
 std::uint64_t default_memory_budget();
 
 // "1.5 GB", "288 MB", "12 KB": a byte count for messages (decimal units, rounded up).

@@ -65,6 +65,10 @@ TableLoadOutcome load_table(const std::string& dir, const TableKey& key, std::ui
 Status save_table(const std::string& dir, const TableKey& key, const std::uint8_t* data,
                   std::uint64_t size);
 
+// Is the file one that save_table wrote (or began to write): it starts with the magic, or is
+// empty? The cache removes no other file, whatever its name (a user's file in the folder stays).
+bool is_table_file(const std::string& path);
+
 // Removes a table's file, best effort (checkpoints replaced by newer ones).
 void remove_table(const std::string& dir, const TableKey& key);
 

@@ -11,12 +11,14 @@
 // - '#' starts a comment up to the end of its line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/result.hpp"
+#include "permuzzle/core/run_context.hpp"
 
 namespace permuzzle {
 
@@ -25,9 +27,15 @@ struct NamedGenerator {
   Perm perm;
 };
 
-// Errors name source:line:column and what was expected.
+// Errors name source:line:column and what was expected. With a run, the generators' images are
+// counted as they are read: a list over its memory budget is refused (LimitExceeded) before it
+// is all held (each generator is as large as its largest point: "(99999,100000)" is 400 KB).
 Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view text,
-                                                         std::string_view source);
+                                                         std::string_view source,
+                                                         const RunContext* run = nullptr);
+
+// The bytes a list of generators holds (their images), for memory checks while one is read.
+std::uint64_t generator_bytes(const Perm& generator);
 
 // Does an argument hold several generators (a GAP list or more than one line) rather than one?
 bool looks_like_generator_list(std::string_view text);

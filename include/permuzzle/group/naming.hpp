@@ -1,5 +1,7 @@
 // Names of permutation groups in the spelling of GAP's StructureDescription, for the groups
 // puzzle users meet. Each name is proved, not guessed from the order alone:
+// - groups of order <= 2000 (SMALL_GROUP_LIMIT): GAP's rules on the multiplication table
+//   (structure_description.hpp); the rules below are for larger groups;
 // - "1", abelian groups "C6 x C2" (invariant factors, largest first, from the orders of the
 //   power subgroups G^(p^j)), cyclic "C12";
 // - dihedral "D2m" (an element r of order m, every generator in <r> or an involution inverting
@@ -26,7 +28,11 @@
 
 namespace permuzzle {
 
-// The name, or nullopt when none of the cases above applies (or the run asks to stop).
+// The name, or nullopt when none of the cases above applies (or the run asks to stop). A perfect
+// group none of them names is named when its composition series (composition.hpp) shows it
+// simple and names the factor (up to degree 1024): M11 on 12 points, PSL(3,3) on 13.
 std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run = nullptr);
+// The same without the composition series (what composition_series itself asks).
+std::optional<std::string> named_structure(const PermGroup& g, const RunContext* run = nullptr);
 
 }  // namespace permuzzle

@@ -984,7 +984,7 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
     search.prefixes(root, bound, std::min(3, bound), moves, subtrees, total_nodes);
     // Step 2. The threads take subtrees in order (see SubtreeQueue).
     SubtreeQueue<Node> queue(subtrees, run);
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     for (unsigned k = 1; k < threads; ++k) {
       pool.emplace_back([&] { search.search_subtrees(queue); });
     }

@@ -180,7 +180,7 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
       }
       found += local;
     };
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     for (unsigned k = 1; k < n_threads; ++k) pool.emplace_back(work, false);
     work(true);
     for (auto& th : pool) th.join();

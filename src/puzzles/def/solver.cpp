@@ -868,7 +868,7 @@ class ParallelKernel {
         }
       }
     };
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     for (std::size_t t = 1; t < kernels_.size(); ++t)
       pool.emplace_back(work, std::ref(kernels_[t]));
     work(kernels_.front());

@@ -137,7 +137,7 @@ inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_
         }
       }
     };
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     unsigned t = 1;
     for (; t < workers; ++t) {
       try {

@@ -265,7 +265,7 @@ struct PdbBuilder {
         }
         level_count += count;
       };
-      std::vector<std::thread> pool;
+      std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
       for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
       worker();
       for (auto& th : pool) th.join();

@@ -398,7 +398,7 @@ class Search {
         }
       }
     };
-    std::vector<std::thread> pool;
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
     for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
     for (auto& th : pool) th.join();

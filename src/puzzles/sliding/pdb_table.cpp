@@ -239,7 +239,7 @@ void run_parallel(int threads, F&& body) {
     body(0);
     return;
   }
-  std::vector<std::thread> pool;
+  std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
   for (int t = 0; t < threads; ++t) pool.emplace_back([&body, t] { body(t); });
   for (auto& th : pool) th.join();
 }
@@ -530,8 +530,8 @@ Result<std::shared_ptr<const PatternTable>> obtain_pattern_table(
     const TableProgress report = [&r](const std::string& what, double fraction) {
       r.report({what, static_cast<std::uint64_t>(fraction * 1000), 1000, ""});
     };
-    return build_pattern_table(inputs->geo, inputs->ranker, inputs->perms, inputs->cells,
-                               threads, report, r);
+    return build_pattern_table(inputs->geo, inputs->ranker, inputs->perms, inputs->cells, threads,
+                               report, r);
   };
   recipe.payload = [](PatternTable& t) { return std::span<std::uint8_t>(t.nibbles); };
   // The caller's run (cancellation, deadline, memory budget), with the store's progress in this
