@@ -12,7 +12,7 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config ccache clang libcla
   libcli11-dev libfmt-dev nlohmann-json3-dev libgmp-dev libgtest-dev libgmock-dev \
   libbenchmark-dev liblemon-dev graphviz pybind11-dev python3-dev python3-pytest python3-sympy \
   python3-pip python3-venv python3-setuptools python3-wheel python3-mypy libcpp-httplib-dev chromium \
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin dpkg-dev groff-base
 
 FUZZ_SECONDS ?= 4
 
@@ -21,7 +21,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_DIR := $(BUILD_DIR)/python
 
 .PHONY: all deps configure build build-cli run test test-under-load unit-tests python python-tests fuzz \
-  bench format clean node web-npm web-deps web-test
+  bench format clean node web-npm web-deps web-test install-test deb deb-test build-time
 
 all: build
 
@@ -140,7 +140,33 @@ web-deps: deps node
 web-test: build-cli web-deps
 	cd $(WEB_TESTS) && PERMUZZLE_CLI=$(CURDIR)/$(BUILD_DIR)/permuzzle npm test --silent
 
-test: unit-tests web-test python-tests fuzz
+# `cmake --install` into a scratch prefix: the installed program without the source tree, the man
+# page, the bash completion, and a consumer built with find_package(permuzzle) and pkg-config.
+install-test: build-cli
+	packaging/install_test.sh $(BUILD_DIR)
+
+# The Debian package (CPack, cmake/package.cmake) in $(BUILD_DIR)/deb/, and its test: unpacked
+# with dpkg -x into a scratch root, it runs `permuzzle demo` without the source tree.
+deb: build-cli
+	@rm -f $(BUILD_DIR)/deb/permuzzle_*.deb
+	@cd $(BUILD_DIR) && cpack -G DEB >/dev/null
+	@ls $(BUILD_DIR)/deb/permuzzle_*.deb
+
+deb-test: deb
+	packaging/deb_test.sh $(BUILD_DIR)
+
+test: unit-tests web-test python-tests fuzz install-test deb-test
+
+# The slowest files of the last build of $(BUILD_DIR) from Ninja's log (seconds of wall time
+# each; a file ccache served counts its lookup only; a machine shared with other builds inflates
+# them): make build-time [BUILD_TIME_TOP=20].
+BUILD_TIME_TOP ?= 15
+build-time:
+	@[ -f $(BUILD_DIR)/.ninja_log ] || { echo "error: no $(BUILD_DIR)/.ninja_log: build first (make build)" >&2; exit 1; }
+	@awk -F'\t' '!/^#/ { t[$$4] = ($$2 - $$1) / 1000 } \
+	  END { for (f in t) { sum += t[f]; n++ }; printf "%d outputs, %.0f s in all\n", n, sum; \
+	        for (f in t) printf "%8.1f s  %s\n", t[f], f }' $(BUILD_DIR)/.ninja_log | \
+	  { IFS= read -r head; echo "$$head"; sort -rn | head -n $(BUILD_TIME_TOP); }
 
 # `make test` with two busy processes beside it, as on CI's shared machine: the suite's time
 # checks read CPU time and the measured load (api/contract.hpp), so it must pass here too.

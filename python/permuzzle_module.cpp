@@ -495,19 +495,6 @@ struct SlidingBoard {
   }
 };
 
-// `serve` needs the web server, which only the permuzzle program links: from Python it is one
-// clear error (exit 2), whatever its options. --help lists it as the program does.
-void add_serve_refusal(CLI::App& app, cli::Context& ctx) {
-  CLI::App* serve = app.add_subcommand("serve", cli::SERVE_HELP);
-  serve->fallthrough(false);  // its options (--port ...) are its own, not the top level's
-  serve->allow_extras();
-  cli::set_action(ctx, serve, []() -> Result<cli::CommandOutput> {
-    return make_error(
-        "serve is not available from Python; run the permuzzle program instead (make build-cli, "
-        "then build/release/permuzzle serve)");
-  });
-}
-
 // permuzzle.main: the CLI's run_cli on these arguments, with the GIL released (it touches no
 // Python object). Arguments are given back as the bytes the shell passed (os.fsencode's form).
 int run_command_line(const py::object& given) {
@@ -538,7 +525,7 @@ int run_command_line(const py::object& given) {
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   py::gil_scoped_release release;
-  return cli::run_cli(static_cast<int>(words.size()), argv.data(), add_serve_refusal);
+  return cli::run_cli(static_cast<int>(words.size()), argv.data(), cli::add_serve_refusal);
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 // errors to exit codes and prints exactly one JSON object when --json is given.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -20,6 +19,13 @@
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/result.hpp"
 #include "permuzzle/core/table_store.hpp"
+
+// CLI11 is header-only and every file that includes it compiles its static objects and virtual
+// functions again (about 4 s of CPU each at -O3): only the files that build subcommands include
+// <CLI/CLI.hpp>; this header names the class alone.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace permuzzle::cli {
 
@@ -48,10 +54,13 @@ struct Context {
   api::Session session() const;
 };
 
+// The directory of the data files (Korf's instances, definition and phase files in puzzles/):
+// $PERMUZZLE_DATA, else share/permuzzle next to an installed program (<prefix>/bin/permuzzle,
+// <prefix>/share/permuzzle), else the source tree's data/ (api::default_data_dir()).
+std::string data_dir();
+
 // Makes `sub` store `handler` as the action to run after parsing.
-inline void set_action(Context& ctx, CLI::App* sub, Handler handler) {
-  sub->callback([&ctx, handler = std::move(handler)] { ctx.action = handler; });
-}
+void set_action(Context& ctx, CLI::App* sub, Handler handler);  // run.cpp
 
 // Progress line on stderr (suppressed by --quiet). On a terminal a `transient` line overwrites
 // itself with '\r'; on anything else (a log, a pipe) lines are plain, without '\r' or ANSI codes,
@@ -77,7 +86,10 @@ void add_triloop_play(CLI::App& app, Context& ctx);      // play_triloop.cpp
 void add_hanoi_play(CLI::App& hanoi, Context& ctx);      // play_hanoi.cpp
 void add_demo_command(CLI::App& app, Context& ctx);      // demo.cpp
 void add_commands_command(CLI::App& app, Context& ctx);  // demo.cpp: the registry's list
+void add_manual_command(CLI::App& app, Context& ctx);    // manual.cpp: man page, bash completion
 void add_serve_command(CLI::App& app, Context& ctx);     // serve.cpp: the web app
+// serve from the Python module (which has no web server): one clear error (demo.cpp).
+void add_serve_refusal(CLI::App& app, Context& ctx);
 // serve's line in --help (the Python module, which refuses serve, lists it alike).
 inline constexpr char SERVE_HELP[] =
     "The web app and the HTTP API over every command (GET / in a browser)";

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -108,8 +109,23 @@ void end_progress(const Context& ctx) {
   transient_open = false;
 }
 
+std::string data_dir() {
+  if (const char* dir = std::getenv("PERMUZZLE_DATA"); dir && *dir) return dir;
+  // PERMUZZLE_INSTALL_DATA: the installed data directory relative to the installed program's
+  // directory (CMake's install layout, e.g. ../share/permuzzle).
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed = program.parent_path() / PERMUZZLE_INSTALL_DATA;
+    if (std::filesystem::is_directory(installed / "puzzles", error)) {
+      return installed.lexically_normal().string();
+    }
+  }
+  return api::default_data_dir();
+}
+
 api::Session Context::session() const {
-  api::Session s{*store, RunContext{}, api::default_data_dir()};
+  api::Session s{*store, RunContext{}, data_dir()};
   s.host_paths = true;  // the CLI's user names paths on their own machine
   if (time_limit > 0) s.run.with_time_limit(std::chrono::duration<double>(time_limit));
   s.run.with_memory_budget(memory_mb ? memory_mb << 20 : default_memory_budget());

@@ -1,4 +1,5 @@
 // `permuzzle demo`: a short tour (well under 30 s) printing real results of every capability.
+#include <CLI/CLI.hpp>
 #include "cli.hpp"
 
 namespace permuzzle::cli {
@@ -37,6 +38,19 @@ void add_commands_command(CLI::App& app, Context& ctx) {
       out.text += usage + "\n    " + c.help + "\n";
     }
     return out;
+  });
+}
+
+// `serve` needs the web server, which only the permuzzle program links: from Python it is one
+// clear error (exit 2), whatever its options. --help lists it as the program does.
+void add_serve_refusal(CLI::App& app, Context& ctx) {
+  CLI::App* serve = app.add_subcommand("serve", SERVE_HELP);
+  serve->fallthrough(false);  // its options (--port ...) are its own, not the top level's
+  serve->allow_extras();
+  set_action(ctx, serve, []() -> Result<CommandOutput> {
+    return make_error(
+        "serve is not available from Python; run the permuzzle program instead (make build-cli, "
+        "then build/release/permuzzle serve)");
   });
 }
 

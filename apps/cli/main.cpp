@@ -13,6 +13,8 @@
 #include <cstring>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 
 namespace {

@@ -1,5 +1,6 @@
 // `permuzzle hanoi play`: the interactive game (needs a terminal, so it stays in the CLI).
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
@@ -10,7 +11,8 @@
 
 namespace permuzzle::cli {
 
-namespace {
+// Named, not anonymous: the CLI's files are compiled as one unity file (CMakeLists.txt).
+namespace hanoi_play {
 
 using namespace permuzzle::hanoi;
 
@@ -65,9 +67,10 @@ Result<CommandOutput> play(const Context& ctx, const PlayArgs& a) {
   return out;
 }
 
-}  // namespace
+}  // namespace hanoi_play
 
 void add_hanoi_play(CLI::App& hanoi, Context& ctx) {
+  using namespace hanoi_play;
   auto a = std::make_shared<PlayArgs>();
   auto* play_cmd = hanoi.add_subcommand("play", "Play interactively (moves on stdin)");
   play_cmd->add_option("--disks,disks", a->disks, "Number of disks (1..20)")->required();

@@ -3,6 +3,7 @@
 // '-', which a shell user cannot pass as a positional). Everything else of the family is a
 // registry command (src/api/loopover.cpp).
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
@@ -14,7 +15,8 @@
 
 namespace permuzzle::cli {
 
-namespace {
+// Named, not anonymous: the CLI's files are compiled as one unity file (CMakeLists.txt).
+namespace loopover_play {
 
 using namespace permuzzle::loopover;
 
@@ -77,9 +79,10 @@ Result<CommandOutput> play(const Context& ctx, const PlayArgs& a) {
   return out;
 }
 
-}  // namespace
+}  // namespace loopover_play
 
 void add_loopover_cli(CLI::App& app, Context& ctx) {
+  using namespace loopover_play;
   CLI::App* family = app.get_subcommand("loopover");
 
   auto a = std::make_shared<PlayArgs>();

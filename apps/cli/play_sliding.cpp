@@ -1,6 +1,7 @@
 // `permuzzle sliding play`: the interactive game (needs a terminal, so it stays in the CLI; every
 // other sliding verb is a registry command in src/api/sliding.cpp).
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
@@ -12,7 +13,8 @@
 
 namespace permuzzle::cli {
 
-namespace {
+// Named, not anonymous: the CLI's files are compiled as one unity file (CMakeLists.txt).
+namespace sliding_play {
 
 using namespace permuzzle::sliding;
 
@@ -94,9 +96,10 @@ Result<CommandOutput> run_play(const Context& ctx, const PlayArgs& a) {
   return out;
 }
 
-}  // namespace
+}  // namespace sliding_play
 
 void add_sliding_play(CLI::App& sliding, Context& ctx) {
+  using namespace sliding_play;
   auto a = std::make_shared<PlayArgs>();
   auto* play = sliding.add_subcommand("play", "Play in the terminal: one move per line");
   play->add_option("--size", a->size, "Board RxC (default: from the position, else 3x3)");

@@ -1,6 +1,7 @@
 // `permuzzle triloop play`: interactive, so it stays in the CLI; the other triloop commands are
 // registry commands (src/api/triloop.cpp).
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
@@ -12,7 +13,8 @@
 
 namespace permuzzle::cli {
 
-namespace {
+// Named, not anonymous: the CLI's files are compiled as one unity file (CMakeLists.txt).
+namespace triloop_play {
 
 using loopover::TriBoard;
 using loopover::TriPosition;
@@ -60,9 +62,10 @@ Result<CommandOutput> play(const Context& ctx, const PlayArgs& a) {
   return out;
 }
 
-}  // namespace
+}  // namespace triloop_play
 
 void add_triloop_play(CLI::App& app, Context& ctx) {
+  using namespace triloop_play;
   auto a = std::make_shared<PlayArgs>();
   auto* sub =
       app.get_subcommand("triloop")->add_subcommand("play", "Play a random position interactively");

@@ -6,6 +6,7 @@
 // an error naming the option instead of 2^64-1. A String or Strings value "-" is read from
 // stdin and "@FILE" from the file ("@@x" is the literal "@x"); values in list notation "[2,3,1]"
 // arrive verbatim (run.cpp keeps CLI11 from splitting them).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <filesystem>

@@ -1,5 +1,6 @@
 // The whole `permuzzle` command line as a function (run_cli): the program's main and the Python
 // module's `permuzzle.main` (`python -m permuzzle`) both call it, so that they print the same.
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,11 @@
 #include "cli.hpp"
 
 namespace permuzzle::cli {
+
+void set_action(Context& ctx, CLI::App* sub, Handler handler) {
+  sub->callback([&ctx, handler = std::move(handler)] { ctx.action = handler; });
+}
+
 namespace {
 
 // Exit codes: 0 success, 1 I/O or internal failure, 2 bad input (including usage errors),
@@ -149,10 +155,11 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
       "--time-limit", ctx.time_limit,
       "Stop any command after this many seconds (exit 3, with what it knows by then: the best "
       "solution so far, a proven lower bound, a partial BFS histogram)");
-  app.add_option("--memory", ctx.memory_mb,
-                 "Memory budget in MB for tables, frontiers and lists: a command that would need "
-                 "more is refused before it starts (default: 3/4 of the memory the process can have: "
-                 "physical, its cgroup's limit or ulimit -v, whichever is least)")
+  app.add_option(
+         "--memory", ctx.memory_mb,
+         "Memory budget in MB for tables, frontiers and lists: a command that would need "
+         "more is refused before it starts (default: 3/4 of the memory the process can have: "
+         "physical, its cgroup's limit or ulimit -v, whichever is least)")
       ->check(memory_validator());
   // Only the family the command line names is built (a command starts in a millisecond or
   // two, not after the whole registry and its parsers); without one (help, `commands`, `demo`,
@@ -164,6 +171,7 @@ int run(int argc, char** argv, const AddCommands& add_front_end_commands, Cluste
   if (!one_family) {
     add_demo_command(app, ctx);
     add_commands_command(app, ctx);
+    add_manual_command(app, ctx);
   }
   add_registry_commands(app, ctx);
   add_front_end_commands(app, ctx);

@@ -1,4 +1,5 @@
 // `permuzzle serve`: the web app and the HTTP API (apps/server/) on loopback by default.
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <iostream>
 #include <mutex>
@@ -33,6 +34,7 @@ void add_serve_command(CLI::App& app, Context& ctx) {
   set_action(ctx, serve, [&ctx, options, max_memory_mb]() -> Result<CommandOutput> {
     // The top-level --time-limit, when given, replaces the default 10 s per request.
     if (ctx.time_limit > 0) options->time_limit_seconds = ctx.time_limit;
+    if (options->data_dir.empty()) options->data_dir = data_dir();
     std::uint64_t mb = *max_memory_mb ? *max_memory_mb : ctx.memory_mb;
     if (mb) options->max_memory_bytes = mb << 20;
     // The access log: one line per request on stderr (--quiet: none).
