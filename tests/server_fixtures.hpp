@@ -74,6 +74,24 @@ inline int connect_to(int port) {
   return fd;
 }
 
+// The same from a local address of this machine's own (127.0.0.2: another client to the server).
+inline int connect_from(const char* local_address, int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  ::inet_pton(AF_INET, local_address, &local.sin_addr);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 // Everything the server sends until it closes the connection (or `seconds` pass).
 inline std::string read_all(int fd, double seconds = 30) {
   timeval tv{static_cast<time_t>(seconds), 0};

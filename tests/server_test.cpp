@@ -1000,16 +1000,8 @@ TEST(Server, EventStreamsAreCappedPerClientAndInAll) {
       "GET /api/v1/jobs/" + id + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
   std::vector<int> held;
   auto open_stream = [&](const char* from) {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in local{};
-    local.sin_family = AF_INET;
-    ::inet_pton(AF_INET, from, &local.sin_addr);
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local), 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    int fd = fixture::connect_from(from, s.port());
+    EXPECT_GE(fd, 0) << from;
     EXPECT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL), ssize_t(request.size()));
     // The first bytes: a stream's status line, or a refusal.
     timeval tv{10, 0};
@@ -1068,16 +1060,8 @@ TEST(Server, ConnectionsAreCappedPerClient) {
   EXPECT_NE(reply.find("this client already has 5 connections open"), std::string::npos)
       << reply.substr(0, 300);
   // Another address on this machine is served.
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in local{};
-  local.sin_family = AF_INET;
-  ::inet_pton(AF_INET, "127.0.0.2", &local.sin_addr);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local), 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-  ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  int fd = fixture::connect_from("127.0.0.2", s.port());
+  ASSERT_GE(fd, 0);
   const std::string request =
       "GET /api/v1/commands HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
   ASSERT_EQ(::send(fd, request.data(), request.size(), 0), ssize_t(request.size()));

@@ -480,6 +480,16 @@ std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, S
   return Result<Word>(std::move(word));
 }
 
+namespace {
+
+// The moves of `cube apply` and `cube2 apply` (an option; formerly positional).
+Param apply_moves_param() {
+  return formerly_positional(required(
+      option("moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\"")));
+}
+
+}  // namespace
+
 void register_cube(Registry& r) {
   r.add_family("cube", "Rubik's cube: facelets, cubies, solvability, group order");
 
@@ -495,8 +505,7 @@ void register_cube(Registry& r) {
   r.add(cheap({"cube",
                "apply",
                "Apply a move sequence (Singmaster, M E S, x y z, wide)",
-               {formerly_positional(required(option(
-                    "moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""))),
+               {apply_moves_param(),
                 option("start", ParamType::String, "Start facelet string (default: solved)")},
                apply_command},
               {{{"moves", "R Q"}}, {{"moves", "R"}, {"start", "UUU"}}}));
@@ -581,8 +590,7 @@ void register_cube(Registry& r) {
   r.add(cheap({"cube2",
                "apply",
                "Apply moves to a 2x2x2 (default start: solved, UUUURRRRFFFFDDDDLLLLBBBB)",
-               {formerly_positional(required(option(
-                    "moves", ParamType::String, "Moves as one quoted string, e.g. \"R U R' U'\""))),
+               {apply_moves_param(),
                 option("start", ParamType::String, "Start facelet string (24 stickers)")},
                [](const Request& q, Session&) -> Result<Output> {
                  auto moves = parse_moves(q.string("moves"));
