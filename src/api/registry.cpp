@@ -482,7 +482,7 @@ void register_bench_family(Registry& r) {
 
 // Every register function in make_registry()'s order. Some add commands of more than one family
 // (register_sliding adds `bench sliding`, register_def adds `loopover export` and `cube
-// export`): FAMILY_SOURCES names, for each family, every function that adds to it.
+// export`): family_sources() names, for each family, every function that adds to it.
 constexpr RegisterFunction ALL_REGISTRATIONS[] = {
     register_perm,    register_group,      register_sliding,     register_loopover,
     register_triloop, register_hanoi,      register_binary,      register_fifteen,
