@@ -39,6 +39,11 @@ int exit_code(const Error& error) {
   return 1;
 }
 
+// The global options written before the command whose value is the next word.
+bool global_option_takes_value(std::string_view word) {
+  return word == "--tables" || word == "--time-limit" || word == "--memory";
+}
+
 // Names the first unknown command word with a suggestion ("unknown command 'produc'; did you
 // mean 'product'?"), before CLI11 reports it in its own words. Returns "" when all is known.
 std::string unknown_command(int argc, char** argv, const CLI::App& app) {
@@ -48,7 +53,7 @@ std::string unknown_command(int argc, char** argv, const CLI::App& app) {
     if (word == "--") return "";
     if (!word.empty() && word[0] == '-') {
       // Options of the top level that take a value: skip the value too.
-      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
+      if (global_option_takes_value(word) && i + 1 < argc) ++i;
       continue;
     }
     auto subs = current->get_subcommands([](const CLI::App*) { return true; });
@@ -257,7 +262,7 @@ std::string command_word(int argc, char** argv) {
     const std::string_view word = argv[i];
     if (word == "--") return "";
     if (!word.empty() && word[0] == '-') {
-      if ((word == "--tables" || word == "--time-limit" || word == "--memory") && i + 1 < argc) ++i;
+      if (global_option_takes_value(word) && i + 1 < argc) ++i;
       continue;
     }
     return std::string(word);
