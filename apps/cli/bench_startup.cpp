@@ -96,6 +96,8 @@ void add_startup_bench(CLI::App& bench, Context& ctx) {
     const std::string program(self, static_cast<std::size_t>(n));
     const std::vector<StartupCase> cases = {{{"--version"}, 3.0},
                                             {{"group", "order", "(1,2)"}, 5.0}};
+    // The global --time-limit and Ctrl-C end it between runs, as every long loop.
+    const RunContext run = ctx.session().run;
     CommandOutput out;
     out.json["program"] = program;
     out.json["runs"] = *runs;
@@ -105,6 +107,7 @@ void add_startup_bench(CLI::App& bench, Context& ctx) {
     for (const StartupCase& c : cases) {
       std::vector<double> wall, cpu;
       for (unsigned i = 0; i < *runs; ++i) {
+        if (run.should_stop()) return run.stop_error();
         auto t = run_once(program, c.args);
         if (!t) return t.error();
         wall.push_back(t->wall_ms);
