@@ -381,6 +381,8 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   std::vector<Point> base = group.base();
   std::vector<Perm> strong = group.strong_generators();
   for (std::size_t i = 0; i < base.size(); ++i) {
+    // Base x strong generators x base prefix: thousands of each are billions of steps.
+    if (run && run->should_stop()) return run->stop_error();
     Level lv;
     lv.base = base[i];
     lv.slot.assign(n, -1);
@@ -480,6 +482,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   }
   if (!im.complete()) {
     for (std::size_t i = 0; i < im.levels.size(); ++i) {
+      if (run && run->should_stop()) return run->stop_error();
       Level& lv = im.levels[i];
       if (lv.filled == lv.orbit_size) continue;
       // A transversal element for every orbit point (Schreier tree over the level's strong
