@@ -581,11 +581,12 @@ Result<std::shared_ptr<ShortWords>> short_words(const Request& q, Session& s, co
     if (mib > (std::uint64_t{1} << 20)) return make_error("--memory-budget: at most 1048576 MiB");
     options.memory_budget_bytes = static_cast<std::size_t>(mib) << 20;
   }
-  // The run's memory budget bounds the ball too (the key below includes the bound, so a smaller
-  // budget builds its own, smaller ball).
+  // The run's memory budget bounds the ball too: half of it, the other half is for the group's
+  // chain and the word chain's tables (the key below includes the bound, so a smaller budget
+  // builds its own, smaller ball).
   const std::uint64_t run_budget = s.run.memory_budget();
-  if (run_budget != 0 && run_budget < options.memory_budget_bytes) {
-    options.memory_budget_bytes = static_cast<std::size_t>(run_budget);
+  if (run_budget != 0 && run_budget / 2 < options.memory_budget_bytes) {
+    options.memory_budget_bytes = static_cast<std::size_t>(run_budget / 2);
   }
   std::string key = fmt::format("group-words:{}:{}:{}", generators_key(g),
                                 options.time_budget_seconds, options.memory_budget_bytes);

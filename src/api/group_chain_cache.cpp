@@ -112,8 +112,12 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
   Stopwatch watch;
   auto built = PermGroup::from_generators(generators, std::move(names), options);
   if (!built || watch.seconds() < min_build_seconds) return built;
-  std::vector<std::uint8_t> record = built->chain_record();
-  if (record.empty()) return built;  // S_m / A_m recognised: nothing to save
+  // A run that is stopping does not save: the command's answer (or its stop) comes first.
+  const RunContext* run = options.run;
+  if (run && run->should_stop()) return built;
+  std::vector<std::uint8_t> record = built->chain_record(run);
+  // Empty: S_m / A_m recognised (nothing to save), or the run stopped while it was written.
+  if (record.empty() || (run && run->should_stop())) return built;
   if (Status saved = save_table(store.dir(), key, payload_of(text, record)); !saved) {
     note(options, "stabilizer chain not saved: " + saved.error().message);
   }

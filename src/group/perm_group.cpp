@@ -56,6 +56,21 @@ struct ChainRecordError {
 void put_word(std::vector<std::uint8_t>& out, std::uint64_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
 }
+// The same for `count` values at once (a chain of thousands of levels is tens of megabytes).
+template <class T>
+void put_words(std::vector<std::uint8_t>& out, const T* values, std::size_t count) {
+  const std::size_t at = out.size();
+  out.resize(at + 4 * count);
+  std::uint8_t* to = out.data() + at;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto v = static_cast<std::uint32_t>(values[i]);
+    for (int b = 0; b < 4; ++b) to[4 * i + b] = static_cast<std::uint8_t>(v >> (8 * b));
+  }
+}
+// Polls a run while a record is written; StopHit ends chain_record with no record.
+void poll_record(const RunContext* run) {
+  if (run && run->should_stop()) throw StopHit{};
+}
 
 class RecordReader {
  public:
@@ -503,18 +518,20 @@ class SvChain : public StopPoller {
   // ids), tree pool ids (count, ids), shallow label count, orbit size m and per orbit point in
   // breadth-first order: point, label (as uint32). Kept verbatim, so the restored trees are the
   // saved ones.
-  void write_record(std::vector<std::uint8_t>& out) const {
+  void write_record(std::vector<std::uint8_t>& out, const RunContext* run) const {
     put_word(out, pool_.size());
     for (std::size_t id = 0; id < pool_.size(); ++id) {
+      poll_record(run);
       put_word(out, pool_strong_[id] ? 1 : 0);
-      for (T image : pool_[id]) put_word(out, image);
+      put_words(out, pool_[id].data(), pool_[id].size());
     }
     for (const Level& lv : levels_) {
+      poll_record(run);
       put_word(out, lv.base);
       put_word(out, lv.gens.size());
-      for (std::size_t id : lv.gens) put_word(out, id);
+      put_words(out, lv.gens.data(), lv.gens.size());
       put_word(out, lv.tree.size());
-      for (std::size_t id : lv.tree) put_word(out, id);
+      put_words(out, lv.tree.data(), lv.tree.size());
       put_word(out, lv.shallow);
       put_word(out, lv.orbit.size());
       for (T point : lv.orbit) {
@@ -535,6 +552,7 @@ class SvChain : public StopPoller {
     std::vector<T> g(n_);
     std::vector<char> seen(n_);
     for (std::size_t id = 0; id < pool; ++id) {
+      poll();
       const std::uint32_t strong = in.word();
       if (strong > 1) throw ChainRecordError{"a pool entry of unknown kind"};
       std::fill(seen.begin(), seen.end(), 0);
@@ -1602,15 +1620,36 @@ GroupStructure PermGroup::describe() const {
     std::vector<std::pair<std::size_t, std::string>> factors;  // (orbit size, name)
     mpz_class product = 1;
     bool all_known = true;
-    for (const auto& orbit : result.orbits) {
-      std::vector<Point> index(degree(), 0);
-      for (std::size_t i = 0; i < orbit.size(); ++i) index[orbit[i]] = static_cast<Point>(i);
+    // Each orbit's generators are those that move one of its points (the others project to
+    // the identity): one pass over the generators, not one per orbit (thousands of orbits
+    // times thousands of generators).
+    constexpr std::size_t NO_ORBIT = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> orbit_of(degree(), NO_ORBIT);
+    std::vector<Point> index(degree(), 0);
+    for (std::size_t k = 0; k < result.orbits.size(); ++k) {
+      const auto& orbit = result.orbits[k];
+      for (std::size_t i = 0; i < orbit.size(); ++i) {
+        orbit_of[orbit[i]] = k;
+        index[orbit[i]] = static_cast<Point>(i);
+      }
+    }
+    std::vector<std::vector<const Perm*>> moving(result.orbits.size());
+    for (const Perm& g : generators_) {
+      for (Point p = 0; p < g.degree(); ++p) {
+        if (g.image(p) == p || orbit_of[p] == NO_ORBIT) continue;
+        auto& list = moving[orbit_of[p]];
+        if (list.empty() || list.back() != &g) list.push_back(&g);
+      }
+    }
+    for (std::size_t k = 0; k < result.orbits.size(); ++k) {
+      const auto& orbit = result.orbits[k];
       std::vector<Perm> projected;
-      for (const Perm& g : generators_) {
+      for (const Perm* g : moving[k]) {
         std::vector<Point> images(orbit.size());
-        for (std::size_t i = 0; i < orbit.size(); ++i) images[i] = index[g.image(orbit[i])];
+        for (std::size_t i = 0; i < orbit.size(); ++i) images[i] = index[g->image(orbit[i])];
         projected.push_back(*Perm::from_images(std::move(images)));
       }
+      if (projected.empty()) projected.emplace_back(orbit.size());
       auto factor = from_generators(std::move(projected));
       if (!factor.ok()) {
         all_known = false;
@@ -1737,7 +1776,7 @@ void minkwitz_step(WordChain& chain, Perm t, Word w, const std::vector<long long
 // transversal elements), so large groups do not pay much for it.
 void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
                    const std::vector<long long>& orders, std::size_t n, int rounds,
-                   std::size_t max_steps) {
+                   std::size_t max_steps, const RunContext* run) {
   std::size_t steps = 0;
   std::vector<Labelled> letters;
   for (std::size_t g = 0; g < gens.size(); ++g) {
@@ -1755,6 +1794,7 @@ void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
     for (const Labelled& k : known) {
       for (const Labelled& s : letters) {
         if (++steps > max_steps) return;
+        poll_record(run);  // each step sifts through every level
         minkwitz_step(chain, k.perm * s.perm, reduce_word(concat({&k.word, &s.word}), orders),
                       orders);
       }
@@ -1766,10 +1806,16 @@ void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
 // k (Schreier's lemma); they are taken shortest word first, and only as many as needed: a
 // random Schreier–Sims chain of the chosen ones gives a lower bound on the order of the group
 // they generate, and once it reaches |G_{k+1}| (known exactly from the main chain) they provably
-// generate G_{k+1}.
+// generate G_{k+1}. The run's stop request (StopHit) and memory budget (TableLimitHit) end it:
+// a chain of thousands of levels takes minutes and holds thousands of Schreier generators.
 template <class C>
-std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Perm>& gens) {
+std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Perm>& gens,
+                                            const RunContext* run) {
   using T = ImageOf<C>;
+  std::size_t max_bytes = WORD_TABLE_BYTES;
+  if (run && run->memory_budget() != 0 && run->memory_budget() < max_bytes) {
+    max_bytes = static_cast<std::size_t>(run->memory_budget());
+  }
   const std::size_t n = main.degree();
   const std::size_t m = main.length();
   std::vector<long long> orders;
@@ -1796,6 +1842,10 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     // Step 2. Schreier generators u_p * s * u_{p^s}^-1 of the stabilizer, deduplicated.
     std::map<Perm, Word> candidates;
     for (std::size_t i = 0; i < lv.inverse.size(); ++i) {
+      poll_record(run);
+      // The candidates are permutations on n points; with the next level's tables they stay
+      // within the budget.
+      if (candidates.size() * n * sizeof(Point) > max_bytes / 2) throw TableLimitHit{};
       Perm u = lv.inverse[i].inverse();
       for (const Labelled& s : level_gens) {
         Point q = s.perm.image(u.image(lv.base));
@@ -1816,12 +1866,14 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     // Step 3. Take the shortest ones until they provably generate G_{k+1}.
     std::vector<Point> prefix;
     for (std::size_t j = k + 1; j < m; ++j) prefix.push_back(main.base_point(j));
-    ChainT<T> lower(n, prefix, WORD_TABLE_BYTES);
+    ChainT<T> lower(n, prefix, max_bytes / 2);
+    lower.set_run(run);
     ProductReplacer<T> random(n, 0x9e3779b97f4a7c15ULL + k);
     std::vector<Labelled> next;
     std::vector<T> flat(n);
     mpz_class reached = 1;
     for (Labelled& c : sorted) {
+      poll_record(run);
       to_flat(c.perm, n, flat.data());
       if (!add_random_generator(lower, random, flat.data())) continue;
       next.push_back(std::move(c));
@@ -1830,6 +1882,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     }
     // All Schreier generators together generate G_{k+1}; a longer random walk gets there.
     while (reached < suffix[k + 1]) {
+      poll_record(run);
       reached = random_schreier_sims(lower, random, suffix[k + 1], 1000);
     }
     level_gens = std::move(next);
@@ -1839,7 +1892,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
   for (const WordLevel& lv : chain->levels) {
     for (const Word& w : lv.words) letters += w.size();
   }
-  if (letters <= 200000) shorten_words(*chain, gens, orders, n, 2, 8000);
+  if (letters <= 200000) shorten_words(*chain, gens, orders, n, 2, 8000, run);
   return chain;
 }
 
@@ -1878,23 +1931,30 @@ Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
       return s.error();
     }
   }
-  std::call_once(chain_->words_once, [&] {
-    try {
-      chain_->words = chain_->visit([&](const auto& c) -> std::shared_ptr<const WordChain> {
-        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
-          return nullptr;
-        } else {
-          return build_word_chain(c, generators_);
-        }
-      });
-    } catch (const TableLimitHit&) {
-      chain_->words = nullptr;  // too large: every call reports it
-    }
-  });
+  // A stop request leaves the once flag unset (call_once rethrows StopHit): a later call
+  // builds the word chain afresh.
+  try {
+    std::call_once(chain_->words_once, [&] {
+      try {
+        chain_->words = chain_->visit([&](const auto& c) -> std::shared_ptr<const WordChain> {
+          if constexpr (std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
+            return nullptr;
+          } else {
+            return build_word_chain(c, generators_, run);
+          }
+        });
+      } catch (const TableLimitHit&) {
+        chain_->words = nullptr;  // too large: every call reports it
+      }
+    });
+  } catch (const StopHit&) {
+    return run->stop_error();
+  }
   if (!chain_->words) {
     return make_error("the word problem for this group needs words beyond " +
                           std::to_string(WORD_LETTER_LIMIT) +
-                          " letters per level of the stabilizer chain (group too large for the "
+                          " letters per level of the stabilizer chain, or more memory than the "
+                          "budget for its Schreier generators (group too large for the "
                           "stabilizer-chain method)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
@@ -1963,7 +2023,8 @@ std::string PermGroup::word_to_string(const Word& word) const {
 namespace {
 
 template <class T>
-std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_class& order) {
+std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_class& order,
+                                                const RunContext* run) {
   // Step 1. Degree, length and order; base points and strong generators level by level.
   const std::size_t n = c.degree();
   std::vector<std::uint8_t> out;
@@ -1978,7 +2039,8 @@ std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_cl
     const Level<T>& lv = c.level(k);
     put_word(out, lv.base);
     put_word(out, lv.gen_count);
-    for (T image : lv.gens) put_word(out, image);
+    put_words(out, lv.gens.data(), lv.gens.size());
+    poll_record(run);
   }
   // Step 2. For each orbit point, a parent and strong generator (of this level or deeper) with
   // u_parent * s = u_point: the construction only ever extends an orbit that way, so one exists.
@@ -1990,12 +2052,14 @@ std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_cl
       for (std::size_t i = 0; i < n; ++i)
         inverses[t][s * n + gl.gens[s * n + i]] = static_cast<T>(i);
     }
+    poll_record(run);
   }
   std::vector<T> y(n);
   for (std::size_t k = 0; k < c.length(); ++k) {
     const Level<T>& lv = c.level(k);
     put_word(out, lv.orbit.size());
     for (std::size_t i = 1; i < lv.orbit.size(); ++i) {
+      poll_record(run);
       bool found = false;
       for (std::size_t t = k; t < c.length() && !found; ++t) {
         const Level<T>& gl = c.level(t);
@@ -2073,7 +2137,7 @@ void restore_explicit_chain(ChainT<T>& c, RecordReader& in, std::size_t length) 
 
 }  // namespace
 
-std::vector<std::uint8_t> PermGroup::chain_record() const {
+std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run) const try {
   return chain_->visit([&](const auto& c) -> std::vector<std::uint8_t> {
     using C = std::decay_t<decltype(c)>;
     if constexpr (std::is_same_v<C, GiantChain>) {
@@ -2087,12 +2151,14 @@ std::vector<std::uint8_t> PermGroup::chain_record() const {
       put_word(out, digits.size());
       out.insert(out.end(), digits.begin(), digits.end());
       out.resize((out.size() + 3) / 4 * 4, 0);
-      c.write_record(out);
+      c.write_record(out, run);
       return out;
     } else {
-      return explicit_chain_record(c, chain_->order);
+      return explicit_chain_record(c, chain_->order, run);
     }
   });
+} catch (const StopHit&) {
+  return {};
 }
 
 Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
@@ -2153,6 +2219,7 @@ Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
     if (chain->order != order) throw ChainRecordError{"orbit lengths that do not give the order"};
     group.chain_ = std::move(chain);
     for (const Perm& g : group.generators_) {
+      poll_record(run);
       if (!group.contains(g)) throw ChainRecordError{"a chain that misses a generator"};
     }
   } catch (const ChainRecordError& e) {

@@ -158,7 +158,9 @@ struct ShortWords::Impl {
   }
 
   // Step 1 of build: breadth-first ball from the identity, at most `limit` elements.
-  void build_ball(std::size_t limit) {
+  // Returns false when the run asked to stop (polled every few million image writes: each
+  // element costs letters x n of them, thousands of letters on thousands of points is 10^7).
+  bool build_ball(std::size_t limit, const RunContext* run) {
     std::size_t capacity = 16;
     while (capacity < 2 * limit + 2) capacity <<= 1;
     table.assign(capacity, EMPTY);
@@ -170,10 +172,17 @@ struct ShortWords::Impl {
     insert(0);
     std::size_t layer_begin = 0, layer_end = 1, depth = 0;
     Images next(n);
+    constexpr std::size_t POLL_WORK = std::size_t{1} << 22;
+    std::size_t work = 0;
     while (true) {
       bool full = false;
       for (std::size_t k = layer_begin; k < layer_end && !full; ++k) {
         for (std::size_t l = 0; l < letter_images.size(); ++l) {
+          work += n;
+          if (work >= POLL_WORK) {
+            work = 0;
+            if (run && run->should_stop()) return false;
+          }
           const Point* p = ball_at(k);
           for (std::size_t i = 0; i < n; ++i) next[i] = letter_images[l][p[i]];
           if (find(next.data()) != EMPTY) continue;
@@ -190,11 +199,11 @@ struct ShortWords::Impl {
       }
       if (full) {  // every element of length <= depth is in
         radius = depth;
-        break;
+        return true;
       }
       if (ball_size() == layer_end) {  // no new element: the ball is the whole group
         radius = std::numeric_limits<std::size_t>::max();
-        break;
+        return true;
       }
       radius = depth + 1;
       layer_begin = layer_end;
@@ -372,7 +381,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   limit = std::max<std::size_t>(limit, 1);
   limit = std::min<std::size_t>(limit, std::numeric_limits<std::uint32_t>::max() - 1);
   if (run && elapsed() > 0.2) run->report({"short words", 0, 3, "ball of shortest words"});
-  im.build_ball(limit);
+  if (!im.build_ball(limit, run)) return run->stop_error();
   sw->stats_.ball_size = im.ball_size();
   sw->stats_.ball_radius = im.radius;
 
@@ -443,12 +452,9 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     Word w = im.ball_word(static_cast<std::uint32_t>(k));
     im.step(invert(t), inverse_word(w), unlimited);
     im.step(std::move(t), std::move(w), unlimited);
-    if ((k & 255) == 0) {
-      if (run && run->should_stop()) {
-        return run->stop_error();
-      }
-      if (elapsed() > options.time_budget_seconds) break;
-    }
+    // Each step sifts through every level (n points each): polled every element.
+    if (run && run->should_stop()) return run->stop_error();
+    if (elapsed() > options.time_budget_seconds) break;
   }
 
   // Step 5. Products of stored words, until no round changes anything (or the budget is spent);
@@ -472,7 +478,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
         changed |= im.step(invert(t), inverse_word(w), limit_len);
         changed |= im.step(std::move(t), std::move(w), limit_len);
       }
-      if (elapsed() > options.time_budget_seconds) break;
+      if (elapsed() > options.time_budget_seconds || (run && run->should_stop())) break;
     }
     return changed;
   };
@@ -509,7 +515,8 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
       }
       for (Point p = 0; p < n; ++p) {
         if (!u[p] || lv.slot[p] >= 0) continue;
-        auto w = group.word(*u[p]);
+        if (run && run->should_stop()) return run->stop_error();
+        auto w = group.word(*u[p], run);
         if (!w) return w.error();
         ++sw->stats_.filled_from_group;
         im.step(u[p]->images(), reduce_word(*w, im.orders), unlimited);

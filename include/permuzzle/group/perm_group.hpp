@@ -83,8 +83,9 @@ class PermGroup {
   // size m and for each orbit point after the base: point, parent's orbit index, level of the
   // strong generator s with u_point = u_parent * s, index of s there; for R = 1: the Schreier
   // vector chain's pool and trees verbatim (SvChain::write_record in perm_group.cpp). Empty
-  // when S_m / A_m was recognised without a chain (nothing worth saving).
-  std::vector<std::uint8_t> chain_record() const;
+  // when S_m / A_m was recognised without a chain (nothing worth saving), and when `run` asks
+  // to stop while it is written (a chain of thousands of levels is tens of megabytes).
+  std::vector<std::uint8_t> chain_record(const RunContext* run = nullptr) const;
   // The group of `generators` with the chain read from `record` (chain_record() of the group
   // of the same generators): orbits and transversals are recomputed from the base and strong
   // generators, the product of the orbit lengths must equal the recorded order and every
