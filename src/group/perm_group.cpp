@@ -1806,16 +1806,13 @@ void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
 // k (Schreier's lemma); they are taken shortest word first, and only as many as needed: a
 // random Schreier–Sims chain of the chosen ones gives a lower bound on the order of the group
 // they generate, and once it reaches |G_{k+1}| (known exactly from the main chain) they provably
-// generate G_{k+1}. The run's stop request (StopHit) and memory budget (TableLimitHit) end it:
-// a chain of thousands of levels takes minutes and holds thousands of Schreier generators.
+// generate G_{k+1}. The run's stop request (StopHit) and `max_bytes` for the Schreier
+// generators and the chains that test them (TableLimitHit) end it: a chain of thousands of
+// levels takes minutes and holds thousands of Schreier generators.
 template <class C>
 std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Perm>& gens,
-                                            const RunContext* run) {
+                                            const RunContext* run, std::size_t max_bytes) {
   using T = ImageOf<C>;
-  std::size_t max_bytes = WORD_TABLE_BYTES;
-  if (run && run->memory_budget() != 0 && run->memory_budget() < max_bytes) {
-    max_bytes = static_cast<std::size_t>(run->memory_budget());
-  }
   const std::size_t n = main.degree();
   const std::size_t m = main.length();
   std::vector<long long> orders;
@@ -1931,6 +1928,12 @@ Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
       return s.error();
     }
   }
+  // The Schreier generators and the chains that test them get the rest of the budget.
+  std::size_t work_bytes = WORD_TABLE_BYTES;
+  if (run && run->memory_budget() != 0) {
+    const auto left = static_cast<double>(run->memory_budget()) - word_bytes;
+    work_bytes = std::min(work_bytes, static_cast<std::size_t>(std::max(left, 1.0)));
+  }
   // A stop request leaves the once flag unset (call_once rethrows StopHit): a later call
   // builds the word chain afresh.
   try {
@@ -1940,7 +1943,7 @@ Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
           if constexpr (std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
             return nullptr;
           } else {
-            return build_word_chain(c, generators_, run);
+            return build_word_chain(c, generators_, run, work_bytes);
           }
         });
       } catch (const TableLimitHit&) {

@@ -165,6 +165,9 @@ struct ShortWords::Impl {
     while (capacity < 2 * limit + 2) capacity <<= 1;
     table.assign(capacity, EMPTY);
     Images id = identity(n);
+    // Reserved once: growing by doubling would hold the old and the new copy at once (three
+    // times the ball); pages not yet written cost nothing.
+    ball_images.reserve(limit * n);
     ball_images = id;
     ball_parent.push_back(0);
     ball_letter.push_back(0);
@@ -442,6 +445,16 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
                           std::to_string(options.memory_budget_bytes >> 20) + " MiB",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
+  // With the run's budget, everything together: the ball, the strong generators, each level's
+  // slots, and its entries twice (the improvement rounds copy them).
+  if (run) {
+    const std::uint64_t total =
+        (im.ball_images.size() + strong.size() * n + im.levels.size() * n + 2 * orbit_points * n) *
+        sizeof(Point);
+    if (auto fits = run->check_memory(total, "short words (the ball and the word chain)"); !fits) {
+      return fits.error();
+    }
+  }
 
   // Step 4. Feed the ball, shortest first (and each element's inverse).
   if (run && elapsed() > 0.2) run->report({"short words", 1, 3, "Minkwitz word chain"});
@@ -487,6 +500,21 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     ++sw->stats_.rounds;
   }
   if (!im.complete()) {
+    // The group's own word chain (below) gets what the budget has left after the ball and
+    // these tables: it holds a permutation per orbit point and its Schreier generators.
+    std::optional<RunContext> inner;
+    if (run) {
+      std::uint64_t used = im.ball_images.size() * sizeof(Point);
+      for (const Level& lv : im.levels) {
+        used += (lv.slot.size() + lv.entries.size() * n) * sizeof(Point);
+      }
+      inner = *run;
+      if (run->memory_budget() != 0) {
+        inner->with_memory_budget(std::max<std::uint64_t>(
+            run->memory_budget() - std::min(used, run->memory_budget()), 1));
+      }
+    }
+    const RunContext* group_run = inner ? &*inner : nullptr;
     for (std::size_t i = 0; i < im.levels.size(); ++i) {
       if (run && run->should_stop()) return run->stop_error();
       Level& lv = im.levels[i];
@@ -516,7 +544,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
       for (Point p = 0; p < n; ++p) {
         if (!u[p] || lv.slot[p] >= 0) continue;
         if (run && run->should_stop()) return run->stop_error();
-        auto w = group.word(*u[p], run);
+        auto w = group.word(*u[p], group_run);
         if (!w) return w.error();
         ++sw->stats_.filled_from_group;
         im.step(u[p]->images(), reduce_word(*w, im.orders), unlimited);
