@@ -66,6 +66,15 @@ async function open(hash = '') {
   return page;
 }
 
+// Waits for the play page's solution, or fails at once with the page's own words when the solve
+// ended in an error (which would otherwise only show as a timeout).
+async function waitForSolution(page, timeout) {
+  await page.waitForFunction(() => !document.getElementById('solution').hidden ||
+    document.getElementById('play-error').textContent !== '', null, { timeout });
+  const error = await page.textContent('#play-error');
+  assert.equal(error, '', `the solve failed: ${error} (hint: ${await page.textContent('#hint-text')})`);
+}
+
 test('the page opens with a board, small enough to load fast', async () => {
   const page = await open();
   const bytes = [];
@@ -132,7 +141,7 @@ test('a 4x4 Loopover solved with the solve button ends on the solved board', asy
   await page.click('#undo');
   assert.deepEqual(await page.locator('#board .cell').allTextContents(), start);
   await page.click('#solve');
-  await page.locator('#solution').waitFor({ state: 'visible', timeout: 30000 * slowdown() });
+  await waitForSolution(page, 30000 * slowdown());
   await page.click('#step-end');
   const cells = await page.locator('#board .cell').allTextContents();
   assert.deepEqual(cells.map(Number), Array.from({ length: 16 }, (_, i) => i + 1));
@@ -215,7 +224,7 @@ test('a puzzle from an uploaded definition file: scrambled, then solved by the e
   await page.click('#scramble');
   await page.waitForFunction(() => document.getElementById('seed-shown').textContent === 'seed 5');
   await page.click('#solve');
-  await page.locator('#solution').waitFor({ state: 'visible', timeout: 30000 * slowdown() });
+  await waitForSolution(page, 30000 * slowdown());
   await page.click('#step-end');
   await page.waitForFunction(() => !document.getElementById('solved').hidden);
   assert.match(await page.textContent('#solved'), /Solved by the solver in \d+ moves?/);
@@ -237,7 +246,7 @@ test("an example's phase file: the 3x3x3 solved in Kociemba's two phases (def so
   });
   await page.selectOption('#def-phases', 'file');
   await page.click('#solve');
-  await page.locator('#solution').waitFor({ state: 'visible', timeout: 60000 * slowdown() });
+  await waitForSolution(page, 60000 * slowdown());
   await page.click('#step-end');
   await page.waitForFunction(() => !document.getElementById('solved').hidden);
   // Each phase optimal: at most 12 moves into <U, D, R2, L2, F2, B2> and 18 within it
@@ -332,7 +341,7 @@ async function solveIn3d(page) {
   // then the rest plays fast.
   await page.evaluate(() => { document.querySelector('#board twisty-player').tempoScale = 1; });
   await page.click('#solve');
-  await page.locator('#solution').waitFor({ state: 'visible', timeout: 30000 * slowdown() });
+  await waitForSolution(page, 30000 * slowdown());
   const first = await playerState(page);
   assert.equal(first.solved, false, 'the animation starts from the scrambled position');
   await page.evaluate(() => { document.querySelector('#board twisty-player').tempoScale = 10; });
