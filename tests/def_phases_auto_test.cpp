@@ -134,6 +134,39 @@ TEST(DefPhasesAuto, PlannedChainWithSequencesSolvesAndRoundTrips) {
   }
 }
 
+// The megaminx (issue 35): auto plans a chain that keeps the free slots linked (no step leaves
+// a face apart from the faces still in use), every phase proven complete with the sequences it
+// found; the phases' sizes multiply to the puzzle's positions, and a random position is solved
+// and replayed.
+TEST(DefPhasesAuto, MegaminxPlannedChainIsProvenAndSolves) {
+  const Definition d = load("megaminx.tws");
+  auto phases = auto_phases(d, RunContext{});
+  ASSERT_TRUE(phases) << phases.error().message;
+  std::size_t with_sequences = 0;
+  for (const Phase& p : *phases) with_sequences += p.sequences.empty() ? 0 : 1;
+  EXPECT_GE(with_sequences, 2u);
+  EXPECT_LE(phases->size(), 16u);  // not the 21-phase piece chain
+  const auto sizes = phase_sizes(d, *phases, RunContext{});
+  mpz_class product = 1;
+  for (const PhaseSize& z : sizes) {
+    ASSERT_FALSE(z.positions.empty()) << z.refused;
+    product *= mpz_class(z.positions);
+  }
+  auto facts = group_facts(d, RunContext{});
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(product, facts->positions);
+  TableStore store;
+  auto solver = PhasedSolver::create(d, *phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(11);
+  const State start = random_position(d, *g, rng);
+  auto r = (*solver)->solve(start, RunContext{});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+}
+
 // A phase of sequences alone: `Moves` with no move, then `Sequence` lines; without them an
 // error at its place.
 TEST(DefPhasesAuto, PhaseOfSequencesAloneReadsAndIsChecked) {

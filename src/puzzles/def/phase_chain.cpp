@@ -16,6 +16,12 @@
 //    c. a piece step: units one by one while within `cap`, first those no active move changes
 //       (they need sequences whatever comes later), then those fewer active moves change (they
 //       keep the others in use longer), then those sharing more base moves with the placed ones.
+//    The free slots are kept linked: a block step, or the one-move block a piece step starts,
+//    may not split a class of the active moves (moves joined by changing common slots). On the
+//    megaminx, giving up FR while R, DL and D stay left R's face apart from the others: its
+//    pieces could then leave only by sequences across placed slots, longer than any searched.
+//    When the plan fails and this rule refused some step, a second plan is made without it (the
+//    master pyraminx's tips); the library and every phase already proven are reused.
 //    A set with one unit left unplaced gets it in this phase too.
 // 2. The phase: its pattern numbers F first, then the placed units, then one identical piece
 //    whose orientation is ignored; its moves are the active ones (none: only_sequences).
@@ -23,8 +29,11 @@
 //    pattern under its moves and sequences) must equal orbit_G(placed + F) / orbit_G(placed),
 //    the arrangements of F that the whole group allows once the placed units are home (orbit-
 //    stabiliser: Stab(placed + F) <= Stab(placed) <= G). Where they differ, sequences that leave
-//    every placed slot alone are added (SequenceLibrary::for_phase; then twice as many) and the
-//    phase is checked again; a phase still short ends the plan (nullopt: auto falls back).
+//    every placed slot alone are added (SequenceLibrary::for_phase; then twice as many, then
+//    with conjugating words one move longer) and the phase is checked again; a phase still
+//    short ends the plan (nullopt: auto falls back). A try that reaches no more positions than
+//    the one before ends the tries, and a plan makes at most CHAIN_MAX_SEARCHES sequence
+//    searches: a plan that cannot succeed fails in bounded time.
 // The cap comes from the memory budget: the tables of a phase get min(budget / CHAIN_PHASES,
 // PHASE_MEMORY_CAP) bytes at 4 bits per position, so a phase of at most twice that many
 // arrangements has an exact table (the arrangements counted are its rank space); a phase with
@@ -52,6 +61,9 @@ constexpr double CHAIN_SEQUENCE_WORK = 2e9;
 constexpr std::size_t CHAIN_SEQUENCES = 60;
 // Phases at most (a plan longer than this is given up).
 constexpr std::size_t CHAIN_MAX_PHASES = 64;
+// Sequence searches at most over the whole plan (each takes up to about a second on the
+// megaminx; its 12 phases take 9).
+constexpr std::size_t CHAIN_MAX_SEARCHES = 32;
 
 struct Unit {
   std::size_t set;
@@ -88,12 +100,35 @@ std::string sequence_name(const Definition& d, std::size_t index) {
   }
 }
 
-}  // namespace
+using Plan = std::optional<std::vector<Phase>>;
 
-Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
-                                                        const AutoPhaseOptions& options,
-                                                        const RunContext& run) {
-  using Plan = std::optional<std::vector<Phase>>;
+// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
+// are not taken. `library` is built on first need and kept for the next plan.
+// A phase's proof (step 3): the orbit of its pattern, whether its moves and sequences finish
+// it, and the sequences; by phase_key.
+struct Proof {
+  mpz_class after;
+  bool complete = false;
+  std::vector<PhaseSequence> sequences;
+};
+using Proofs = std::map<std::string, Proof>;
+
+// The pattern and the moves of a phase (its proof depends on nothing else).
+std::string phase_key(const Phase& p) {
+  std::string key;
+  for (const SetState& s : p.pattern.sets) {
+    key.append(s.perm.begin(), s.perm.end());
+    key.append(s.ori.begin(), s.ori.end());
+    key += '|';
+  }
+  for (std::size_t m : p.moves) key += std::to_string(m) + ",";
+  key += p.only_sequences ? "s" : "m";
+  return key;
+}
+
+Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bool keep_connected,
+                        std::optional<SequenceLibrary>& library, Proofs& proofs, bool& refused,
+                        const RunContext& run) {
   const std::size_t sets = d.sets.size();
   const std::size_t bases = d.base_moves.size();
   if (bases == 0) return Plan{};
@@ -118,6 +153,43 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
       touches[b].push_back(std::move(t));
     }
   }
+  // Base moves a and b change a common slot.
+  std::vector<char> overlap(bases * bases, 0);
+  for (std::size_t a = 0; a < bases; ++a) {
+    for (std::size_t b = 0; b < bases; ++b) {
+      for (std::size_t k = 0; k < sets && !overlap[a * bases + b]; ++k) {
+        for (std::size_t j = 0; j < touches[a][k].size(); ++j) {
+          if (touches[a][k][j] && touches[b][k][j]) {
+            overlap[a * bases + b] = 1;
+            break;
+          }
+        }
+      }
+    }
+  }
+  // Classes of `moves` joined by changing common slots: a step that splits a class leaves
+  // free slots no move links (their pieces could only pass by sequences across placed slots).
+  auto classes = [&](const std::vector<std::size_t>& moves) {
+    std::vector<char> seen(moves.size(), 0);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (seen[i]) continue;
+      ++count;
+      std::vector<std::size_t> stack{i};
+      seen[i] = 1;
+      while (!stack.empty()) {
+        const std::size_t x = stack.back();
+        stack.pop_back();
+        for (std::size_t y = 0; y < moves.size(); ++y) {
+          if (!seen[y] && overlap[moves[x] * bases + moves[y]]) {
+            seen[y] = 1;
+            stack.push_back(y);
+          }
+        }
+      }
+    }
+    return keep_connected ? count : std::size_t{0};
+  };
   auto moves_unit = [&](std::size_t b, std::size_t u) {
     return std::any_of(units[u].slots.begin(), units[u].slots.end(),
                        [&](std::uint8_t j) { return touches[b][units[u].set][j] != 0; });
@@ -174,10 +246,10 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
       PHASE_MEMORY_CAP,
       std::max<std::uint64_t>(options.memory_bytes / CHAIN_PHASES, std::uint64_t{1} << 20));
   const double cap = static_cast<double>(share) * 2;
-  std::optional<SequenceLibrary> library;
   std::vector<Phase> phases;
   std::size_t named = 0;
-  double round_cap = cap;  // the cap of this round (lowered for a phase with sequences)
+  std::size_t searches = 0;  // sequence searches (SequenceLibrary::for_phase) so far
+  double round_cap = cap;    // the cap of this round (lowered for a phase with sequences)
   while (true) {
     if (run.should_stop()) return run.stop_error();
     std::vector<std::size_t> left;
@@ -227,8 +299,14 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
       };
       std::optional<Candidate> best;
       std::vector<std::size_t> pick;
+      const std::size_t on_classes = classes(on);
       std::function<void(std::size_t)> choose = [&](std::size_t from) {
-        if (!pick.empty() && pick.size() < on.size()) {
+        std::vector<std::size_t> kept_moves;
+        for (std::size_t b : on)
+          if (std::find(pick.begin(), pick.end(), b) == pick.end()) kept_moves.push_back(b);
+        const bool splits = !pick.empty() && classes(kept_moves) > on_classes;
+        refused = refused || splits;
+        if (!pick.empty() && pick.size() < on.size() && !splits) {
           Candidate c{pick.size(), {}, 0, 0};
           for (std::size_t u : left) {
             bool kept = false;
@@ -272,7 +350,22 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
       {
         double smallest = 0;
         std::vector<std::size_t> chosen_block;
+        // Moves whose block may go: those whose loss splits no class of the active moves (all
+        // when every one would).
+        const std::size_t on_classes = classes(on);
+        std::vector<std::size_t> may_go;
         for (std::size_t b : on) {
+          std::vector<std::size_t> kept_moves;
+          for (std::size_t o : on)
+            if (o != b) kept_moves.push_back(o);
+          if (classes(kept_moves) <= on_classes) {
+            may_go.push_back(b);
+          } else {
+            refused = true;
+          }
+        }
+        if (may_go.empty()) may_go = on;
+        for (std::size_t b : may_go) {
           std::vector<std::size_t> block;
           for (std::size_t u : left) {
             if (!moves_unit(b, u)) continue;
@@ -342,43 +435,65 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
                std::to_string(units[u].slots.front() + 1);
     }
     phase.name = fmt::format("p{}-{}", phases.size() + 1, names);
-    // Step 3. The proof, with sequences where the moves fall short.
-    auto after = orbit_of(d, phase.pattern, run);
+    // Step 3. The proof, with sequences where the moves fall short (or the one an earlier plan
+    // made of the same phase).
+    const std::string proof_key = phase_key(phase);
+    auto known = proofs.find(proof_key);
+    if (known != proofs.end()) {
+      if (!known->second.complete) return Plan{};
+      phase.sequences = known->second.sequences;
+      for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
+    }
+    auto after = known != proofs.end() ? std::optional<mpz_class>(known->second.after)
+                                       : orbit_of(d, phase.pattern, run);
     if (run.should_stop()) return run.stop_error();
     if (!after) return Plan{};
     const mpz_class need = *after / *before;
-    auto reaches = [&](const Phase& p) {
-      const Definition pd = phase_definition(d, p);
-      auto f = group_facts(pd, run);
-      return f && f->positions == need;
-    };
-    bool complete = !phase.only_sequences && reaches(phase);
-    if (run.should_stop()) return run.stop_error();
-    // Tries: CHAIN_SEQUENCES sequences, twice as many, then twice as many with conjugating words
-    // one move longer.
-    for (int attempt = 0; !complete && attempt < 3; ++attempt) {
-      const std::size_t room = attempt == 0 ? CHAIN_SEQUENCES : 2 * CHAIN_SEQUENCES;
-      const int conjugator = options.sequences.conjugator_length + (attempt == 2 ? 1 : 0);
-      std::vector<std::size_t> phase_moves;
-      for (std::size_t m = 0; m < d.moves.size(); ++m)
-        if (active[d.moves[m].base]) phase_moves.push_back(m);
-      if (!library) {
-        auto lib = SequenceLibrary::build(d, options.sequences, run);
-        if (!lib && run.should_stop()) return run.stop_error();
-        if (!lib) return Plan{};  // refused (too many moves): no plan with sequences
-        library = std::move(*lib);
-      }
-      SlotMarks target(sets);
-      for (std::size_t k = 0; k < sets; ++k) target[k].assign(placed[k].size(), 0);
-      for (std::size_t u : fresh)
-        for (std::uint8_t j : units[u].slots) target[units[u].set][j] = 1;
-      auto seqs = library->for_phase(placed, target, phase_moves, room, conjugator, run);
-      if (!seqs) return seqs.error();
-      if (seqs->empty()) break;
-      phase.sequences = std::move(*seqs);
-      for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
-      complete = reaches(phase);
+    bool complete = known != proofs.end();
+    if (!complete) {
+      mpz_class reached = 0;  // positions the phase's moves and sequences reach so far
+      auto reaches = [&](const Phase& p) {
+        const Definition pd = phase_definition(d, p);
+        auto f = group_facts(pd, run);
+        if (f) reached = f->positions;
+        return f && f->positions == need;
+      };
+      complete = !phase.only_sequences && reaches(phase);
       if (run.should_stop()) return run.stop_error();
+      // Tries: CHAIN_SEQUENCES sequences, twice as many, then twice as many with conjugating words
+      // one move longer.
+      // A try that reaches no more than the one before ends them (more of the same kinds of
+      // sequences do not help: e.g. an odd permutation no commutator gives), and the plan has at
+      // most CHAIN_MAX_SEARCHES of them: a plan that cannot succeed fails in bounded time.
+      mpz_class reached_before = -1;
+      for (int attempt = 0; !complete && attempt < 3; ++attempt) {
+        if (attempt > 0 && reached == reached_before) break;
+        if (++searches > CHAIN_MAX_SEARCHES) return Plan{};
+        reached_before = reached;
+        const std::size_t room = attempt == 0 ? CHAIN_SEQUENCES : 2 * CHAIN_SEQUENCES;
+        const int conjugator = options.sequences.conjugator_length + (attempt == 2 ? 1 : 0);
+        std::vector<std::size_t> phase_moves;
+        for (std::size_t m = 0; m < d.moves.size(); ++m)
+          if (active[d.moves[m].base]) phase_moves.push_back(m);
+        if (!library) {
+          auto lib = SequenceLibrary::build(d, options.sequences, run);
+          if (!lib && run.should_stop()) return run.stop_error();
+          if (!lib) return Plan{};  // refused (too many moves): no plan with sequences
+          library = std::move(*lib);
+        }
+        SlotMarks target(sets);
+        for (std::size_t k = 0; k < sets; ++k) target[k].assign(placed[k].size(), 0);
+        for (std::size_t u : fresh)
+          for (std::uint8_t j : units[u].slots) target[units[u].set][j] = 1;
+        auto seqs = library->for_phase(placed, target, phase_moves, room, conjugator, run);
+        if (!seqs) return seqs.error();
+        if (seqs->empty()) break;
+        phase.sequences = std::move(*seqs);
+        for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
+        complete = reaches(phase);
+        if (run.should_stop()) return run.stop_error();
+      }
+      proofs[proof_key] = {*after, complete, phase.sequences};
     }
     if (!complete) return Plan{};
     // A phase with sequences: its table's BFS within CHAIN_SEQUENCE_WORK.
@@ -403,6 +518,23 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
   }
   if (phases.empty()) phases.push_back({"solved", d.solved, {}, {}, false});
   return Plan{std::move(phases)};
+}
+
+}  // namespace
+
+Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
+                                                        const AutoPhaseOptions& options,
+                                                        const RunContext& run) {
+  // Keeping the free slots linked first (the megaminx: a face split from the others leaves its
+  // pieces no way out but long sequences), then without (the master pyraminx's tips).
+  // The second plan only when the first refused a step (else it would be the same plan).
+  // The library and the phases proven (or not) are kept for the second plan.
+  std::optional<SequenceLibrary> library;
+  Proofs proofs;
+  bool refused = false;
+  auto linked = plan_chain(d, options, true, library, proofs, refused, run);
+  if (!linked || *linked || !refused) return linked;
+  return plan_chain(d, options, false, library, proofs, refused, run);
 }
 
 }  // namespace permuzzle::def

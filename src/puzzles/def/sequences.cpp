@@ -379,8 +379,9 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
       for (std::size_t x = 0; x < same.size() && !full; ++x) {
         for (std::size_t y = x + 1; y < same.size() && !full; ++y) {
           if ((++checked & 1023) == 0 && run.should_stop()) return run.stop_error();
-          const Found& a = found[same[x]];
-          const Found& b = found[same[y]];
+          // Copies: offer() may grow `found` (references into it would dangle).
+          const Found a = found[same[x]];
+          const Found b = found[same[y]];
           for (int inverted = 0; inverted < 2; ++inverted) {
             const Flat other = inverted ? inverse_of(b.effect, lib.modulus_) : b.effect;
             compose(a.effect, other, lib.modulus_, product);
@@ -442,8 +443,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   struct Conjugator {
     std::vector<std::size_t> moves;
     Flat effect;
+    Flat inverse;
   };
-  std::vector<Conjugator> conjugators{{{}, identity_flat(n)}};
+  std::vector<Conjugator> conjugators{{{}, identity_flat(n), identity_flat(n)}};
   for (std::size_t from = 0, len = 0; len < static_cast<std::size_t>(conjugator_length); ++len) {
     const std::size_t to = conjugators.size();
     for (std::size_t c = from; c < to && conjugators.size() < MAX_CONJUGATORS; ++c) {
@@ -452,9 +454,10 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
         if (inverse_move_[m] >= d.moves.size()) continue;
         if (!conjugators[c].moves.empty() && !words.may_follow(conjugators[c].moves.back(), m))
           continue;
-        Conjugator next{conjugators[c].moves, {}};
+        Conjugator next{conjugators[c].moves, {}, {}};
         next.moves.push_back(m);
         compose(conjugators[c].effect, move_effects_[m], modulus_, next.effect);
+        next.inverse = inverse_of(next.effect, modulus_);
         conjugators.push_back(std::move(next));
       }
     }
@@ -473,21 +476,36 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
       1024, static_cast<std::size_t>(options_.memory_bytes / sizeof(Pair) / 4));
   std::uint32_t length_cap = UINT32_MAX;
   std::uint64_t tried = 0;
+  // Slot sets as bit masks of `words` 64-bit words: each entry's support, and per conjugator the
+  // slots it sends to a fixed (a target) slot; a pair is tested with a few ANDs.
+  const std::size_t words_per = (n + 63) / 64;
+  std::vector<std::uint64_t> entry_mask(entries_.size() * words_per, 0);
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    for (std::uint16_t g : entries_[e].support)
+      entry_mask[e * words_per + g / 64] |= std::uint64_t{1} << (g % 64);
+  }
+  std::vector<std::uint32_t> entry_length(entries_.size());
+  for (std::size_t e = 0; e < entries_.size(); ++e)
+    entry_length[e] = static_cast<std::uint32_t>(entries_[e].moves.size());
+  std::vector<std::uint64_t> to_fixed(words_per), to_target(words_per);
   for (std::size_t c = 0; c < conjugators.size(); ++c) {
     const Flat& ce = conjugators[c].effect;
+    std::fill(to_fixed.begin(), to_fixed.end(), 0);
+    std::fill(to_target.begin(), to_target.end(), 0);
+    for (std::size_t g = 0; g < n; ++g) {
+      if (is_fixed[ce.perm[g]]) to_fixed[g / 64] |= std::uint64_t{1} << (g % 64);
+      if (is_target[ce.perm[g]]) to_target[g / 64] |= std::uint64_t{1} << (g % 64);
+    }
     for (std::size_t e = 0; e < entries_.size(); ++e) {
       if ((++tried & 4095) == 0 && run.should_stop()) return run.stop_error();
       const auto length =
-          static_cast<std::uint32_t>(entries_[e].moves.size() + 2 * conjugators[c].moves.size());
+          entry_length[e] + static_cast<std::uint32_t>(2 * conjugators[c].moves.size());
       if (length > length_cap) continue;
+      const std::uint64_t* mask = &entry_mask[e * words_per];
       bool ok = true, hits = false;
-      for (std::uint16_t g : entries_[e].support) {
-        const std::uint16_t image = ce.perm[g];
-        if (is_fixed[image]) {
-          ok = false;
-          break;
-        }
-        hits = hits || is_target[image];
+      for (std::size_t w = 0; w < words_per && ok; ++w) {
+        ok = (mask[w] & to_fixed[w]) == 0;
+        hits = hits || (mask[w] & to_target[w]) != 0;
       }
       if (!ok) continue;
       pairs.push_back({length, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(c), hits,
@@ -541,12 +559,35 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     const Conjugator& c = conjugators[p.conjugator];
     Flat t, out;
     compose(c.effect, entries_[p.entry].effect, modulus_, t);
-    compose(t, inverse_of(c.effect, modulus_), modulus_, out);
+    compose(t, c.inverse, modulus_, out);
     return out;
   };
   // need: 0 any, 1 a slot not covered yet, 2 joining two classes of slots, 3 twisting in place
   // a slot none chosen twists in place.
+  // Entries that twist in place (move no piece): so do their conjugates.
+  std::vector<char> entry_twists(entries_.size(), 0);
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    const Entry& x = entries_[e];
+    entry_twists[e] = std::all_of(x.support.begin(), x.support.end(),
+                                  [&](std::uint16_t g) { return x.effect.perm[g] == g; });
+  }
+  std::vector<std::uint16_t> image;
   auto take = [&](const Pair& p, int need) {
+    // The slots C X C' changes, C(supp X): the kinds are told from them before the effect is
+    // composed (most pairs of a pass are not of its kind).
+    const Flat& ce = conjugators[p.conjugator].effect;
+    image.clear();
+    for (std::uint16_t g : entries_[p.entry].support) image.push_back(ce.perm[g]);
+    if (need == 3 &&
+        (!entry_twists[p.entry] ||
+         std::all_of(image.begin(), image.end(), [&](std::uint16_t g) { return twisted[g] != 0; })))
+      return;
+    if (need == 1 &&
+        std::all_of(image.begin(), image.end(), [&](std::uint16_t g) { return covered[g] != 0; }))
+      return;
+    if (need == 2 && std::all_of(image.begin(), image.end(),
+                                 [&](std::uint16_t g) { return find(g) == find(image.front()); }))
+      return;
     Flat y = effect_of(p);
     const std::vector<std::uint16_t> sup = support_of(y);
     const bool twist =
@@ -576,24 +617,29 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   for (const Pair& p : pairs) by_length.push_back(&p);
   std::stable_sort(by_length.begin(), by_length.end(),
                    [](const Pair* a, const Pair* b) { return a->length < b->length; });
-  auto pass = [&](const std::vector<const Pair*>& list, std::size_t room, bool large, bool target,
+  // size: 0 small entries only, 1 larger ones only, 2 both.
+  auto pass = [&](const std::vector<const Pair*>& list, std::size_t room, int size, bool target,
                   int need) {
     const std::size_t until = std::min(max_sequences, chosen.size() + room);
     for (const Pair* p : list) {
       if (chosen.size() >= until) break;
-      if (p->large == large && (!target || p->target)) take(*p, need);
+      if ((size == 2 || p->large == (size == 1)) && (!target || p->target)) take(*p, need);
     }
   };
   std::vector<const Pair*> target_first;
   for (const Pair& p : pairs) target_first.push_back(&p);
   const std::size_t eighth = std::max<std::size_t>(1, max_sequences / 8);
-  pass(target_first, max_sequences / 2, false, true, 0);
-  pass(target_first, eighth, false, true, 3);
-  pass(by_length, eighth, false, false, 3);
-  pass(by_length, max_sequences / 4, false, false, 2);
-  pass(target_first, eighth, true, true, 0);
-  pass(by_length, max_sequences, false, false, 1);
-  pass(target_first, max_sequences, false, true, 0);
+  pass(target_first, max_sequences / 2, 0, true, 0);
+  pass(target_first, eighth, 0, true, 3);
+  pass(by_length, eighth, 0, false, 3);
+  pass(by_length, max_sequences / 4, 0, false, 2);
+  // Larger entries may join classes too: a slot no move changes may have no short 3-cycle to
+  // the others that keeps the placed slots.
+  pass(by_length, eighth, 2, false, 2);
+  pass(target_first, eighth, 1, true, 0);
+  pass(by_length, max_sequences, 0, false, 1);
+  pass(by_length, eighth, 2, false, 1);
+  pass(target_first, max_sequences, 0, true, 0);
   // Step 4. Each as a sequence of the puzzle's moves, replayed and checked.
   std::vector<PhaseSequence> out;
   for (const auto& [p, y] : chosen) {

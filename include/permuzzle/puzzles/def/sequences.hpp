@@ -51,7 +51,7 @@ struct SequenceSearchOptions {
   // Longest A of a commutator [A, B]; 0: the longest whose pairs (A, B) stay within
   // `pair_budget`.
   int word_length = 0;
-  std::uint64_t pair_budget = 20'000'000;
+  std::uint64_t pair_budget = 2'000'000;
   // Longest conjugating word C of C X C'.
   int conjugator_length = 2;
   // Bytes the library may hold (its entries' states and moves).
