@@ -61,6 +61,9 @@ constexpr double CHAIN_SEQUENCE_WORK = 2e9;
 constexpr std::size_t CHAIN_SEQUENCES = 60;
 // Phases at most (a plan longer than this is given up).
 constexpr std::size_t CHAIN_MAX_PHASES = 64;
+// The free slots are kept linked (the file comment) for up to this many active base moves (the
+// test of a step is quadratic in them).
+constexpr std::size_t CHAIN_LINKED_MOVES = 64;
 // Sequence searches at most over the whole plan (each takes up to about a second on the
 // megaminx; its 12 phases take 9).
 constexpr std::size_t CHAIN_MAX_SEARCHES = 32;
@@ -153,9 +156,9 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       touches[b].push_back(std::move(t));
     }
   }
-  // Base moves a and b change a common slot.
+  // Base moves a and b change a common slot (for up to CHAIN_LINKED_MOVES base moves).
   std::vector<char> overlap(bases * bases, 0);
-  for (std::size_t a = 0; a < bases; ++a) {
+  for (std::size_t a = 0; a < bases && bases <= CHAIN_LINKED_MOVES; ++a) {
     for (std::size_t b = 0; b < bases; ++b) {
       for (std::size_t k = 0; k < sets && !overlap[a * bases + b]; ++k) {
         for (std::size_t j = 0; j < touches[a][k].size(); ++j) {
@@ -352,9 +355,12 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         std::vector<std::size_t> chosen_block;
         // Moves whose block may go: those whose loss splits no class of the active moves (all
         // when every one would).
-        const std::size_t on_classes = classes(on);
+        // (Each test is quadratic in the moves: only for up to CHAIN_LINKED_MOVES of them.)
+        const std::size_t on_classes = on.size() <= CHAIN_LINKED_MOVES ? classes(on) : 0;
         std::vector<std::size_t> may_go;
         for (std::size_t b : on) {
+          if (on.size() > CHAIN_LINKED_MOVES) break;
+          if (run.should_stop()) return run.stop_error();
           std::vector<std::size_t> kept_moves;
           for (std::size_t o : on)
             if (o != b) kept_moves.push_back(o);
