@@ -70,7 +70,8 @@ class SequenceLibrary {
   // (indices into Definition::moves); unnamed (the caller names them); order at most
   // MAX_SEQUENCE_ORDER; each replayed. Besides those changing a `target` slot, the shortest
   // that join two classes of slots the moves and the sequences so far keep apart (so that a
-  // piece can travel between them), then those changing a slot nothing changes yet.
+  // piece can travel between them; larger entries too, where no 3-cycle joins them), then
+  // those changing a slot nothing changes yet.
   Result<std::vector<PhaseSequence>> for_phase(const SlotMarks& fixed, const SlotMarks& target,
                                                const std::vector<std::size_t>& moves,
                                                std::size_t max_sequences, int conjugator_length,
