@@ -61,11 +61,18 @@ Result<Output> info_command(const Request& q, Session& session) {
               {"rotations", rotations}};
   // Group facts are refused (not guessed) for groups too large to handle: the rest is printed.
   // --phases: the chosen phases and their positions, before the group facts.
+  if (q.has("write-phases") && !q.has("phases")) {
+    return make_error(
+        "--write-phases writes the phases of --phases: give --phases auto (or a "
+        "phase file)",
+        {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+  }
   if (q.has("phases")) {
     Output phases;
     if (auto ok = add_phase_info(q, session, *d, phases); !ok) return ok.error();
     out.json["phases"] = phases.json["phases"];
     text += phases.text;
+    out.artifacts = std::move(phases.artifacts);
   }
   auto facts = def::group_facts(*d, session.run);
   if (!facts) {
@@ -166,7 +173,10 @@ void register_def(Registry& r) {
                "Sets, moves and their orders, group order and structure, and the exact number of "
                "positions reachable from the solved pattern (identical pieces and ignored "
                "orientations counted correctly)",
-               {file_param(), phases_param()},
+               {file_param(), phases_param(),
+                option("write-phases", ParamType::OutputPath,
+                       "With --phases: write the phases (and the sequences auto found) as a phase "
+                       "file to read, edit and give to --phases")},
                info_command};
   // Group facts: Schreier–Sims and a stabiliser search bounded by STABILISER_SEARCH_NODES.
   info.cost = Cost::Cheap;

@@ -30,9 +30,11 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
   for (const Phase& p : phases) {
     nlohmann::json moves = nlohmann::json::array();
     for (std::size_t m : p.moves) moves.push_back(d.moves[m].name);
-    nlohmann::json entry = {{"pattern", p.name},
-                            {"moves", p.moves.empty() ? nlohmann::json("all") : moves},
-                            {"state", phase_pattern_text(d, p)}};
+    // "all", or the moves allowed ([] for a phase of sequences alone).
+    nlohmann::json entry = {
+        {"pattern", p.name},
+        {"moves", p.moves.empty() && !p.only_sequences ? nlohmann::json("all") : moves},
+        {"state", phase_pattern_text(d, p)}};
     // A phase file's `Sequence` lines: each played as one search move of the phase.
     if (!p.sequences.empty()) {
       nlohmann::json seqs = nlohmann::json::array();
@@ -46,6 +48,13 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
     list.push_back(std::move(entry));
   }
   return list;
+}
+
+// The planned chain sizes its phases by the run's memory budget (the tables share it).
+AutoPhaseOptions auto_options(const RunContext& run) {
+  AutoPhaseOptions o;
+  if (run.memory_budget() > 0) o.memory_bytes = run.memory_budget();
+  return o;
 }
 
 std::string joined(const std::vector<std::string>& moves) {
@@ -102,7 +111,7 @@ void read_beam_params(const Request& q, PhaseOptions& o) {
 Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition& d,
                                              const RunContext& run) {
   const InputText in = q.input_file("phases");
-  if (trimmed(in.text) == "auto") return auto_phases(d, run);
+  if (trimmed(in.text) == "auto") return auto_phases(d, run, auto_options(run));
   auto specs = parse_phase_file(d, in.text, in.name);
   if (!specs) return escaped(specs.error());
   return phases_from_specs(d, *specs);
@@ -211,13 +220,24 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
   }
   out.json["phases"] = list;
   out.text += text;
+  // --write-phases: the phases as a phase file a user can read, edit and give to --phases.
+  if (q.has("write-phases")) {
+    const std::vector<std::string> comment = {
+        fmt::format(
+            "Phases for {} ({}), written by permuzzle def info --write-phases.", d.name,
+            trimmed(q.input_file("phases").text) == "auto" ? "--phases auto" : "from a phase file"),
+        "Each phase reaches its pattern with its Moves (none: only its Sequence lines) and",
+        "its sequences, each played as one search move (docs/def-phases.md)."};
+    out.artifacts.push_back({"write-phases", format_phase_file(d, *phases, comment), "phase file"});
+  }
   return Ok{};
 }
 
 Status add_scramble_moves(const Request& q, Session& s, const Definition& d, const State& position,
                           Output& out) {
   // The phases that solve it: --phases (a phase file, or auto), auto when not given.
-  auto phases = q.has("phases") ? read_phases_param(q, d, s.run) : auto_phases(d, s.run);
+  auto phases =
+      q.has("phases") ? read_phases_param(q, d, s.run) : auto_phases(d, s.run, auto_options(s.run));
   // A phase file the caller gave that does not read is bad input, not a sequence not found.
   if (!phases && q.has("phases") && phases.error().kind == ErrorKind::InvalidInput) {
     return phases.error();
@@ -318,7 +338,7 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
     const std::string file = use_files ? bench_phase_file(name) : std::string();
     Result<std::vector<Phase>> phases = std::vector<Phase>{};
     if (file.empty()) {
-      phases = auto_phases(d, run);
+      phases = auto_phases(d, run, auto_options(run));
     } else {
       auto body = read_data_puzzle_file(s, file, "bench def-phases");
       if (!body) return body.error();

@@ -321,7 +321,9 @@ std::vector<Phase> piece_chain(const Definition& d) {
   return phases;
 }
 
-std::string moves_text(const Definition& d, const std::vector<std::size_t>& moves) {
+std::string moves_text(const Definition& d, const Phase& phase) {
+  if (phase.only_sequences) return "none";
+  const std::vector<std::size_t>& moves = phase.moves;
   if (moves.empty()) return "all";
   std::string out;
   for (std::size_t m : moves) out += (out.empty() ? "" : " ") + d.moves[m].name;
@@ -410,7 +412,8 @@ std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char
 
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
-  for (const PhaseSpec& s : specs) out.push_back({s.name, s.pattern, s.moves, s.sequences});
+  for (const PhaseSpec& s : specs)
+    out.push_back({s.name, s.pattern, s.moves, s.sequences, s.only_sequences});
   if (out.empty() || !is_full_pattern(d, out.back().pattern)) {
     out.push_back({"solved", d.solved, {}, {}});
   }
@@ -567,13 +570,17 @@ std::optional<std::vector<Phase>> block_chain(const Definition& d, const RunCont
 
 }  // namespace
 
-Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run) {
+Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run,
+                                       const AutoPhaseOptions& options) {
   auto two = two_phase(d, run);
   if (run.should_stop()) return run.stop_error();
   if (two) return *two;
   auto blocks = block_chain(d, run);
   if (run.should_stop()) return run.stop_error();
   if (blocks) return *blocks;
+  auto planned = planned_chain(d, options, run);
+  if (!planned) return planned.error();
+  if (*planned) return std::move(**planned);
   std::vector<Phase> chain = piece_chain(d);
   if (chain.empty()) chain.push_back({"solved", d.solved, {}, {}});
   return chain;
@@ -617,7 +624,10 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   p.solved = phase.pattern;
   p.rotations.clear();
   p.aliases.clear();
-  if (!phase.moves.empty()) {
+  if (phase.only_sequences) {
+    p.base_moves.clear();
+    p.moves.clear();
+  } else if (!phase.moves.empty()) {
     restrict_moves(d, phase.moves, p);
   }
   // Each sequence: a base move of its own, every power a search move (named as
@@ -786,13 +796,37 @@ std::string phase_pattern_text(const Definition& d, const Phase& phase) {
   return format_state_body(d, phase.pattern);
 }
 
+std::string format_phase_file(const Definition& d, const std::vector<Phase>& phases,
+                              const std::vector<std::string>& comment) {
+  std::string out;
+  for (const std::string& line : comment) out += "# " + line + "\n";
+  for (const Phase& phase : phases) {
+    // `Phase NAME` takes one token.
+    std::string name = phase.name;
+    for (char& c : name)
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') c = '-';
+    if (name.empty()) name = "phase";
+    out += "\nPhase " + name + "\n";
+    if (phase.only_sequences) {
+      out += "Moves\n";
+    } else if (!phase.moves.empty()) {
+      out += "Moves " + moves_text(d, phase) + "\n";
+    }
+    for (const PhaseSequence& q : phase.sequences)
+      out += "Sequence " + q.name + " " + move_sequence_text(d, q.moves) + "\n";
+    out += format_state_body(d, phase.pattern);
+    out += "End\n";
+  }
+  return out;
+}
+
 std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>& phases,
                                    const RunContext& run) {
   std::vector<PhaseSize> out;
   for (const Phase& phase : phases) {
     PhaseSize s;
     s.name = phase.name;
-    s.moves = moves_text(d, phase.moves);
+    s.moves = moves_text(d, phase);
     for (const PhaseSequence& q : phase.sequences) s.moves += " [" + q.name + "]";
     const Definition pd = phase_definition(d, phase);
     auto facts = group_facts(pd, run);

@@ -963,10 +963,20 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
         }
         ++i;
       }
-      if (phase.moves.empty()) return src.after(mk, "expected at least one move after Moves");
+      // `Moves` alone: no move of the puzzle, only the phase's sequences (checked below).
+      if (phase.moves.empty()) {
+        phase.only_sequences = true;
+        if (i >= toks.size() || toks[i].text != "Sequence") {
+          return src.after(mk,
+                           "expected moves after Moves (or, with no move, `Sequence` lines "
+                           "next: the phase's only search moves)");
+        }
+      }
     }
     // Step 1b. `Sequence NAME MOVE ...` lines: each one search move of the phase.
-    std::size_t search_moves = phase.moves.empty() ? d.moves.size() : phase.moves.size();
+    std::size_t search_moves = phase.only_sequences  ? 0
+                               : phase.moves.empty() ? d.moves.size()
+                                                     : phase.moves.size();
     while (i < toks.size() && toks[i].first && toks[i].text == "Sequence") {
       const Token& sk = toks[i++];
       if (i >= toks.size() || toks[i].first)

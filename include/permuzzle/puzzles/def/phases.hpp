@@ -26,7 +26,11 @@
 //    that the remaining moves generate the whole stabiliser of the slots placed so far
 //    (|<remaining>| x positions(placed pattern) = |G|), so every later phase can finish. The
 //    rest is one phase once the remaining group is within BLOCK_CHAIN_POSITIONS.
-// 3. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
+// 3. Otherwise the planned chain (phase_chain.cpp, planned_chain below): pieces placed phase by
+//    phase with the moves that disturb no placed piece, phase sizes from the memory budget, each
+//    phase proven complete by group facts, with sequences found by search (sequences.hpp) where
+//    those moves fall short. nullopt when some phase cannot be proven: then step 4.
+// 4. Otherwise a piece chain: the pieces (labels of the Solved pattern, orbit by orbit, slot
 //    order) are solved a few at a time with every move, each phase adding pieces while the
 //    arrangements of the new pieces stay within CHAIN_NEW_POSITIONS (a stabiliser chain of the
 //    puzzle's group acting on its pieces). The phase pattern numbers the new pieces first so
@@ -45,6 +49,7 @@
 #include "permuzzle/puzzles/def/compiled.hpp"
 #include "permuzzle/puzzles/def/definition.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/def/sequences.hpp"
 #include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::def {
@@ -55,6 +60,9 @@ struct Phase {
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
   // Played as one search move each, with their powers (a phase file's `Sequence` lines).
   std::vector<PhaseSequence> sequences;
+  // No move of the puzzle, only the sequences (a phase file's `Moves` line with no move; an
+  // auto phase where every move would disturb pieces already placed). `moves` is then empty.
+  bool only_sequences = false;
 };
 
 // Block chain (auto step 2): each phase's arrangements of its new pieces stay within this, and
@@ -108,8 +116,26 @@ struct PhaseOptions {
 // The phases of a phase file; the puzzle's own Solved pattern (every move) is appended when the
 // last phase is not it.
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs);
+struct AutoPhaseOptions {
+  // The tables' memory (PhaseOptions::memory_bytes): the planned chain sizes its phases by it.
+  std::uint64_t memory_bytes = std::uint64_t{2} << 30;
+  SequenceSearchOptions sequences;
+};
+
 // Phases derived from the puzzle (see the file comment). Group facts are computed with `run`.
-Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run);
+Result<std::vector<Phase>> auto_phases(const Definition& d, const RunContext& run,
+                                       const AutoPhaseOptions& options = {});
+
+// The planned chain (auto step 3, phase_chain.cpp): nullopt when some phase could not be
+// proven complete (auto then falls back to the piece chain); an error when the run stopped.
+Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
+                                                        const AutoPhaseOptions& options,
+                                                        const RunContext& run);
+
+// The phases as a phase file (docs/def-phases.md) that parse_phase_file reads back to the same
+// phases: names made single tokens, `comment` lines first as `# ` lines.
+std::string format_phase_file(const Definition& d, const std::vector<Phase>& phases,
+                              const std::vector<std::string>& comment = {});
 
 // The phase's own puzzle (see the file comment). Slots that none of the phase's moves touch
 // are left out of it (their content cannot change during the phase), and a set with no slot

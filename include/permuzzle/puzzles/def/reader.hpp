@@ -79,6 +79,7 @@ struct PhaseSpec {
   std::size_t line = 0;            // 1-based line of `Phase`
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
   std::vector<PhaseSequence> sequences;
+  bool only_sequences = false;  // `Moves` with no move: the sequences alone
   State pattern;
 };
 Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,

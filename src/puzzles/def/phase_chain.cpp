@@ -1,0 +1,546 @@
+// The planned chain of `--phases auto` (issue 35, parts 1 and 2): the pieces placed phase by
+// phase, each phase's moves being those that disturb no piece placed before, with sequences
+// found by search (sequences.hpp) where those moves cannot finish the phase.
+//
+// Units are the labels of the Solved pattern (a label's home slots: one slot for a distinct
+// piece, several for identical ones). Placed: the home slots of the units placed so far, and
+// every slot no move changes. Each round:
+// 1. Active base moves: those changing no placed slot. The candidates for the phase's new units
+//    F, all within `cap` arrangements (the falling factorial of the free slots of each set by
+//    F's slots, times the orientations; for the rest of the puzzle its exact count):
+//    a. the rest of the puzzle in one phase;
+//    b. a block step (the block chain's idea, without its group-element restriction): stop
+//       using 1 to BLOCK_CHAIN_MAX_REMOVED active base moves; F = the units no remaining active
+//       move changes; the most slots placed wins, then the smaller phase, then fewer moves
+//       given up;
+//    c. a piece step: units one by one while within `cap`, first those no active move changes
+//       (they need sequences whatever comes later), then those fewer active moves change (they
+//       keep the others in use longer), then those sharing more base moves with the placed ones.
+//    The free slots are kept linked: a block step, or the one-move block a piece step starts,
+//    may not split a class of the active moves (moves joined by changing common slots). On the
+//    megaminx, giving up FR while R, DL and D stay left R's face apart from the others: its
+//    pieces could then leave only by sequences across placed slots, longer than any searched.
+//    When the plan fails and this rule refused some step, a second plan is made without it (the
+//    master pyraminx's tips); the library and every phase already proven are reused.
+//    A set with one unit left unplaced gets it in this phase too.
+// 2. The phase: its pattern numbers F first, then the placed units, then one identical piece
+//    whose orientation is ignored; its moves are the active ones (none: only_sequences).
+// 3. Proof that it can always be finished: the positions of the phase's puzzle (the orbit of its
+//    pattern under its moves and sequences) must equal orbit_G(placed + F) / orbit_G(placed),
+//    the arrangements of F that the whole group allows once the placed units are home (orbit-
+//    stabiliser: Stab(placed + F) <= Stab(placed) <= G). Where they differ, sequences that leave
+//    every placed slot alone are added (SequenceLibrary::for_phase; then twice as many, then
+//    with conjugating words one move longer) and the phase is checked again; a phase still
+//    short ends the plan (nullopt: auto falls back). A try that reaches no more positions than
+//    the one before ends the tries, and a plan makes at most CHAIN_MAX_SEARCHES sequence
+//    searches: a plan that cannot succeed fails in bounded time.
+// The cap comes from the memory budget: the tables of a phase get min(budget / CHAIN_PHASES,
+// PHASE_MEMORY_CAP) bytes at 4 bits per position, so a phase of at most twice that many
+// arrangements has an exact table (the arrangements counted are its rank space); a phase with
+// sequences is kept to CHAIN_SEQUENCE_WORK / its search moves (its table's BFS).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <tuple>
+
+#include "permuzzle/puzzles/def/group_facts.hpp"
+#include "permuzzle/puzzles/def/phases.hpp"
+
+namespace permuzzle::def {
+
+namespace {
+
+// Phases the memory budget is shared between, when planning (the solver shares it between the
+// phases it gets, at most PHASE_MEMORY_CAP each).
+constexpr std::uint64_t CHAIN_PHASES = 16;
+// A phase with sequences: positions x search moves at most this (its table's BFS).
+constexpr double CHAIN_SEQUENCE_WORK = 2e9;
+// Sequences per phase, first try (then twice as many).
+constexpr std::size_t CHAIN_SEQUENCES = 60;
+// Phases at most (a plan longer than this is given up).
+constexpr std::size_t CHAIN_MAX_PHASES = 64;
+// The free slots are kept linked (the file comment) for up to this many active base moves (the
+// test of a step is quadratic in them).
+constexpr std::size_t CHAIN_LINKED_MOVES = 64;
+// Sequence searches at most over the whole plan (each takes up to about a second on the
+// megaminx; its 12 phases take 9).
+constexpr std::size_t CHAIN_MAX_SEARCHES = 32;
+
+struct Unit {
+  std::size_t set;
+  std::uint8_t label;
+  std::vector<std::uint8_t> slots;
+};
+
+std::optional<mpz_class> orbit_of(const Definition& d, const State& pattern,
+                                  const RunContext& run) {
+  Definition pd = d;
+  pd.solved = pattern;
+  auto f = group_facts(pd, run);
+  if (!f) return std::nullopt;
+  return f->positions;
+}
+
+// Names for found sequences: q, then letters, none a move of the puzzle or a power's name of
+// another (power names add digits and ', which these names never hold).
+std::string sequence_name(const Definition& d, std::size_t index) {
+  while (true) {
+    std::string name = "q";
+    std::size_t i = index;
+    do {
+      name += static_cast<char>('a' + i % 26);
+      i /= 26;
+    } while (i > 0);
+    bool clash = false;
+    for (int k = 1; k < MAX_SEQUENCE_ORDER && !clash; ++k) {
+      for (int order = k + 1; order <= MAX_SEQUENCE_ORDER && !clash; ++order)
+        clash = static_cast<bool>(d.find_move(power_name(name, k, order)));
+    }
+    if (!clash) return name;
+    index += 26 * 26 * 26;
+  }
+}
+
+using Plan = std::optional<std::vector<Phase>>;
+
+// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
+// are not taken. `library` is built on first need and kept for the next plan.
+// A phase's proof (step 3): the orbit of its pattern, whether its moves and sequences finish
+// it, and the sequences; by phase_key.
+struct Proof {
+  mpz_class after;
+  bool complete = false;
+  std::vector<PhaseSequence> sequences;
+};
+using Proofs = std::map<std::string, Proof>;
+
+// The pattern and the moves of a phase (its proof depends on nothing else).
+std::string phase_key(const Phase& p) {
+  std::string key;
+  for (const SetState& s : p.pattern.sets) {
+    key.append(s.perm.begin(), s.perm.end());
+    key.append(s.ori.begin(), s.ori.end());
+    key += '|';
+  }
+  for (std::size_t m : p.moves) key += std::to_string(m) + ",";
+  key += p.only_sequences ? "s" : "m";
+  return key;
+}
+
+Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bool keep_connected,
+                        std::optional<SequenceLibrary>& library, Proofs& proofs, bool& refused,
+                        const RunContext& run) {
+  const std::size_t sets = d.sets.size();
+  const std::size_t bases = d.base_moves.size();
+  if (bases == 0) return Plan{};
+  // Step 0. Units, the slots each base move changes, and what is placed from the start.
+  std::vector<Unit> units;
+  for (std::size_t k = 0; k < sets; ++k) {
+    const SetState& solved = d.solved.sets[k];
+    std::map<int, std::size_t> index;
+    for (std::size_t j = 0; j < solved.perm.size(); ++j) {
+      auto [it, fresh] = index.emplace(solved.perm[j], units.size());
+      if (fresh) units.push_back({k, solved.perm[j], {}});
+      units[it->second].slots.push_back(static_cast<std::uint8_t>(j));
+    }
+  }
+  std::vector<SlotMarks> touches(bases);
+  for (std::size_t b = 0; b < bases; ++b) {
+    for (std::size_t k = 0; k < sets; ++k) {
+      const SetState& e = d.base_moves[b].effect.sets[k];
+      std::vector<char> t(e.perm.size(), 0);
+      for (std::size_t j = 0; j < t.size(); ++j)
+        t[j] = e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
+      touches[b].push_back(std::move(t));
+    }
+  }
+  // Base moves a and b change a common slot (for up to CHAIN_LINKED_MOVES base moves).
+  std::vector<char> overlap(bases * bases, 0);
+  for (std::size_t a = 0; a < bases && bases <= CHAIN_LINKED_MOVES; ++a) {
+    for (std::size_t b = 0; b < bases; ++b) {
+      for (std::size_t k = 0; k < sets && !overlap[a * bases + b]; ++k) {
+        for (std::size_t j = 0; j < touches[a][k].size(); ++j) {
+          if (touches[a][k][j] && touches[b][k][j]) {
+            overlap[a * bases + b] = 1;
+            break;
+          }
+        }
+      }
+    }
+  }
+  // Classes of `moves` joined by changing common slots: a step that splits a class leaves
+  // free slots no move links (their pieces could only pass by sequences across placed slots).
+  auto classes = [&](const std::vector<std::size_t>& moves) {
+    std::vector<char> seen(moves.size(), 0);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (seen[i]) continue;
+      ++count;
+      std::vector<std::size_t> stack{i};
+      seen[i] = 1;
+      while (!stack.empty()) {
+        const std::size_t x = stack.back();
+        stack.pop_back();
+        for (std::size_t y = 0; y < moves.size(); ++y) {
+          if (!seen[y] && overlap[moves[x] * bases + moves[y]]) {
+            seen[y] = 1;
+            stack.push_back(y);
+          }
+        }
+      }
+    }
+    return keep_connected ? count : std::size_t{0};
+  };
+  auto moves_unit = [&](std::size_t b, std::size_t u) {
+    return std::any_of(units[u].slots.begin(), units[u].slots.end(),
+                       [&](std::uint8_t j) { return touches[b][units[u].set][j] != 0; });
+  };
+  SlotMarks placed(sets);
+  for (std::size_t k = 0; k < sets; ++k) {
+    placed[k].assign(d.solved.sets[k].perm.size(), 0);
+    for (std::size_t j = 0; j < placed[k].size(); ++j) {
+      bool any = false;
+      for (std::size_t b = 0; b < bases && !any; ++b) any = touches[b][k][j] != 0;
+      placed[k][j] = any ? 0 : 1;
+    }
+  }
+  std::vector<char> unit_placed(units.size(), 0);
+  std::vector<std::size_t> placed_order;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    bool any = false;
+    for (std::size_t b = 0; b < bases && !any; ++b) any = moves_unit(b, u);
+    if (!any) {
+      unit_placed[u] = 1;
+      placed_order.push_back(u);
+    }
+  }
+  // The pattern: `fresh` numbered first, then the placed units, then one identical piece per
+  // set whose orientation is ignored.
+  auto pattern_of = [&](const std::vector<std::size_t>& fresh) {
+    State p = d.solved;
+    std::vector<int> next(sets, 0);
+    std::vector<std::vector<int>> number(sets, std::vector<int>(256, -1));
+    auto give = [&](std::size_t u) { number[units[u].set][units[u].label] = next[units[u].set]++; };
+    for (std::size_t u : fresh) give(u);
+    for (std::size_t u : placed_order) give(u);
+    for (std::size_t k = 0; k < sets; ++k) {
+      SetState& s = p.sets[k];
+      for (std::size_t j = 0; j < s.perm.size(); ++j) {
+        const int nb = number[k][d.solved.sets[k].perm[j]];
+        if (nb >= 0) {
+          s.perm[j] = static_cast<std::uint8_t>(nb);
+        } else {
+          s.perm[j] = static_cast<std::uint8_t>(next[k]);
+          s.ori[j] = ORIENTATION_IGNORED;
+        }
+      }
+    }
+    return p;
+  };
+  auto total = orbit_of(d, d.solved, run);
+  if (run.should_stop()) return run.stop_error();
+  if (!total) return Plan{};
+  std::optional<mpz_class> before = orbit_of(d, pattern_of({}), run);
+  if (!before) return Plan{};
+  // The cap (file comment).
+  const std::uint64_t share = std::min<std::uint64_t>(
+      PHASE_MEMORY_CAP,
+      std::max<std::uint64_t>(options.memory_bytes / CHAIN_PHASES, std::uint64_t{1} << 20));
+  const double cap = static_cast<double>(share) * 2;
+  std::vector<Phase> phases;
+  std::size_t named = 0;
+  std::size_t searches = 0;  // sequence searches (SequenceLibrary::for_phase) so far
+  double round_cap = cap;    // the cap of this round (lowered for a phase with sequences)
+  while (true) {
+    if (run.should_stop()) return run.stop_error();
+    std::vector<std::size_t> left;
+    for (std::size_t u = 0; u < units.size(); ++u)
+      if (!unit_placed[u]) left.push_back(u);
+    if (left.empty()) break;
+    if (phases.size() >= CHAIN_MAX_PHASES) return Plan{};
+    // Step 1. Active moves and the free slots of each set.
+    std::vector<char> active(bases, 0);
+    for (std::size_t b = 0; b < bases; ++b) {
+      bool clear = true;
+      for (std::size_t k = 0; k < sets && clear; ++k)
+        for (std::size_t j = 0; j < placed[k].size() && clear; ++j)
+          clear = !(placed[k][j] && touches[b][k][j]);
+      active[b] = clear;
+    }
+    std::vector<double> free(sets, 0);
+    for (std::size_t k = 0; k < sets; ++k)
+      for (char c : placed[k]) free[k] += c ? 0 : 1;
+    // Arrangements of units in the free slots (identical pieces of a unit counted once).
+    auto arrangements = [&](const std::vector<std::size_t>& fresh) {
+      std::vector<double> used(sets, 0);
+      double a = 1;
+      for (std::size_t u : fresh) {
+        const Unit& unit = units[u];
+        for (std::size_t c = 0; c < unit.slots.size(); ++c) {
+          a *= (free[unit.set] - used[unit.set]) * d.sets[unit.set].orientations;
+          a /= static_cast<double>(c + 1);
+          used[unit.set] += 1;
+        }
+      }
+      return a;
+    };
+    std::vector<std::size_t> fresh;
+    // 1a. The rest, when its exact count is within the cap.
+    if ((*total / *before) <= mpz_class(round_cap)) fresh = left;
+    // 1b. Block steps.
+    std::vector<std::size_t> on;
+    for (std::size_t b = 0; b < bases; ++b)
+      if (active[b]) on.push_back(b);
+    if (fresh.empty() && on.size() >= 2 && on.size() <= BLOCK_CHAIN_MAX_BASES) {
+      struct Candidate {
+        std::size_t removed;
+        std::vector<std::size_t> fresh;
+        std::size_t slots;
+        double size;
+      };
+      std::optional<Candidate> best;
+      std::vector<std::size_t> pick;
+      const std::size_t on_classes = classes(on);
+      std::function<void(std::size_t)> choose = [&](std::size_t from) {
+        std::vector<std::size_t> kept_moves;
+        for (std::size_t b : on)
+          if (std::find(pick.begin(), pick.end(), b) == pick.end()) kept_moves.push_back(b);
+        const bool splits = !pick.empty() && classes(kept_moves) > on_classes;
+        refused = refused || splits;
+        if (!pick.empty() && pick.size() < on.size() && !splits) {
+          Candidate c{pick.size(), {}, 0, 0};
+          for (std::size_t u : left) {
+            bool kept = false;
+            for (std::size_t b : on) {
+              if (std::find(pick.begin(), pick.end(), b) != pick.end()) continue;
+              kept = kept || moves_unit(b, u);
+            }
+            if (!kept) {
+              c.fresh.push_back(u);
+              c.slots += units[u].slots.size();
+            }
+          }
+          c.size = arrangements(c.fresh);
+          // The most slots placed per move given up (a block grows where few moves are
+          // given up for it), then the most slots, then the smaller phase.
+          const auto per = [](const Candidate& x) {
+            return static_cast<double>(x.slots) / static_cast<double>(x.removed);
+          };
+          const bool better =
+              !best || per(c) > per(*best) ||
+              (per(c) == per(*best) &&
+               (c.slots > best->slots || (c.slots == best->slots && c.size < best->size)));
+          if (c.slots > 0 && c.size <= round_cap && better) best = std::move(c);
+        }
+        if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
+        for (std::size_t i = from; i < on.size(); ++i) {
+          pick.push_back(on[i]);
+          choose(i + 1);
+          pick.pop_back();
+        }
+      };
+      choose(0);
+      if (best) fresh = best->fresh;
+    }
+    // 1c. A piece step.
+    if (fresh.empty()) {
+      // The smallest block of one active move (the units it alone among the active ones
+      // changes): split over phases when no block step fits, the block chain's step goes on
+      // piece by piece.
+      std::vector<char> in_block(units.size(), 0);
+      {
+        double smallest = 0;
+        std::vector<std::size_t> chosen_block;
+        // Moves whose block may go: those whose loss splits no class of the active moves (all
+        // when every one would).
+        // (Each test is quadratic in the moves: only for up to CHAIN_LINKED_MOVES of them.)
+        const std::size_t on_classes = on.size() <= CHAIN_LINKED_MOVES ? classes(on) : 0;
+        std::vector<std::size_t> may_go;
+        for (std::size_t b : on) {
+          if (on.size() > CHAIN_LINKED_MOVES) break;
+          if (run.should_stop()) return run.stop_error();
+          std::vector<std::size_t> kept_moves;
+          for (std::size_t o : on)
+            if (o != b) kept_moves.push_back(o);
+          if (classes(kept_moves) <= on_classes) {
+            may_go.push_back(b);
+          } else {
+            refused = true;
+          }
+        }
+        if (may_go.empty()) may_go = on;
+        for (std::size_t b : may_go) {
+          std::vector<std::size_t> block;
+          for (std::size_t u : left) {
+            if (!moves_unit(b, u)) continue;
+            bool other = false;
+            for (std::size_t o : on) other = other || (o != b && moves_unit(o, u));
+            if (!other) block.push_back(u);
+          }
+          const double size = arrangements(block);
+          if (!block.empty() && (chosen_block.empty() || size < smallest)) {
+            chosen_block = std::move(block);
+            smallest = size;
+          }
+        }
+        for (std::size_t u : chosen_block) in_block[u] = 1;
+      }
+      std::vector<char> taken(units.size(), 0);
+      while (true) {
+        int pick = -1;
+        std::tuple<int, int, int, int> pick_key{0, 0, 0, 0};
+        for (std::size_t u : left) {
+          if (taken[u]) continue;
+          int movers = 0, shared = 0;
+          for (std::size_t b = 0; b < bases; ++b) {
+            if (!moves_unit(b, u)) continue;
+            movers += active[b] ? 1 : 0;
+            bool near = false;
+            for (std::size_t v = 0; v < units.size() && !near; ++v)
+              near = (unit_placed[v] || taken[v]) && moves_unit(b, v);
+            shared += near ? 1 : 0;
+          }
+          // Units no active move changes, then the chosen block's, then by the fewest active
+          // moves changing them and the most base moves shared with the placed units.
+          const int rank = movers == 0 ? 0 : in_block[u] ? 1 : 2;
+          const std::tuple<int, int, int, int> key{rank, movers, -shared, static_cast<int>(u)};
+          if (pick < 0 || key < pick_key) {
+            pick = static_cast<int>(u);
+            pick_key = key;
+          }
+        }
+        if (pick < 0) break;
+        std::vector<std::size_t> more = fresh;
+        more.push_back(static_cast<std::size_t>(pick));
+        if (!fresh.empty() && arrangements(more) > round_cap) break;
+        fresh = std::move(more);
+        taken[static_cast<std::size_t>(pick)] = 1;
+      }
+    }
+    // A set with one unit left: it is forced into its slots now.
+    for (std::size_t k = 0; k < sets; ++k) {
+      std::vector<std::size_t> rest;
+      for (std::size_t u : left) {
+        if (units[u].set == k && std::find(fresh.begin(), fresh.end(), u) == fresh.end())
+          rest.push_back(u);
+      }
+      if (rest.size() == 1) fresh.push_back(rest.front());
+    }
+    // Step 2. The phase.
+    Phase phase;
+    phase.pattern = pattern_of(fresh);
+    for (std::size_t m = 0; m < d.moves.size(); ++m)
+      if (active[d.moves[m].base]) phase.moves.push_back(m);
+    phase.only_sequences = phase.moves.empty();
+    if (phase.moves.size() == d.moves.size()) phase.moves.clear();
+    std::string names;
+    for (std::size_t u : fresh) {
+      names += (names.empty() ? "" : ",") + d.sets[units[u].set].name + ":" +
+               std::to_string(units[u].slots.front() + 1);
+    }
+    phase.name = fmt::format("p{}-{}", phases.size() + 1, names);
+    // Step 3. The proof, with sequences where the moves fall short (or the one an earlier plan
+    // made of the same phase).
+    const std::string proof_key = phase_key(phase);
+    auto known = proofs.find(proof_key);
+    if (known != proofs.end()) {
+      if (!known->second.complete) return Plan{};
+      phase.sequences = known->second.sequences;
+      for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
+    }
+    auto after = known != proofs.end() ? std::optional<mpz_class>(known->second.after)
+                                       : orbit_of(d, phase.pattern, run);
+    if (run.should_stop()) return run.stop_error();
+    if (!after) return Plan{};
+    const mpz_class need = *after / *before;
+    bool complete = known != proofs.end();
+    if (!complete) {
+      mpz_class reached = 0;  // positions the phase's moves and sequences reach so far
+      auto reaches = [&](const Phase& p) {
+        const Definition pd = phase_definition(d, p);
+        auto f = group_facts(pd, run);
+        if (f) reached = f->positions;
+        return f && f->positions == need;
+      };
+      complete = !phase.only_sequences && reaches(phase);
+      if (run.should_stop()) return run.stop_error();
+      // Tries: CHAIN_SEQUENCES sequences, twice as many, then twice as many with conjugating words
+      // one move longer.
+      // A try that reaches no more than the one before ends them (more of the same kinds of
+      // sequences do not help: e.g. an odd permutation no commutator gives), and the plan has at
+      // most CHAIN_MAX_SEARCHES of them: a plan that cannot succeed fails in bounded time.
+      mpz_class reached_before = -1;
+      for (int attempt = 0; !complete && attempt < 3; ++attempt) {
+        if (attempt > 0 && reached == reached_before) break;
+        if (++searches > CHAIN_MAX_SEARCHES) return Plan{};
+        reached_before = reached;
+        const std::size_t room = attempt == 0 ? CHAIN_SEQUENCES : 2 * CHAIN_SEQUENCES;
+        const int conjugator = options.sequences.conjugator_length + (attempt == 2 ? 1 : 0);
+        std::vector<std::size_t> phase_moves;
+        for (std::size_t m = 0; m < d.moves.size(); ++m)
+          if (active[d.moves[m].base]) phase_moves.push_back(m);
+        if (!library) {
+          auto lib = SequenceLibrary::build(d, options.sequences, run);
+          if (!lib && run.should_stop()) return run.stop_error();
+          if (!lib) return Plan{};  // refused (too many moves): no plan with sequences
+          library = std::move(*lib);
+        }
+        SlotMarks target(sets);
+        for (std::size_t k = 0; k < sets; ++k) target[k].assign(placed[k].size(), 0);
+        for (std::size_t u : fresh)
+          for (std::uint8_t j : units[u].slots) target[units[u].set][j] = 1;
+        auto seqs = library->for_phase(placed, target, phase_moves, room, conjugator, run);
+        if (!seqs) return seqs.error();
+        if (seqs->empty()) break;
+        phase.sequences = std::move(*seqs);
+        for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
+        complete = reaches(phase);
+        if (run.should_stop()) return run.stop_error();
+      }
+      proofs[proof_key] = {*after, complete, phase.sequences};
+    }
+    if (!complete) return Plan{};
+    // A phase with sequences: its table's BFS within CHAIN_SEQUENCE_WORK.
+    if (!phase.sequences.empty()) {
+      double search_moves = static_cast<double>(phase.moves.size());
+      for (const PhaseSequence& q : phase.sequences) search_moves += q.order - 1;
+      if (need.get_d() * search_moves > CHAIN_SEQUENCE_WORK && fresh.size() > 1) {
+        // Too big with its sequences: the same round again within the cap they allow.
+        round_cap = std::min(round_cap / 2, CHAIN_SEQUENCE_WORK / search_moves);
+        continue;
+      }
+    }
+    // Step 4. The units are placed.
+    for (std::size_t u : fresh) {
+      unit_placed[u] = 1;
+      placed_order.push_back(u);
+      for (std::uint8_t j : units[u].slots) placed[units[u].set][j] = 1;
+    }
+    before = after;
+    round_cap = cap;
+    phases.push_back(std::move(phase));
+  }
+  if (phases.empty()) phases.push_back({"solved", d.solved, {}, {}, false});
+  return Plan{std::move(phases)};
+}
+
+}  // namespace
+
+Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
+                                                        const AutoPhaseOptions& options,
+                                                        const RunContext& run) {
+  // Keeping the free slots linked first (the megaminx: a face split from the others leaves its
+  // pieces no way out but long sequences), then without (the master pyraminx's tips).
+  // The second plan only when the first refused a step (else it would be the same plan).
+  // The library and the phases proven (or not) are kept for the second plan.
+  std::optional<SequenceLibrary> library;
+  Proofs proofs;
+  bool refused = false;
+  auto linked = plan_chain(d, options, true, library, proofs, refused, run);
+  if (!linked || *linked || !refused) return linked;
+  return plan_chain(d, options, false, library, proofs, refused, run);
+}
+
+}  // namespace permuzzle::def

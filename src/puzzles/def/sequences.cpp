@@ -1,0 +1,677 @@
+// Sequences found by search (sequences.hpp): commutators and conjugates of short move words
+// that change few pieces.
+#include "permuzzle/puzzles/def/sequences.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace permuzzle::def {
+
+namespace {
+
+using Flat = SequenceLibrary::Flat;
+
+// x then y (definition.hpp's apply on flat states).
+void compose(const Flat& x, const Flat& y, const std::vector<std::uint8_t>& modulus, Flat& out) {
+  const std::size_t n = y.perm.size();
+  out.perm.resize(n);
+  out.ori.resize(n);
+  for (std::size_t g = 0; g < n; ++g) {
+    const std::uint16_t from = y.perm[g];
+    out.perm[g] = x.perm[from];
+    out.ori[g] = static_cast<std::uint8_t>((x.ori[from] + y.ori[g]) % modulus[g]);
+  }
+}
+
+Flat inverse_of(const Flat& x, const std::vector<std::uint8_t>& modulus) {
+  Flat out{std::vector<std::uint16_t>(x.perm.size()), std::vector<std::uint8_t>(x.ori.size())};
+  for (std::size_t g = 0; g < x.perm.size(); ++g) {
+    const std::uint16_t to = x.perm[g];
+    out.perm[to] = static_cast<std::uint16_t>(g);
+    out.ori[to] = static_cast<std::uint8_t>((modulus[g] - x.ori[g] % modulus[g]) % modulus[g]);
+  }
+  return out;
+}
+
+Flat identity_flat(std::size_t n) {
+  Flat out{std::vector<std::uint16_t>(n), std::vector<std::uint8_t>(n, 0)};
+  for (std::size_t g = 0; g < n; ++g) out.perm[g] = static_cast<std::uint16_t>(g);
+  return out;
+}
+
+std::vector<std::uint16_t> support_of(const Flat& x) {
+  std::vector<std::uint16_t> out;
+  for (std::size_t g = 0; g < x.perm.size(); ++g) {
+    if (x.perm[g] != g || x.ori[g] != 0) out.push_back(static_cast<std::uint16_t>(g));
+  }
+  return out;
+}
+
+// The bytes of a flat state: the dedup key of its net effect.
+std::string key_of(const Flat& x) {
+  std::string k(x.perm.size() * 3, '\0');
+  for (std::size_t g = 0; g < x.perm.size(); ++g) {
+    k[3 * g] = static_cast<char>(x.perm[g] & 0xff);
+    k[3 * g + 1] = static_cast<char>(x.perm[g] >> 8);
+    k[3 * g + 2] = static_cast<char>(x.ori[g]);
+  }
+  return k;
+}
+
+// The order of x, or 0 past MAX_SEQUENCE_ORDER.
+int order_of(const Flat& x, const std::vector<std::uint8_t>& modulus) {
+  const Flat id = identity_flat(x.perm.size());
+  Flat power = x, next;
+  for (int k = 1; k <= MAX_SEQUENCE_ORDER; ++k) {
+    if (power.perm == id.perm && power.ori == id.ori) return k;
+    compose(power, x, modulus, next);
+    std::swap(power, next);
+  }
+  return 0;
+}
+
+// Adjacent moves of one base merged (their powers added, cancelled at 0): the junctions of
+// C, X and C' often hold two turns of one face.
+std::vector<std::size_t> merged(const Definition& d, const std::vector<std::size_t>& moves) {
+  std::vector<std::vector<std::size_t>> of_power(d.base_moves.size());
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    auto& row = of_power[d.moves[m].base];
+    const auto p = static_cast<std::size_t>(d.moves[m].power);
+    if (row.size() <= p) row.resize(p + 1, d.moves.size());
+    row[p] = m;
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t m : moves) {
+    if (!out.empty() && d.moves[out.back()].base == d.moves[m].base) {
+      const std::size_t b = d.moves[m].base;
+      const auto p = static_cast<std::size_t>((d.moves[out.back()].power + d.moves[m].power) %
+                                              d.base_moves[b].order);
+      if (p == 0) {
+        out.pop_back();
+        continue;
+      }
+      if (p < of_power[b].size() && of_power[b][p] < d.moves.size()) {
+        out.back() = of_power[b][p];
+        continue;
+      }
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+// Canonical words: no two adjacent moves of one base, and adjacent moves of commuting bases in
+// increasing base order (each product counted once).
+struct Words {
+  const Definition& d;
+  const std::vector<char>& commuting;  // [a * bases + b]
+  bool may_follow(std::size_t last_move, std::size_t move) const {
+    const std::size_t a = d.moves[last_move].base, b = d.moves[move].base;
+    if (a == b) return false;
+    return !(commuting[a * d.base_moves.size() + b] && b < a);
+  }
+};
+
+}  // namespace
+
+Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
+                                               const SequenceSearchOptions& options,
+                                               const RunContext& run) {
+  SequenceLibrary lib;
+  lib.def_ = &d;
+  lib.options_ = options;
+  // Step 1. The flat layout and every move's flat effect and inverse move.
+  std::size_t n = 0;
+  for (const PieceSet& s : d.sets) {
+    lib.offset_.push_back(n);
+    for (int j = 0; j < s.pieces; ++j)
+      lib.modulus_.push_back(static_cast<std::uint8_t>(s.orientations));
+    n += static_cast<std::size_t>(s.pieces);
+  }
+  if (d.moves.size() > MAX_SEQUENCE_SEARCH_MOVES) {
+    return make_error(
+        fmt::format("sequence search: more than {} search moves", MAX_SEQUENCE_SEARCH_MOVES), {},
+        Error::NO_POSITION, ErrorKind::LimitExceeded);
+  }
+  if (n > 65535) {
+    return make_error("sequence search: more than 65,535 slots", {}, Error::NO_POSITION,
+                      ErrorKind::LimitExceeded);
+  }
+  for (const Move& m : d.moves) {
+    Flat f{std::vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)};
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      for (std::size_t j = 0; j < m.effect.sets[k].perm.size(); ++j) {
+        f.perm[lib.offset_[k] + j] =
+            static_cast<std::uint16_t>(lib.offset_[k] + m.effect.sets[k].perm[j]);
+        f.ori[lib.offset_[k] + j] = m.effect.sets[k].ori[j];
+      }
+    }
+    lib.move_effects_.push_back(std::move(f));
+  }
+  for (const Move& m : d.moves) {
+    const int inverse_power = d.base_moves[m.base].order - m.power;
+    std::size_t inv = d.moves.size();
+    for (std::size_t o = 0; o < d.moves.size(); ++o)
+      if (d.moves[o].base == m.base && d.moves[o].power == inverse_power) inv = o;
+    lib.inverse_move_.push_back(inv);
+  }
+  const std::size_t bases = d.base_moves.size();
+  std::vector<char> commuting(bases * bases, 0);
+  {
+    std::vector<Flat> base_flat(bases);
+    for (std::size_t m = 0; m < d.moves.size(); ++m)
+      if (d.moves[m].power == 1) base_flat[d.moves[m].base] = lib.move_effects_[m];
+    Flat ab, ba;
+    for (std::size_t a = 0; a < bases; ++a) {
+      for (std::size_t b = 0; b < bases; ++b) {
+        if (base_flat[a].perm.empty() || base_flat[b].perm.empty()) continue;
+        compose(base_flat[a], base_flat[b], lib.modulus_, ab);
+        compose(base_flat[b], base_flat[a], lib.modulus_, ba);
+        commuting[a * bases + b] = ab.perm == ba.perm && ab.ori == ba.ori;
+      }
+    }
+  }
+  lib.commuting_ = commuting;
+  const Words words{d, commuting};
+  // Step 2. The longest A within the pair budget: canonical words counted by their last base.
+  int length = options.word_length;
+  if (length <= 0) {
+    std::vector<double> by_last(d.moves.size(), 1);
+    double pairs = 0;
+    length = 0;
+    for (int len = 1; len <= 8; ++len) {
+      if (len > 1) {
+        std::vector<double> next(d.moves.size(), 0);
+        for (std::size_t m = 0; m < d.moves.size(); ++m)
+          for (std::size_t o = 0; o < d.moves.size(); ++o)
+            if (words.may_follow(o, m)) next[m] += by_last[o];
+        by_last = std::move(next);
+      }
+      double count = 0;
+      for (double c : by_last) count += c;
+      pairs += count * static_cast<double>(bases);
+      if (pairs > static_cast<double>(options.pair_budget)) break;
+      length = len;
+    }
+    length = std::max(length, 1);
+  }
+  lib.word_length_ = length;
+  // The slots each base move changes (every power changes the same ones).
+  std::vector<std::vector<std::uint16_t>> base_support(bases);
+  std::vector<std::vector<char>> in_support(bases, std::vector<char>(n, 0));
+  for (std::size_t m = 0; m < d.moves.size(); ++m) {
+    if (d.moves[m].power != 1) continue;
+    base_support[d.moves[m].base] = support_of(lib.move_effects_[m]);
+    for (std::uint16_t g : base_support[d.moves[m].base]) in_support[d.moves[m].base][g] = 1;
+  }
+  // Step 3. Commutators [A, B], one per net effect up to inversion (the shortest).
+  struct Found {
+    Flat effect;
+    std::vector<std::size_t> moves;
+    std::size_t support = 0;
+  };
+  std::vector<Found> found;
+  std::unordered_map<std::string, std::size_t> seen;  // key of effect (and of its inverse)
+  std::uint64_t bytes = 0;
+  const std::uint64_t entry_bytes = n * 9 + 128;
+  bool full = false;
+  std::size_t large_count = 0;
+  auto offer = [&](Flat effect, std::vector<std::size_t> moves, std::size_t support) {
+    std::string key = key_of(effect);
+    auto it = seen.find(key);
+    if (it == seen.end()) it = seen.find(key_of(inverse_of(effect, lib.modulus_)));
+    if (it != seen.end()) {
+      // The shorter of the two (the effect may be the inverse of the one kept: it goes too).
+      Found& f = found[it->second];
+      if (moves.size() < f.moves.size()) {
+        f.moves = std::move(moves);
+        f.effect = std::move(effect);
+      }
+      return;
+    }
+    // Larger entries (kept for their powers, twists and flips) have a share of their own.
+    const bool is_large = support > MAX_SEQUENCE_SUPPORT;
+    if (is_large && large_count >= MAX_LIBRARY_ENTRIES) return;
+    if (found.size() >= MAX_LIBRARY_ENTRIES * 4 || bytes + entry_bytes > options.memory_bytes) {
+      full = true;
+      return;
+    }
+    large_count += is_large ? 1 : 0;
+    bytes += entry_bytes;
+    seen.emplace(std::move(key), found.size());
+    found.push_back({std::move(effect), std::move(moves), support});
+  };
+  std::vector<Flat> a_stack(static_cast<std::size_t>(length) + 1, identity_flat(n));
+  std::vector<Flat> ainv_stack = a_stack;
+  std::vector<std::size_t> word;
+  std::uint64_t visited = 0;
+  Flat t1, t2, t3, comm;
+  bool stopped = false;
+  std::function<void(int)> walk = [&](int depth) {
+    if (stopped || full) return;
+    if (depth > 0) {
+      if ((++visited & 1023) == 0 && run.should_stop()) {
+        stopped = true;
+        return;
+      }
+      const Flat& a = a_stack[static_cast<std::size_t>(depth)];
+      const Flat& ainv = ainv_stack[static_cast<std::size_t>(depth)];
+      const std::size_t last_base = d.moves[word.back()].base;
+      for (std::size_t b = 0; b < bases; ++b) {
+        if (b == last_base || base_support[b].empty()) continue;
+        // A B A' changes A(supp B): the commutator changes at least twice the slots it sends
+        // outside supp B.
+        int out = 0;
+        for (std::uint16_t g : base_support[b]) out += in_support[b][a.perm[g]] ? 0 : 1;
+        if (out > 2) continue;
+        for (std::size_t m = 0; m < d.moves.size(); ++m) {
+          if (d.moves[m].base != b) continue;
+          compose(a, lib.move_effects_[m], lib.modulus_, t1);
+          compose(t1, ainv, lib.modulus_, t2);
+          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, comm);
+          std::size_t support = 0;
+          for (std::size_t g = 0; g < n && support <= MAX_POWERED_SUPPORT; ++g)
+            support += (comm.perm[g] != g || comm.ori[g] != 0) ? 1 : 0;
+          if (support == 0 || support > MAX_POWERED_SUPPORT) continue;
+          std::vector<std::size_t> moves = word;
+          moves.push_back(m);
+          for (auto it = word.rbegin(); it != word.rend(); ++it)
+            moves.push_back(lib.inverse_move_[*it]);
+          moves.push_back(lib.inverse_move_[m]);
+          offer(comm, std::move(moves), support);
+        }
+      }
+    }
+    if (depth == length) return;
+    for (std::size_t m = 0; m < d.moves.size(); ++m) {
+      if (lib.inverse_move_[m] >= d.moves.size()) continue;
+      if (!word.empty() && !words.may_follow(word.back(), m)) continue;
+      word.push_back(m);
+      const auto next = static_cast<std::size_t>(depth) + 1;
+      compose(a_stack[next - 1], lib.move_effects_[m], lib.modulus_, a_stack[next]);
+      compose(lib.move_effects_[lib.inverse_move_[m]], ainv_stack[next - 1], lib.modulus_,
+              ainv_stack[next]);
+      walk(depth + 1);
+      word.pop_back();
+      if (stopped || full) return;
+    }
+  };
+  walk(0);
+  if (stopped) return run.stop_error();
+  // Step 4. Powers of the larger commutators that change few slots; then the small entries,
+  // shortest first.
+  const std::size_t commutators = found.size();
+  for (std::size_t i = 0; i < commutators && !full; ++i) {
+    if (found[i].support <= MAX_SEQUENCE_SUPPORT) continue;
+    if ((i & 255) == 0 && run.should_stop()) return run.stop_error();
+    const int order = order_of(found[i].effect, lib.modulus_);
+    if (order == 0) continue;
+    Flat power = found[i].effect, next;
+    std::vector<std::size_t> moves = found[i].moves;
+    for (int k = 2; k <= order / 2; ++k) {
+      compose(power, found[i].effect, lib.modulus_, next);
+      std::swap(power, next);
+      moves.insert(moves.end(), found[i].moves.begin(), found[i].moves.end());
+      const std::size_t support = support_of(power).size();
+      if (support > 0 && support <= MAX_SEQUENCE_SUPPORT) offer(power, merged(d, moves), support);
+    }
+  }
+  // Step 4b. Commutators [E, B] of an entry E found so far and a move B: an E that twists one
+  // slot of supp B in place and changes nothing else of it gives two slots twisted in place (the
+  // corner twists and edge flips no commutator of short words gives).
+  {
+    const std::size_t first_level = found.size();
+    std::vector<std::size_t> order(first_level);
+    for (std::size_t i = 0; i < first_level; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return found[a].moves.size() < found[b].moves.size();
+    });
+    if (order.size() > MAX_LIBRARY_ENTRIES) order.resize(MAX_LIBRARY_ENTRIES);
+    Flat einv, t1, t2, c2;
+    std::size_t checked = 0;
+    for (std::size_t i : order) {
+      if (full) break;
+      if ((++checked & 255) == 0 && run.should_stop()) return run.stop_error();
+      const Flat e = found[i].effect;
+      const std::vector<std::size_t> e_moves = found[i].moves;
+      einv = inverse_of(e, lib.modulus_);
+      for (std::size_t b = 0; b < bases; ++b) {
+        if (base_support[b].empty()) continue;
+        int out = 0, changed = 0;
+        for (std::uint16_t g : base_support[b]) {
+          out += in_support[b][e.perm[g]] ? 0 : 1;
+          changed += (e.perm[g] != g || e.ori[g] != 0) ? 1 : 0;
+        }
+        if (out > 1 || changed != 1) continue;
+        for (std::size_t m = 0; m < d.moves.size(); ++m) {
+          if (d.moves[m].base != b) continue;
+          compose(e, lib.move_effects_[m], lib.modulus_, t1);
+          compose(t1, einv, lib.modulus_, t2);
+          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, c2);
+          const std::size_t support = support_of(c2).size();
+          if (support == 0 || support > MAX_SEQUENCE_SUPPORT) continue;
+          std::vector<std::size_t> moves = e_moves;
+          moves.push_back(m);
+          for (auto it = e_moves.rbegin(); it != e_moves.rend(); ++it)
+            moves.push_back(lib.inverse_move_[*it]);
+          moves.push_back(lib.inverse_move_[m]);
+          offer(c2, merged(d, moves), support);
+        }
+      }
+    }
+  }
+  // Step 5. Products of two entries on the same slots: two 3-cycles of three edges that flip
+  // them differently give, one times the other's inverse, a pure flip (no commutator of short
+  // words twists in place).
+  {
+    std::map<std::vector<std::uint16_t>, std::vector<std::size_t>> by_support;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (found[i].support <= MAX_SEQUENCE_SUPPORT)
+        by_support[support_of(found[i].effect)].push_back(i);
+    }
+    Flat product;
+    std::size_t checked = 0;
+    for (const auto& [support, same] : by_support) {
+      for (std::size_t x = 0; x < same.size() && !full; ++x) {
+        for (std::size_t y = x + 1; y < same.size() && !full; ++y) {
+          if ((++checked & 1023) == 0 && run.should_stop()) return run.stop_error();
+          // Copies: offer() may grow `found` (references into it would dangle).
+          const Found a = found[same[x]];
+          const Found b = found[same[y]];
+          for (int inverted = 0; inverted < 2; ++inverted) {
+            const Flat other = inverted ? inverse_of(b.effect, lib.modulus_) : b.effect;
+            compose(a.effect, other, lib.modulus_, product);
+            const std::size_t sup = support_of(product).size();
+            if (sup == 0 || sup > MAX_SEQUENCE_SUPPORT) continue;
+            std::vector<std::size_t> moves = a.moves;
+            if (inverted) {
+              for (auto it = b.moves.rbegin(); it != b.moves.rend(); ++it)
+                moves.push_back(lib.inverse_move_[*it]);
+            } else {
+              moves.insert(moves.end(), b.moves.begin(), b.moves.end());
+            }
+            offer(product, merged(d, moves), sup);
+          }
+        }
+      }
+    }
+  }
+  // The entries: the small ones, then at most a quarter as many larger ones (up to
+  // MAX_POWERED_SUPPORT slots: F R U R' U' F' flips two edges and moves five more pieces; where
+  // those are free, it is what flips), each shortest first.
+  std::vector<std::size_t> small, large;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (order_of(found[i].effect, lib.modulus_) == 0) continue;
+    (found[i].support <= MAX_SEQUENCE_SUPPORT ? small : large).push_back(i);
+  }
+  for (auto* list : {&small, &large}) {
+    std::stable_sort(list->begin(), list->end(), [&](std::size_t a, std::size_t b) {
+      return found[a].moves.size() < found[b].moves.size();
+    });
+  }
+  if (small.size() > MAX_LIBRARY_ENTRIES) small.resize(MAX_LIBRARY_ENTRIES);
+  if (large.size() > MAX_LIBRARY_ENTRIES / 4) large.resize(MAX_LIBRARY_ENTRIES / 4);
+  small.insert(small.end(), large.begin(), large.end());
+  for (std::size_t i : small) {
+    Entry e;
+    e.support = support_of(found[i].effect);
+    e.effect = std::move(found[i].effect);
+    e.moves = std::move(found[i].moves);
+    lib.entries_.push_back(std::move(e));
+  }
+  return lib;
+}
+
+Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
+    const SlotMarks& fixed, const SlotMarks& target, const std::vector<std::size_t>& moves,
+    std::size_t max_sequences, int conjugator_length, const RunContext& run) const {
+  const Definition& d = *def_;
+  const std::size_t n = modulus_.size();
+  std::vector<char> is_fixed(n, 0), is_target(n, 0);
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    for (std::size_t j = 0; j < fixed[k].size(); ++j) {
+      is_fixed[offset_[k] + j] = fixed[k][j];
+      is_target[offset_[k] + j] = target[k][j];
+    }
+  }
+  const Words words{d, commuting_};
+  // Step 1. The conjugating words C (the empty word first) with their effects.
+  struct Conjugator {
+    std::vector<std::size_t> moves;
+    Flat effect;
+    Flat inverse;
+  };
+  std::vector<Conjugator> conjugators{{{}, identity_flat(n), identity_flat(n)}};
+  for (std::size_t from = 0, len = 0; len < static_cast<std::size_t>(conjugator_length); ++len) {
+    const std::size_t to = conjugators.size();
+    for (std::size_t c = from; c < to && conjugators.size() < MAX_CONJUGATORS; ++c) {
+      if (run.should_stop()) return run.stop_error();
+      for (std::size_t m = 0; m < d.moves.size() && conjugators.size() < MAX_CONJUGATORS; ++m) {
+        if (inverse_move_[m] >= d.moves.size()) continue;
+        if (!conjugators[c].moves.empty() && !words.may_follow(conjugators[c].moves.back(), m))
+          continue;
+        Conjugator next{conjugators[c].moves, {}, {}};
+        next.moves.push_back(m);
+        compose(conjugators[c].effect, move_effects_[m], modulus_, next.effect);
+        next.inverse = inverse_of(next.effect, modulus_);
+        conjugators.push_back(std::move(next));
+      }
+    }
+    from = to;
+  }
+  // Step 2. The pairs (C, X) with C(supp X) free of fixed slots: (length, target?, X, C).
+  struct Pair {
+    std::uint32_t length;
+    std::uint32_t entry;
+    std::uint32_t conjugator;
+    bool target;
+    bool large;  // the entry changes more than MAX_SEQUENCE_SUPPORT slots
+  };
+  std::vector<Pair> pairs;
+  const std::size_t max_pairs = std::max<std::size_t>(
+      1024, static_cast<std::size_t>(options_.memory_bytes / sizeof(Pair) / 4));
+  std::uint32_t length_cap = UINT32_MAX;
+  std::uint64_t tried = 0;
+  // Slot sets as bit masks of `words` 64-bit words: each entry's support, and per conjugator the
+  // slots it sends to a fixed (a target) slot; a pair is tested with a few ANDs.
+  const std::size_t words_per = (n + 63) / 64;
+  std::vector<std::uint64_t> entry_mask(entries_.size() * words_per, 0);
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    for (std::uint16_t g : entries_[e].support)
+      entry_mask[e * words_per + g / 64] |= std::uint64_t{1} << (g % 64);
+  }
+  std::vector<std::uint32_t> entry_length(entries_.size());
+  for (std::size_t e = 0; e < entries_.size(); ++e)
+    entry_length[e] = static_cast<std::uint32_t>(entries_[e].moves.size());
+  std::vector<std::uint64_t> to_fixed(words_per), to_target(words_per);
+  for (std::size_t c = 0; c < conjugators.size(); ++c) {
+    const Flat& ce = conjugators[c].effect;
+    std::fill(to_fixed.begin(), to_fixed.end(), 0);
+    std::fill(to_target.begin(), to_target.end(), 0);
+    for (std::size_t g = 0; g < n; ++g) {
+      if (is_fixed[ce.perm[g]]) to_fixed[g / 64] |= std::uint64_t{1} << (g % 64);
+      if (is_target[ce.perm[g]]) to_target[g / 64] |= std::uint64_t{1} << (g % 64);
+    }
+    for (std::size_t e = 0; e < entries_.size(); ++e) {
+      if ((++tried & 4095) == 0 && run.should_stop()) return run.stop_error();
+      const auto length =
+          entry_length[e] + static_cast<std::uint32_t>(2 * conjugators[c].moves.size());
+      if (length > length_cap) continue;
+      const std::uint64_t* mask = &entry_mask[e * words_per];
+      bool ok = true, hits = false;
+      for (std::size_t w = 0; w < words_per && ok; ++w) {
+        ok = (mask[w] & to_fixed[w]) == 0;
+        hits = hits || (mask[w] & to_target[w]) != 0;
+      }
+      if (!ok) continue;
+      pairs.push_back({length, static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(c), hits,
+                       entries_[e].support.size() > MAX_SEQUENCE_SUPPORT});
+      // Past the memory share: the shorter half is kept, and nothing longer is taken later.
+      if (pairs.size() >= max_pairs) {
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const Pair& a, const Pair& b) { return a.length < b.length; });
+        pairs.resize(max_pairs / 2);
+        length_cap = pairs.back().length;
+      }
+    }
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+    if (a.target != b.target) return a.target;
+    return a.length < b.length;
+  });
+  // Step 3. The chosen: distinct net effects up to inversion; those changing a target slot up to
+  // half the room, then the shortest changing a free slot none chosen changes, then more of
+  // those changing a target slot.
+  std::unordered_map<std::string, char> taken;
+  std::vector<char> covered(n, 0);
+  // Slots some chosen sequence twists in place (changes the orientation of and moves nothing
+  // else): a phase's moves and 3-cycles may never change an orientation sum.
+  std::vector<char> twisted(n, 0);
+  // Slots joined by the phase's moves and the sequences chosen (union-find over global slots):
+  // a sequence joining two classes lets pieces pass from one to the other.
+  std::vector<std::uint16_t> parent(n);
+  for (std::size_t g = 0; g < n; ++g) parent[g] = static_cast<std::uint16_t>(g);
+  auto find = [&](std::uint16_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto join_all = [&](const Flat& y) {
+    bool joined = false;
+    for (std::size_t g = 0; g < n; ++g) {
+      const std::uint16_t a = find(static_cast<std::uint16_t>(g)), b = find(y.perm[g]);
+      if (a != b) {
+        parent[a] = b;
+        joined = true;
+      }
+    }
+    return joined;
+  };
+  for (std::size_t m : moves) {
+    join_all(move_effects_[m]);
+    for (std::uint16_t g : support_of(move_effects_[m])) covered[g] = 1;
+  }
+  std::vector<std::pair<const Pair*, Flat>> chosen;
+  auto effect_of = [&](const Pair& p) {
+    const Conjugator& c = conjugators[p.conjugator];
+    Flat t, out;
+    compose(c.effect, entries_[p.entry].effect, modulus_, t);
+    compose(t, c.inverse, modulus_, out);
+    return out;
+  };
+  // need: 0 any, 1 a slot not covered yet, 2 joining two classes of slots, 3 twisting in place
+  // a slot none chosen twists in place.
+  // Entries that twist in place (move no piece): so do their conjugates.
+  std::vector<char> entry_twists(entries_.size(), 0);
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    const Entry& x = entries_[e];
+    entry_twists[e] = std::all_of(x.support.begin(), x.support.end(),
+                                  [&](std::uint16_t g) { return x.effect.perm[g] == g; });
+  }
+  std::vector<std::uint16_t> image;
+  auto take = [&](const Pair& p, int need) {
+    // The slots C X C' changes, C(supp X): the kinds are told from them before the effect is
+    // composed (most pairs of a pass are not of its kind).
+    const Flat& ce = conjugators[p.conjugator].effect;
+    image.clear();
+    for (std::uint16_t g : entries_[p.entry].support) image.push_back(ce.perm[g]);
+    if (need == 3 &&
+        (!entry_twists[p.entry] ||
+         std::all_of(image.begin(), image.end(), [&](std::uint16_t g) { return twisted[g] != 0; })))
+      return;
+    if (need == 1 &&
+        std::all_of(image.begin(), image.end(), [&](std::uint16_t g) { return covered[g] != 0; }))
+      return;
+    if (need == 2 && std::all_of(image.begin(), image.end(),
+                                 [&](std::uint16_t g) { return find(g) == find(image.front()); }))
+      return;
+    Flat y = effect_of(p);
+    const std::vector<std::uint16_t> sup = support_of(y);
+    const bool twist =
+        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return y.perm[g] == g; });
+    if (need == 3 && (!twist || std::all_of(sup.begin(), sup.end(),
+                                            [&](std::uint16_t g) { return twisted[g] != 0; })))
+      return;
+    if (need == 1 &&
+        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return covered[g] != 0; }))
+      return;
+    if (need == 2 && std::all_of(sup.begin(), sup.end(),
+                                 [&](std::uint16_t g) { return find(g) == find(y.perm[g]); }))
+      return;
+    std::string key = key_of(y);
+    if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) return;
+    taken.emplace(std::move(key), 1);
+    for (std::uint16_t g : sup) {
+      covered[g] = 1;
+      if (twist) twisted[g] = 1;
+    }
+    join_all(y);
+    chosen.emplace_back(&p, std::move(y));
+  };
+  // Passes over the pairs (target first, then by length): each takes those of its kind while
+  // the room it has lasts.
+  std::vector<const Pair*> by_length;
+  for (const Pair& p : pairs) by_length.push_back(&p);
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [](const Pair* a, const Pair* b) { return a->length < b->length; });
+  // size: 0 small entries only, 1 larger ones only, 2 both.
+  auto pass = [&](const std::vector<const Pair*>& list, std::size_t room, int size, bool target,
+                  int need) {
+    const std::size_t until = std::min(max_sequences, chosen.size() + room);
+    for (const Pair* p : list) {
+      if (chosen.size() >= until) break;
+      if ((size == 2 || p->large == (size == 1)) && (!target || p->target)) take(*p, need);
+    }
+  };
+  std::vector<const Pair*> target_first;
+  for (const Pair& p : pairs) target_first.push_back(&p);
+  const std::size_t eighth = std::max<std::size_t>(1, max_sequences / 8);
+  pass(target_first, max_sequences / 2, 0, true, 0);
+  pass(target_first, eighth, 0, true, 3);
+  pass(by_length, eighth, 0, false, 3);
+  pass(by_length, max_sequences / 4, 0, false, 2);
+  // Larger entries may join classes too: a slot no move changes may have no short 3-cycle to
+  // the others that keeps the placed slots.
+  pass(by_length, eighth, 2, false, 2);
+  pass(target_first, eighth, 1, true, 0);
+  pass(by_length, max_sequences, 0, false, 1);
+  pass(by_length, eighth, 2, false, 1);
+  pass(target_first, max_sequences, 0, true, 0);
+  // Step 4. Each as a sequence of the puzzle's moves, replayed and checked.
+  std::vector<PhaseSequence> out;
+  for (const auto& [p, y] : chosen) {
+    if (run.should_stop()) return run.stop_error();
+    const Conjugator& c = conjugators[p->conjugator];
+    std::vector<std::size_t> moves = c.moves;
+    const auto& x = entries_[p->entry].moves;
+    moves.insert(moves.end(), x.begin(), x.end());
+    for (auto it = c.moves.rbegin(); it != c.moves.rend(); ++it)
+      moves.push_back(inverse_move_[*it]);
+    PhaseSequence seq;
+    seq.moves = merged(d, moves);
+    seq.effect = apply_moves(d, d.identity(), seq.moves);
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      for (std::size_t j = 0; j < seq.effect.sets[k].perm.size(); ++j) {
+        if (offset_[k] + seq.effect.sets[k].perm[j] != y.perm[offset_[k] + j] ||
+            seq.effect.sets[k].ori[j] != y.ori[offset_[k] + j]) {
+          return make_error(
+              "sequence search: a sequence's replay differs from its computed "
+              "effect (internal error)",
+              {}, Error::NO_POSITION, ErrorKind::Internal);
+        }
+      }
+    }
+    seq.order = order_of(y, modulus_);
+    if (seq.order < 2) continue;
+    auto inverse = inverse_sequence(d, seq.moves);
+    if (!inverse) return inverse.error();
+    seq.inverse = std::move(*inverse);
+    out.push_back(std::move(seq));
+  }
+  return out;
+}
+
+}  // namespace permuzzle::def

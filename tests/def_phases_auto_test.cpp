@@ -1,0 +1,190 @@
+// `--phases auto`'s planned chain and the sequences it finds (issue 35): every sequence is
+// replayed here with the reader's apply_moves, every solution is replayed from its position,
+// and the phases' sizes are checked against the puzzle's group facts (a second count).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/group_facts.hpp"
+#include "permuzzle/puzzles/def/phases.hpp"
+#include "permuzzle/puzzles/def/reader.hpp"
+#include "permuzzle/puzzles/def/sequences.hpp"
+
+namespace permuzzle::def {
+namespace {
+
+Definition load(const std::string& name) {
+  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto d = parse_definition(text.str(), name);
+  EXPECT_TRUE(d) << (d ? "" : d.error().message);
+  return *d;
+}
+
+// Slots a state changes (moves or twists), over every set.
+std::size_t changed_slots(const Definition& d, const State& s) {
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    for (std::size_t j = 0; j < s.sets[k].perm.size(); ++j)
+      n += (s.sets[k].perm[j] != j || s.sets[k].ori[j] % d.sets[k].orientations != 0) ? 1 : 0;
+  }
+  return n;
+}
+
+// The 3x3x3's last layer: sequences that keep the first two layers (every slot no U turn
+// moves) change at most MAX_POWERED_SUPPORT slots (most at most MAX_SEQUENCE_SUPPORT), all
+// U-layer ones; replayed.
+TEST(DefPhasesAuto, FoundSequencesKeepTheFixedSlotsAndMoveFewPieces) {
+  const Definition d = load("3x3x3.tws");
+  auto lib = SequenceLibrary::build(d, {}, RunContext{});
+  ASSERT_TRUE(lib) << lib.error().message;
+  EXPECT_GT(lib->size(), 0u);
+  const std::size_t u = *d.find_move("U");
+  SlotMarks fixed(d.sets.size()), target(d.sets.size());
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    const SetState& e = d.moves[u].effect.sets[k];
+    for (std::size_t j = 0; j < e.perm.size(); ++j) {
+      const bool on_u = e.perm[j] != j || e.ori[j] != 0;
+      fixed[k].push_back(on_u ? 0 : 1);
+      target[k].push_back(on_u ? 1 : 0);
+    }
+  }
+  auto seqs = lib->for_phase(fixed, target, {u}, 40, 2, RunContext{});
+  ASSERT_TRUE(seqs) << seqs.error().message;
+  ASSERT_FALSE(seqs->empty());
+  std::size_t few = 0;
+  for (const PhaseSequence& q : *seqs) {
+    const State s = apply_moves(d, q.moves);
+    EXPECT_EQ(s, q.effect);
+    EXPECT_LE(changed_slots(d, s), MAX_POWERED_SUPPORT);
+    few += changed_slots(d, s) <= MAX_SEQUENCE_SUPPORT ? 1 : 0;
+    EXPECT_GT(changed_slots(d, s), 0u);
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      for (std::size_t j = 0; j < fixed[k].size(); ++j) {
+        if (!fixed[k][j]) continue;
+        EXPECT_EQ(s.sets[k].perm[j], d.solved.sets[k].perm[j]);
+        EXPECT_EQ(s.sets[k].ori[j], d.solved.sets[k].ori[j]);
+      }
+    }
+    // Its inverse undoes it, and its order is that of its net effect.
+    EXPECT_EQ(apply_moves(d, s, q.inverse), d.solved);
+    State power = s;
+    for (int k = 1; k < q.order; ++k) power = apply(d, power, s);
+    EXPECT_EQ(power, d.solved);
+  }
+  EXPECT_GT(few * 2, seqs->size());
+  // With U and these, the whole last layer: 62,208 positions (the published count), so the
+  // search found the twists, flips and cycles a last-layer method needs.
+  Phase ll{"ll", d.solved, {u}, *seqs, false};
+  for (std::size_t i = 0; i < ll.sequences.size(); ++i)
+    ll.sequences[i].name = "s" + std::to_string(i) + "x";
+  auto facts = group_facts(phase_definition(d, ll), RunContext{});
+  ASSERT_TRUE(facts) << facts.error().message;
+  EXPECT_EQ(facts->positions, 62208);
+}
+
+// The pyraminx with tips: auto plans a chain whose second phase needs sequences (the tips' own
+// turns cannot place the last edges); its phases multiply to the puzzle's positions, it solves
+// random positions (each replayed) and it reads back from the phase file it writes.
+TEST(DefPhasesAuto, PlannedChainWithSequencesSolvesAndRoundTrips) {
+  const Definition d = load("pyraminx-tips.tws");
+  auto phases = auto_phases(d, RunContext{});
+  ASSERT_TRUE(phases) << phases.error().message;
+  bool with_sequences = false;
+  for (const Phase& p : *phases) with_sequences = with_sequences || !p.sequences.empty();
+  EXPECT_TRUE(with_sequences);
+  const auto sizes = phase_sizes(d, *phases, RunContext{});
+  mpz_class product = 1;
+  for (const PhaseSize& z : sizes) {
+    ASSERT_FALSE(z.positions.empty()) << z.refused;
+    product *= mpz_class(z.positions);
+  }
+  auto facts = group_facts(d, RunContext{});
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(product, facts->positions);  // 75,582,720
+  // The phase file: read back, the same phases.
+  const std::string text = format_phase_file(d, *phases, {"test"});
+  auto specs = parse_phase_file(d, text, "auto.phases");
+  ASSERT_TRUE(specs) << specs.error().message << "\n" << text;
+  const auto back = phases_from_specs(d, *specs);
+  ASSERT_EQ(back.size(), phases->size());
+  for (std::size_t k = 0; k < back.size(); ++k) {
+    EXPECT_EQ(back[k].pattern, (*phases)[k].pattern);
+    EXPECT_EQ(back[k].moves, (*phases)[k].moves);
+    EXPECT_EQ(back[k].only_sequences, (*phases)[k].only_sequences);
+    ASSERT_EQ(back[k].sequences.size(), (*phases)[k].sequences.size());
+    for (std::size_t q = 0; q < back[k].sequences.size(); ++q)
+      EXPECT_EQ(back[k].sequences[q].moves, (*phases)[k].sequences[q].moves);
+  }
+  // Solved from random positions, each replayed here.
+  TableStore store;
+  auto solver = PhasedSolver::create(d, back, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(7);
+  for (int i = 0; i < 5; ++i) {
+    const State start = random_position(d, *g, rng);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+  }
+}
+
+// The megaminx (issue 35): auto plans a chain that keeps the free slots linked (no step leaves
+// a face apart from the faces still in use), every phase proven complete with the sequences it
+// found; the phases' sizes multiply to the puzzle's positions, and a random position is solved
+// and replayed.
+TEST(DefPhasesAuto, MegaminxPlannedChainIsProvenAndSolves) {
+  const Definition d = load("megaminx.tws");
+  auto phases = auto_phases(d, RunContext{});
+  ASSERT_TRUE(phases) << phases.error().message;
+  std::size_t with_sequences = 0;
+  for (const Phase& p : *phases) with_sequences += p.sequences.empty() ? 0 : 1;
+  EXPECT_GE(with_sequences, 2u);
+  EXPECT_LE(phases->size(), 16u);  // not the 21-phase piece chain
+  const auto sizes = phase_sizes(d, *phases, RunContext{});
+  mpz_class product = 1;
+  for (const PhaseSize& z : sizes) {
+    ASSERT_FALSE(z.positions.empty()) << z.refused;
+    product *= mpz_class(z.positions);
+  }
+  auto facts = group_facts(d, RunContext{});
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(product, facts->positions);
+  TableStore store;
+  auto solver = PhasedSolver::create(d, *phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(11);
+  const State start = random_position(d, *g, rng);
+  auto r = (*solver)->solve(start, RunContext{});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+}
+
+// A phase of sequences alone: `Moves` with no move, then `Sequence` lines; without them an
+// error at its place.
+TEST(DefPhasesAuto, PhaseOfSequencesAloneReadsAndIsChecked) {
+  const Definition d = load("3x3x3.tws");
+  auto ok = parse_phase_file(d,
+                             "Phase ll\nMoves\nSequence sune R U R' U R U2 R'\n"
+                             "Sequence flip F R U R' U' F'\nEnd\n",
+                             "s.phases");
+  ASSERT_TRUE(ok) << ok.error().message;
+  const auto phases = phases_from_specs(d, *ok);
+  EXPECT_TRUE(phases.front().only_sequences);
+  // Its puzzle has the two sequences' powers as its only moves.
+  const Definition pd = phase_definition(d, phases.front());
+  EXPECT_EQ(pd.base_moves.size(), 2u);
+  auto bad = parse_phase_file(d, "Phase ll\nMoves\nEnd\n", "b.phases");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("b.phases:2:"), std::string::npos) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace permuzzle::def
