@@ -281,22 +281,38 @@ BfsClaims expand_range_bits(BfsTable& table, const BfsLevel& level, std::uint64_
       }
       continue;
     }
+    // A position's children are collected first and their words prefetched together, then
+    // claimed: the claims are locked read-modify-writes, which would otherwise wait for one
+    // cache miss after another (a table of gigabytes misses on nearly every child; the 3x5
+    // Loopover classes: 2.8 GB). Children past BUFFERED are claimed at once.
+    constexpr std::size_t BUFFERED = 64;
+    std::uint64_t children[BUFFERED];
+    auto take = [&](std::uint64_t neighbour) {
+      if (load_entry<BITS>(words, neighbour) != UNSEEN) return;
+      // Another thread may claim the same entry: only the atomic claim says who did.
+      if (!level.shared) {
+        claim_exclusive<BITS>(words, neighbour, nxt);
+      } else if (!claim<BITS>(words, neighbour, nxt)) {
+        return;
+      }
+      ++found.ranks;
+      found.weight += weigh(neighbour);
+    };
     while (match != 0) {
       const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
       match &= match - 1;
       if (must_stop()) return found;
+      std::size_t count = 0;
       expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-        if (load_entry<BITS>(words, neighbour) != UNSEEN) return false;
-        // Another thread may claim the same entry: only the atomic claim says who did.
-        if (!level.shared) {
-          claim_exclusive<BITS>(words, neighbour, nxt);
-        } else if (!claim<BITS>(words, neighbour, nxt)) {
-          return false;
+        if (count < BUFFERED) {
+          children[count++] = neighbour;
+          __builtin_prefetch(&words[neighbour / PER_WORD], 1);
+        } else {
+          take(neighbour);
         }
-        ++found.ranks;
-        found.weight += weigh(neighbour);
         return false;
       });
+      for (std::size_t i = 0; i < count; ++i) take(children[i]);
     }
   }
   return found;
