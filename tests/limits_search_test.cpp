@@ -363,7 +363,8 @@ TEST(BfsLimits, SlidingBfsStoppedAnswersItsPartialHistogram) {
 }
 
 TEST(BfsLimits, LoopoverBfsStoppedAnswersItsPartialHistogram) {
-  auto t = timed_cli("", "--time-limit 1 --json loopover bfs 3x4");
+  // The search over every position (over symmetry classes 3x4 takes about a second).
+  auto t = timed_cli("", "--time-limit 1 --json loopover bfs 3x4 --symmetry none");
   EXPECT_EQ(t.run.exit_code, 3) << t.run.err;
   EXPECT_LT(t.seconds, 3.0);
   const nlohmann::json j = t.run.json();
@@ -375,10 +376,11 @@ TEST(BfsLimits, LoopoverBfsStoppedAnswersItsPartialHistogram) {
   std::uint64_t sum = 0;
   for (auto h : histogram) sum += h;
   EXPECT_EQ(j["states"], sum);
-  // 3x4 needs 240 MB (4 bits for each of 12! positions).
-  auto r = test::run_cli("--memory 100 loopover bfs 3x4");
+  // 3x4 needs 240 MB (4 bits for each of 12! positions); its symmetry classes 2.9 MB.
+  auto r = test::run_cli("--memory 100 loopover bfs 3x4 --symmetry none");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("memory budget"), std::string::npos) << r.err;
+  EXPECT_EQ(test::run_cli("--memory 100 -q loopover bfs 3x4").exit_code, 0);
 }
 
 TEST(LoopoverLimits, PiecePatternDatabaseBuildStopsAtTheTimeLimit) {

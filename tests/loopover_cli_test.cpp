@@ -78,6 +78,17 @@ TEST(LoopoverCli, BfsJsonInterface) {
   auto r2 = run_cli("loopover bfs 2x2 --metric mtm --json -q");
   ASSERT_EQ(r2.exit_code, 0);
   EXPECT_EQ(r2.json()["states"], 24);
+  // Over symmetry classes by default (issue 33's interface), every position with none; the
+  // same answers in positions.
+  EXPECT_EQ(j["symmetries"], 12);  // 2 row maps x the 6 dihedral maps of 3 columns
+  EXPECT_EQ(j["classes"], 84);
+  auto none = run_cli("loopover bfs 2x3 --symmetry none --json -q");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.json()["symmetries"], 1);
+  EXPECT_EQ(none.json()["classes"], 720);
+  EXPECT_EQ(none.json()["histogram"], j["histogram"]);
+  EXPECT_EQ(none.json()["antipodes_count"], j["antipodes_count"]);
+  EXPECT_EQ(run_cli("loopover bfs 2x3 --symmetry some -q").exit_code, 2);
 }
 
 TEST(LoopoverCli, SymmetriesJson) {

@@ -106,9 +106,17 @@ TEST_F(MpiBfs, EightPuzzleSameForEveryProcessCountAndOeis) {
 // (a second, independent model: on three columns a half turn of a row is one move either way,
 // so the file's half-turn metric is the built-in single-tile metric).
 TEST_F(MpiBfs, BuiltInLoopoverSameForEveryProcessCountAndAsItsDefinitionFile) {
+  // Over its 72 symmetries (the default) and over every position.
   const nlohmann::json one = expect_same_for_every_p(
-      "loopover bfs 3x3", {"histogram", "max_distance", "antipodes_count", "states",
-                           "mean_distance", "sample_antipodes", "metric"});
+      "loopover bfs 3x3",
+      {"histogram", "max_distance", "antipodes_count", "states", "mean_distance",
+       "sample_antipodes", "metric", "symmetries", "classes", "class_histogram"});
+  EXPECT_EQ(one["symmetries"], 72);
+  const nlohmann::json none = expect_same_for_every_p(
+      "loopover bfs 3x3 --symmetry none",
+      {"histogram", "max_distance", "antipodes_count", "states", "sample_antipodes"});
+  EXPECT_EQ(one["histogram"], none["histogram"]);
+  EXPECT_EQ(one["antipodes_count"], none["antipodes_count"]);
   const test::CliRun def = test::run_cli("--json --tables none def bfs " +
                                          data_file("loopover-3x3.tws") + " --antipodes 0");
   ASSERT_EQ(def.exit_code, 0) << def.err;

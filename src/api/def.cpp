@@ -6,6 +6,7 @@
 #include "def_phases.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
+#include "permuzzle/puzzles/def/symmetry.hpp"
 
 namespace permuzzle::api {
 
@@ -73,6 +74,19 @@ Result<Output> info_command(const Request& q, Session& session) {
     out.json["phases"] = phases.json["phases"];
     text += phases.text;
     out.artifacts = std::move(phases.artifacts);
+  }
+  // The symmetry group (puzzles/def/symmetry.hpp), refused rather than guessed when its search
+  // is too long.
+  auto symmetries = def::symmetry_group(*d, session.run);
+  if (!symmetries && session.run.should_stop()) return session.run.stop_error();
+  if (symmetries) {
+    out.json["symmetries"] = symmetries->order;
+    text += fmt::format("symmetries: {} (moves mapped onto moves, the solved pattern kept)\n",
+                        symmetries->order);
+  } else {
+    out.json["symmetries"] = nullptr;
+    out.json["symmetries_refused"] = symmetries.error().message;
+    text += "symmetries: not computed (" + symmetries.error().message + ")\n";
   }
   auto facts = def::group_facts(*d, session.run);
   if (!facts) {

@@ -2,12 +2,16 @@
 // ms with the tables loaded, is measured here). `bench loopover-fast`: the fast multi-stage
 // solver on seeded random positions. Every solver verifies its solution by replay before
 // returning it; a failed check is an internal error (exit 1), not a line in the report.
+// `bench loopover-bfs`: the whole-graph BFS over symmetry classes and over every position, timed,
+// their answers compared (a difference is exit 1).
 #include <algorithm>
+#include <ctime>
 #include <optional>
 #include <random>
 
 #include "loopover_common.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
@@ -119,6 +123,63 @@ Result<Output> bench_loopover(const Request& q, Session& s) {
               {"probes", used_probes},
               {"optimal", true},
               {"cross_checked", cross_checked}};
+  return out;
+}
+
+Result<Output> bench_loopover_bfs(const Request& q, Session& s) {
+  auto size = parse_size(q.string("size"));
+  if (!size) return size.error();
+  const std::string metric_text = q.string("metric");
+  BfsOptions o;
+  o.metric = metric_text == "mtm" ? Metric::Mtm : Metric::Stm;
+  o.run = &s.run;
+  o.threads = static_cast<int>(q.has("threads") ? q.unsigned_integer("threads") : s.run.threads());
+  // Wall and process CPU time of one search (std::clock: the CPU of every thread).
+  struct Timed {
+    BfsStats stats;
+    double wall = 0, cpu = 0;
+  };
+  auto timed = [&](SymmetryMode mode) -> Result<Timed> {
+    o.symmetry = mode;
+    const std::clock_t c0 = std::clock();
+    Stopwatch clock;
+    auto r = analyse(*size, o);
+    if (!r) return r.error();
+    return Timed{std::move(*r), clock.seconds(),
+                 static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC};
+  };
+  auto classes = timed(SymmetryMode::Auto);
+  if (!classes) return classes.error();
+  auto positions = timed(SymmetryMode::None);
+  if (!positions) return positions.error();
+  const BfsStats& a = classes->stats;
+  const BfsStats& b = positions->stats;
+  if (a.histogram != b.histogram || a.states != b.states || a.antipodes != b.antipodes) {
+    return make_error(fmt::format("loopover bfs {} ({}): the search over {} symmetry classes and "
+                                  "the search over every position disagree",
+                                  format_size(*size), metric_text, a.symmetries),
+                      {}, Error::NO_POSITION, ErrorKind::Internal);
+  }
+  Output out;
+  out.json = {{"size", format_size(*size)},
+              {"metric", metric_text},
+              {"states", a.states},
+              {"histogram", a.histogram},
+              {"symmetries", a.symmetries},
+              {"classes", a.classes},
+              {"same_answers", true},
+              {"classes_wall_seconds", classes->wall},
+              {"classes_cpu_seconds", classes->cpu},
+              {"classes_table_bytes", a.table_bytes},
+              {"positions_wall_seconds", positions->wall},
+              {"positions_cpu_seconds", positions->cpu},
+              {"positions_table_bytes", b.table_bytes}};
+  out.text = fmt::format(
+      "Loopover {} ({}): {} positions, same histogram and antipodes both ways\n"
+      "  over {} classes ({} symmetries): {:.2f} s wall, {:.2f} s CPU, table {} bytes\n"
+      "  over every position:            {:.2f} s wall, {:.2f} s CPU, table {} bytes\n",
+      format_size(*size), metric_text, a.states, a.classes, a.symmetries, classes->wall,
+      classes->cpu, a.table_bytes, positions->wall, positions->cpu, b.table_bytes);
   return out;
 }
 
@@ -234,6 +295,21 @@ void register_loopover_bench(Registry& r) {
        true},
       {{"pattern", "none"}, {"count", 1000000}},
       {{{"count", 0}}, {{"metric", "htm"}}, {{"size", "4x"}}}));
+
+  r.add(expensive(
+      {"bench",
+       "loopover-bfs",
+       "Whole-graph Loopover BFS over symmetry classes and over every position: "
+       "times, and the answers compared",
+       {option("size", ParamType::String, "Board ROWSxCOLS", "3x4"),
+        with_choices(option("metric", ParamType::String, "Metric", "stm"), {"stm", "mtm"}),
+        with_range(option("threads", ParamType::Unsigned,
+                          "Worker threads (default: every hardware thread)"),
+                   1, 64)},
+       bench_loopover_bfs,
+       true},
+      // 479,001,600 positions: a second over classes, half a minute over positions.
+      {{"size", "3x4"}}, {{{"size", "4x"}}, {{"metric", "htm"}}}));
 
   const FastSolveOptions defaults;
   r.add(expensive(

@@ -185,12 +185,25 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   std::uint64_t level_size = 0;
   std::uint64_t reached = 0;
   int depth = 0;
+  const bool weighed = static_cast<bool>(options.weight);
+  if (weighed && !options.resume_histogram.empty() &&
+      options.resume_weighted.size() != options.resume_histogram.size()) {
+    return make_error("resuming a weighted BFS needs the positions of every level resumed");
+  }
   if (options.resume_histogram.empty()) {
-    for (std::uint64_t s : starts) level_size += claim_start(table, s, mod3) ? 1 : 0;
+    std::uint64_t start_weight = 0;
+    for (std::uint64_t s : starts) {
+      if (claim_start(table, s, mod3)) {
+        ++level_size;
+        if (weighed) start_weight += options.weight(s);
+      }
+    }
     result.histogram.push_back(level_size);
+    if (weighed) result.weighted.push_back(start_weight);
     reached = level_size;
   } else {
     result.histogram = options.resume_histogram;
+    if (weighed) result.weighted = options.resume_weighted;
     level_size = result.histogram.back();
     for (std::uint64_t c : result.histogram) reached += c;
     depth = static_cast<int>(result.histogram.size()) - 1;
@@ -213,7 +226,9 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
   report(depth, level_size);
   if (auto ok = run.check(reached); !ok) return ok.error();
   if (options.on_level && options.resume_histogram.empty()) {
-    if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+    if (auto ok = options.on_level(table, result.histogram, result.weighted); !ok) {
+      return ok.error();
+    }
   }
 
   // Step 3. One level at a time until one adds nothing (or max_depth).
@@ -236,10 +251,12 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
                                        });
       if (!done) return run.stop_error();
     }
-    std::atomic<std::uint64_t> found{0};
+    std::atomic<std::uint64_t> found{0}, found_weight{0};
     const bool done = for_each_range(
         workers, states, chunk, run, [&](unsigned worker, std::uint64_t begin, std::uint64_t end) {
-          found.fetch_add(expand(worker, level, begin, end), std::memory_order_relaxed);
+          const BfsClaims claims = expand(worker, level, begin, end);
+          found.fetch_add(claims.ranks, std::memory_order_relaxed);
+          found_weight.fetch_add(claims.weight, std::memory_order_relaxed);
         });
     if (!done) return run.stop_error();
     const std::uint64_t count = found.load();
@@ -251,11 +268,14 @@ Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts
     level_size = count;
     reached += count;
     result.histogram.push_back(count);
+    if (weighed) result.weighted.push_back(found_weight.load());
     note_watched(depth);
     report(depth, count);
     if (auto ok = run.check(reached); !ok) return ok.error();
     if (options.on_level) {
-      if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+      if (auto ok = options.on_level(table, result.histogram, result.weighted); !ok) {
+        return ok.error();
+      }
     }
   }
 

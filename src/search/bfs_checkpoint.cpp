@@ -25,6 +25,26 @@ Status all_agree(Cluster& cluster, Status mine, const char* others_failed) {
   return Ok{};
 }
 
+// The levels a record holds: [level, <header>..., histogram (level + 1 values), weighted (none,
+// or level + 1 values: the positions per distance of a weighted search)].
+struct Levels {
+  std::vector<std::uint64_t> histogram;
+  std::vector<std::uint64_t> weighted;
+};
+
+Result<Levels> split_levels(const std::vector<std::uint64_t>& record, std::size_t header) {
+  const std::uint64_t count = record[0] + 1;
+  const std::size_t values = record.size() - header;
+  if (record[0] >= record.size() || (values != count && values != 2 * count)) {
+    return make_error("--resume: the checkpoint record is inconsistent", {}, Error::NO_POSITION,
+                      ErrorKind::Io);
+  }
+  const auto first = record.begin() + static_cast<std::ptrdiff_t>(header);
+  const auto middle = first + static_cast<std::ptrdiff_t>(count);
+  return Levels{std::vector<std::uint64_t>(first, middle),
+                std::vector<std::uint64_t>(middle, record.end())};
+}
+
 // One process.
 
 struct Checkpoint {
@@ -34,7 +54,8 @@ struct Checkpoint {
   }
   TableKey record_key() const { return {name.family, name.prefix + "-record", name.format}; }
 
-  Status save(const BfsTable& table, const std::vector<std::uint64_t>& histogram) const {
+  Status save(const BfsTable& table, const std::vector<std::uint64_t>& histogram,
+              const std::vector<std::uint64_t>& weighted) const {
     const int level = static_cast<int>(histogram.size()) - 1;
     if (auto ok = save_table(name.dir, table_key(level),
                              reinterpret_cast<const std::uint8_t*>(table.words()), table.bytes());
@@ -43,6 +64,7 @@ struct Checkpoint {
     }
     std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level)};
     record.insert(record.end(), histogram.begin(), histogram.end());
+    record.insert(record.end(), weighted.begin(), weighted.end());
     if (auto ok =
             save_table(name.dir, record_key(), reinterpret_cast<const std::uint8_t*>(record.data()),
                        record.size() * sizeof(std::uint64_t));
@@ -53,8 +75,8 @@ struct Checkpoint {
     return Ok{};
   }
 
-  // The histogram of the last checkpoint, its table loaded into `table`.
-  Result<std::vector<std::uint64_t>> load(BfsTable& table) const {
+  // The histogram (and weights) of the last checkpoint, its table loaded into `table`.
+  Result<Levels> load(BfsTable& table) const {
     std::vector<std::uint8_t> bytes;
     const TableLoadOutcome rec = load_table(name.dir, record_key(), bytes);
     if (rec.status != TableLoadStatus::Loaded || bytes.size() < 16 || bytes.size() % 8 != 0) {
@@ -66,12 +88,9 @@ struct Checkpoint {
     }
     std::vector<std::uint64_t> record(bytes.size() / 8);
     std::memcpy(record.data(), bytes.data(), bytes.size());
-    const int level = static_cast<int>(record[0]);
-    std::vector<std::uint64_t> histogram(record.begin() + 1, record.end());
-    if (static_cast<int>(histogram.size()) != level + 1) {
-      return make_error("--resume: the checkpoint record is inconsistent", {}, Error::NO_POSITION,
-                        ErrorKind::Io);
-    }
+    auto levels = split_levels(record, 1);
+    if (!levels) return levels.error();
+    const int level = static_cast<int>(levels->histogram.size()) - 1;
     const TableLoadOutcome t = load_table(
         name.dir, table_key(level), reinterpret_cast<std::uint8_t*>(table.words()), table.bytes());
     if (t.status != TableLoadStatus::Loaded) {
@@ -80,7 +99,7 @@ struct Checkpoint {
                       t.detail),
           {}, Error::NO_POSITION, ErrorKind::Io);
     }
-    return histogram;
+    return levels;
   }
 };
 
@@ -104,8 +123,8 @@ struct DistributedCheckpoint {
     return {name.family, fmt::format("{}-p{}-r{}", name.prefix, processes, process), name.format};
   }
 
-  Status save(Cluster& cluster, const BfsTable& table,
-              const std::vector<std::uint64_t>& histogram) const {
+  Status save(Cluster& cluster, const BfsTable& table, const std::vector<std::uint64_t>& histogram,
+              const std::vector<std::uint64_t>& weighted) const {
     const int level = static_cast<int>(histogram.size()) - 1;
     const int P = cluster.size(), r = cluster.rank();
     auto agree = [&](Status ok) {
@@ -121,6 +140,7 @@ struct DistributedCheckpoint {
     std::vector<std::uint64_t> record{static_cast<std::uint64_t>(level),
                                       static_cast<std::uint64_t>(P), block};
     record.insert(record.end(), histogram.begin(), histogram.end());
+    record.insert(record.end(), weighted.begin(), weighted.end());
     if (auto ok = agree(save_table(name.dir, record_key(P, r),
                                    reinterpret_cast<const std::uint8_t*>(record.data()),
                                    record.size() * sizeof(std::uint64_t)));
@@ -146,7 +166,7 @@ struct DistributedCheckpoint {
     std::vector<std::uint64_t> record(bytes.size() / 8);
     std::memcpy(record.data(), bytes.data(), bytes.size());
     if (record[1] != static_cast<std::uint64_t>(processes) || record[2] != block ||
-        record.size() != record[0] + 4) {
+        !split_levels(record, 3)) {
       return make_error("--resume: a checkpoint record is inconsistent", {}, Error::NO_POSITION,
                         ErrorKind::Io);
     }
@@ -166,8 +186,8 @@ struct DistributedCheckpoint {
     return std::nullopt;
   }
 
-  // Loads this process's slice of the last level every writer recorded; returns its histogram.
-  Result<std::vector<std::uint64_t>> load(Cluster& cluster, BfsSlice& slice) const {
+  // Loads this process's slice of the last level every writer recorded; returns its levels.
+  Result<Levels> load(Cluster& cluster, BfsSlice& slice) const {
     auto result = load_local(cluster, slice);
     // Every process resumes, or none does.
     if (auto ok = all_agree(cluster, result ? Status(Ok{}) : Status(result.error()),
@@ -178,7 +198,7 @@ struct DistributedCheckpoint {
     return result;
   }
 
-  Result<std::vector<std::uint64_t>> load_local(Cluster& cluster, BfsSlice& slice) const {
+  Result<Levels> load_local(Cluster& cluster, BfsSlice& slice) const {
     const int P = cluster.size();
     const std::optional<int> old_p = writers(P);
     if (!old_p) {
@@ -188,14 +208,16 @@ struct DistributedCheckpoint {
           {}, Error::NO_POSITION, ErrorKind::Io);
     }
     // Step 1. The smallest level recorded (a process may have died between the records).
-    std::vector<std::uint64_t> histogram;
+    Levels levels;
     for (int q = 0; q < *old_p; ++q) {
       auto record = read_record(*old_p, q);
       if (!record) return record.error();
-      std::vector<std::uint64_t> h(record->begin() + 3, record->end());
-      if (histogram.empty() || h.size() < histogram.size()) histogram = std::move(h);
+      Levels h = *split_levels(*record, 3);
+      if (levels.histogram.empty() || h.histogram.size() < levels.histogram.size()) {
+        levels = std::move(h);
+      }
     }
-    const int level = static_cast<int>(histogram.size()) - 1;
+    const int level = static_cast<int>(levels.histogram.size()) - 1;
     // Step 2. The slice: this process's own file, or its blocks out of every old slice.
     BfsTable& table = slice.table();
     if (*old_p == P) {
@@ -208,7 +230,7 @@ struct DistributedCheckpoint {
                                       level, t.detail),
                           {}, Error::NO_POSITION, ErrorKind::Io);
       }
-      return histogram;
+      return levels;
     }
     const unsigned bits = static_cast<unsigned>(table.bits());
     const std::uint64_t block_words = block * bits / 64;
@@ -232,7 +254,7 @@ struct DistributedCheckpoint {
                     old->table().words() + lb * block_words, block_words * 8);
       }
     }
-    return histogram;
+    return levels;
   }
 };
 
@@ -240,25 +262,35 @@ struct DistributedCheckpoint {
 // whatever bo.on_level did before; returns the level resumed from, or -1.
 template <class Load>
 Result<int> attach(const BfsCheckpointName& name, bool resume, BfsOptions& bo, Load&& load,
-                   std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> save) {
+                   std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&,
+                                        const std::vector<std::uint64_t>&)>
+                       save) {
   if (name.dir.empty()) {
     if (resume) return make_error("--resume needs --checkpoint DIR");
     return -1;
   }
   int resumed_from = -1;
   if (resume) {
-    Result<std::vector<std::uint64_t>> histogram = load();
-    if (!histogram) return histogram.error();
-    resumed_from = static_cast<int>(histogram->size()) - 1;
-    bo.resume_histogram = std::move(*histogram);
+    Result<Levels> levels = load();
+    if (!levels) return levels.error();
+    if (levels->weighted.empty() != !bo.weight) {
+      return make_error(fmt::format("--resume: the checkpoint in {} was written by a search {} "
+                                    "symmetry classes",
+                                    name.dir, bo.weight ? "without" : "over"),
+                        {}, Error::NO_POSITION, ErrorKind::Io);
+    }
+    resumed_from = static_cast<int>(levels->histogram.size()) - 1;
+    bo.resume_histogram = std::move(levels->histogram);
+    bo.resume_weighted = std::move(levels->weighted);
   }
   auto before = std::move(bo.on_level);
   bo.on_level = [before = std::move(before), save = std::move(save)](
-                    const BfsTable& t, const std::vector<std::uint64_t>& h) -> Status {
+                    const BfsTable& t, const std::vector<std::uint64_t>& h,
+                    const std::vector<std::uint64_t>& w) -> Status {
     if (before) {
-      if (auto ok = before(t, h); !ok) return ok;
+      if (auto ok = before(t, h, w); !ok) return ok;
     }
-    return save(t, h);
+    return save(t, h, w);
   };
   return resumed_from;
 }
@@ -270,9 +302,8 @@ Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, BfsTable
   const Checkpoint checkpoint{name};
   return attach(
       name, resume, bo, [&] { return checkpoint.load(table); },
-      [checkpoint](const BfsTable& t, const std::vector<std::uint64_t>& h) {
-        return checkpoint.save(t, h);
-      });
+      [checkpoint](const BfsTable& t, const std::vector<std::uint64_t>& h,
+                   const std::vector<std::uint64_t>& w) { return checkpoint.save(t, h, w); });
 }
 
 Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, Cluster& cluster,
@@ -280,8 +311,9 @@ Result<int> use_checkpoints(const BfsCheckpointName& name, bool resume, Cluster&
   const DistributedCheckpoint checkpoint{name, slice.block()};
   return attach(
       name, resume, bo, [&] { return checkpoint.load(cluster, slice); },
-      [checkpoint, &cluster](const BfsTable& t, const std::vector<std::uint64_t>& h) {
-        return checkpoint.save(cluster, t, h);
+      [checkpoint, &cluster](const BfsTable& t, const std::vector<std::uint64_t>& h,
+                             const std::vector<std::uint64_t>& w) {
+        return checkpoint.save(cluster, t, h, w);
       });
 }
 

@@ -75,13 +75,15 @@ void raise(std::atomic<std::uint64_t>& peak, std::uint64_t value) {
 // scanning threads claim too).
 class BfsExchange {
  public:
+  // `weight`: BfsOptions::weight (null or empty: no weights).
   BfsExchange(Cluster& cluster, BfsSlice& slice, const BfsLevel& level, std::uint64_t in_flight,
-              std::uint64_t fixed_bytes)
+              std::uint64_t fixed_bytes, const BfsWeight* weight = nullptr)
       : cluster_(cluster),
         slice_(slice),
         level_(level),
         in_flight_limit_(in_flight),
-        fixed_bytes_(fixed_bytes) {}
+        fixed_bytes_(fixed_bytes),
+        weight_(weight != nullptr && *weight ? weight : nullptr) {}
 
   void send(int to, std::vector<std::uint64_t>& batch, std::vector<std::uint64_t>& scratch) {
     radix_sort(batch, scratch);
@@ -133,6 +135,7 @@ class BfsExchange {
   }
 
   std::uint64_t found() const { return found_.load(); }
+  std::uint64_t found_weight() const { return found_weight_.load(); }
   std::uint64_t bytes_sent() const { return bytes_sent_.load(); }
   std::uint64_t ranks_sent() const { return ranks_sent_.load(); }
   std::uint64_t peak() const { return fixed_bytes_ + peak_.load(); }
@@ -150,7 +153,7 @@ class BfsExchange {
     raise(peak_, cluster_.in_flight_bytes() + message->bytes.size());
     std::uint64_t* words = slice_.table().words();
     const bool two = slice_.table().bits() == BfsBits::Two;
-    std::uint64_t index = 0, found = 0;
+    std::uint64_t index = 0, found = 0, weight = 0;
     const std::vector<std::uint8_t>& b = message->bytes;
     std::size_t i = 0;
     if (get_varint(b, i) != static_cast<std::uint64_t>(level_.depth)) {
@@ -161,15 +164,21 @@ class BfsExchange {
       index += get_varint(b, i);
       // claim() may only meet "not reached" entries (an AND with the claim's mask would turn a
       // frontier entry into another value), and concurrent claims only ever write nxt there.
+      bool claimed = false;
       if (two) {
         if (bfs_detail::load_entry<2>(words, index) == 3u) {
-          found += bfs_detail::claim<2>(words, index, level_.nxt) ? 1 : 0;
+          claimed = bfs_detail::claim<2>(words, index, level_.nxt);
         }
       } else if (bfs_detail::load_entry<4>(words, index) == 15u) {
-        found += bfs_detail::claim<4>(words, index, level_.nxt) ? 1 : 0;
+        claimed = bfs_detail::claim<4>(words, index, level_.nxt);
+      }
+      if (claimed) {
+        ++found;
+        if (weight_ != nullptr) weight += (*weight_)(slice_.global_rank(index));
       }
     }
     found_.fetch_add(found, std::memory_order_relaxed);
+    found_weight_.fetch_add(weight, std::memory_order_relaxed);
     return true;
   }
 
@@ -180,7 +189,8 @@ class BfsExchange {
   std::uint64_t fixed_bytes_;  // the threads' batch buffers
   std::mutex mutex_;           // one thread talks to the cluster at a time
   int done_from_ = 0;          // end-of-level messages received (under mutex_)
-  std::atomic<std::uint64_t> found_{0}, bytes_sent_{0}, ranks_sent_{0}, peak_{0};
+  const BfsWeight* weight_;
+  std::atomic<std::uint64_t> found_{0}, found_weight_{0}, bytes_sent_{0}, ranks_sent_{0}, peak_{0};
   std::atomic<std::uint64_t> mismatched_{0};  // batches of another level (must stay 0)
 };
 
@@ -342,19 +352,27 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   result.table_bytes = table.bytes();
   std::uint64_t level_size = 0, reached = 0;
   int depth = 0;
+  const bool weighed = static_cast<bool>(options.weight);
+  if (weighed && !options.resume_histogram.empty() &&
+      options.resume_weighted.size() != options.resume_histogram.size()) {
+    return make_error("resuming a weighted BFS needs the positions of every level resumed");
+  }
   if (options.resume_histogram.empty()) {
-    std::vector<std::uint64_t> own{0};
+    std::vector<std::uint64_t> own{0, 0};
     for (std::uint64_t s : starts) {
-      if (slice.owner(s) == slice.process()) {
-        own[0] += claim_start(table, slice.local_index(s), mod3) ? 1 : 0;
+      if (slice.owner(s) == slice.process() && claim_start(table, slice.local_index(s), mod3)) {
+        ++own[0];
+        if (weighed) own[1] += options.weight(s);
       }
     }
     cluster.sum(own);
     level_size = own[0];
     result.histogram.push_back(level_size);
+    if (weighed) result.weighted.push_back(own[1]);
     reached = level_size;
   } else {
     result.histogram = options.resume_histogram;
+    if (weighed) result.weighted = options.resume_weighted;
     level_size = result.histogram.back();
     for (std::uint64_t c : result.histogram) reached += c;
     depth = static_cast<int>(result.histogram.size()) - 1;
@@ -367,7 +385,9 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
   };
   report(depth, level_size);
   if (options.on_level && options.resume_histogram.empty()) {
-    if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+    if (auto ok = options.on_level(table, result.histogram, result.weighted); !ok) {
+      return ok.error();
+    }
   }
 
   // Step 3. One level at a time, every process in step; a stop anywhere stops all of them.
@@ -385,27 +405,30 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
                                   sweep_range(table, level, begin, end);
                                 });
     }
-    BfsExchange exchange(cluster, slice, level, in_flight, fixed);
+    BfsExchange exchange(cluster, slice, level, in_flight, fixed, &options.weight);
     std::vector<BfsOutbox> outboxes;
     outboxes.reserve(workers);
     for (unsigned w = 0; w < workers; ++w) {
       outboxes.emplace_back(exchange, processes, slice.process(),
                             static_cast<std::size_t>(capacity));
     }
-    std::atomic<std::uint64_t> found{0};
+    std::atomic<std::uint64_t> found{0}, found_weight{0};
     if (!stopped) {
       // A stopped scan still takes part in the handshake below: the others are waiting for it.
       stopped = !for_each_chunk(workers, table.states(), block, run,
                                 [&](unsigned worker, std::uint64_t begin, std::uint64_t end) {
-                                  found.fetch_add(scan(worker, level, begin, end, outboxes[worker]),
-                                                  std::memory_order_relaxed);
+                                  const BfsClaims claims =
+                                      scan(worker, level, begin, end, outboxes[worker]);
+                                  found.fetch_add(claims.ranks, std::memory_order_relaxed);
+                                  found_weight.fetch_add(claims.weight, std::memory_order_relaxed);
                                   outboxes[worker].poll();
                                 });
     }
     for (BfsOutbox& outbox : outboxes) outbox.flush_all();
     exchange.finish();
     std::vector<std::uint64_t> sums{found.load() + exchange.found(), exchange.bytes_sent(),
-                                    exchange.ranks_sent(), exchange.mismatched()};
+                                    exchange.ranks_sent(), exchange.mismatched(),
+                                    found_weight.load() + exchange.found_weight()};
     cluster.sum(sums);
     if (sums[3] != 0) {
       return make_error(fmt::format("distributed BFS: {} batches arrived in another level than "
@@ -429,10 +452,13 @@ Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
     level_size = count;
     reached += count;
     result.histogram.push_back(count);
+    if (weighed) result.weighted.push_back(sums[4]);
     report(depth, count);
     if (run.node_limit() != 0 && reached > run.node_limit()) return run.check(reached).error();
     if (options.on_level) {
-      if (auto ok = options.on_level(table, result.histogram); !ok) return ok.error();
+      if (auto ok = options.on_level(table, result.histogram, result.weighted); !ok) {
+        return ok.error();
+      }
     }
   }
 

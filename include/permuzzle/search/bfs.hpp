@@ -23,6 +23,13 @@
 //   are at distance d or more, so a neighbour with value d mod 3 is at distance d).
 // Any rank's exact distance in either mode: list it in BfsOptions::watch.
 //
+// Symmetry classes: a rank may stand for several positions (a class of positions under a
+// symmetry group, ranked by its canonical member). BfsOptions::weight gives the positions of a
+// rank; every claim then also adds its weight, and BfsResult::weighted holds the positions per
+// distance beside the ranks per distance (histogram). The ranks the puzzle never produces (not
+// canonical) are never claimed; its expander visits no neighbour of them, so a bottom-up level
+// leaves them alone too.
+//
 // A level is a scan of the rank ranges: top-down (each frontier entry claims its unreached
 // neighbours with an atomic AND) while the frontier is small, bottom-up (each unreached entry
 // looks for a neighbour in the frontier and claims itself) once it is large, which needs an
@@ -66,18 +73,30 @@ struct BfsOptions {
   // holds those levels, level D being the frontier, as it was when on_level was called for D.
   // The starts are then not claimed again, and watched ranks reached before D report -1.
   std::vector<std::uint64_t> resume_histogram;
-  // Called after every completed level (and after level 0) with the table and the positions per
-  // distance so far, while no level runs (for checkpoints); an error stops the search with it.
-  std::function<Status(const BfsTable&, const std::vector<std::uint64_t>&)> on_level;
+  // Resuming a weighted search: its positions per distance 0..D (resume_histogram's levels).
+  std::vector<std::uint64_t> resume_weighted;
+  // Called after every completed level (and after level 0) with the table, the ranks per
+  // distance and (with `weight`; else empty) the positions per distance so far, while no level
+  // runs (for checkpoints); an error stops the search with it.
+  std::function<Status(const BfsTable&, const std::vector<std::uint64_t>& histogram,
+                       const std::vector<std::uint64_t>& weighted)>
+      on_level;
+  // The positions a rank stands for (symmetry classes: the size of its orbit); null: 1 each.
+  // Called from every worker thread (and, distributed, by the owner of a claimed rank): it must
+  // be safe to call concurrently.
+  std::function<std::uint64_t(std::uint64_t rank)> weight;
 };
 
 struct BfsResult {
   std::uint64_t states = 0;              // N, the size of the rank space
   std::uint64_t reached = 0;             // ranks reached from the starts
   std::vector<std::uint64_t> histogram;  // ranks per distance 0..max_distance
-  bool complete = false;                 // every reachable rank was reached (no max_depth cut)
-  int max_distance = 0;                  // the last level with positions
-  std::uint64_t last_level = 0;          // positions at max_distance (antipodes when complete)
+  // With BfsOptions::weight: the positions per distance (sum of the claimed ranks' weights);
+  // empty otherwise.
+  std::vector<std::uint64_t> weighted;
+  bool complete = false;         // every reachable rank was reached (no max_depth cut)
+  int max_distance = 0;          // the last level with positions
+  std::uint64_t last_level = 0;  // positions at max_distance (antipodes when complete)
   // The first antipodes_limit ranks at max_distance, ascending (empty with 4 bits and
   // max_distance >= 15, where levels share values).
   std::vector<std::uint64_t> antipodes;
@@ -133,6 +152,18 @@ bool claim_start(BfsTable& table, std::uint64_t rank, bool mod3 = false);
 // When level.sweep: clears the level d-1 entries of [begin, end) (begin a multiple of 32) to
 // "expanded". Call on every range before any range of the level expands; otherwise nothing to do.
 void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, std::uint64_t end);
+
+// What a scan claimed: ranks, and their weights (BfsOptions::weight; 0 without one).
+struct BfsClaims {
+  std::uint64_t ranks = 0;
+  std::uint64_t weight = 0;
+  BfsClaims& operator+=(const BfsClaims& o) {
+    ranks += o.ranks;
+    weight += o.weight;
+    return *this;
+  }
+};
+using BfsWeight = std::function<std::uint64_t(std::uint64_t rank)>;
 
 namespace bfs_detail {
 
@@ -194,17 +225,20 @@ inline void claim_exclusive(std::uint64_t* words, std::uint64_t rank, unsigned v
 // there (the level is then abandoned: run_bfs returns the stop): an expansion can cost
 // milliseconds (a definition of thousands of moves), so waiting for the range's end could not.
 inline constexpr std::uint32_t STOP_CHECK_EXPANSIONS = 64;
+// `weight`: BfsOptions::weight, null for 1 a rank.
 template <unsigned BITS, class Expander>
-std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
-                                std::uint64_t end, Expander& expander,
-                                const RunContext* run = nullptr) {
+BfsClaims expand_range_bits(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
+                            std::uint64_t end, Expander& expander, const RunContext* run = nullptr,
+                            const BfsWeight* weight = nullptr) {
   constexpr unsigned PER_WORD = 64 / BITS;
   constexpr unsigned UNSEEN = (1u << BITS) - 1;
   std::uint64_t* words = table.words();
   const unsigned cur = level.cur, nxt = level.nxt;
   const unsigned wanted = level.bottom_up ? UNSEEN : cur;
-  std::uint64_t found = 0;
+  BfsClaims found;
   std::uint32_t expansions = 0;
+  const bool weighed = weight != nullptr && *weight;
+  auto weigh = [&](std::uint64_t rank) { return weighed ? (*weight)(rank) : 0; };
   auto must_stop = [&] {
     return run != nullptr && ++expansions % STOP_CHECK_EXPANSIONS == 0 && run->should_stop();
   };
@@ -232,7 +266,12 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
         });
       }
       if (claimed != 0) {
-        found += static_cast<std::uint64_t>(std::popcount(claimed));
+        found.ranks += static_cast<std::uint64_t>(std::popcount(claimed));
+        if (weighed) {
+          for (std::uint64_t c = claimed; c != 0; c &= c - 1) {
+            found.weight += weigh(base + static_cast<unsigned>(std::countr_zero(c)) / BITS);
+          }
+        }
         // Every claimed field is all ones (UNSEEN): clear the bits that nxt does not have.
         std::uint64_t clear = 0;
         for (unsigned b = 0; b < BITS; ++b) {
@@ -242,21 +281,38 @@ std::uint64_t expand_range_bits(BfsTable& table, const BfsLevel& level, std::uin
       }
       continue;
     }
+    // A position's children are collected first and their words prefetched together, then
+    // claimed: the claims are locked read-modify-writes, which would otherwise wait for one
+    // cache miss after another (a table of gigabytes misses on nearly every child; the 3x5
+    // Loopover classes: 2.8 GB). Children past BUFFERED are claimed at once.
+    constexpr std::size_t BUFFERED = 64;
+    std::uint64_t children[BUFFERED];
+    auto take = [&](std::uint64_t neighbour) {
+      if (load_entry<BITS>(words, neighbour) != UNSEEN) return;
+      // Another thread may claim the same entry: only the atomic claim says who did.
+      if (!level.shared) {
+        claim_exclusive<BITS>(words, neighbour, nxt);
+      } else if (!claim<BITS>(words, neighbour, nxt)) {
+        return;
+      }
+      ++found.ranks;
+      found.weight += weigh(neighbour);
+    };
     while (match != 0) {
       const std::uint64_t rank = base + static_cast<unsigned>(std::countr_zero(match)) / BITS;
       match &= match - 1;
       if (must_stop()) return found;
+      std::size_t count = 0;
       expander.for_each_neighbour(rank, [&](std::uint64_t neighbour) {
-        if (load_entry<BITS>(words, neighbour) != UNSEEN) return false;
-        // Another thread may claim the same entry: only the atomic claim says who did.
-        if (!level.shared) {
-          claim_exclusive<BITS>(words, neighbour, nxt);
-          ++found;
-        } else if (claim<BITS>(words, neighbour, nxt)) {
-          ++found;
+        if (count < BUFFERED) {
+          children[count++] = neighbour;
+          __builtin_prefetch(&words[neighbour / PER_WORD], 1);
+        } else {
+          take(neighbour);
         }
         return false;
       });
+      for (std::size_t i = 0; i < count; ++i) take(children[i]);
     }
   }
   return found;
@@ -288,23 +344,24 @@ bool for_each_chunk(unsigned workers, std::uint64_t states, std::uint64_t chunk,
                     const RunContext& run,
                     const std::function<void(unsigned, std::uint64_t, std::uint64_t)>& fn);
 
-using ExpandFn = std::function<std::uint64_t(unsigned worker, const BfsLevel& level,
-                                             std::uint64_t begin, std::uint64_t end)>;
+using ExpandFn = std::function<BfsClaims(unsigned worker, const BfsLevel& level,
+                                         std::uint64_t begin, std::uint64_t end)>;
 Result<BfsResult> run_bfs(BfsTable& table, std::span<const std::uint64_t> starts, unsigned workers,
                           const ExpandFn& expand, const RunContext& run, const BfsOptions& options);
 
 }  // namespace bfs_detail
 
-// Scans [begin, end) for one level (begin a multiple of 32); returns the positions claimed.
-// With a run, a stop ends the scan within STOP_CHECK_EXPANSIONS expansions (the level is then
-// incomplete: the caller abandons it).
+// Scans [begin, end) for one level (begin a multiple of 32); returns the ranks claimed (and
+// their weights, with `weight`). With a run, a stop ends the scan within STOP_CHECK_EXPANSIONS
+// expansions (the level is then incomplete: the caller abandons it).
 template <class Expander>
-std::uint64_t expand_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
-                           std::uint64_t end, Expander& expander, const RunContext* run = nullptr) {
+BfsClaims expand_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin,
+                       std::uint64_t end, Expander& expander, const RunContext* run = nullptr,
+                       const BfsWeight* weight = nullptr) {
   if (table.bits() == BfsBits::Two) {
-    return bfs_detail::expand_range_bits<2>(table, level, begin, end, expander, run);
+    return bfs_detail::expand_range_bits<2>(table, level, begin, end, expander, run, weight);
   }
-  return bfs_detail::expand_range_bits<4>(table, level, begin, end, expander, run);
+  return bfs_detail::expand_range_bits<4>(table, level, begin, end, expander, run, weight);
 }
 
 // The whole search into a table the caller keeps (for BfsTable::distance afterwards).
@@ -317,7 +374,8 @@ Result<BfsResult> bfs(BfsTable& table, std::span<const std::uint64_t> starts,
   auto expanders = bfs_detail::thread_expanders(workers, make_expander);
   const bfs_detail::ExpandFn expand = [&](unsigned worker, const BfsLevel& level,
                                           std::uint64_t begin, std::uint64_t end) {
-    return expand_range(table, level, begin, end, expanders[worker].expander, &run);
+    return expand_range(table, level, begin, end, expanders[worker].expander, &run,
+                        &options.weight);
   };
   return bfs_detail::run_bfs(table, starts, workers, expand, run, options);
 }

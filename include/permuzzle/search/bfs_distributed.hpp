@@ -134,15 +134,18 @@ namespace bfs_detail {
 
 // Scans the local range [begin, end) (within one block) top-down; returns the positions claimed
 // here.
+// `weight`: BfsOptions::weight (null or empty: none).
 template <unsigned BITS, class Expander>
-std::uint64_t scan_slice_bits(BfsSlice& slice, const BfsLevel& level, std::uint64_t begin,
-                              std::uint64_t end, Expander& expander, BfsOutbox& outbox) {
+BfsClaims scan_slice_bits(BfsSlice& slice, const BfsLevel& level, std::uint64_t begin,
+                          std::uint64_t end, Expander& expander, BfsOutbox& outbox,
+                          const BfsWeight* weight = nullptr) {
   constexpr unsigned PER_WORD = 64 / BITS;
   constexpr unsigned UNSEEN = (1u << BITS) - 1;
   std::uint64_t* words = slice.table().words();
   const int self = slice.process();
   const std::uint64_t global_begin = slice.global_rank(begin);
-  std::uint64_t found = 0;
+  const bool weighed = weight != nullptr && *weight;
+  BfsClaims found;
   for (std::uint64_t wi = begin / PER_WORD; wi * PER_WORD < end; ++wi) {
     const std::uint64_t w =
         std::atomic_ref<std::uint64_t>(words[wi]).load(std::memory_order_relaxed);
@@ -159,10 +162,11 @@ std::uint64_t scan_slice_bits(BfsSlice& slice, const BfsLevel& level, std::uint6
         } else if (load_entry<BITS>(words, index) == UNSEEN) {
           if (!level.shared) {
             claim_exclusive<BITS>(words, index, level.nxt);
-            ++found;
-          } else if (claim<BITS>(words, index, level.nxt)) {
-            ++found;
+          } else if (!claim<BITS>(words, index, level.nxt)) {
+            return false;
           }
+          ++found.ranks;
+          if (weighed) found.weight += (*weight)(neighbour);
         }
         return false;
       });
@@ -171,9 +175,8 @@ std::uint64_t scan_slice_bits(BfsSlice& slice, const BfsLevel& level, std::uint6
   return found;
 }
 
-using ScanFn =
-    std::function<std::uint64_t(unsigned worker, const BfsLevel& level, std::uint64_t begin,
-                                std::uint64_t end, BfsOutbox& outbox)>;
+using ScanFn = std::function<BfsClaims(unsigned worker, const BfsLevel& level, std::uint64_t begin,
+                                       std::uint64_t end, BfsOutbox& outbox)>;
 Result<BfsResult> run_distributed_bfs(Cluster& cluster, BfsSlice& slice,
                                       std::span<const std::uint64_t> starts, unsigned workers,
                                       const ScanFn& scan, const RunContext& run,
@@ -201,10 +204,10 @@ Result<BfsResult> distributed_bfs(Cluster& cluster, BfsSlice& slice,
                                       std::uint64_t end, BfsOutbox& outbox) {
     if (slice.table().bits() == BfsBits::Two) {
       return bfs_detail::scan_slice_bits<2>(slice, level, begin, end, expanders[worker].expander,
-                                            outbox);
+                                            outbox, &options.weight);
     }
     return bfs_detail::scan_slice_bits<4>(slice, level, begin, end, expanders[worker].expander,
-                                          outbox);
+                                          outbox, &options.weight);
   };
   return bfs_detail::run_distributed_bfs(cluster, slice, starts, workers, scan, run, options,
                                          distributed, stats);

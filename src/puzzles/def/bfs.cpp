@@ -135,10 +135,10 @@ Result<std::optional<std::vector<std::string>>> walk_back(const CompiledPuzzle& 
 // that is stopped), besides what bo.on_level already does.
 void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>& completed) {
   auto save = std::move(bo.on_level);
-  bo.on_level = [&completed, save](const search::BfsTable& t,
-                                   const std::vector<std::uint64_t>& h) -> Status {
+  bo.on_level = [&completed, save](const search::BfsTable& t, const std::vector<std::uint64_t>& h,
+                                   const std::vector<std::uint64_t>& w) -> Status {
     completed = h;
-    return save ? save(t, h) : Status(Ok{});
+    return save ? save(t, h, w) : Status(Ok{});
   };
 }
 

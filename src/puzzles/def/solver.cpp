@@ -105,7 +105,8 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
   bo.undirected = p.undirected();
   bo.antipodes_limit = 0;
   bo.phase = phase;
-  bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h) -> Status {
+  bo.on_level = [&](const search::BfsTable& t, const std::vector<std::uint64_t>& h,
+                    const std::vector<std::uint64_t>&) -> Status {
     const int d = static_cast<int>(h.size()) - 1;
     if (d == 0) return Ok{};
     const unsigned cur = search::bfs_level(search::BfsBits::Two, d, false).cur;

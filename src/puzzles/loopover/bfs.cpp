@@ -1,6 +1,7 @@
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/loopover/symmetry_classes.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
@@ -22,6 +23,8 @@ constexpr unsigned UNSEEN = 0xF;
 // The version of the ranking in the checkpoints' files (Lehmer ranks of row-major tiles, 4-bit
 // entries): a checkpoint of another version is not resumed.
 constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
+// The same for searches over symmetry classes (symmetry_classes.hpp's index, 2-bit entries).
+constexpr std::uint32_t CLASS_CHECKPOINT_FORMAT = 1;
 
 struct MoveMap {
   std::uint8_t dst[MAX_BFS_CELLS];  // content of cell i goes to cell dst[i]
@@ -157,7 +160,8 @@ struct SearchSetup {
   std::uint64_t total = 0;  // n!
   MoveSpans moves;
   search::BfsOptions bo;
-  std::vector<std::uint64_t> completed;
+  std::vector<std::uint64_t> completed;            // ranks per completed level
+  std::vector<std::uint64_t> completed_positions;  // their positions (classes: weighted)
   std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
 
   double seconds() const {
@@ -185,11 +189,13 @@ Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOpt
   s->bo.undirected = true;  // every metric move's inverse is also a move
   s->bo.antipodes_limit = 5;
   SearchSetup* raw = s.get();
-  s->bo.on_level = [raw, &options](const search::BfsTable&,
-                                   const std::vector<std::uint64_t>& h) -> Status {
+  s->bo.on_level = [raw, &options](const search::BfsTable&, const std::vector<std::uint64_t>& h,
+                                   const std::vector<std::uint64_t>& w) -> Status {
     raw->completed = h;
+    raw->completed_positions = w.empty() ? h : w;
     if (options.on_level) {
-      options.on_level(static_cast<int>(h.size()) - 1, h.back(), raw->seconds());
+      options.on_level(static_cast<int>(h.size()) - 1, raw->completed_positions.back(),
+                       raw->seconds());
     }
     return Ok{};
   };
@@ -201,22 +207,29 @@ Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOpt
 void report_partial(const BfsStats& st, const SearchSetup& s, const BfsOptions& options) {
   if (!s.run.should_stop() || options.partial == nullptr) return;
   BfsStats known = st;
-  known.histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed;
+  known.histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed_positions;
+  known.class_histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed;
   for (std::uint64_t c : known.histogram) known.states += c;
+  for (std::uint64_t c : known.class_histogram) known.classes += c;
   known.seconds = s.seconds();
   *options.partial = std::move(known);
 }
 
 // The summary; up to 5 antipodes when the entries tell them apart (max_distance < 15).
 void summarise(BfsStats& st, const search::BfsResult& r, int n) {
-  st.histogram = r.histogram;
-  st.states = r.reached;
+  st.histogram = r.weighted.empty() ? r.histogram : r.weighted;
+  st.class_histogram = r.histogram;
+  st.classes = r.reached;
+  st.states = 0;
+  for (std::uint64_t c : st.histogram) st.states += c;
   st.max_distance = r.max_distance;
-  st.antipodes = r.last_level;
+  st.antipodes = st.histogram.back();
+  st.antipode_classes = r.last_level;
   double sum = 0;
   for (std::size_t d = 0; d < st.histogram.size(); ++d)
     sum += static_cast<double>(d) * st.histogram[d];
   st.mean_distance = sum / static_cast<double>(st.states);
+  if (!r.weighted.empty()) return;  // the caller turns class ranks into positions
   std::uint8_t tiles[MAX_BFS_CELLS];
   for (std::uint64_t a : r.antipodes) {
     unrank_position(a, n, tiles);
@@ -224,15 +237,68 @@ void summarise(BfsStats& st, const search::BfsResult& r, int n) {
   }
 }
 
+// The search over symmetry classes (symmetry_classes.hpp): 2-bit entries over the class index,
+// each class weighted by its orbit size; checkpoints as search_from_goal's.
+Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Cluster* cluster,
+                                bool checkpoints, SearchSetup& setup) {
+  auto classes = SymmetryClasses::create(size, options.metric, setup.run);
+  if (!classes) return classes.error();
+  auto space = search::BfsSpace::create(
+      classes->states(), search::BfsBits::Two, cluster, setup.run,
+      fmt::format("a breadth-first search of the {} board over its {} symmetries (2 bits for "
+                  "each of {} class ranks)",
+                  format_size(size), classes->group_order(), classes->states()));
+  if (!space) return space.error();
+  BfsStats st;
+  st.size = size;
+  st.metric = options.metric;
+  st.symmetries = classes->group_order();
+  st.table_bytes = space->table().bytes();
+  setup.bo.bits = search::BfsBits::Two;
+  const SymmetryClasses& cls = *classes;
+  setup.bo.weight = [cls](std::uint64_t rank) { return cls.orbit_size(rank); };
+  const std::uint64_t goal = cls.index(goal_position(size));
+  if (checkpoints) {
+    const search::BfsCheckpointName name{
+        options.checkpoint_dir, "loopover-bfs",
+        fmt::format("{}-{}-classes{}-2bit", format_size(size),
+                    options.metric == Metric::Stm ? "stm" : "mtm", cls.group_order()),
+        CLASS_CHECKPOINT_FORMAT};
+    auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
+    if (!resumed) return resumed.error();
+    st.resumed_from = *resumed;
+    if (*resumed >= 0) {
+      setup.completed = setup.bo.resume_histogram;
+      setup.completed_positions = setup.bo.resume_weighted;
+    }
+  }
+  auto r = space->search(
+      std::span<const std::uint64_t>(&goal, 1), [&] { return cls.expander(); }, setup.run,
+      setup.bo);
+  st.distribution = space->distribution();
+  if (!r) {
+    report_partial(st, setup, options);
+    return r.error();
+  }
+  summarise(st, *r, size.cells());
+  for (std::uint64_t a : r->antipodes) st.sample_antipodes.push_back(cls.position(a));
+  st.seconds = setup.seconds();
+  return st;
+}
+
 // The search from the goal (search/bfs.hpp, 4-bit entries: the distance mod 15) in a table of
 // its own, or this process's slice under `cluster`; with checkpoints (options.checkpoint_dir)
 // when `checkpoints` is set.
 Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Cluster* cluster,
-                                  bool checkpoints, std::optional<search::BfsSpace>& space) {
+                                  bool checkpoints, std::optional<search::BfsSpace>& space,
+                                  bool space_wanted) {
   auto s = prepare_search(size, options);
   if (!s) return s.error();
   SearchSetup& setup = **s;
   const int n = size.cells();
+  if (!space_wanted && options.symmetry == SymmetryMode::Auto && symmetry_classes_supported(size)) {
+    return search_classes(size, options, cluster, checkpoints, setup);
+  }
   auto created = search::BfsSpace::create(
       setup.total, search::BfsBits::Four, cluster, setup.run,
       fmt::format("a breadth-first search of the {} board (4 bits for each of {} positions)",
@@ -252,7 +318,7 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
     auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
     if (!resumed) return resumed.error();
     st.resumed_from = *resumed;
-    if (*resumed >= 0) setup.completed = setup.bo.resume_histogram;
+    if (*resumed >= 0) setup.completed = setup.completed_positions = setup.bo.resume_histogram;
   }
   auto r = space->search(
       std::span<const std::uint64_t>(&goal, 1),
@@ -272,7 +338,8 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
 
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
   std::optional<search::BfsSpace> space;
-  auto st = search_from_goal(size, options, nullptr, false, space);
+  // The table of every position (distance()): never classes.
+  auto st = search_from_goal(size, options, nullptr, false, space, true);
   if (!st) return st.error();
   DistanceTable table;
   table.stats_ = std::move(*st);
@@ -283,7 +350,7 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
 Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
   Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
   std::optional<search::BfsSpace> space;
-  return search_from_goal(size, options, cluster, true, space);
+  return search_from_goal(size, options, cluster, true, space, false);
 }
 
 int DistanceTable::distance(const Position& position) const {

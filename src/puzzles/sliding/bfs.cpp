@@ -306,7 +306,8 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
 
   // Step 2. The goal's component, level by level (reported, and kept when the run stops).
   std::vector<std::uint64_t> completed{1};
-  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h) -> Status {
+  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h,
+                    const std::vector<std::uint64_t>&) -> Status {
     completed = h;
     if (options.on_layer) {
       std::uint64_t total = 0;

@@ -28,10 +28,16 @@ inline constexpr int MAX_BFS_CELLS = 16;
 
 struct BfsStats;
 
+// Whether analyse() searches symmetry classes (symmetry_classes.hpp): Auto does where the class
+// index supports the board, None searches every position (and DistanceTable always does).
+enum class SymmetryMode : std::uint8_t { None, Auto };
+
 struct BfsOptions {
   Metric metric = Metric::Stm;
+  SymmetryMode symmetry = SymmetryMode::None;
   int threads = 0;  // 0 = every hardware thread
-  // After each level: depth, positions at that depth, seconds so far.
+  // After each level: depth, positions at that depth, seconds so far (classes searched: the
+  // positions they stand for).
   std::function<void(int depth, std::uint64_t count, double seconds)> on_level;
   // Cancellation and time limit, checked before every chunk of ranks, and the memory budget,
   // checked before the table is allocated; null: no checks.
@@ -55,7 +61,15 @@ struct BfsStats {
   double mean_distance = 0;
   double seconds = 0;
   std::uint64_t table_bytes = 0;
-  std::vector<Position> sample_antipodes;  // up to 5, when max_distance < 15
+  // Up to 5, when max_distance < 15 (4 bits) or always (classes: one per class, its canonical
+  // member).
+  std::vector<Position> sample_antipodes;
+  // The search: symmetry group order (1 without symmetry), classes reached (= states without)
+  // and per distance.
+  std::uint64_t symmetries = 1;
+  std::uint64_t classes = 0;
+  std::vector<std::uint64_t> class_histogram;
+  std::uint64_t antipode_classes = 0;
   // Set by a search over a cluster (analyse under mpirun); table_bytes is then one process's.
   std::optional<search::DistributedBfsStats> distribution;
   int resumed_from = -1;  // the checkpoint level analyse() resumed from, -1 if none
@@ -84,7 +98,9 @@ class DistanceTable {
   search::BfsTable table_;
 };
 
-// The statistics of the whole-graph search: DistanceTable::build's in one process; under a
+// The statistics of the whole-graph search: DistanceTable::build's in one process, or with
+// options.symmetry the search over symmetry classes (symmetry_classes.hpp: 2 bits per class,
+// each class weighted by its orbit size, so histogram and states are positions); under a
 // cluster (options.run's RunContext::cluster, e.g. mpirun) the search of
 // search/bfs_distributed.hpp, each process holding its slice of the table (every process gets
 // the same statistics).
