@@ -91,11 +91,12 @@ CallMeasurement measure_call(const Registry& registry, const Command& command, T
       stop.request_stop();
     }
   } else if (deadline) {
+    // The stop is the deadline, whenever this thread wakes: on a busy machine it may wake after
+    // the call answered past the deadline (then its CPU time after the stop is not known, and
+    // the wall time past the stop is what is judged).
     done_cv.wait_until(lock, *deadline, [&] { return done; });
-    if (!done) {
-      stop_cpu = process_cpu_seconds();
-      stop_time = *deadline;
-    }
+    stop_cpu = done ? answer_cpu : process_cpu_seconds();
+    stop_time = *deadline;
   }
   // Step 4. The answer (the watchdog first, when asked for).
   if (plan.watchdog_seconds > 0 &&
