@@ -323,12 +323,9 @@ bool is_abelian(const PermGroup& g) {
   // Each pair is compared on the union of its two supports only (elsewhere both products fix
   // the point): thousands of disjoint generators cost their supports, not pairs x degree.
   const auto& gens = g.generators();
-  std::vector<std::vector<Point>> supports(gens.size());
-  for (std::size_t i = 0; i < gens.size(); ++i) {
-    for (Point x = 0; x < gens[i].degree(); ++x) {
-      if (gens[i].image(x) != x) supports[i].push_back(x);
-    }
-  }
+  std::vector<std::vector<Point>> supports;
+  supports.reserve(gens.size());
+  for (const Perm& g : gens) supports.push_back(g.support());
   for (std::size_t i = 0; i < gens.size(); ++i) {
     for (std::size_t j = i + 1; j < gens.size(); ++j) {
       for (const auto* support : {&supports[i], &supports[j]}) {

@@ -67,8 +67,10 @@ void put_words(std::vector<std::uint8_t>& out, const T* values, std::size_t coun
     for (int b = 0; b < 4; ++b) to[4 * i + b] = static_cast<std::uint8_t>(v >> (8 * b));
   }
 }
-// Polls a run while a record is written; StopHit ends chain_record with no record.
-void poll_record(const RunContext* run) {
+// Throws StopHit once the run asks to stop: for loops whose every step is costly (a level of a
+// chain record, a Schreier generator, a Minkwitz step), where StopPoller's one check in 64
+// calls would come too late.
+void throw_if_stopped(const RunContext* run) {
   if (run && run->should_stop()) throw StopHit{};
 }
 
@@ -521,12 +523,12 @@ class SvChain : public StopPoller {
   void write_record(std::vector<std::uint8_t>& out, const RunContext* run) const {
     put_word(out, pool_.size());
     for (std::size_t id = 0; id < pool_.size(); ++id) {
-      poll_record(run);
+      throw_if_stopped(run);
       put_word(out, pool_strong_[id] ? 1 : 0);
       put_words(out, pool_[id].data(), pool_[id].size());
     }
     for (const Level& lv : levels_) {
-      poll_record(run);
+      throw_if_stopped(run);
       put_word(out, lv.base);
       put_word(out, lv.gens.size());
       put_words(out, lv.gens.data(), lv.gens.size());
@@ -1623,8 +1625,7 @@ GroupStructure PermGroup::describe() const {
     // Each orbit's generators are those that move one of its points (the others project to
     // the identity): one pass over the generators, not one per orbit (thousands of orbits
     // times thousands of generators).
-    constexpr std::size_t NO_ORBIT = std::numeric_limits<std::size_t>::max();
-    std::vector<std::size_t> orbit_of(degree(), NO_ORBIT);
+    std::vector<std::size_t> orbit_of(degree(), 0);  // every moved point is in an orbit
     std::vector<Point> index(degree(), 0);
     for (std::size_t k = 0; k < result.orbits.size(); ++k) {
       const auto& orbit = result.orbits[k];
@@ -1635,8 +1636,7 @@ GroupStructure PermGroup::describe() const {
     }
     std::vector<std::vector<const Perm*>> moving(result.orbits.size());
     for (const Perm& g : generators_) {
-      for (Point p = 0; p < g.degree(); ++p) {
-        if (g.image(p) == p || orbit_of[p] == NO_ORBIT) continue;
+      for (Point p : g.support()) {
         auto& list = moving[orbit_of[p]];
         if (list.empty() || list.back() != &g) list.push_back(&g);
       }
@@ -1794,7 +1794,7 @@ void shorten_words(WordChain& chain, const std::vector<Perm>& gens,
     for (const Labelled& k : known) {
       for (const Labelled& s : letters) {
         if (++steps > max_steps) return;
-        poll_record(run);  // each step sifts through every level
+        throw_if_stopped(run);  // each step sifts through every level
         minkwitz_step(chain, k.perm * s.perm, reduce_word(concat({&k.word, &s.word}), orders),
                       orders);
       }
@@ -1839,7 +1839,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     // Step 2. Schreier generators u_p * s * u_{p^s}^-1 of the stabilizer, deduplicated.
     std::map<Perm, Word> candidates;
     for (std::size_t i = 0; i < lv.inverse.size(); ++i) {
-      poll_record(run);
+      throw_if_stopped(run);
       // The candidates are permutations on n points; with the next level's tables they stay
       // within the budget.
       if (candidates.size() * n * sizeof(Point) > max_bytes / 2) throw TableLimitHit{};
@@ -1870,7 +1870,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     std::vector<T> flat(n);
     mpz_class reached = 1;
     for (Labelled& c : sorted) {
-      poll_record(run);
+      throw_if_stopped(run);
       to_flat(c.perm, n, flat.data());
       if (!add_random_generator(lower, random, flat.data())) continue;
       next.push_back(std::move(c));
@@ -1879,7 +1879,7 @@ std::shared_ptr<WordChain> build_word_chain(const C& main, const std::vector<Per
     }
     // All Schreier generators together generate G_{k+1}; a longer random walk gets there.
     while (reached < suffix[k + 1]) {
-      poll_record(run);
+      throw_if_stopped(run);
       reached = random_schreier_sims(lower, random, suffix[k + 1], 1000);
     }
     level_gens = std::move(next);
@@ -2043,7 +2043,7 @@ std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_cl
     put_word(out, lv.base);
     put_word(out, lv.gen_count);
     put_words(out, lv.gens.data(), lv.gens.size());
-    poll_record(run);
+    throw_if_stopped(run);
   }
   // Step 2. For each orbit point, a parent and strong generator (of this level or deeper) with
   // u_parent * s = u_point: the construction only ever extends an orbit that way, so one exists.
@@ -2055,14 +2055,14 @@ std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_cl
       for (std::size_t i = 0; i < n; ++i)
         inverses[t][s * n + gl.gens[s * n + i]] = static_cast<T>(i);
     }
-    poll_record(run);
+    throw_if_stopped(run);
   }
   std::vector<T> y(n);
   for (std::size_t k = 0; k < c.length(); ++k) {
     const Level<T>& lv = c.level(k);
     put_word(out, lv.orbit.size());
     for (std::size_t i = 1; i < lv.orbit.size(); ++i) {
-      poll_record(run);
+      throw_if_stopped(run);
       bool found = false;
       for (std::size_t t = k; t < c.length() && !found; ++t) {
         const Level<T>& gl = c.level(t);
@@ -2222,7 +2222,7 @@ Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
     if (chain->order != order) throw ChainRecordError{"orbit lengths that do not give the order"};
     group.chain_ = std::move(chain);
     for (const Perm& g : group.generators_) {
-      poll_record(run);
+      throw_if_stopped(run);
       if (!group.contains(g)) throw ChainRecordError{"a chain that misses a generator"};
     }
   } catch (const ChainRecordError& e) {

@@ -447,11 +447,12 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   }
   // With the run's budget, everything together: the ball, the strong generators, each level's
   // slots, and its entries twice (the improvement rounds copy them).
+  const std::uint64_t tables_bytes =
+      (im.ball_images.size() + strong.size() * n + im.levels.size() * n + 2 * orbit_points * n) *
+      sizeof(Point);
   if (run) {
-    const std::uint64_t total =
-        (im.ball_images.size() + strong.size() * n + im.levels.size() * n + 2 * orbit_points * n) *
-        sizeof(Point);
-    if (auto fits = run->check_memory(total, "short words (the ball and the word chain)"); !fits) {
+    if (auto fits = run->check_memory(tables_bytes, "short words (the ball and the word chain)");
+        !fits) {
       return fits.error();
     }
   }
@@ -501,17 +502,13 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   }
   if (!im.complete()) {
     // The group's own word chain (below) gets what the budget has left after the ball and
-    // these tables: it holds a permutation per orbit point and its Schreier generators.
+    // these tables (checked above to fit): it holds a permutation per orbit point and its
+    // Schreier generators.
     std::optional<RunContext> inner;
     if (run) {
-      std::uint64_t used = im.ball_images.size() * sizeof(Point);
-      for (const Level& lv : im.levels) {
-        used += (lv.slot.size() + lv.entries.size() * n) * sizeof(Point);
-      }
       inner = *run;
       if (run->memory_budget() != 0) {
-        inner->with_memory_budget(std::max<std::uint64_t>(
-            run->memory_budget() - std::min(used, run->memory_budget()), 1));
+        inner->with_memory_budget(std::max<std::uint64_t>(run->memory_budget() - tables_bytes, 1));
       }
     }
     const RunContext* group_run = inner ? &*inner : nullptr;
