@@ -16,6 +16,13 @@
 
 namespace permuzzle::api {
 
+// A benchmark's own check of an answer failed (a bug, not bad input): "[command: ]check failed:
+// what".
+inline Error check_failed(const std::string& what, const std::string& command = {}) {
+  return make_error((command.empty() ? "" : command + ": ") + "check failed: " + what, {},
+                    Error::NO_POSITION, ErrorKind::Internal);
+}
+
 // Parameter constructors, so that a command's parameter list reads like its usage line.
 inline Param positional(std::string name, ParamType type, std::string help, bool required = true) {
   Param p;

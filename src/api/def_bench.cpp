@@ -19,11 +19,6 @@ namespace {
 
 using namespace permuzzle::def;
 
-Error check_failed(const std::string& what) {
-  return make_error("bench def: check failed: " + what, {}, Error::NO_POSITION,
-                    ErrorKind::Internal);
-}
-
 struct Signature {
   std::string bytes;
   void add(std::uint64_t v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -58,9 +53,10 @@ Result<Output> bench_def(const Request& q, Session& s) {
     auto res = def::bfs(d, o, r);
     if (!res) return res.error();
     if (res->stopped) return *res->stopped;
-    if (!expected.empty() && res->histogram != expected) return check_failed(name + " histogram");
+    if (!expected.empty() && res->histogram != expected)
+      return check_failed(name + " histogram", "bench def");
     if (total(res->histogram) != expected_total || !res->complete) {
-      return check_failed(name + " positions");
+      return check_failed(name + " positions", "bench def");
     }
     for (auto c : res->histogram) sig.add(c);
     text += fmt::format(

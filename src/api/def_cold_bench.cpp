@@ -26,11 +26,6 @@ constexpr const char* CASES =
     "loopover4x4-htm,loopover4x4-qtm,cube3-tperm,cube2-antipode,cube2-bfs,skewb-bfs,"
     "pyraminx-bfs";
 
-Error check_failed(const std::string& what) {
-  return make_error("bench def-cold: check failed: " + what, {}, Error::NO_POSITION,
-                    ErrorKind::Internal);
-}
-
 Result<Definition> data_definition(const Session& s, const std::string& name) {
   auto text = read_data_puzzle_file(s, name, "bench def-cold");
   if (!text) return text.error();
@@ -91,10 +86,12 @@ Result<Output> bench_def_cold(const Request& q, Session& s) {
       auto r = (*solver)->solve(st, run, &report);
       if (!r) return r.error();
       if (report.stopped) return run.stop_error();
-      if (!r->front().optimal) return check_failed(name + ": an answer not proven optimal");
+      if (!r->front().optimal)
+        return check_failed(name + ": an answer not proven optimal", "bench def-cold");
       if (max_length > 0 && r->front().length > max_length) {
         return check_failed(
-            fmt::format("{}: {} moves, more than {}", name, r->front().length, max_length));
+            fmt::format("{}: {} moves, more than {}", name, r->front().length, max_length),
+            "bench def-cold");
       }
       lengths.push_back(r->front().length);
       seconds.push_back(one.seconds());
@@ -139,7 +136,8 @@ Result<Output> bench_def_cold(const Request& q, Session& s) {
     std::uint64_t positions = 0;
     for (std::uint64_t c : r->histogram) positions += c;
     if (!r->complete || positions != expected) {
-      return check_failed(fmt::format("{}: {} positions, expected {}", name, positions, expected));
+      return check_failed(fmt::format("{}: {} positions, expected {}", name, positions, expected),
+                          "bench def-cold");
     }
     text += fmt::format(
         "{:<16} BFS {} positions, God's number {}: {:.2f} s on {} thread(s), rank space {}, "
@@ -171,7 +169,7 @@ Result<Output> bench_def_cold(const Request& q, Session& s) {
     } else if (c == "cube3-tperm") {
       const Definition d = samples::cube3();
       const auto moves = move_indices(d, "R U R' U' R' F R2 U' R' U' R U R' F'");
-      if (moves.size() != 14) return check_failed("T-perm moves");
+      if (moves.size() != 14) return check_failed("T-perm moves", "bench def-cold");
       st = solve_case(c, d, Metric::Htm, {replay(d, full_solved(d), moves)}, 14);
     } else if (c == "cube2-antipode") {
       // An antipode of the six-face 2x2x2 (11 moves, the God's number of the half-turn metric)
@@ -182,7 +180,8 @@ Result<Output> bench_def_cold(const Request& q, Session& s) {
       o.antipodes = 1;
       auto b = def::bfs(*d, o, run);
       if (!b) return b.error();
-      if (b->antipodes.empty() || b->max_distance != 11) return check_failed("2x2x2 antipode");
+      if (b->antipodes.empty() || b->max_distance != 11)
+        return check_failed("2x2x2 antipode", "bench def-cold");
       std::string seq;
       for (const auto& m : b->antipodes.front()) seq += m + " ";
       st = solve_case(c, *d, Metric::Htm, {replay(*d, full_solved(*d), move_indices(*d, seq))}, 11);

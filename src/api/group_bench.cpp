@@ -87,10 +87,6 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-Error check_failed(const std::string& what) {
-  return make_error("check failed: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 Result<Output> bench_groups(const Request& q, Session& s) {
   const std::uint64_t repeats = q.unsigned_integer("repeats");
   const std::vector<Perm> gens = cube::gap_generators();

@@ -15,10 +15,6 @@ namespace permuzzle::api {
 
 namespace {
 
-Error check_failed(const std::string& what) {
-  return make_error("check failed: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 Result<Output> bench_binary(const Request& q, Session& s) {
   const int size = static_cast<int>(q.unsigned_integer("size"));
   const std::uint64_t seed = q.unsigned_integer("seed");

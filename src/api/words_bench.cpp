@@ -38,10 +38,6 @@ std::vector<Perm> loopover_moves(int rows, int cols) {
   return moves;
 }
 
-Error check_failed(const std::string& what) {
-  return make_error("check failed: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 Result<Output> bench_words(const Request& q, Session& s) {
   const std::uint64_t count = q.unsigned_integer("count");
   const std::uint64_t seed = q.unsigned_integer("seed");

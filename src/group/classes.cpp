@@ -28,12 +28,6 @@ constexpr std::uint64_t MAX_QUOTIENT = 64;
 // Largest piece size tried: the block's (k-1)! cyclic orders are tried in turn.
 constexpr std::size_t MAX_PIECE_POINTS = 6;
 
-mpz_class factorial(std::size_t n) {
-  mpz_class f;
-  mpz_fac_ui(f.get_mpz_t(), n);
-  return f;
-}
-
 // Labels the points of the blocks of `system` with orientations so that every generator adds a
 // constant twist per block; returns pieces[b][o], or nothing when no labelling exists.
 std::optional<std::vector<std::vector<Point>>> label_pieces(const std::vector<Perm>& generators,
@@ -186,7 +180,7 @@ std::optional<PieceStructure> piece_structure(const PermGroup& g, const RunConte
       for (Point p : blocks->orbit) piece_orbit.pieces.push_back({p});
     }
     const std::size_t k = piece_orbit.twists(), n = piece_orbit.pieces.size();
-    s.wreath_order *= factorial(n);
+    s.wreath_order *= factorial_mpz(n);
     mpz_class twists;
     mpz_ui_pow_ui(twists.get_mpz_t(), k, n);
     s.wreath_order *= twists;
@@ -411,7 +405,7 @@ template <class Visit>
 Status orbit_classes(const PieceStructure& s, const Quotient& quotient, std::size_t orbit,
                      const RunContext* run, Visit&& visit) {
   const std::size_t k = s.orbits[orbit].twists(), n = s.orbits[orbit].pieces.size();
-  mpz_class wreath_order = factorial(n);
+  mpz_class wreath_order = factorial_mpz(n);
   {
     mpz_class twists;
     mpz_ui_pow_ui(twists.get_mpz_t(), k, n);
@@ -438,7 +432,7 @@ Status orbit_classes(const PieceStructure& s, const Quotient& quotient, std::siz
       if (m >= 2) mask = quotient.join(mask, quotient.embed(s, orbit, 0, l));
       mpz_class per_cycle = static_cast<unsigned long>(l * k), power;
       mpz_pow_ui(power.get_mpz_t(), per_cycle.get_mpz_t(), m);
-      centraliser *= power * factorial(m);
+      centraliser *= power * factorial_mpz(m);
     }
     current.image = quotient.embed(s, orbit, twist, sign);
     current.centraliser_image = mask;

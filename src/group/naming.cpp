@@ -1,6 +1,8 @@
 // Structure names in GAP's spelling (see naming.hpp).
 #include "permuzzle/group/naming.hpp"
 
+#include "permuzzle/core/ranking.hpp"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -18,12 +20,6 @@ namespace {
 
 // structure_name asks the composition series for a simple name up to this degree.
 constexpr std::size_t COMPOSITION_NAME_DEGREE = 1024;
-
-mpz_class factorial(std::size_t n) {
-  mpz_class f;
-  mpz_fac_ui(f.get_mpz_t(), n);
-  return f;
-}
 
 // Primes dividing |G| for an abelian G: |G| divides the product of the generators' orders, so
 // they are the primes dividing the generators' cycle lengths.
@@ -199,12 +195,12 @@ std::optional<std::string> wreath_name(const PermGroup& g, const std::vector<Poi
     const std::size_t m = system[0].size(), k = system.size();
     if (m < 3) continue;
     mpz_class base;
-    mpz_pow_ui(base.get_mpz_t(), factorial(m).get_mpz_t(), k);
-    const mpz_class top = factorial(k);
+    mpz_pow_ui(base.get_mpz_t(), factorial_mpz(m).get_mpz_t(), k);
+    const mpz_class top = factorial_mpz(k);
     if (g.order() == base * top) {
       return symmetric_name(m, false) + " wr S" + std::to_string(k);
     }
-    mpz_class half = factorial(m) / 2, alternating_base;
+    mpz_class half = factorial_mpz(m) / 2, alternating_base;
     mpz_pow_ui(alternating_base.get_mpz_t(), half.get_mpz_t(), k);
     if (g.order() == alternating_base * top && block_maps_even(g.generators(), system)) {
       return symmetric_name(m, true) + " wr S" + std::to_string(k);
@@ -268,8 +264,8 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
   for (const auto& o : orbits) moved += o.size();
   const bool transitive = orbits.size() == 1;
   // Step 2. S_n and A_n on the moved points.
-  if (order == factorial(moved)) return symmetric_name(moved, false);
-  if (moved >= 3 && order * 2 == factorial(moved)) return symmetric_name(moved, true);
+  if (order == factorial_mpz(moved)) return symmetric_name(moved, false);
+  if (moved >= 3 && order * 2 == factorial_mpz(moved)) return symmetric_name(moved, true);
   // Step 3. Dihedral groups.
   if (auto d = dihedral_name(g)) return d;
   if (transitive) {

@@ -16,10 +16,6 @@ namespace {
 // Element orders above this are not split into rational classes (their units are not listed).
 constexpr std::uint64_t MAX_RATIONAL_ORDER = 1u << 20;
 
-Error internal(const std::string& what) {
-  return make_error("internal error: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 // x^g in <y>: x^g = y^k for one k prime to m. g maps every cycle of x onto a cycle of y^k, which
 // has the cycles of y (k prime to every cycle length), so for every point p with p^g = q and
 // (p^x)^g = r known: q and r lie in one cycle of y, of the length of p's cycle in x, and
@@ -212,14 +208,14 @@ Result<ConjugacyClasses> classes_by_rational_classes(const PermGroup& g, const R
     in_r[1 % m] = 1;
     for (const Perm& s : normaliser->generators()) {
       auto k = exponent_of(y, y.conjugate(s), m);
-      if (!k) return internal("a normaliser element does not map y to a power of y");
+      if (!k) return internal_error("a normaliser element does not map y to a power of y");
       for (std::size_t i = 0; i < r_elements.size(); ++i) {
         const std::uint64_t next = r_elements[i] * *k % m;
         if (!in_r[next]) in_r[next] = 1, r_elements.push_back(next);
       }
     }
     if (mpz_class(r_elements.size()) * centraliser->order() != normaliser->order()) {
-      return internal("|N(<y>) : C(y)| differs from the exponents found");
+      return internal_error("|N(<y>) : C(y)| differs from the exponents found");
     }
     std::vector<char> covered(m, 0);
     for (std::uint64_t k = 1; k < std::max<std::uint64_t>(m, 2); ++k) {
@@ -230,7 +226,7 @@ Result<ConjugacyClasses> classes_by_rational_classes(const PermGroup& g, const R
       total += size;
     }
     rational[type].push_back(y);
-    if (total > order) return internal("the class sizes add up to more than |G|");
+    if (total > order) return internal_error("the class sizes add up to more than |G|");
     // Step 3. The powers y^e, e a proper divisor of m.
     for (std::uint64_t e = 2; e < m; ++e) {
       if (m % e != 0) continue;
@@ -244,7 +240,7 @@ Result<ConjugacyClasses> classes_by_rational_classes(const PermGroup& g, const R
     if (run && run->should_stop()) return run->stop_error();
     if (auto st = consider(consider, g.random_element(rng)); !st) return st.error();
   }
-  if (total != order) return internal("the class sizes add up to more than |G|");
+  if (total != order) return internal_error("the class sizes add up to more than |G|");
   result.count = static_cast<unsigned long>(result.classes.size());
   return result;
 }

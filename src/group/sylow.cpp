@@ -54,10 +54,6 @@ bool is_p_power(const mpz_class& n, std::uint64_t p) {
   return p_part_of(n, p) == n;
 }
 
-Error internal(const std::string& what) {
-  return make_error("internal error: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 // A nontrivial p-element of G (p divides |G|): the p-part of a random element of order
 // divisible by p, raised to order p when `of_order_p` (GAP's choice for the centraliser step:
 // C(y) only grows when y is replaced by a power, so an element of order p has the largest).
@@ -70,7 +66,7 @@ Result<Perm> random_p_element(const PermGroup& g, std::uint64_t p, Rng& rng, con
     if (of_order_p) y = y.pow(mpz_class(y.order() / p));
     return y;
   }
-  return internal("no element of order divisible by p found");
+  return internal_error("no element of order divisible by p found");
 }
 
 // Is x (flat images) a p-element: is every cycle length a power of p?
@@ -131,7 +127,8 @@ Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class
       all.push_back(std::move(product));
     }
   }
-  if (all.size() != count) return internal("the centraliser's elements do not match its order");
+  if (all.size() != count)
+    return internal_error("the centraliser's elements do not match its order");
   // z is a p-element when z^q = 1 (the p-elements of C have orders dividing q), i.e. when z^q
   // fixes the base: q steps from each base point (with q · |base| <= n; else by its cycles).
   std::vector<char> seen(n);
@@ -195,9 +192,9 @@ Result<PermGroup> grown_sylow(const PermGroup& c, const Perm& y, const mpz_class
       grew = true;
       if (members.size() >= q) break;
     }
-    if (!grew) return internal("no p-element normalizes the p-subgroup");
+    if (!grew) return internal_error("no p-element normalizes the p-subgroup");
   }
-  if (members.size() != q) return internal("the grown p-subgroup has the wrong order");
+  if (members.size() != q) return internal_error("the grown p-subgroup has the wrong order");
   std::vector<Perm> result;
   for (auto& z : generators) result.push_back(*Perm::from_images(std::move(z)));
   return group_from(std::move(result), degree, run, q);
@@ -241,7 +238,7 @@ Result<PermGroup> through_image(const PermGroup& g, const ActionHomomorphism& ho
   if (!image_sylow) return image_sylow.error();
   auto pre = hom.preimage(*image_sylow, run);
   if (!pre) return pre.error();
-  if (pre->order() >= g.order()) return internal("the preimage is not a proper subgroup");
+  if (pre->order() >= g.order()) return internal_error("the preimage is not a proper subgroup");
   return sylow_in(std::move(*pre), p, rng, run, grown);
 }
 
@@ -285,7 +282,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
       if (is_p_power(hom->image().order(), p)) continue;
       return through_image(g, *hom, p, rng, run, grown);
     }
-    return internal("every orbit action is a p-group but the group is not");
+    return internal_error("every orbit action is a p-group but the group is not");
   }
   // Step 5. Imprimitive: through the action on a block system whose image is not a p-group
   // (the largest minimal blocks first: the fewest blocks). A 2-transitive group is primitive
@@ -341,7 +338,7 @@ Result<PermGroup> sylow_in(PermGroup g, std::uint64_t p, Rng& rng, const RunCont
   if (!image_sylow) return image_sylow.error();
   auto result = hom->preimage(*image_sylow, run);
   if (!result) return result.error();
-  if (result->order() != q) return internal("the Sylow subgroup has the wrong order");
+  if (result->order() != q) return internal_error("the Sylow subgroup has the wrong order");
   return result;
 }
 
@@ -354,7 +351,7 @@ Result<PermGroup> sylow_subgroup(const PermGroup& g, std::uint64_t p, const RunC
   auto sylow = sylow_in(g, p, rng, run, &grown);
   if (!sylow) return sylow.error();
   if (sylow->order() != p_part_of(g.order(), p)) {
-    return internal("the Sylow subgroup has the wrong order");
+    return internal_error("the Sylow subgroup has the wrong order");
   }
   // A grown subgroup's generators are already as few as with_fewer_generators leaves.
   if (grown) return sylow;

@@ -1,6 +1,8 @@
 // Conjugacy classes of full wreath products (see wreath_classes.hpp).
 #include "permuzzle/group/wreath_classes.hpp"
 
+#include "permuzzle/core/ranking.hpp"
+
 #include <algorithm>
 
 #include "permuzzle/group/action.hpp"
@@ -9,16 +11,6 @@
 namespace permuzzle {
 
 namespace {
-
-Error internal(const std::string& what) {
-  return make_error("internal error: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
-mpz_class factorial(std::size_t k) {
-  mpz_class f;
-  mpz_fac_ui(f.get_mpz_t(), k);
-  return f;
-}
 
 // One block system of G recognised as H wr S_k.
 struct WreathForm {
@@ -33,13 +25,13 @@ Result<std::optional<WreathForm>> wreath_form(const PermGroup& g, const BlockSys
   const std::size_t k = blocks.size(), m = blocks.front().size();
   auto on_blocks = ActionHomomorphism::on_sets(g, blocks, run);
   if (!on_blocks) return on_blocks.error();
-  if (on_blocks->image().order() != factorial(k)) return std::optional<WreathForm>();
+  if (on_blocks->image().order() != factorial_mpz(k)) return std::optional<WreathForm>();
   // Step 1. H: the stabiliser of B_0 (preimage of the image's point stabiliser) on B_0.
   auto block_stabiliser = on_blocks->preimage(on_blocks->image().stabilizer(0), run);
   if (!block_stabiliser) return block_stabiliser.error();
   auto on_b0 = ActionHomomorphism::on_orbit(*block_stabiliser, blocks.front(), run);
   if (!on_b0) return on_b0.error();
-  mpz_class expected = factorial(k);
+  mpz_class expected = factorial_mpz(k);
   for (std::size_t i = 0; i < k; ++i) expected *= on_b0->image().order();
   if (expected != g.order()) return std::optional<WreathForm>();
   // Step 2. g_i: a lift of the transposition (0, i) of the blocks.
@@ -119,7 +111,8 @@ std::optional<Result<ConjugacyClasses>> wreath_product_classes(const PermGroup& 
     weight = std::move(next);
     for (std::size_t s = t.length; s <= k; ++s) count[s] += count[s - t.length];
   }
-  if (weight[k] != 1) return Result<ConjugacyClasses>(internal("wreath class sizes do not add up"));
+  if (weight[k] != 1)
+    return Result<ConjugacyClasses>(internal_error("wreath class sizes do not add up"));
   ConjugacyClasses result;
   result.method = "wreath product (classes of the base group)";
   result.count = count[k];
@@ -145,7 +138,7 @@ std::optional<Result<ConjugacyClasses>> wreath_product_classes(const PermGroup& 
       const std::size_t copies = multiplicity[t];
       if (copies == 0) continue;
       const CycleType& type = types[t];
-      centraliser *= factorial(copies);
+      centraliser *= factorial_mpz(copies);
       const Perm& r = hc[type.h_class].representative;
       for (std::size_t copy = 0; copy < copies; ++copy) {
         centraliser *= h_centraliser[type.h_class] * type.length;
@@ -162,7 +155,7 @@ std::optional<Result<ConjugacyClasses>> wreath_product_classes(const PermGroup& 
       }
     }
     auto x = Perm::from_images(std::move(images));
-    if (!x || !g.contains(*x)) return internal("a wreath class representative is not in G");
+    if (!x || !g.contains(*x)) return internal_error("a wreath class representative is not in G");
     const mpz_class size = g.order() / centraliser;
     total += size;
     result.classes.push_back({*x, size, x->order()});
@@ -191,7 +184,7 @@ std::optional<Result<ConjugacyClasses>> wreath_product_classes(const PermGroup& 
   choose(choose, 0, k);
   if (!status) return Result<ConjugacyClasses>(status.error());
   if (total != g.order() || result.classes.size() != count[k]) {
-    return Result<ConjugacyClasses>(internal("wreath class sizes do not add up to |G|"));
+    return Result<ConjugacyClasses>(internal_error("wreath class sizes do not add up to |G|"));
   }
   return Result<ConjugacyClasses>(std::move(result));
 }

@@ -42,6 +42,11 @@ inline Error make_error(std::string message, std::string input = {},
   return Error{kind, std::move(message), std::move(input), position};
 }
 
+// An invariant that failed ("internal error: ..."): a bug, reported as a value.
+inline Error internal_error(const std::string& what) {
+  return make_error("internal error: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
+}
+
 // A value or an Error. Deliberately tiny (C++20 has no std::expected).
 template <class T>
 class [[nodiscard]] Result {

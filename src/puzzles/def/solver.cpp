@@ -28,7 +28,7 @@ constexpr std::uint64_t QUICK_NODES = 1'000'000;
 constexpr int QUICK_WEIGHT = 3;  // f = g + 3h
 
 // A piece unit: one label of one group of the full puzzle (all copies of identical pieces).
-struct Unit {
+struct PieceUnit {
   std::size_t group;
   int label;
 };
@@ -935,7 +935,7 @@ std::optional<std::size_t> piece_before_first(const std::vector<char>& tracked) 
 Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     const Definition& d, const CompiledPuzzle& fp, Metric metric, std::uint64_t memory_bytes,
     bool fill_budget, const RunContext& run) {
-  std::vector<Unit> units;
+  std::vector<PieceUnit> units;
   for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
     for (std::size_t l = 0; l < fp.groups()[gi].label_value.size(); ++l)
       units.push_back({gi, static_cast<int>(l)});
@@ -977,7 +977,7 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
       current = empty_tracking();
       any = false;
       for (std::size_t i = first; i < last; ++i) {
-        const Unit& u = units[i];
+        const PieceUnit& u = units[i];
         auto trial = current;
         trial[u.group][static_cast<std::size_t>(u.label)] = 1;
         if (fits(trial)) {

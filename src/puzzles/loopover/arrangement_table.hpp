@@ -19,6 +19,8 @@
 namespace permuzzle::loopover::detail {
 
 constexpr std::uint8_t UNSEEN = 0xFF;
+// The same for tables of 4-bit entries (two per byte: the whole-graph BFS, piece databases).
+constexpr std::uint8_t UNSEEN_NIBBLE = 0xF;
 
 // 128-bit set of cells with "how many members are below p".
 struct CellSet {

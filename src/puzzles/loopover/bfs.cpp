@@ -6,6 +6,7 @@
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
 #include "permuzzle/search/bfs_space.hpp"
+#include "puzzles/loopover/arrangement_table.hpp"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ namespace permuzzle::loopover {
 
 namespace {
 
-constexpr unsigned UNSEEN = 0xF;
+using detail::UNSEEN_NIBBLE;
 // The version of the ranking in the checkpoints' files (Lehmer ranks of row-major tiles, 4-bit
 // entries): a checkpoint of another version is not resumed.
 constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
@@ -355,7 +356,7 @@ Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
 
 int DistanceTable::distance(const Position& position) const {
   const int e = entry(rank_position(position.data(), static_cast<int>(position.size())));
-  return e == static_cast<int>(UNSEEN) ? -1 : e;
+  return e == static_cast<int>(UNSEEN_NIBBLE) ? -1 : e;
 }
 
 }  // namespace permuzzle::loopover

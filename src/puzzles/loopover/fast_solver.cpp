@@ -33,15 +33,15 @@ namespace permuzzle::loopover {
 
 namespace {
 
-constexpr int MAX_CELLS = 81;
+constexpr int FAST_MAX_CELLS = 81;
 
 using detail::bfs_table;
 using detail::Ranker;
 using detail::UNSEEN;
 
 struct Board {
-  std::array<std::uint8_t, MAX_CELLS> at{};
-  std::array<std::uint8_t, MAX_CELLS> where{};
+  std::array<std::uint8_t, FAST_MAX_CELLS> at{};
+  std::array<std::uint8_t, FAST_MAX_CELLS> where{};
 };
 
 // One line shift as a cell map: the piece in cells[i] moves to dest[i].
@@ -49,8 +49,8 @@ struct MoveDef {
   Move move;
   std::vector<std::uint8_t> cells;
   std::vector<std::uint8_t> dest;
-  std::array<std::uint8_t, MAX_CELLS> to{};  // full cell map (identity off the line)
-  int inverse = -1;                          // index of the inverse move
+  std::array<std::uint8_t, FAST_MAX_CELLS> to{};  // full cell map (identity off the line)
+  int inverse = -1;                               // index of the inverse move
 };
 
 // P(f, k) with saturation at `cap + 1`.
@@ -114,7 +114,7 @@ struct FastSolver::Impl {
   std::vector<Stage> stages;
   Finisher finisher;
   // Symmetries: cell maps sigma that send lines to lines; back[s][m] = sigma^-1 m sigma.
-  std::vector<std::array<std::uint8_t, MAX_CELLS>> syms;
+  std::vector<std::array<std::uint8_t, FAST_MAX_CELLS>> syms;
   std::vector<std::vector<std::uint16_t>> back;
   double build_seconds = 0;
   std::string plan;
@@ -156,10 +156,6 @@ struct FastSolver::Impl {
 };
 
 namespace {
-
-int line_length(BoardSize size, Axis axis) {
-  return axis == Axis::Row ? size.cols : size.rows;
-}
 
 // Shift normalised to (-L/2, L/2]; 0 means no move.
 int normalise(int amount, int length) {
@@ -216,7 +212,7 @@ void FastSolver::Impl::build_symmetries() {
   for (int o = 0; o < orientations; ++o) {
     for (int dr = 0; dr < r; ++dr) {
       for (int dc = 0; dc < c; ++dc) {
-        std::array<std::uint8_t, MAX_CELLS> sigma{};
+        std::array<std::uint8_t, FAST_MAX_CELLS> sigma{};
         for (int i = 0; i < r; ++i) {
           for (int j = 0; j < c; ++j) {
             int y = i, x = j;
@@ -235,10 +231,10 @@ void FastSolver::Impl::build_symmetries() {
   // back[s][m]: the move n with n = sigma^-1 m sigma, i.e. n(x) = sigma^-1(m(sigma(x))).
   back.assign(syms.size(), std::vector<std::uint16_t>(moves.size()));
   for (std::size_t s = 0; s < syms.size(); ++s) {
-    std::array<std::uint8_t, MAX_CELLS> inv{};
+    std::array<std::uint8_t, FAST_MAX_CELLS> inv{};
     for (int x = 0; x < cells(); ++x) inv[syms[s][x]] = static_cast<std::uint8_t>(x);
     for (std::size_t m = 0; m < moves.size(); ++m) {
-      std::array<std::uint8_t, MAX_CELLS> want{};
+      std::array<std::uint8_t, FAST_MAX_CELLS> want{};
       for (int x = 0; x < cells(); ++x) want[x] = inv[moves[m].to[syms[s][x]]];
       for (std::size_t n = 0; n < moves.size(); ++n) {
         if (std::equal(want.begin(), want.begin() + cells(), moves[n].to.begin())) {
@@ -417,7 +413,7 @@ void FastSolver::Impl::build_finisher() {
 // move is never followed by its inverse (both only re-reach boards of shorter paths).
 void FastSolver::Impl::expand_stage(const Stage& s, const Candidate& c, int branch, int slack,
                                     std::vector<Candidate>& out) const {
-  std::array<std::uint8_t, MAX_CELLS> p{};
+  std::array<std::uint8_t, FAST_MAX_CELLS> p{};
   const std::uint64_t r0 = s.rank_of(c.board, p.data());
   const int d0 = s.dist[r0];
   if (d0 == UNSEEN) return;
@@ -503,7 +499,7 @@ bool FastSolver::Impl::finish(Candidate& c) const {
   const int n = cells();
   auto odd = [&](const Board& b) {
     int cycles = 0;
-    std::array<bool, MAX_CELLS> seen{};
+    std::array<bool, FAST_MAX_CELLS> seen{};
     for (int q = 0; q < n; ++q) {
       if (seen[q]) continue;
       ++cycles;
@@ -819,7 +815,7 @@ Result<FastSolveResult> FastSolver::solve(const Position& start,
   const int branch = std::max(1, options.branch);
   const int examine = std::max(branch, options.examine);
   // Step 3: stage by stage, expand and keep the best `width` by cost + next stage's distance.
-  std::array<std::uint8_t, MAX_CELLS> scratch{};
+  std::array<std::uint8_t, FAST_MAX_CELLS> scratch{};
   for (std::size_t si = 0; si < im.stages.size(); ++si) {
     const Stage& st = im.stages[si];
     std::vector<Candidate> next;

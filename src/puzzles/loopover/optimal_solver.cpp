@@ -17,7 +17,7 @@ namespace permuzzle::loopover {
 
 namespace {
 
-constexpr int MAX_CELLS = 32;
+constexpr int OPTIMAL_MAX_CELLS = 32;
 constexpr int MAX_DEPTH = 128;
 constexpr int MAX_PROBES = 64;
 // Pattern probes are prefetched and read in groups of this many (measured on 4x4 STM: 8 with the
@@ -49,7 +49,7 @@ Position inverse_position(const Position& position) {
 struct Probe {
   bool inverse = false;
   std::array<std::uint8_t, MAX_PDB_PIECES> src{};
-  std::array<std::uint8_t, MAX_CELLS + 1> vmap{};  // 1-based cell or tile -> 0-based cell
+  std::array<std::uint8_t, OPTIMAL_MAX_CELLS + 1> vmap{};  // 1-based cell or tile -> 0-based cell
 };
 
 struct OptimalSolver::Impl {
@@ -355,8 +355,8 @@ class Search {
   const OptimalSolver::Impl& impl_;
   const OptimalSolveOptions& options_;
   int cells_;
-  std::array<std::uint8_t, MAX_CELLS> p_{};  // tile per cell
-  std::array<std::uint8_t, MAX_CELLS> q_{};  // inverse position: q[tile-1] = cell+1
+  std::array<std::uint8_t, OPTIMAL_MAX_CELLS> p_{};  // tile per cell
+  std::array<std::uint8_t, OPTIMAL_MAX_CELLS> q_{};  // inverse position: q[tile-1] = cell+1
   std::array<Move, MAX_DEPTH> path_{};
   std::array<const Probe*, MAX_PROBES> probes_{};
   int probe_count_ = 0;

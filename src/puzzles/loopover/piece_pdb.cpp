@@ -13,6 +13,7 @@
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
+#include "puzzles/loopover/arrangement_table.hpp"
 
 namespace permuzzle::loopover {
 
@@ -20,7 +21,7 @@ namespace {
 
 constexpr std::uint32_t TABLE_FORMAT_VERSION = 1;
 constexpr std::size_t HUGE_PAGE = 2u << 20;
-constexpr std::uint8_t UNSEEN = 0xF;
+using detail::UNSEEN_NIBBLE;
 
 std::uint64_t falling(int n, int k) {  // n!/(n-k)!
   std::uint64_t r = 1;
@@ -53,7 +54,7 @@ std::uint8_t* allocate_entries(std::size_t bytes) {
   const std::size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
   void* p = std::aligned_alloc(HUGE_PAGE, rounded);
   if (p == nullptr) return nullptr;
-  detail::advise_huge_pages(p, rounded);
+  permuzzle::detail::advise_huge_pages(p, rounded);
   return static_cast<std::uint8_t*>(p);
 }
 
@@ -94,15 +95,15 @@ struct PdbBuilder {
   std::vector<std::vector<std::uint8_t>> moves;  // moves[m][cell] = where move m sends cell
 
   // Claims an unseen entry for `value`; true when this call claimed it. Entries only ever go
-  // from UNSEEN (all bits set) to a distance, so an atomic AND on the byte is a safe claim even
-  // when the other nibble of the byte is claimed by another thread at the same time.
+  // from UNSEEN_NIBBLE (all bits set) to a distance, so an atomic AND on the byte is a safe claim
+  // even when the other nibble of the byte is claimed by another thread at the same time.
   bool claim(std::uint64_t idx, std::uint8_t value) {
     std::atomic_ref<std::uint8_t> byte(data[idx >> 1]);
     const int shift = static_cast<int>(idx & 1) * 4;
-    if (((byte.load(std::memory_order_relaxed) >> shift) & 0xF) != UNSEEN) return false;
-    const auto clear = static_cast<std::uint8_t>(~((UNSEEN ^ value) << shift));
+    if (((byte.load(std::memory_order_relaxed) >> shift) & 0xF) != UNSEEN_NIBBLE) return false;
+    const auto clear = static_cast<std::uint8_t>(~((UNSEEN_NIBBLE ^ value) << shift));
     const std::uint8_t old = byte.fetch_and(clear, std::memory_order_relaxed);
-    return ((old >> shift) & 0xF) == UNSEEN;
+    return ((old >> shift) & 0xF) == UNSEEN_NIBBLE;
   }
 
   int entry(std::uint64_t idx) const {
@@ -118,7 +119,7 @@ struct PdbBuilder {
   std::uint64_t sweep_block(std::uint64_t a, int depth, bool bottom_up,
                             std::vector<std::uint16_t>& tails) {
     const std::uint64_t base = a * t.tail_size_;
-    const int wanted = bottom_up ? UNSEEN : depth;
+    const int wanted = bottom_up ? UNSEEN_NIBBLE : depth;
     tails.clear();
     for (std::uint32_t b = 0; b < t.tail_size_; ++b) {
       if (entry(base + b) == wanted) tails.push_back(static_cast<std::uint16_t>(b));
@@ -195,11 +196,11 @@ struct PdbBuilder {
     for (std::uint64_t i = 0; i < t.bytes(); ++i) {
       if ((i & 0xFFFFF) == 0 && ctx.should_stop()) return count;  // run() says stop
       std::uint8_t b = data[i];
-      if ((b & 0xF) == UNSEEN) {
+      if ((b & 0xF) == UNSEEN_NIBBLE) {
         b = static_cast<std::uint8_t>((b & 0xF0) | cap);
         if (2 * i < t.entries_) ++count;
       }
-      if ((b >> 4) == UNSEEN) {
+      if ((b >> 4) == UNSEEN_NIBBLE) {
         b = static_cast<std::uint8_t>((b & 0x0F) | cap << 4);
         if (2 * i + 1 < t.entries_) ++count;
       }

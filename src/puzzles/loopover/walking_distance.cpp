@@ -311,7 +311,7 @@ Result<WalkingDistanceTable::Pair> WalkingDistanceTable::build_pair(BoardSize si
 
 void WalkingDistanceTable::advise_huge_pages() const {
   // The table is already filled: collapse it now.
-  if (direct_) detail::collapse_huge_pages(direct_, direct_size_);
+  if (direct_) permuzzle::detail::collapse_huge_pages(direct_, direct_size_);
 }
 
 int WalkingDistanceTable::sparse_distance(std::uint64_t idx) const {

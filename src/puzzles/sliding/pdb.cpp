@@ -81,10 +81,6 @@ struct Config {
   std::vector<std::shared_ptr<const PatternTable>> tables;
 };
 
-Error internal(const std::string& what) {
-  return make_error("internal error: " + what, {}, Error::NO_POSITION, ErrorKind::Internal);
-}
-
 }  // namespace
 
 struct PdbSolver::Impl {
@@ -180,7 +176,7 @@ Result<std::shared_ptr<const Config>> PdbSolver::Impl::config_for(int blank_goal
     }
     for (int label = 0; label < n; ++label) {
       if ((label == blank_goal) != (cfg->view_of[o][label] == NO_CELL))
-        return internal("partition does not cover the tiles");
+        return internal_error("partition does not cover the tiles");
     }
   }
   configs[blank_goal] = cfg;
@@ -831,7 +827,7 @@ Result<SolveResult> solve_prepared(const PdbSolver::Impl& impl, const Prepared& 
         return len;
       });
   if (length == SEARCH_STOPPED) return impl.options.run->stop_error();
-  if (length < 0) return internal("no solution within 255 moves");
+  if (length < 0) return internal_error("no solution within 255 moves");
   // Replay from the caller's start, in the caller's frame, before returning anything: the one
   // check of the solution (callers do not replay again).
   const int w = impl.size.cols;
@@ -849,13 +845,13 @@ Result<SolveResult> solve_prepared(const PdbSolver::Impl& impl, const Prepared& 
     else if (to == blank + 1 && to % w != 0)
       d = Direction::Right;
     else
-      return internal("solution contains an illegal move");
+      return internal_error("solution contains an illegal move");
     result.moves.push_back(d);
     result.tiles.push_back(board[to]);
     std::swap(board[to], board[blank]);
     blank = to;
   }
-  if (board != goal) return internal("solution does not reach the goal on replay");
+  if (board != goal) return internal_error("solution does not reach the goal on replay");
   result.optimal = true;
   result.nodes_forward = result.nodes;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
