@@ -17,17 +17,6 @@ namespace {
 constexpr std::uint32_t NO_CLASS = std::numeric_limits<std::uint32_t>::max();
 constexpr int MAX_ROWS = 4;  // the wide board of at most 16 cells has r <= 4
 
-// Lehmer rank of a permutation of 0..len-1.
-std::uint32_t rank_small(const std::uint8_t* p, int len) {
-  std::uint32_t r = 0;
-  for (int i = 0; i < len; ++i) {
-    int smaller = 0;
-    for (int j = i + 1; j < len; ++j) smaller += p[j] < p[i] ? 1 : 0;
-    r = r * static_cast<std::uint32_t>(len - i) + static_cast<std::uint32_t>(smaller);
-  }
-  return r;
-}
-
 std::uint64_t binomial_coefficient(int n, int k) {
   if (k < 0 || k > n) return 0;
   std::uint64_t r = 1;
@@ -217,7 +206,7 @@ struct SymmetryClassesData {
       yarr[a][j] = slot[k][cell_map[s][c]];
     }
     std::uint16_t y[MAX_ROWS];
-    for (int a = 0; a < R; ++a) y[a] = static_cast<std::uint16_t>(rank_small(yarr[a], C));
+    for (int a = 0; a < R; ++a) y[a] = static_cast<std::uint16_t>(rank_permutation(yarr[a], C));
     return min_over_stabiliser(k, y);
   }
 
@@ -302,7 +291,7 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
     d->row_map.push_back(r);
     d->col_map.push_back(c);
     d->cell_map.push_back(cell);
-    d->kinv.push_back(static_cast<std::uint16_t>(rank_small(inv, C)));
+    d->kinv.push_back(static_cast<std::uint16_t>(rank_permutation(inv, C)));
   }
   const std::size_t g0 = d->cell_map.size();
   d->group_order = group.size();
@@ -360,7 +349,8 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
       const std::uint8_t* pb = &d->perms[static_cast<std::size_t>(b) * C];
       std::uint8_t ab[16];
       for (int j = 0; j < C; ++j) ab[j] = pa[pb[j]];
-      d->comp[static_cast<std::size_t>(a) * F + b] = static_cast<std::uint16_t>(rank_small(ab, C));
+      d->comp[static_cast<std::size_t>(a) * F + b] =
+          static_cast<std::uint16_t>(rank_permutation(ab, C));
     }
   }
 
@@ -415,7 +405,7 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
           for (int sl = 0; sl < C; ++sl) q[sl] = slot[d->cell_map[s][cells[a][sl]]];
           const int b = d->row_map[s][a];
           t.src[b] = static_cast<std::uint8_t>(a);
-          t.left[b] = static_cast<std::uint16_t>(rank_small(q, C));
+          t.left[b] = static_cast<std::uint16_t>(rank_permutation(q, C));
         }
         stabilisers.back().push_back(t);
       }
@@ -459,7 +449,7 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
         }
         const int b = d->row_map[s][a];
         t.src[b] = static_cast<std::uint8_t>(a);
-        t.left[b] = static_cast<std::uint16_t>(rank_small(l, C));
+        t.left[b] = static_cast<std::uint16_t>(rank_permutation(l, C));
       }
     }
   }
