@@ -12,7 +12,7 @@
 #include "cli_runner.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
 #include "permuzzle/puzzles/def/symmetry.hpp"
-#include "permuzzle/puzzles/loopover/symmetry_classes.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle {
 namespace {

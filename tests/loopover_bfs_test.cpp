@@ -3,9 +3,9 @@
 
 #include <filesystem>
 #include <map>
-#include <stop_token>
 #include <unordered_set>
 
+#include "loopover_bfs_resume.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/optimal_solver.hpp"
@@ -110,37 +110,26 @@ TEST(LoopoverBfs, ThreadCountDoesNotChangeTheAnswer) {
 TEST(LoopoverBfs, StoppedSearchResumesFromItsCheckpoint) {
   const BoardSize size{3, 3};
   const std::string dir = ::testing::TempDir() + "/loopover-bfs-checkpoint";
-  std::filesystem::remove_all(dir);
-  std::stop_source cancel;
-  const RunContext cancellable = RunContext().with_threads(2).with_stop_token(cancel.get_token());
-  BfsOptions o;
-  o.checkpoint_dir = dir;
-  o.run = &cancellable;
-  o.on_level = [&](int depth, std::uint64_t, double) {
-    if (depth == 5) cancel.request_stop();
-  };
-  BfsStats partial;
-  o.partial = &partial;
-  EXPECT_FALSE(analyse(size, o).ok());
-  EXPECT_EQ(partial.histogram.size(), 6u);
-  const RunContext unlimited = RunContext().with_threads(2);
-  o.run = &unlimited;
-  o.on_level = nullptr;
-  o.resume = true;
-  auto rest = analyse(size, o);
+  const test::StoppedAndResumed run = test::stop_and_resume(size, BfsOptions(), dir, 5);
+  EXPECT_FALSE(run.stopped_ok);
+  EXPECT_EQ(run.partial.histogram.size(), 6u);
+  const auto& rest = run.resumed;
   ASSERT_TRUE(rest.ok()) << rest.error().message;
   EXPECT_EQ(rest->resumed_from, 5);
   EXPECT_EQ(rest->states, 181440u);
   EXPECT_EQ(rest->max_distance, 8);
   EXPECT_EQ(rest->antipodes, 2475u);
   EXPECT_EQ(std::vector<std::uint64_t>(rest->histogram.begin(), rest->histogram.begin() + 6),
-            partial.histogram);
+            run.partial.histogram);
   auto whole = DistanceTable::build(size);
   ASSERT_TRUE(whole.ok());
   EXPECT_EQ(rest->histogram, whole->stats().histogram);
   EXPECT_EQ(rest->sample_antipodes, whole->stats().sample_antipodes);
   // Without a checkpoint directory there is nothing to resume.
-  o.checkpoint_dir.clear();
+  const RunContext unlimited = RunContext().with_threads(2);
+  BfsOptions o;
+  o.run = &unlimited;
+  o.resume = true;
   EXPECT_FALSE(analyse(size, o).ok());
   std::filesystem::remove_all(dir);
 }

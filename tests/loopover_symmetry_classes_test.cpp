@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <stop_token>
 
+#include "loopover_bfs_resume.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
@@ -207,34 +207,25 @@ TEST(LoopoverSymmetryClasses, Published3x4Stm) {
 TEST(LoopoverSymmetryClasses, StoppedSearchResumesFromItsCheckpoint) {
   const BoardSize size{2, 5};
   const std::string dir = ::testing::TempDir() + "/loopover-classes-checkpoint";
-  std::filesystem::remove_all(dir);
-  std::stop_source cancel;
-  const RunContext cancellable = RunContext().with_threads(2).with_stop_token(cancel.get_token());
   BfsOptions o;
   o.symmetry = SymmetryMode::Auto;
-  o.checkpoint_dir = dir;
-  o.run = &cancellable;
-  o.on_level = [&](int depth, std::uint64_t, double) {
-    if (depth == 6) cancel.request_stop();
-  };
-  BfsStats partial;
-  o.partial = &partial;
-  EXPECT_FALSE(analyse(size, o).ok());
-  EXPECT_EQ(partial.histogram.size(), 7u);
-  const RunContext unlimited = RunContext().with_threads(2);
-  o.run = &unlimited;
-  o.on_level = nullptr;
-  o.resume = true;
-  auto rest = analyse(size, o);
+  const test::StoppedAndResumed run = test::stop_and_resume(size, o, dir, 6);
+  EXPECT_FALSE(run.stopped_ok);
+  EXPECT_EQ(run.partial.histogram.size(), 7u);
+  const auto& rest = run.resumed;
   ASSERT_TRUE(rest.ok()) << rest.error().message;
   EXPECT_EQ(rest->resumed_from, 6);
   auto whole = DistanceTable::build(size);
   ASSERT_TRUE(whole.ok());
   EXPECT_EQ(rest->histogram, whole->stats().histogram);
   EXPECT_EQ(std::vector<std::uint64_t>(rest->histogram.begin(), rest->histogram.begin() + 7),
-            partial.histogram);
+            run.partial.histogram);
   // A checkpoint of classes does not resume a search of every position.
+  const RunContext unlimited = RunContext().with_threads(2);
   o.symmetry = SymmetryMode::None;
+  o.checkpoint_dir = dir;
+  o.run = &unlimited;
+  o.resume = true;
   EXPECT_FALSE(analyse(size, o).ok());
   std::filesystem::remove_all(dir);
 }

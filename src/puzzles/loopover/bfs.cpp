@@ -240,8 +240,10 @@ void summarise(BfsStats& st, const search::BfsResult& r, int n) {
 
 // The search over symmetry classes (symmetry_classes.hpp): 2-bit entries over the class index,
 // each class weighted by its orbit size; checkpoints as search_from_goal's.
-Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Cluster* cluster,
-                                bool checkpoints, SearchSetup& setup) {
+Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Cluster* cluster) {
+  auto s = prepare_search(size, options);
+  if (!s) return s.error();
+  SearchSetup& setup = **s;
   auto classes = SymmetryClasses::create(size, options.metric, setup.run);
   if (!classes) return classes.error();
   auto space = search::BfsSpace::create(
@@ -259,19 +261,17 @@ Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Clust
   const SymmetryClasses& cls = *classes;
   setup.bo.weight = [cls](std::uint64_t rank) { return cls.orbit_size(rank); };
   const std::uint64_t goal = cls.index(goal_position(size));
-  if (checkpoints) {
-    const search::BfsCheckpointName name{
-        options.checkpoint_dir, "loopover-bfs",
-        fmt::format("{}-{}-classes{}-2bit", format_size(size),
-                    options.metric == Metric::Stm ? "stm" : "mtm", cls.group_order()),
-        CLASS_CHECKPOINT_FORMAT};
-    auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
-    if (!resumed) return resumed.error();
-    st.resumed_from = *resumed;
-    if (*resumed >= 0) {
-      setup.completed = setup.bo.resume_histogram;
-      setup.completed_positions = setup.bo.resume_weighted;
-    }
+  const search::BfsCheckpointName name{
+      options.checkpoint_dir, "loopover-bfs",
+      fmt::format("{}-{}-classes{}-2bit", format_size(size),
+                  options.metric == Metric::Stm ? "stm" : "mtm", cls.group_order()),
+      CLASS_CHECKPOINT_FORMAT};
+  auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
+  if (!resumed) return resumed.error();
+  st.resumed_from = *resumed;
+  if (*resumed >= 0) {
+    setup.completed = setup.bo.resume_histogram;
+    setup.completed_positions = setup.bo.resume_weighted;
   }
   auto r = space->search(
       std::span<const std::uint64_t>(&goal, 1), [&] { return cls.expander(); }, setup.run,
@@ -291,15 +291,11 @@ Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Clust
 // its own, or this process's slice under `cluster`; with checkpoints (options.checkpoint_dir)
 // when `checkpoints` is set.
 Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Cluster* cluster,
-                                  bool checkpoints, std::optional<search::BfsSpace>& space,
-                                  bool space_wanted) {
+                                  bool checkpoints, std::optional<search::BfsSpace>& space) {
   auto s = prepare_search(size, options);
   if (!s) return s.error();
   SearchSetup& setup = **s;
   const int n = size.cells();
-  if (!space_wanted && options.symmetry == SymmetryMode::Auto && symmetry_classes_supported(size)) {
-    return search_classes(size, options, cluster, checkpoints, setup);
-  }
   auto created = search::BfsSpace::create(
       setup.total, search::BfsBits::Four, cluster, setup.run,
       fmt::format("a breadth-first search of the {} board (4 bits for each of {} positions)",
@@ -340,7 +336,7 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
 Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& options) {
   std::optional<search::BfsSpace> space;
   // The table of every position (distance()): never classes.
-  auto st = search_from_goal(size, options, nullptr, false, space, true);
+  auto st = search_from_goal(size, options, nullptr, false, space);
   if (!st) return st.error();
   DistanceTable table;
   table.stats_ = std::move(*st);
@@ -350,8 +346,11 @@ Result<DistanceTable> DistanceTable::build(BoardSize size, const BfsOptions& opt
 
 Result<BfsStats> analyse(BoardSize size, const BfsOptions& options) {
   Cluster* cluster = options.run != nullptr ? options.run->cluster() : nullptr;
+  if (options.symmetry == SymmetryMode::Auto && symmetry_classes_supported(size)) {
+    return search_classes(size, options, cluster);
+  }
   std::optional<search::BfsSpace> space;
-  return search_from_goal(size, options, cluster, true, space, false);
+  return search_from_goal(size, options, cluster, true, space);
 }
 
 int DistanceTable::distance(const Position& position) const {

@@ -1,6 +1,7 @@
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace permuzzle::loopover {
@@ -44,17 +45,48 @@ std::vector<Symmetry> symmetry_generators(BoardSize size) {
   return out;
 }
 
-std::vector<Perm> symmetry_group(BoardSize size) {
-  auto gens = symmetry_generators(size);
+namespace {
+
+// Every product of the generators, identity first.
+std::vector<Perm> closure(BoardSize size, const std::vector<Perm>& generators) {
   std::vector<Perm> elements{Perm(static_cast<std::size_t>(size.cells()))};
   std::set<std::vector<Point>> seen{elements[0].images()};
   for (std::size_t i = 0; i < elements.size(); ++i) {
-    for (const auto& g : gens) {
-      Perm next = elements[i] * g.cells;
+    for (const Perm& g : generators) {
+      Perm next = elements[i] * g;
       if (seen.insert(next.images()).second) elements.push_back(next);
     }
   }
   return elements;
+}
+
+std::vector<Perm> generator_cells(BoardSize size) {
+  std::vector<Perm> out;
+  for (Symmetry& g : symmetry_generators(size)) out.push_back(std::move(g.cells));
+  return out;
+}
+
+}  // namespace
+
+std::vector<Perm> symmetry_group(BoardSize size) {
+  return closure(size, generator_cells(size));
+}
+
+std::vector<Perm> metric_symmetry_group(BoardSize size, Metric metric) {
+  std::vector<Perm> generators = generator_cells(size);
+  if (metric == Metric::Mtm) {
+    // The scalings by the units other than +-1 (those are already there: shifts and mirrors).
+    const int R = size.rows, C = size.cols;
+    for (int a = 2; a + 1 < C; ++a) {
+      if (std::gcd(a, C) != 1) continue;
+      generators.push_back(cell_map(size, [&](int r, int c) { return std::pair{r, a * c % C}; }));
+    }
+    for (int a = 2; a + 1 < R; ++a) {
+      if (std::gcd(a, R) != 1) continue;
+      generators.push_back(cell_map(size, [&](int r, int c) { return std::pair{a * r % R, c}; }));
+    }
+  }
+  return closure(size, generators);
 }
 
 Position conjugate_position(BoardSize size, const Position& position, const Perm& sigma) {

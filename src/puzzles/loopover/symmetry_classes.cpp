@@ -6,9 +6,9 @@
 #include <array>
 #include <limits>
 #include <numeric>
-#include <set>
 
 #include "permuzzle/core/ranking.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 
@@ -16,32 +16,6 @@ namespace {
 
 constexpr std::uint32_t NO_CLASS = std::numeric_limits<std::uint32_t>::max();
 constexpr int MAX_ROWS = 4;  // the wide board of at most 16 cells has r <= 4
-
-// Affine maps x -> a*x + b of Z_len with a in `units`, as image arrays, distinct.
-std::vector<std::vector<int>> line_maps(int len, Metric metric) {
-  std::set<std::vector<int>> maps;
-  for (int a = 1; a < len; ++a) {
-    if (std::gcd(a, len) != 1) continue;
-    if (metric == Metric::Stm && a != 1 && a != len - 1) continue;
-    for (int b = 0; b < len; ++b) {
-      std::vector<int> img(static_cast<std::size_t>(len));
-      for (int x = 0; x < len; ++x) img[static_cast<std::size_t>(x)] = (a * x + b) % len;
-      maps.insert(std::move(img));
-    }
-  }
-  return {maps.begin(), maps.end()};
-}
-
-// Lehmer rank of a permutation of 0..len-1.
-std::uint32_t rank_small(const std::uint8_t* p, int len) {
-  std::uint32_t r = 0;
-  for (int i = 0; i < len; ++i) {
-    int smaller = 0;
-    for (int j = i + 1; j < len; ++j) smaller += p[j] < p[i] ? 1 : 0;
-    r = r * static_cast<std::uint32_t>(len - i) + static_cast<std::uint32_t>(smaller);
-  }
-  return r;
-}
 
 std::uint64_t binomial_coefficient(int n, int k) {
   if (k < 0 || k > n) return 0;
@@ -232,7 +206,7 @@ struct SymmetryClassesData {
       yarr[a][j] = slot[k][cell_map[s][c]];
     }
     std::uint16_t y[MAX_ROWS];
-    for (int a = 0; a < R; ++a) y[a] = static_cast<std::uint16_t>(rank_small(yarr[a], C));
+    for (int a = 0; a < R; ++a) y[a] = static_cast<std::uint16_t>(rank_permutation(yarr[a], C));
     return min_over_stabiliser(k, y);
   }
 
@@ -270,33 +244,6 @@ struct SymmetryClassesData {
   }
 };
 
-std::vector<Perm> metric_symmetry_group(BoardSize size, Metric metric) {
-  const auto rows = line_maps(size.rows, metric), cols = line_maps(size.cols, metric);
-  const auto n = static_cast<std::size_t>(size.cells());
-  std::vector<Perm> out;
-  for (int t = 0; t < (size.rows == size.cols ? 2 : 1); ++t) {
-    for (const auto& rm : rows) {
-      for (const auto& cm : cols) {
-        std::vector<Point> img(n);
-        for (int r = 0; r < size.rows; ++r) {
-          for (int c = 0; c < size.cols; ++c) {
-            int r2 = rm[static_cast<std::size_t>(r)], c2 = cm[static_cast<std::size_t>(c)];
-            if (t == 1) std::swap(r2, c2);
-            img[static_cast<std::size_t>(r * size.cols + c)] =
-                static_cast<Point>(r2 * size.cols + c2);
-          }
-        }
-        out.push_back(*Perm::from_images(std::move(img)));
-      }
-    }
-  }
-  // Identity first (the maps with a = 1, b = 0 are not necessarily listed first).
-  const Perm id(n);
-  auto it = std::find(out.begin(), out.end(), id);
-  if (it != out.end()) std::iter_swap(out.begin(), it);
-  return out;
-}
-
 bool symmetry_classes_supported(BoardSize size) {
   return std::max(size.rows, size.cols) <= MAX_SYMMETRY_LINE && size.cells() <= 16;
 }
@@ -329,24 +276,25 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
   d->ysize = d->last;
   for (int a = 0; a + 1 < R; ++a) d->ysize *= d->F;
 
-  // Step 1. The group G0 on the wide board.
-  const auto rows = line_maps(R, metric), cols = line_maps(C, metric);
-  for (const auto& rm : rows) {
-    for (const auto& cm : cols) {
-      std::array<std::uint8_t, 16> r{}, c{}, cell{};
-      for (int i = 0; i < R; ++i) r[i] = static_cast<std::uint8_t>(rm[static_cast<std::size_t>(i)]);
-      for (int j = 0; j < C; ++j) c[j] = static_cast<std::uint8_t>(cm[static_cast<std::size_t>(j)]);
-      for (int x = 0; x < n; ++x) cell[x] = static_cast<std::uint8_t>(r[x / C] * C + c[x % C]);
-      std::uint8_t inv[16];
-      for (int j = 0; j < C; ++j) inv[c[j]] = static_cast<std::uint8_t>(j);
-      d->row_map.push_back(r);
-      d->col_map.push_back(c);
-      d->cell_map.push_back(cell);
-      d->kinv.push_back(static_cast<std::uint16_t>(rank_small(inv, C)));
-    }
+  // Step 1. The group (symmetry.hpp) on the wide board, and G0: its elements that keep rows
+  // rows (all of them but the transposes), as a row map, a column map and a cell map.
+  const std::vector<Perm> group = metric_symmetry_group(wide, metric);
+  for (const Perm& g : group) {
+    const auto image = [&](int x) { return static_cast<int>(g.image(static_cast<Point>(x))); };
+    if (image(0) / C != image(1) / C) continue;  // a transpose
+    std::array<std::uint8_t, 16> r{}, c{}, cell{};
+    for (int i = 0; i < R; ++i) r[i] = static_cast<std::uint8_t>(image(i * C) / C);
+    for (int j = 0; j < C; ++j) c[j] = static_cast<std::uint8_t>(image(j) % C);
+    for (int x = 0; x < n; ++x) cell[x] = static_cast<std::uint8_t>(image(x));
+    std::uint8_t inv[16];
+    for (int j = 0; j < C; ++j) inv[c[j]] = static_cast<std::uint8_t>(j);
+    d->row_map.push_back(r);
+    d->col_map.push_back(c);
+    d->cell_map.push_back(cell);
+    d->kinv.push_back(static_cast<std::uint16_t>(rank_permutation(inv, C)));
   }
   const std::size_t g0 = d->cell_map.size();
-  d->group_order = g0 * (d->square ? 2 : 1);
+  d->group_order = group.size();
   for (std::size_t s = 0; s < g0; ++s) {
     for (std::size_t t = 0; t < g0; ++t) {
       bool id = true;
@@ -401,7 +349,8 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
       const std::uint8_t* pb = &d->perms[static_cast<std::size_t>(b) * C];
       std::uint8_t ab[16];
       for (int j = 0; j < C; ++j) ab[j] = pa[pb[j]];
-      d->comp[static_cast<std::size_t>(a) * F + b] = static_cast<std::uint16_t>(rank_small(ab, C));
+      d->comp[static_cast<std::size_t>(a) * F + b] =
+          static_cast<std::uint16_t>(rank_permutation(ab, C));
     }
   }
 
@@ -456,13 +405,13 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
           for (int sl = 0; sl < C; ++sl) q[sl] = slot[d->cell_map[s][cells[a][sl]]];
           const int b = d->row_map[s][a];
           t.src[b] = static_cast<std::uint8_t>(a);
-          t.left[b] = static_cast<std::uint16_t>(rank_small(q, C));
+          t.left[b] = static_cast<std::uint16_t>(rank_permutation(q, C));
         }
         stabilisers.back().push_back(t);
       }
     }
   }
-  // (Element 0 of G0 is the identity: line_maps lists its maps in order, x -> x first.)
+  // (Element 0 of G0 is the identity: the group lists it first.)
   const std::uint32_t classes = static_cast<std::uint32_t>(d->rep.size());
   d->stab_begin.push_back(0);
   for (const auto& st : stabilisers) {
@@ -500,14 +449,14 @@ Result<SymmetryClasses> SymmetryClasses::create(BoardSize size, Metric metric,
         }
         const int b = d->row_map[s][a];
         t.src[b] = static_cast<std::uint8_t>(a);
-        t.left[b] = static_cast<std::uint16_t>(rank_small(l, C));
+        t.left[b] = static_cast<std::uint16_t>(rank_permutation(l, C));
       }
     }
   }
 
   // Step 6. The whole group on square boards (orbit sizes through whole positions).
   if (d->square) {
-    for (const Perm& g : metric_symmetry_group(wide, metric)) {
+    for (const Perm& g : group) {
       std::vector<std::uint8_t> img(static_cast<std::size_t>(n));
       for (int c = 0; c < n; ++c)
         img[static_cast<std::size_t>(c)] =

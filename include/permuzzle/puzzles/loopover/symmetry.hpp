@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "permuzzle/puzzles/loopover/board.hpp"
 #include "permuzzle/core/perm.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
 
@@ -25,6 +25,11 @@ struct Symmetry {
 std::vector<Symmetry> symmetry_generators(BoardSize size);
 // Every element of the symmetry group, identity first (closure of the generators).
 std::vector<Perm> symmetry_group(BoardSize size);
+// The symmetry group of the board in a metric, identity first: symmetry_group(size), and in MTM
+// (a shift of a line by any amount is one move) also the scalings x -> a*x of the rows and of
+// the columns by every unit a modulo their length, which turn a shift by k into a shift by a*k
+// (symmetry_classes.hpp: 3x5 60 in STM, 120 in MTM).
+std::vector<Perm> metric_symmetry_group(BoardSize size, Metric metric);
 // The position s^sigma.
 Position conjugate_position(BoardSize size, const Position& position, const Perm& sigma);
 // The image of a move sequence under sigma: solves conjugate_position(start) when `moves`

@@ -1,13 +1,13 @@
 // Symmetry classes of Loopover positions, ranked densely for the whole-graph BFS (search/bfs.hpp).
 //
-// The group. A symmetry is a map of the cells that sends every move of the metric to a move of
-// the same metric and fixes the goal, so that conjugate positions s^sigma = sigma^-1 s sigma
-// (board.hpp's GAP order) are at the same distance. Maps of the form (r, c) -> (rho(r), kappa(c))
-// send rows to rows and columns to columns; a column shift by k becomes a shift by a*k when rho
-// is r -> a*r + b, so STM (shifts by one cell) allows a = +-1 (the dihedral maps of the rows, and
-// of the columns) and MTM (any shift of one line is one move) every unit a mod r (the affine
-// maps). Square boards add the transpose. Orders: 3x3 72, 3x4 48, 4x4 128 (both metrics), 3x5
-// 60 in STM and 120 in MTM, 2x5 20 in STM and 40 in MTM.
+// The group (symmetry.hpp's metric_symmetry_group). A symmetry is a map of the cells that sends
+// every move of the metric to a move of the same metric and fixes the goal, so that conjugate
+// positions s^sigma = sigma^-1 s sigma (board.hpp's GAP order) are at the same distance. Maps of
+// the form (r, c) -> (rho(r), kappa(c)) send rows to rows and columns to columns; a column shift by
+// k becomes a shift by a*k when rho is r -> a*r + b, so STM (shifts by one cell) allows a = +-1
+// (the dihedral maps of the rows, and of the columns) and MTM (any shift of one line is one move)
+// every unit a mod r (the affine maps). Square boards add the transpose. Orders: 3x3 72, 3x4 48,
+// 4x4 128 (both metrics), 3x5 60 in STM and 120 in MTM, 2x5 20 in STM and 40 in MTM.
 //
 // The index (a sym-coordinate, as in Kociemba's cube tables). The board is taken wide (r <= c;
 // a tall board is searched transposed, which is an isomorphism of its graph). A position is
@@ -50,10 +50,6 @@ namespace permuzzle::loopover {
 // Longest line of the wide board whose permutations the index composes by table (c! x c!
 // entries: 7 -> 50 MB); longer lines (2x8) are searched without symmetry.
 inline constexpr int MAX_SYMMETRY_LINE = 7;
-
-// The symmetry group of the board in a metric (see above), as cell maps (GAP order, 0-based),
-// identity first.
-std::vector<Perm> metric_symmetry_group(BoardSize size, Metric metric);
 
 // Whether the class index supports the board (its longer side <= MAX_SYMMETRY_LINE).
 bool symmetry_classes_supported(BoardSize size);
