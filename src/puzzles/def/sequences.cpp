@@ -5,9 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
+
+#include "permuzzle/puzzles/def/phases.hpp"
 
 namespace permuzzle::def {
 
@@ -74,36 +77,6 @@ int order_of(const Flat& x, const std::vector<std::uint8_t>& modulus) {
   return 0;
 }
 
-// Adjacent moves of one base merged (their powers added, cancelled at 0): the junctions of
-// C, X and C' often hold two turns of one face.
-std::vector<std::size_t> merged(const Definition& d, const std::vector<std::size_t>& moves) {
-  std::vector<std::vector<std::size_t>> of_power(d.base_moves.size());
-  for (std::size_t m = 0; m < d.moves.size(); ++m) {
-    auto& row = of_power[d.moves[m].base];
-    const auto p = static_cast<std::size_t>(d.moves[m].power);
-    if (row.size() <= p) row.resize(p + 1, d.moves.size());
-    row[p] = m;
-  }
-  std::vector<std::size_t> out;
-  for (std::size_t m : moves) {
-    if (!out.empty() && d.moves[out.back()].base == d.moves[m].base) {
-      const std::size_t b = d.moves[m].base;
-      const auto p = static_cast<std::size_t>((d.moves[out.back()].power + d.moves[m].power) %
-                                              d.base_moves[b].order);
-      if (p == 0) {
-        out.pop_back();
-        continue;
-      }
-      if (p < of_power[b].size() && of_power[b][p] < d.moves.size()) {
-        out.back() = of_power[b][p];
-        continue;
-      }
-    }
-    out.push_back(m);
-  }
-  return out;
-}
-
 // Canonical words: no two adjacent moves of one base, and adjacent moves of commuting bases in
 // increasing base order (each product counted once).
 struct Words {
@@ -160,23 +133,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
     lib.inverse_move_.push_back(inv);
   }
   const std::size_t bases = d.base_moves.size();
-  std::vector<char> commuting(bases * bases, 0);
-  {
-    std::vector<Flat> base_flat(bases);
-    for (std::size_t m = 0; m < d.moves.size(); ++m)
-      if (d.moves[m].power == 1) base_flat[d.moves[m].base] = lib.move_effects_[m];
-    Flat ab, ba;
-    for (std::size_t a = 0; a < bases; ++a) {
-      for (std::size_t b = 0; b < bases; ++b) {
-        if (base_flat[a].perm.empty() || base_flat[b].perm.empty()) continue;
-        compose(base_flat[a], base_flat[b], lib.modulus_, ab);
-        compose(base_flat[b], base_flat[a], lib.modulus_, ba);
-        commuting[a * bases + b] = ab.perm == ba.perm && ab.ori == ba.ori;
-      }
-    }
-  }
-  lib.commuting_ = commuting;
-  const Words words{d, commuting};
+  lib.commuting_ = commuting_bases(d);
+  const Words words{d, lib.commuting_};
   // Step 2. The longest A within the pair budget: canonical words counted by their last base.
   int length = options.word_length;
   if (length <= 0) {
@@ -317,7 +275,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
       std::swap(power, next);
       moves.insert(moves.end(), found[i].moves.begin(), found[i].moves.end());
       const std::size_t support = support_of(power).size();
-      if (support > 0 && support <= MAX_SEQUENCE_SUPPORT) offer(power, merged(d, moves), support);
+      if (support > 0 && support <= MAX_SEQUENCE_SUPPORT)
+        offer(power, merge_moves(d, {}, moves), support);
     }
   }
   // Step 4b. Commutators [E, B] of an entry E found so far and a move B: an E that twists one
@@ -359,7 +318,7 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
           for (auto it = e_moves.rbegin(); it != e_moves.rend(); ++it)
             moves.push_back(lib.inverse_move_[*it]);
           moves.push_back(lib.inverse_move_[m]);
-          offer(c2, merged(d, moves), support);
+          offer(c2, merge_moves(d, {}, moves), support);
         }
       }
     }
@@ -394,7 +353,7 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
             } else {
               moves.insert(moves.end(), b.moves.begin(), b.moves.end());
             }
-            offer(product, merged(d, moves), sup);
+            offer(product, merge_moves(d, {}, moves), sup);
           }
         }
       }
@@ -651,7 +610,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     for (auto it = c.moves.rbegin(); it != c.moves.rend(); ++it)
       moves.push_back(inverse_move_[*it]);
     PhaseSequence seq;
-    seq.moves = merged(d, moves);
+    seq.moves = merge_moves(d, {}, moves);
     seq.effect = apply_moves(d, d.identity(), seq.moves);
     for (std::size_t k = 0; k < d.sets.size(); ++k) {
       for (std::size_t j = 0; j < seq.effect.sets[k].perm.size(); ++j) {
