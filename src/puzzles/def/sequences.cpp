@@ -402,9 +402,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   struct Conjugator {
     std::vector<std::size_t> moves;
     Flat effect;
-    Flat inverse;
   };
-  std::vector<Conjugator> conjugators{{{}, identity_flat(n), identity_flat(n)}};
+  std::vector<Conjugator> conjugators{{{}, identity_flat(n)}};
   for (std::size_t from = 0, len = 0; len < static_cast<std::size_t>(conjugator_length); ++len) {
     const std::size_t to = conjugators.size();
     for (std::size_t c = from; c < to && conjugators.size() < MAX_CONJUGATORS; ++c) {
@@ -413,10 +412,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
         if (inverse_move_[m] >= d.moves.size()) continue;
         if (!conjugators[c].moves.empty() && !words.may_follow(conjugators[c].moves.back(), m))
           continue;
-        Conjugator next{conjugators[c].moves, {}, {}};
+        Conjugator next{conjugators[c].moves, {}};
         next.moves.push_back(m);
         compose(conjugators[c].effect, move_effects_[m], modulus_, next.effect);
-        next.inverse = inverse_of(next.effect, modulus_);
         conjugators.push_back(std::move(next));
       }
     }
@@ -518,7 +516,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     const Conjugator& c = conjugators[p.conjugator];
     Flat t, out;
     compose(c.effect, entries_[p.entry].effect, modulus_, t);
-    compose(t, c.inverse, modulus_, out);
+    compose(t, inverse_of(c.effect, modulus_), modulus_, out);
     return out;
   };
   // need: 0 any, 1 a slot not covered yet, 2 joining two classes of slots, 3 twisting in place
