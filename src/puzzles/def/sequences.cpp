@@ -545,25 +545,18 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(image.front()); }))
       return;
+    // C X C' changes exactly `image` and twists in place where X does: only the joining test
+    // needs the effect itself.
     Flat y = effect_of(p);
-    const std::vector<std::uint16_t> sup = support_of(y);
-    const bool twist =
-        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return y.perm[g] == g; });
-    if (need == 3 && (!twist || std::all_of(sup.begin(), sup.end(),
-                                            [&](std::uint16_t g) { return twisted[g] != 0; })))
-      return;
-    if (need == 1 &&
-        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return covered[g] != 0; }))
-      return;
-    if (need == 2 && std::all_of(sup.begin(), sup.end(),
+    if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(y.perm[g]); }))
       return;
     std::string key = key_of(y);
     if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) return;
     taken.emplace(std::move(key), 1);
-    for (std::uint16_t g : sup) {
+    for (std::uint16_t g : image) {
       covered[g] = 1;
-      if (twist) twisted[g] = 1;
+      if (entry_twists[p.entry]) twisted[g] = 1;
     }
     join_all(y);
     chosen.emplace_back(&p, std::move(y));
