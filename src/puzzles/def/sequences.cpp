@@ -77,6 +77,29 @@ int order_of(const Flat& x, const std::vector<std::uint8_t>& modulus) {
   return 0;
 }
 
+// Appends the inverse of `word`: its moves' inverses, last first.
+void append_inverse(const std::vector<std::size_t>& word,
+                    const std::vector<std::size_t>& inverse_move, std::vector<std::size_t>& out) {
+  for (auto it = word.rbegin(); it != word.rend(); ++it) out.push_back(inverse_move[*it]);
+}
+
+// The commutator [A, m] = A m A' m' of a word A and a move m: its moves, and its effect from
+// those of A, A', m and m' (t1, t2: scratch).
+std::vector<std::size_t> commutator_moves(const std::vector<std::size_t>& a, std::size_t m,
+                                          const std::vector<std::size_t>& inverse_move) {
+  std::vector<std::size_t> out = a;
+  out.push_back(m);
+  append_inverse(a, inverse_move, out);
+  out.push_back(inverse_move[m]);
+  return out;
+}
+void commutator(const Flat& a, const Flat& a_inverse, const Flat& m, const Flat& m_inverse,
+                const std::vector<std::uint8_t>& modulus, Flat& t1, Flat& t2, Flat& out) {
+  compose(a, m, modulus, t1);
+  compose(t1, a_inverse, modulus, t2);
+  compose(t2, m_inverse, modulus, out);
+}
+
 // Canonical words: no two adjacent moves of one base, and adjacent moves of commuting bases in
 // increasing base order (each product counted once).
 struct Words {
@@ -228,19 +251,13 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
         if (out > 2) continue;
         for (std::size_t m = 0; m < d.moves.size(); ++m) {
           if (d.moves[m].base != b) continue;
-          compose(a, lib.move_effects_[m], lib.modulus_, t1);
-          compose(t1, ainv, lib.modulus_, t2);
-          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, comm);
+          commutator(a, ainv, lib.move_effects_[m], lib.move_effects_[lib.inverse_move_[m]],
+                     lib.modulus_, t1, t2, comm);
           std::size_t support = 0;
           for (std::size_t g = 0; g < n && support <= MAX_POWERED_SUPPORT; ++g)
             support += (comm.perm[g] != g || comm.ori[g] != 0) ? 1 : 0;
           if (support == 0 || support > MAX_POWERED_SUPPORT) continue;
-          std::vector<std::size_t> moves = word;
-          moves.push_back(m);
-          for (auto it = word.rbegin(); it != word.rend(); ++it)
-            moves.push_back(lib.inverse_move_[*it]);
-          moves.push_back(lib.inverse_move_[m]);
-          offer(comm, std::move(moves), support);
+          offer(comm, commutator_moves(word, m, lib.inverse_move_), support);
         }
       }
     }
@@ -308,17 +325,11 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
         if (out > 1 || changed != 1) continue;
         for (std::size_t m = 0; m < d.moves.size(); ++m) {
           if (d.moves[m].base != b) continue;
-          compose(e, lib.move_effects_[m], lib.modulus_, t1);
-          compose(t1, einv, lib.modulus_, t2);
-          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, c2);
+          commutator(e, einv, lib.move_effects_[m], lib.move_effects_[lib.inverse_move_[m]],
+                     lib.modulus_, t1, t2, c2);
           const std::size_t support = support_of(c2).size();
           if (support == 0 || support > MAX_SEQUENCE_SUPPORT) continue;
-          std::vector<std::size_t> moves = e_moves;
-          moves.push_back(m);
-          for (auto it = e_moves.rbegin(); it != e_moves.rend(); ++it)
-            moves.push_back(lib.inverse_move_[*it]);
-          moves.push_back(lib.inverse_move_[m]);
-          offer(c2, merge_moves(d, {}, moves), support);
+          offer(c2, merge_moves(d, {}, commutator_moves(e_moves, m, lib.inverse_move_)), support);
         }
       }
     }
@@ -348,8 +359,7 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
             if (sup == 0 || sup > MAX_SEQUENCE_SUPPORT) continue;
             std::vector<std::size_t> moves = a.moves;
             if (inverted) {
-              for (auto it = b.moves.rbegin(); it != b.moves.rend(); ++it)
-                moves.push_back(lib.inverse_move_[*it]);
+              append_inverse(b.moves, lib.inverse_move_, moves);
             } else {
               moves.insert(moves.end(), b.moves.begin(), b.moves.end());
             }
@@ -598,8 +608,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     std::vector<std::size_t> moves = c.moves;
     const auto& x = entries_[p->entry].moves;
     moves.insert(moves.end(), x.begin(), x.end());
-    for (auto it = c.moves.rbegin(); it != c.moves.rend(); ++it)
-      moves.push_back(inverse_move_[*it]);
+    append_inverse(c.moves, inverse_move_, moves);
     PhaseSequence seq;
     seq.moves = merge_moves(d, {}, moves);
     seq.effect = apply_moves(d, d.identity(), seq.moves);
