@@ -105,8 +105,6 @@ std::string sequence_name(const Definition& d, std::size_t index) {
 
 using Plan = std::optional<std::vector<Phase>>;
 
-// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
-// are not taken. `library` is built on first need and kept for the next plan.
 // A phase's proof (step 3): the orbit of its pattern, whether its moves and sequences finish
 // it, and the sequences; by phase_key.
 struct Proof {
@@ -129,6 +127,8 @@ std::string phase_key(const Phase& p) {
   return key;
 }
 
+// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
+// are not taken. `library` is built on first need and kept for the next plan.
 Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bool keep_connected,
                         std::optional<SequenceLibrary>& library, Proofs& proofs, bool& refused,
                         const RunContext& run) {
