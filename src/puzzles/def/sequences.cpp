@@ -120,6 +120,10 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
   SequenceLibrary lib;
   lib.def_ = &d;
   lib.options_ = options;
+  // Within the run's memory budget too (the library and for_phase's pairs are held while the
+  // phases are planned).
+  if (run.memory_budget() > 0)
+    lib.options_.memory_bytes = std::min(options.memory_bytes, run.memory_budget());
   // Step 1. The flat layout and every move's flat effect and inverse move.
   std::size_t n = 0;
   for (const PieceSet& s : d.sets) {
@@ -217,7 +221,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
     // Larger entries (kept for their powers, twists and flips) have a share of their own.
     const bool is_large = support > MAX_SEQUENCE_SUPPORT;
     if (is_large && large_count >= MAX_LIBRARY_ENTRIES) return;
-    if (found.size() >= MAX_LIBRARY_ENTRIES * 4 || bytes + entry_bytes > options.memory_bytes) {
+    if (found.size() >= MAX_LIBRARY_ENTRIES * 4 ||
+        bytes + entry_bytes > lib.options_.memory_bytes) {
       full = true;
       return;
     }
