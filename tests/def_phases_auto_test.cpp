@@ -34,6 +34,36 @@ std::size_t changed_slots(const Definition& d, const State& s) {
   return n;
 }
 
+// The phases' sizes multiply to the puzzle's positions.
+void expect_sizes_multiply_to_positions(const Definition& d, const std::vector<Phase>& phases) {
+  const auto sizes = phase_sizes(d, phases, RunContext{});
+  mpz_class product = 1;
+  for (const PhaseSize& z : sizes) {
+    ASSERT_FALSE(z.positions.empty()) << z.refused;
+    product *= mpz_class(z.positions);
+  }
+  auto facts = group_facts(d, RunContext{});
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(product, facts->positions);
+}
+
+// `count` random positions (from `seed`) solved by the phases, each solution replayed here.
+void expect_solves_random_positions(const Definition& d, const std::vector<Phase>& phases,
+                                    std::uint64_t seed, int count) {
+  TableStore store;
+  auto solver = PhasedSolver::create(d, phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(seed);
+  for (int i = 0; i < count; ++i) {
+    const State start = random_position(d, *g, rng);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+  }
+}
+
 // The 3x3x3's last layer: sequences that keep the first two layers (every slot no U turn
 // moves) change at most MAX_POWERED_SUPPORT slots (most at most MAX_SEQUENCE_SUPPORT), all
 // U-layer ones; replayed.
@@ -96,15 +126,7 @@ TEST(DefPhasesAuto, PlannedChainWithSequencesSolvesAndRoundTrips) {
   bool with_sequences = false;
   for (const Phase& p : *phases) with_sequences = with_sequences || !p.sequences.empty();
   EXPECT_TRUE(with_sequences);
-  const auto sizes = phase_sizes(d, *phases, RunContext{});
-  mpz_class product = 1;
-  for (const PhaseSize& z : sizes) {
-    ASSERT_FALSE(z.positions.empty()) << z.refused;
-    product *= mpz_class(z.positions);
-  }
-  auto facts = group_facts(d, RunContext{});
-  ASSERT_TRUE(facts);
-  EXPECT_EQ(product, facts->positions);  // 75,582,720
+  ASSERT_NO_FATAL_FAILURE(expect_sizes_multiply_to_positions(d, *phases));  // 75,582,720
   // The phase file: read back, the same phases.
   const std::string text = format_phase_file(d, *phases, {"test"});
   auto specs = parse_phase_file(d, text, "auto.phases");
@@ -120,18 +142,7 @@ TEST(DefPhasesAuto, PlannedChainWithSequencesSolvesAndRoundTrips) {
       EXPECT_EQ(back[k].sequences[q].moves, (*phases)[k].sequences[q].moves);
   }
   // Solved from random positions, each replayed here.
-  TableStore store;
-  auto solver = PhasedSolver::create(d, back, {}, store, RunContext{});
-  ASSERT_TRUE(solver) << solver.error().message;
-  auto g = build_group(d);
-  ASSERT_TRUE(g);
-  Rng rng(7);
-  for (int i = 0; i < 5; ++i) {
-    const State start = random_position(d, *g, rng);
-    auto r = (*solver)->solve(start, RunContext{});
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
-  }
+  expect_solves_random_positions(d, back, 7, 5);
 }
 
 // The megaminx (issue 35): auto plans a chain that keeps the free slots linked (no step leaves
@@ -146,25 +157,8 @@ TEST(DefPhasesAuto, MegaminxPlannedChainIsProvenAndSolves) {
   for (const Phase& p : *phases) with_sequences += p.sequences.empty() ? 0 : 1;
   EXPECT_GE(with_sequences, 2u);
   EXPECT_LE(phases->size(), 16u);  // not the 21-phase piece chain
-  const auto sizes = phase_sizes(d, *phases, RunContext{});
-  mpz_class product = 1;
-  for (const PhaseSize& z : sizes) {
-    ASSERT_FALSE(z.positions.empty()) << z.refused;
-    product *= mpz_class(z.positions);
-  }
-  auto facts = group_facts(d, RunContext{});
-  ASSERT_TRUE(facts);
-  EXPECT_EQ(product, facts->positions);
-  TableStore store;
-  auto solver = PhasedSolver::create(d, *phases, {}, store, RunContext{});
-  ASSERT_TRUE(solver) << solver.error().message;
-  auto g = build_group(d);
-  ASSERT_TRUE(g);
-  Rng rng(11);
-  const State start = random_position(d, *g, rng);
-  auto r = (*solver)->solve(start, RunContext{});
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+  ASSERT_NO_FATAL_FAILURE(expect_sizes_multiply_to_positions(d, *phases));
+  expect_solves_random_positions(d, *phases, 11, 1);
 }
 
 // A phase of sequences alone: `Moves` with no move, then `Sequence` lines; without them an

@@ -196,7 +196,8 @@ void register_def(Registry& r) {
   info.cost = Cost::Cheap;
   info.invalid_examples = {
       {{"file", "Set X 2 1\nbogus\n"}},
-      {{"file", "Set X 4 1\nMove M1\nX\n2 3 4 1\nEnd\nMove M12\nX\n2 1 3 4\nEnd\n"}}};
+      {{"file", "Set X 4 1\nMove M1\nX\n2 3 4 1\nEnd\nMove M12\nX\n2 1 3 4\nEnd\n"}},
+      {{"file", cube}, {"write-phases", true}}};  // --write-phases without --phases
   r.add(std::move(info));
   Command apply{
       "def",

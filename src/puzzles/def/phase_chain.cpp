@@ -105,8 +105,6 @@ std::string sequence_name(const Definition& d, std::size_t index) {
 
 using Plan = std::optional<std::vector<Phase>>;
 
-// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
-// are not taken. `library` is built on first need and kept for the next plan.
 // A phase's proof (step 3): the orbit of its pattern, whether its moves and sequences finish
 // it, and the sequences; by phase_key.
 struct Proof {
@@ -129,6 +127,8 @@ std::string phase_key(const Phase& p) {
   return key;
 }
 
+// One plan (the file comment); `keep_connected`: steps that split a class of the active moves
+// are not taken. `library` is built on first need and kept for the next plan.
 Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bool keep_connected,
                         std::optional<SequenceLibrary>& library, Proofs& proofs, bool& refused,
                         const RunContext& run) {
@@ -431,10 +431,11 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     // Step 2. The phase.
     Phase phase;
     phase.pattern = pattern_of(fresh);
+    std::vector<std::size_t> active_moves;
     for (std::size_t m = 0; m < d.moves.size(); ++m)
-      if (active[d.moves[m].base]) phase.moves.push_back(m);
-    phase.only_sequences = phase.moves.empty();
-    if (phase.moves.size() == d.moves.size()) phase.moves.clear();
+      if (active[d.moves[m].base]) active_moves.push_back(m);
+    phase.only_sequences = active_moves.empty();
+    if (active_moves.size() < d.moves.size()) phase.moves = active_moves;
     std::string names;
     for (std::size_t u : fresh) {
       names += (names.empty() ? "" : ",") + d.sets[units[u].set].name + ":" +
@@ -478,9 +479,6 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         reached_before = reached;
         const std::size_t room = attempt == 0 ? CHAIN_SEQUENCES : 2 * CHAIN_SEQUENCES;
         const int conjugator = options.sequences.conjugator_length + (attempt == 2 ? 1 : 0);
-        std::vector<std::size_t> phase_moves;
-        for (std::size_t m = 0; m < d.moves.size(); ++m)
-          if (active[d.moves[m].base]) phase_moves.push_back(m);
         if (!library) {
           auto lib = SequenceLibrary::build(d, options.sequences, run);
           if (!lib && run.should_stop()) return run.stop_error();
@@ -491,7 +489,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         for (std::size_t k = 0; k < sets; ++k) target[k].assign(placed[k].size(), 0);
         for (std::size_t u : fresh)
           for (std::uint8_t j : units[u].slots) target[units[u].set][j] = 1;
-        auto seqs = library->for_phase(placed, target, phase_moves, room, conjugator, run);
+        auto seqs = library->for_phase(placed, target, active_moves, room, conjugator, run);
         if (!seqs) return seqs.error();
         if (seqs->empty()) break;
         phase.sequences = std::move(*seqs);

@@ -336,7 +336,8 @@ bool touches_slot(const Definition& d, const State& effect, std::size_t k, std::
   return e.perm[j] != j || e.ori[j] % d.sets[k].orientations != 0;
 }
 
-// Which base moves commute: [a * bases + b].
+}  // namespace
+
 std::vector<char> commuting_bases(const Definition& d) {
   const std::size_t n = d.base_moves.size();
   std::vector<char> out(n * n, 0);
@@ -347,8 +348,6 @@ std::vector<char> commuting_bases(const Definition& d) {
   }
   return out;
 }
-
-}  // namespace
 
 bool positions_are_elements(const Definition& d) {
   for (const SetState& s : d.solved.sets) {
@@ -403,7 +402,7 @@ std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char
         }
         break;
       }
-      if (!commuting[ob * bases + b]) break;
+      if (commuting.empty() || !commuting[ob * bases + b]) break;
     }
     if (!merged) out.push_back(m);
   }

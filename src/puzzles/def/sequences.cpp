@@ -5,9 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
+
+#include "permuzzle/puzzles/def/phases.hpp"
 
 namespace permuzzle::def {
 
@@ -74,34 +77,27 @@ int order_of(const Flat& x, const std::vector<std::uint8_t>& modulus) {
   return 0;
 }
 
-// Adjacent moves of one base merged (their powers added, cancelled at 0): the junctions of
-// C, X and C' often hold two turns of one face.
-std::vector<std::size_t> merged(const Definition& d, const std::vector<std::size_t>& moves) {
-  std::vector<std::vector<std::size_t>> of_power(d.base_moves.size());
-  for (std::size_t m = 0; m < d.moves.size(); ++m) {
-    auto& row = of_power[d.moves[m].base];
-    const auto p = static_cast<std::size_t>(d.moves[m].power);
-    if (row.size() <= p) row.resize(p + 1, d.moves.size());
-    row[p] = m;
-  }
-  std::vector<std::size_t> out;
-  for (std::size_t m : moves) {
-    if (!out.empty() && d.moves[out.back()].base == d.moves[m].base) {
-      const std::size_t b = d.moves[m].base;
-      const auto p = static_cast<std::size_t>((d.moves[out.back()].power + d.moves[m].power) %
-                                              d.base_moves[b].order);
-      if (p == 0) {
-        out.pop_back();
-        continue;
-      }
-      if (p < of_power[b].size() && of_power[b][p] < d.moves.size()) {
-        out.back() = of_power[b][p];
-        continue;
-      }
-    }
-    out.push_back(m);
-  }
+// Appends the inverse of `word`: its moves' inverses, last first.
+void append_inverse(const std::vector<std::size_t>& word,
+                    const std::vector<std::size_t>& inverse_move, std::vector<std::size_t>& out) {
+  for (auto it = word.rbegin(); it != word.rend(); ++it) out.push_back(inverse_move[*it]);
+}
+
+// The commutator [A, m] = A m A' m' of a word A and a move m: its moves, and its effect from
+// those of A, A', m and m' (t1, t2: scratch).
+std::vector<std::size_t> commutator_moves(const std::vector<std::size_t>& a, std::size_t m,
+                                          const std::vector<std::size_t>& inverse_move) {
+  std::vector<std::size_t> out = a;
+  out.push_back(m);
+  append_inverse(a, inverse_move, out);
+  out.push_back(inverse_move[m]);
   return out;
+}
+void commutator(const Flat& a, const Flat& a_inverse, const Flat& m, const Flat& m_inverse,
+                const std::vector<std::uint8_t>& modulus, Flat& t1, Flat& t2, Flat& out) {
+  compose(a, m, modulus, t1);
+  compose(t1, a_inverse, modulus, t2);
+  compose(t2, m_inverse, modulus, out);
 }
 
 // Canonical words: no two adjacent moves of one base, and adjacent moves of commuting bases in
@@ -124,6 +120,10 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
   SequenceLibrary lib;
   lib.def_ = &d;
   lib.options_ = options;
+  // Within the run's memory budget too (the library and for_phase's pairs are held while the
+  // phases are planned).
+  if (run.memory_budget() > 0)
+    lib.options_.memory_bytes = std::min(options.memory_bytes, run.memory_budget());
   // Step 1. The flat layout and every move's flat effect and inverse move.
   std::size_t n = 0;
   for (const PieceSet& s : d.sets) {
@@ -160,23 +160,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
     lib.inverse_move_.push_back(inv);
   }
   const std::size_t bases = d.base_moves.size();
-  std::vector<char> commuting(bases * bases, 0);
-  {
-    std::vector<Flat> base_flat(bases);
-    for (std::size_t m = 0; m < d.moves.size(); ++m)
-      if (d.moves[m].power == 1) base_flat[d.moves[m].base] = lib.move_effects_[m];
-    Flat ab, ba;
-    for (std::size_t a = 0; a < bases; ++a) {
-      for (std::size_t b = 0; b < bases; ++b) {
-        if (base_flat[a].perm.empty() || base_flat[b].perm.empty()) continue;
-        compose(base_flat[a], base_flat[b], lib.modulus_, ab);
-        compose(base_flat[b], base_flat[a], lib.modulus_, ba);
-        commuting[a * bases + b] = ab.perm == ba.perm && ab.ori == ba.ori;
-      }
-    }
-  }
-  lib.commuting_ = commuting;
-  const Words words{d, commuting};
+  lib.commuting_ = commuting_bases(d);
+  const Words words{d, lib.commuting_};
   // Step 2. The longest A within the pair budget: canonical words counted by their last base.
   int length = options.word_length;
   if (length <= 0) {
@@ -236,7 +221,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
     // Larger entries (kept for their powers, twists and flips) have a share of their own.
     const bool is_large = support > MAX_SEQUENCE_SUPPORT;
     if (is_large && large_count >= MAX_LIBRARY_ENTRIES) return;
-    if (found.size() >= MAX_LIBRARY_ENTRIES * 4 || bytes + entry_bytes > options.memory_bytes) {
+    if (found.size() >= MAX_LIBRARY_ENTRIES * 4 ||
+        bytes + entry_bytes > lib.options_.memory_bytes) {
       full = true;
       return;
     }
@@ -270,19 +256,13 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
         if (out > 2) continue;
         for (std::size_t m = 0; m < d.moves.size(); ++m) {
           if (d.moves[m].base != b) continue;
-          compose(a, lib.move_effects_[m], lib.modulus_, t1);
-          compose(t1, ainv, lib.modulus_, t2);
-          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, comm);
+          commutator(a, ainv, lib.move_effects_[m], lib.move_effects_[lib.inverse_move_[m]],
+                     lib.modulus_, t1, t2, comm);
           std::size_t support = 0;
           for (std::size_t g = 0; g < n && support <= MAX_POWERED_SUPPORT; ++g)
             support += (comm.perm[g] != g || comm.ori[g] != 0) ? 1 : 0;
           if (support == 0 || support > MAX_POWERED_SUPPORT) continue;
-          std::vector<std::size_t> moves = word;
-          moves.push_back(m);
-          for (auto it = word.rbegin(); it != word.rend(); ++it)
-            moves.push_back(lib.inverse_move_[*it]);
-          moves.push_back(lib.inverse_move_[m]);
-          offer(comm, std::move(moves), support);
+          offer(comm, commutator_moves(word, m, lib.inverse_move_), support);
         }
       }
     }
@@ -317,7 +297,8 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
       std::swap(power, next);
       moves.insert(moves.end(), found[i].moves.begin(), found[i].moves.end());
       const std::size_t support = support_of(power).size();
-      if (support > 0 && support <= MAX_SEQUENCE_SUPPORT) offer(power, merged(d, moves), support);
+      if (support > 0 && support <= MAX_SEQUENCE_SUPPORT)
+        offer(power, merge_moves(d, {}, moves), support);
     }
   }
   // Step 4b. Commutators [E, B] of an entry E found so far and a move B: an E that twists one
@@ -349,17 +330,11 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
         if (out > 1 || changed != 1) continue;
         for (std::size_t m = 0; m < d.moves.size(); ++m) {
           if (d.moves[m].base != b) continue;
-          compose(e, lib.move_effects_[m], lib.modulus_, t1);
-          compose(t1, einv, lib.modulus_, t2);
-          compose(t2, lib.move_effects_[lib.inverse_move_[m]], lib.modulus_, c2);
+          commutator(e, einv, lib.move_effects_[m], lib.move_effects_[lib.inverse_move_[m]],
+                     lib.modulus_, t1, t2, c2);
           const std::size_t support = support_of(c2).size();
           if (support == 0 || support > MAX_SEQUENCE_SUPPORT) continue;
-          std::vector<std::size_t> moves = e_moves;
-          moves.push_back(m);
-          for (auto it = e_moves.rbegin(); it != e_moves.rend(); ++it)
-            moves.push_back(lib.inverse_move_[*it]);
-          moves.push_back(lib.inverse_move_[m]);
-          offer(c2, merged(d, moves), support);
+          offer(c2, merge_moves(d, {}, commutator_moves(e_moves, m, lib.inverse_move_)), support);
         }
       }
     }
@@ -389,12 +364,11 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
             if (sup == 0 || sup > MAX_SEQUENCE_SUPPORT) continue;
             std::vector<std::size_t> moves = a.moves;
             if (inverted) {
-              for (auto it = b.moves.rbegin(); it != b.moves.rend(); ++it)
-                moves.push_back(lib.inverse_move_[*it]);
+              append_inverse(b.moves, lib.inverse_move_, moves);
             } else {
               moves.insert(moves.end(), b.moves.begin(), b.moves.end());
             }
-            offer(product, merged(d, moves), sup);
+            offer(product, merge_moves(d, {}, moves), sup);
           }
         }
       }
@@ -443,9 +417,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   struct Conjugator {
     std::vector<std::size_t> moves;
     Flat effect;
-    Flat inverse;
   };
-  std::vector<Conjugator> conjugators{{{}, identity_flat(n), identity_flat(n)}};
+  std::vector<Conjugator> conjugators{{{}, identity_flat(n)}};
   for (std::size_t from = 0, len = 0; len < static_cast<std::size_t>(conjugator_length); ++len) {
     const std::size_t to = conjugators.size();
     for (std::size_t c = from; c < to && conjugators.size() < MAX_CONJUGATORS; ++c) {
@@ -454,10 +427,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
         if (inverse_move_[m] >= d.moves.size()) continue;
         if (!conjugators[c].moves.empty() && !words.may_follow(conjugators[c].moves.back(), m))
           continue;
-        Conjugator next{conjugators[c].moves, {}, {}};
+        Conjugator next{conjugators[c].moves, {}};
         next.moves.push_back(m);
         compose(conjugators[c].effect, move_effects_[m], modulus_, next.effect);
-        next.inverse = inverse_of(next.effect, modulus_);
         conjugators.push_back(std::move(next));
       }
     }
@@ -559,7 +531,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     const Conjugator& c = conjugators[p.conjugator];
     Flat t, out;
     compose(c.effect, entries_[p.entry].effect, modulus_, t);
-    compose(t, c.inverse, modulus_, out);
+    compose(t, inverse_of(c.effect, modulus_), modulus_, out);
     return out;
   };
   // need: 0 any, 1 a slot not covered yet, 2 joining two classes of slots, 3 twisting in place
@@ -588,25 +560,18 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(image.front()); }))
       return;
+    // C X C' changes exactly `image` and twists in place where X does: only the joining test
+    // needs the effect itself.
     Flat y = effect_of(p);
-    const std::vector<std::uint16_t> sup = support_of(y);
-    const bool twist =
-        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return y.perm[g] == g; });
-    if (need == 3 && (!twist || std::all_of(sup.begin(), sup.end(),
-                                            [&](std::uint16_t g) { return twisted[g] != 0; })))
-      return;
-    if (need == 1 &&
-        std::all_of(sup.begin(), sup.end(), [&](std::uint16_t g) { return covered[g] != 0; }))
-      return;
-    if (need == 2 && std::all_of(sup.begin(), sup.end(),
+    if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(y.perm[g]); }))
       return;
     std::string key = key_of(y);
     if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) return;
     taken.emplace(std::move(key), 1);
-    for (std::uint16_t g : sup) {
+    for (std::uint16_t g : image) {
       covered[g] = 1;
-      if (twist) twisted[g] = 1;
+      if (entry_twists[p.entry]) twisted[g] = 1;
     }
     join_all(y);
     chosen.emplace_back(&p, std::move(y));
@@ -648,10 +613,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     std::vector<std::size_t> moves = c.moves;
     const auto& x = entries_[p->entry].moves;
     moves.insert(moves.end(), x.begin(), x.end());
-    for (auto it = c.moves.rbegin(); it != c.moves.rend(); ++it)
-      moves.push_back(inverse_move_[*it]);
+    append_inverse(c.moves, inverse_move_, moves);
     PhaseSequence seq;
-    seq.moves = merged(d, moves);
+    seq.moves = merge_moves(d, {}, moves);
     seq.effect = apply_moves(d, d.identity(), seq.moves);
     for (std::size_t k = 0; k < d.sets.size(); ++k) {
       for (std::size_t j = 0; j < seq.effect.sets[k].perm.size(); ++j) {

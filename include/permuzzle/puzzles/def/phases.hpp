@@ -215,9 +215,13 @@ bool positions_are_elements(const Definition& d);
 // back to i, with the opposite orientation. The inverse of a move sequence reaches it.
 State inverse_position(const Definition& d, const State& position);
 
+// Which base moves commute: [a * bases + b] (a base commutes with itself).
+std::vector<char> commuting_bases(const Definition& d);
+
 // `moves` (indices into Definition::moves) with moves of one base merged where only moves that
 // commute with them stand between (R U' R2 with R and U commuting: U' R'), and cancelled
-// where their powers add up to the identity. Never longer in either metric.
+// where their powers add up to the identity. Never longer in either metric. `commuting` empty:
+// only adjacent moves of one base are merged.
 std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char>& commuting,
                                      const std::vector<std::size_t>& moves);
 

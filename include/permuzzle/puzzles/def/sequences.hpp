@@ -54,7 +54,7 @@ struct SequenceSearchOptions {
   std::uint64_t pair_budget = 2'000'000;
   // Longest conjugating word C of C X C'.
   int conjugator_length = 2;
-  // Bytes the library may hold (its entries' states and moves).
+  // Bytes the library may hold (its entries' states and moves; at most the run's memory budget).
   std::uint64_t memory_bytes = std::uint64_t{64} << 20;
 };
 
