@@ -192,8 +192,11 @@ void register_def(Registry& r) {
                        "With --phases: write the phases (and the sequences auto found) as a phase "
                        "file to read, edit and give to --phases")},
                info_command};
-  // Group facts: Schreier–Sims and a stabiliser search bounded by STABILISER_SEARCH_NODES.
-  info.cost = Cost::Cheap;
+  // Expensive: besides the group facts (Schreier–Sims, a stabiliser search bounded by
+  // STABILISER_SEARCH_NODES) it searches the puzzle's symmetries (up to 20,000,000 steps) and,
+  // with --phases auto, plans the phases and searches their sequences (seconds on a megaminx).
+  info.cost = Cost::Expensive;
+  info.hard_example = {{"file", loopover_definition_text(8, 8)}, {"phases", "auto"}};
   info.invalid_examples = {
       {{"file", "Set X 2 1\nbogus\n"}},
       {{"file", "Set X 4 1\nMove M1\nX\n2 3 4 1\nEnd\nMove M12\nX\n2 1 3 4\nEnd\n"}},
