@@ -12,6 +12,7 @@
 
 #include "arrangement_table.hpp"
 #include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
 
 #include <fmt/format.h>
 
