@@ -300,6 +300,48 @@ TEST_P(Conformance, HostileValuesAreRefusedOrStopped) {
   }
 }
 
+// Run to its end (no time limit), a word over 2,000 commuting transpositions (degree 4,000: a
+// stabiliser chain of 2,000 levels, about 100 MB) stays within the memory budget: the short-word
+// tables, the ball and the fallback word chain count the group's own chain and generators. It
+// peaked at 414 MB with a budget of 256 MiB before they did.
+TEST(GroupMemory, AWordOnManyGeneratorsStaysWithinTheBudgetToTheEnd) {
+  constexpr std::uint64_t TIGHT_SLACK_BYTES = std::uint64_t(32) << 20;  // allocator, buffers
+  const api::Registry registry = api::make_registry();
+  const api::Command* word = nullptr;
+  for (const api::Command& c : registry.commands()) {
+    if (c.family == "group" && c.verb == "word") word = &c;
+  }
+  ASSERT_NE(word, nullptr);
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("permuzzle-group-memory-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    TableStore store(dir.string());
+    api::CallPlan plan;
+    plan.params = {{"generators", disjoint_transpositions(2000)}, {"element", "(1,2)(3,4)"}};
+    plan.memory_budget = MEMORY_BUDGET_BYTES;
+    plan.threads = 1;
+    plan.watchdog_seconds = WATCHDOG_SECONDS;
+    plan.on_hang = [] {
+      std::fprintf(stderr, "group word did not answer within %.0f s\n", WATCHDOG_SECONDS);
+      std::_Exit(1);
+    };
+    const bool peak_known = reset_peak_memory();
+    const std::uint64_t base = status_bytes("VmRSS");
+    const api::CallMeasurement o = api::measure_call(registry, *word, store, plan);
+    const std::uint64_t peak = status_bytes("VmHWM");
+    if (!o.result.ok()) {
+      EXPECT_EQ(o.result.error().kind, ErrorKind::LimitExceeded) << o.result.error().describe();
+    }
+    if (peak_known && base != 0 && peak != 0) {
+      EXPECT_LE(peak, base + MEMORY_BUDGET_BYTES + TIGHT_SLACK_BYTES)
+          << "peak " << (peak >> 20) << " MB from " << (base >> 20) << " MB";
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryCommand, Conformance, ::testing::ValuesIn(command_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;

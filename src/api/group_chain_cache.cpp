@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 
 #include "permuzzle/core/table_cache.hpp"
 
@@ -38,19 +39,20 @@ TableKey chain_key(const std::string& text) {
   return {"group-chain", fmt::format("{:016x}", fnv1a64(bytes, text.size())), CHAIN_CACHE_FORMAT};
 }
 
-std::vector<std::uint8_t> payload_of(const std::string& text,
-                                     const std::vector<std::uint8_t>& record) {
+// The payload's header: the text's length, the text, zero bytes to a multiple of 4 (the chain
+// record follows; PermGroup::chain_record appends it, so the record is never copied).
+std::vector<std::uint8_t> payload_header(const std::string& text) {
   std::vector<std::uint8_t> out;
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(text.size() >> (8 * i)));
   out.insert(out.end(), text.begin(), text.end());
   out.resize((out.size() + 3) / 4 * 4, 0);
-  out.insert(out.end(), record.begin(), record.end());
   return out;
 }
 
-// The chain record inside a payload whose text is `text`; empty when it is another request's.
-std::vector<std::uint8_t> record_of(const std::vector<std::uint8_t>& payload,
-                                    const std::string& text) {
+// The chain record inside a payload whose text is `text` (a view into it); empty when it is
+// another request's.
+std::span<const std::uint8_t> record_of(const std::vector<std::uint8_t>& payload,
+                                        const std::string& text) {
   if (payload.size() < 4) return {};
   std::size_t length = 0;
   for (int i = 0; i < 4; ++i) length |= static_cast<std::size_t>(payload[i]) << (8 * i);
@@ -59,7 +61,7 @@ std::vector<std::uint8_t> record_of(const std::vector<std::uint8_t>& payload,
       !std::equal(text.begin(), text.end(), payload.begin() + 4)) {
     return {};
   }
-  return {payload.begin() + static_cast<std::ptrdiff_t>(start), payload.end()};
+  return std::span<const std::uint8_t>(payload).subspan(start);
 }
 
 void note(const SchreierSimsOptions& options, std::string line) {
@@ -90,7 +92,7 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
     outcome = load_table(store.dir(), key, payload);
   }
   if (outcome.status == TableLoadStatus::Loaded) {
-    std::vector<std::uint8_t> record = record_of(payload, text);
+    const std::span<const std::uint8_t> record = record_of(payload, text);
     if (!record.empty()) {
       auto loaded = PermGroup::from_chain(generators, names, record, options);
       if (loaded) {
@@ -110,15 +112,15 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
   }
   // Step 2. Build as without a cache; save when the build took long enough to pay.
   Stopwatch watch;
-  auto built = PermGroup::from_generators(generators, std::move(names), options);
+  auto built = PermGroup::from_generators(std::move(generators), std::move(names), options);
   if (!built || watch.seconds() < min_build_seconds) return built;
   // A run that is stopping does not save: the command's answer (or its stop) comes first.
   const RunContext* run = options.run;
   if (run && run->should_stop()) return built;
-  std::vector<std::uint8_t> record = built->chain_record(run);
+  payload = built->chain_record(run, payload_header(text));
   // Empty: S_m / A_m recognised (nothing to save), or the run stopped while it was written.
-  if (record.empty() || (run && run->should_stop())) return built;
-  if (Status saved = save_table(store.dir(), key, payload_of(text, record)); !saved) {
+  if (payload.empty() || (run && run->should_stop())) return built;
+  if (Status saved = save_table(store.dir(), key, payload); !saved) {
     note(options, "stabilizer chain not saved: " + saved.error().message);
   }
   return built;

@@ -76,7 +76,7 @@ void throw_if_stopped(const RunContext* run) {
 
 class RecordReader {
  public:
-  explicit RecordReader(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {}
+  explicit RecordReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
   std::uint32_t word() {
     if (at_ + 4 > bytes_.size()) throw ChainRecordError{"a truncated record"};
     std::uint32_t v = 0;
@@ -99,7 +99,7 @@ class RecordReader {
   bool done() const { return at_ == bytes_.size(); }
 
  private:
-  const std::vector<std::uint8_t>& bytes_;
+  std::span<const std::uint8_t> bytes_;
   std::size_t at_ = 0;
 };
 
@@ -1478,6 +1478,17 @@ Perm PermGroup::random_element(Rng& rng) const {
   });
 }
 
+std::uint64_t PermGroup::chain_bytes() const {
+  return chain_->visit([](const auto& c) -> std::uint64_t {
+    if constexpr (std::is_same_v<std::decay_t<decltype(c)>, GiantChain>) {
+      // The closed form keeps only its point list, the identity and a moved-point flag each.
+      return c.points() * sizeof(Point) + c.degree() * (sizeof(GiantChain::T) + 1);
+    } else {
+      return c.table_bytes();
+    }
+  });
+}
+
 std::uint64_t PermGroup::element_bytes() const {
   // The Perm itself, its images and the allocator's overhead for them; while elements() sorts,
   // also its flat row (at most a Point per point) and its index.
@@ -1921,9 +1932,12 @@ Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
                           "stabilizer-chain method)",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
+  // The group's own chain stays in memory beside the word chain: both count against the budget.
+  const double held_bytes = word_bytes + static_cast<double>(chain_bytes());
   if (run) {
-    if (auto s = run->check_memory(static_cast<std::uint64_t>(word_bytes),
-                                   "the word problem's table of transversal elements");
+    if (auto s = run->check_memory(static_cast<std::uint64_t>(held_bytes),
+                                   "the word problem's table of transversal elements (with the "
+                                   "group's stabiliser chain)");
         !s) {
       return s.error();
     }
@@ -1931,7 +1945,7 @@ Result<Word> PermGroup::word(const Perm& element, const RunContext* run) const {
   // The Schreier generators and the chains that test them get the rest of the budget.
   std::size_t work_bytes = WORD_TABLE_BYTES;
   if (run && run->memory_budget() != 0) {
-    const auto left = static_cast<double>(run->memory_budget()) - word_bytes;
+    const auto left = static_cast<double>(run->memory_budget()) - held_bytes;
     work_bytes = std::min(work_bytes, static_cast<std::size_t>(std::max(left, 1.0)));
   }
   // A stop request leaves the once flag unset (call_once rethrows StopHit): a later call
@@ -2025,12 +2039,12 @@ std::string PermGroup::word_to_string(const Word& word) const {
 
 namespace {
 
+// Appends the record to `out`; false when a transversal element has no recorded parent.
 template <class T>
-std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_class& order,
-                                                const RunContext* run) {
+bool explicit_chain_record(std::vector<std::uint8_t>& out, const ChainT<T>& c,
+                           const mpz_class& order, const RunContext* run) {
   // Step 1. Degree, length and order; base points and strong generators level by level.
   const std::size_t n = c.degree();
-  std::vector<std::uint8_t> out;
   put_word(out, n);
   put_word(out, 0);  // explicit transversals
   put_word(out, c.length());
@@ -2079,10 +2093,10 @@ std::vector<std::uint8_t> explicit_chain_record(const ChainT<T>& c, const mpz_cl
           found = true;
         }
       }
-      if (!found) return {};  // not reached by construction; then the chain is not saved
+      if (!found) return false;  // not reached by construction; then the chain is not saved
     }
   }
-  return out;
+  return true;
 }
 
 template <class T>
@@ -2140,13 +2154,18 @@ void restore_explicit_chain(ChainT<T>& c, RecordReader& in, std::size_t length) 
 
 }  // namespace
 
-std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run) const try {
+std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run,
+                                                  std::vector<std::uint8_t> prefix) const try {
+  std::vector<std::uint8_t> out = std::move(prefix);
+  // The record is at most about the chain's own size: reserved once, so that a record of tens
+  // of megabytes is not copied while it grows (reserved pages that stay unused cost no memory).
+  assert(out.size() % 4 == 0);  // the record pads its digits relative to its own start
+  out.reserve(out.size() + chain_bytes() + 4096);
   return chain_->visit([&](const auto& c) -> std::vector<std::uint8_t> {
     using C = std::decay_t<decltype(c)>;
     if constexpr (std::is_same_v<C, GiantChain>) {
       return {};
     } else if constexpr (std::is_same_v<C, SvChain>) {
-      std::vector<std::uint8_t> out;
       put_word(out, c.degree());
       put_word(out, 1);  // Schreier vectors
       put_word(out, c.length());
@@ -2155,9 +2174,10 @@ std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run) const t
       out.insert(out.end(), digits.begin(), digits.end());
       out.resize((out.size() + 3) / 4 * 4, 0);
       c.write_record(out, run);
-      return out;
+      return std::move(out);  // `out` is captured by reference: moved, not copied
     } else {
-      return explicit_chain_record(c, chain_->order, run);
+      if (!explicit_chain_record(out, c, chain_->order, run)) return {};
+      return std::move(out);
     }
   });
 } catch (const StopHit&) {
@@ -2166,7 +2186,7 @@ std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run) const t
 
 Result<PermGroup> PermGroup::from_chain(std::vector<Perm> generators,
                                         std::vector<std::string> names,
-                                        const std::vector<std::uint8_t>& record,
+                                        std::span<const std::uint8_t> record,
                                         const SchreierSimsOptions& options) {
   // Step 1. The generators as from_generators takes them.
   if (auto ok = name_generators(generators, names); !ok) return ok.error();

@@ -378,26 +378,15 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
                       ErrorKind::LimitExceeded);
   }
 
-  // Step 2. The ball of shortest words, bounded by elements and memory.
-  const std::size_t per_element = n * sizeof(Point) + 4 + 2 + 1 + 2 * 4;
-  std::size_t limit = std::min(options.ball_elements, options.memory_budget_bytes / per_element);
-  limit = std::max<std::size_t>(limit, 1);
-  limit = std::min<std::size_t>(limit, std::numeric_limits<std::uint32_t>::max() - 1);
-  if (run && elapsed() > 0.2) run->report({"short words", 0, 3, "ball of shortest words"});
-  if (!im.build_ball(limit, run)) return run->stop_error();
-  sw->stats_.ball_size = im.ball_size();
-  sw->stats_.ball_radius = im.radius;
-
-  // Step 3. Levels: the group's base; level i's orbit under the strong generators fixing the
-  // earlier base points (a base and strong generating set has exactly this property).
+  // Step 2. Levels: the group's base; level i's orbit under the strong generators fixing the
+  // earlier base points (a base and strong generating set has exactly this property). Only the
+  // orbit sizes here: the tables are allocated once the whole is known to fit (step 3).
   std::vector<Point> base = group.base();
   std::vector<Perm> strong = group.strong_generators();
+  std::vector<std::size_t> orbit_sizes;
   for (std::size_t i = 0; i < base.size(); ++i) {
     // Base x strong generators x base prefix: thousands of each are billions of steps.
     if (run && run->should_stop()) return run->stop_error();
-    Level lv;
-    lv.base = base[i];
-    lv.slot.assign(n, -1);
     std::vector<const Perm*> level_gens;
     for (const Perm& s : strong) {
       bool fixes = true;
@@ -407,10 +396,11 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     std::vector<bool> seen(n, false);
     std::deque<Point> queue{base[i]};
     seen[base[i]] = true;
+    std::size_t orbit_size = 0;
     while (!queue.empty()) {
       Point p = queue.front();
       queue.pop_front();
-      ++lv.orbit_size;
+      ++orbit_size;
       for (const Perm* s : level_gens) {
         Point q = s->image(p);
         if (!seen[q]) {
@@ -419,20 +409,16 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
         }
       }
     }
-    lv.slot[base[i]] = 0;
-    lv.entries.push_back({identity(n), {}});
-    lv.filled = 1;
-    im.levels.push_back(std::move(lv));
+    orbit_sizes.push_back(orbit_size);
   }
-  sw->stats_.levels = im.levels.size();
   // Tables hold two permutations' worth of images per orbit point (element and inverse words are
   // small next to them); refuse rather than fill memory (the caller falls back to the group's
   // stabiliser-chain words).
   std::size_t orbit_points = 0;
   mpz_class product = 1;
-  for (const Level& lv : im.levels) {
-    orbit_points += lv.orbit_size;
-    product *= static_cast<unsigned long>(lv.orbit_size);
+  for (std::size_t size : orbit_sizes) {
+    orbit_points += size;
+    product *= static_cast<unsigned long>(size);
   }
   // The group may answer without a base and strong generating set (S_n and A_n of large degree
   // are recognised directly); then there is no chain to build words on.
@@ -445,19 +431,50 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
                           std::to_string(options.memory_budget_bytes >> 20) + " MiB",
                       {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
   }
-  // With the run's budget, everything together: the ball, the strong generators, each level's
-  // slots, and its entries twice (the improvement rounds copy them).
-  const std::uint64_t tables_bytes =
-      (im.ball_images.size() + strong.size() * n + im.levels.size() * n + 2 * orbit_points * n) *
-      sizeof(Point);
+
+  // Step 3. Memory, before anything large is allocated. Held together: the group's own
+  // stabiliser chain and generators (this object keeps a copy of the group), the letters, the
+  // strong generators, each level's slots and its entries twice (the improvement rounds copy
+  // them); the ball gets what the run's budget leaves, at most its own bound.
+  const std::uint64_t fixed_bytes =
+      group.chain_bytes() + (group.generators().size() + im.letter_images.size() + strong.size() +
+                             orbit_sizes.size() + 2 * orbit_points) *
+                                std::uint64_t{n} * sizeof(Point);
   if (run) {
-    if (auto fits = run->check_memory(tables_bytes, "short words (the ball and the word chain)");
+    if (auto fits = run->check_memory(fixed_bytes, "short words (the group's chain and the word "
+                                                   "chain's tables)");
         !fits) {
       return fits.error();
     }
   }
+  const std::size_t per_element = n * sizeof(Point) + 4 + 2 + 1 + 2 * 4;
+  std::size_t limit = std::min(options.ball_elements, options.memory_budget_bytes / per_element);
+  if (run && run->memory_budget() != 0) {
+    limit = std::min<std::uint64_t>(limit, (run->memory_budget() - fixed_bytes) / per_element);
+  }
+  limit = std::max<std::size_t>(limit, 1);
+  limit = std::min<std::size_t>(limit, std::numeric_limits<std::uint32_t>::max() - 1);
 
-  // Step 4. Feed the ball, shortest first (and each element's inverse).
+  // Step 4. The ball of shortest words, bounded by elements and memory; then the level tables.
+  if (run && elapsed() > 0.2) run->report({"short words", 0, 3, "ball of shortest words"});
+  if (!im.build_ball(limit, run)) return run->stop_error();
+  sw->stats_.ball_size = im.ball_size();
+  sw->stats_.ball_radius = im.radius;
+  const std::uint64_t tables_bytes =
+      fixed_bytes + std::uint64_t{limit} * per_element;  // the ball as reserved
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    Level lv;
+    lv.base = base[i];
+    lv.orbit_size = orbit_sizes[i];
+    lv.slot.assign(n, -1);
+    lv.slot[base[i]] = 0;
+    lv.entries.push_back({identity(n), {}});
+    lv.filled = 1;
+    im.levels.push_back(std::move(lv));
+  }
+  sw->stats_.levels = im.levels.size();
+
+  // Step 5. Feed the ball, shortest first (and each element's inverse).
   if (run && elapsed() > 0.2) run->report({"short words", 1, 3, "Minkwitz word chain"});
   const std::size_t unlimited = std::numeric_limits<std::size_t>::max();
   const std::size_t feed = std::min(im.ball_size(), options.feed_elements);
@@ -471,7 +488,7 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     if (elapsed() > options.time_budget_seconds) break;
   }
 
-  // Step 5. Products of stored words, until no round changes anything (or the budget is spent);
+  // Step 6. Products of stored words, until no round changes anything (or the budget is spent);
   // entries the products still miss are filled from the group's own word problem first.
   auto product_round = [&](std::size_t limit_len) {
     std::vector<std::pair<Images, Word>> known;
@@ -501,14 +518,16 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     ++sw->stats_.rounds;
   }
   if (!im.complete()) {
-    // The group's own word chain (below) gets what the budget has left after the ball and
-    // these tables (checked above to fit): it holds a permutation per orbit point and its
-    // Schreier generators.
+    // The group's own word chain (below) gets what the budget has left after the group's
+    // chain, the ball and these tables (checked above to fit): it holds a permutation per orbit
+    // point and its Schreier generators.
     std::optional<RunContext> inner;
     if (run) {
       inner = *run;
       if (run->memory_budget() != 0) {
-        inner->with_memory_budget(std::max<std::uint64_t>(run->memory_budget() - tables_bytes, 1));
+        inner->with_memory_budget(run->memory_budget() > tables_bytes
+                                      ? run->memory_budget() - tables_bytes
+                                      : 1);
       }
     }
     const RunContext* group_run = inner ? &*inner : nullptr;

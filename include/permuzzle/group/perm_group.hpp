@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "permuzzle/core/perm.hpp"
@@ -84,8 +85,11 @@ class PermGroup {
   // strong generator s with u_point = u_parent * s, index of s there; for R = 1: the Schreier
   // vector chain's pool and trees verbatim (SvChain::write_record in perm_group.cpp). Empty
   // when S_m / A_m was recognised without a chain (nothing worth saving), and when `run` asks
-  // to stop while it is written (a chain of thousands of levels is tens of megabytes).
-  std::vector<std::uint8_t> chain_record(const RunContext* run = nullptr) const;
+  // to stop while it is written (a chain of thousands of levels is tens of megabytes). The
+  // record is appended to `prefix` (a header of whole words, e.g. the cache's), so that a
+  // file's payload is written without a second copy of the record.
+  std::vector<std::uint8_t> chain_record(const RunContext* run = nullptr,
+                                         std::vector<std::uint8_t> prefix = {}) const;
   // The group of `generators` with the chain read from `record` (chain_record() of the group
   // of the same generators): orbits and transversals are recomputed from the base and strong
   // generators, the product of the orbit lengths must equal the recorded order and every
@@ -93,7 +97,7 @@ class PermGroup {
   // error, and the caller builds the chain with from_generators instead. options: only
   // max_table_bytes and run are used.
   static Result<PermGroup> from_chain(std::vector<Perm> generators, std::vector<std::string> names,
-                                      const std::vector<std::uint8_t>& record,
+                                      std::span<const std::uint8_t> record,
                                       const SchreierSimsOptions& options = {});
 
   std::size_t degree() const;  // largest moved point over all generators
@@ -115,6 +119,9 @@ class PermGroup {
                                      const RunContext* run = nullptr) const;
   // Bytes the list of elements() takes per element (the estimate behind its memory check).
   std::uint64_t element_bytes() const;
+  // Bytes the stabiliser chain holds (its transversals or Schreier trees and strong generators):
+  // computations built beside the chain (short words) count it against their memory budget.
+  std::uint64_t chain_bytes() const;
   GroupStructure describe() const;
 
   // A word in the generators equal to `element` (verified by multiplying back), or an error
