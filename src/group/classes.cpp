@@ -2,6 +2,7 @@
 #include "permuzzle/group/classes.hpp"
 
 #include "permuzzle/core/number_theory.hpp"
+#include "permuzzle/group/naming.hpp"
 
 #include "permuzzle/group/rational_classes.hpp"
 #include "permuzzle/group/wreath_classes.hpp"
@@ -224,18 +225,6 @@ std::optional<PieceStructure> piece_structure(const PermGroup& g, const RunConte
 
 namespace {
 
-// "A8", "S3", with GAP's names for the small ones (S2 = C2, A3 = C3; S1, A1, A2 trivial: "").
-std::string symmetric_name(std::size_t n, bool alternating) {
-  if (alternating) {
-    if (n <= 2) return "";
-    if (n == 3) return "C3";
-    return "A" + std::to_string(n);
-  }
-  if (n <= 1) return "";
-  if (n == 2) return "C2";
-  return "S" + std::to_string(n);
-}
-
 std::string join_names(const std::vector<std::string>& names, const std::string& sep) {
   std::string out;
   for (const auto& n : names) {
@@ -311,11 +300,11 @@ std::optional<std::string> piece_structure_name(const PieceStructure& s) {
   std::string permutations;
   if (sign_rank == orbits) {
     std::vector<std::string> names;
-    for (std::size_t n : sizes) names.push_back(symmetric_name(n, false));
+    for (std::size_t n : sizes) names.push_back(symmetric_group_name(n, false));
     permutations = join_names(names, " x ");
   } else {
     std::vector<std::string> names;
-    for (std::size_t n : sizes) names.push_back(symmetric_name(n, true));
+    for (std::size_t n : sizes) names.push_back(symmetric_group_name(n, true));
     permutations = join_names(names, " x ");
     if (sign_rank > 0) {
       std::string top = sign_rank == 1 ? "C2" : "C2^" + std::to_string(sign_rank);

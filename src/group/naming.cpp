@@ -180,11 +180,6 @@ bool block_maps_even(const std::vector<Perm>& generators, const BlockSystem& sys
   return true;
 }
 
-std::string symmetric_name(std::size_t n, bool alternating) {
-  if (alternating) return n == 3 ? "C3" : "A" + std::to_string(n);
-  return n == 2 ? "C2" : "S" + std::to_string(n);
-}
-
 std::optional<std::string> wreath_name(const PermGroup& g, const std::vector<Point>& orbit,
                                        const RunContext* run) {
   auto blocks = minimal_block_systems(g.generators(), orbit, run);
@@ -198,12 +193,12 @@ std::optional<std::string> wreath_name(const PermGroup& g, const std::vector<Poi
     mpz_pow_ui(base.get_mpz_t(), factorial_mpz(m).get_mpz_t(), k);
     const mpz_class top = factorial_mpz(k);
     if (g.order() == base * top) {
-      return symmetric_name(m, false) + " wr S" + std::to_string(k);
+      return symmetric_group_name(m, false) + " wr S" + std::to_string(k);
     }
     mpz_class half = factorial_mpz(m) / 2, alternating_base;
     mpz_pow_ui(alternating_base.get_mpz_t(), half.get_mpz_t(), k);
     if (g.order() == alternating_base * top && block_maps_even(g.generators(), system)) {
-      return symmetric_name(m, true) + " wr S" + std::to_string(k);
+      return symmetric_group_name(m, true) + " wr S" + std::to_string(k);
     }
   }
   return std::nullopt;
@@ -264,8 +259,8 @@ std::optional<std::string> name_of(const PermGroup& g, const RunContext* run, in
   for (const auto& o : orbits) moved += o.size();
   const bool transitive = orbits.size() == 1;
   // Step 2. S_n and A_n on the moved points.
-  if (order == factorial_mpz(moved)) return symmetric_name(moved, false);
-  if (moved >= 3 && order * 2 == factorial_mpz(moved)) return symmetric_name(moved, true);
+  if (order == factorial_mpz(moved)) return symmetric_group_name(moved, false);
+  if (moved >= 3 && order * 2 == factorial_mpz(moved)) return symmetric_group_name(moved, true);
   // Step 3. Dihedral groups.
   if (auto d = dihedral_name(g)) return d;
   if (transitive) {
@@ -306,6 +301,17 @@ std::optional<std::string> structure_name(const PermGroup& g, const RunContext* 
     return std::nullopt;
   }
   return series->factors[0];
+}
+
+std::string symmetric_group_name(std::size_t n, bool alternating) {
+  if (alternating) {
+    if (n <= 2) return "";
+    if (n == 3) return "C3";
+    return "A" + std::to_string(n);
+  }
+  if (n <= 1) return "";
+  if (n == 2) return "C2";
+  return "S" + std::to_string(n);
 }
 
 }  // namespace permuzzle

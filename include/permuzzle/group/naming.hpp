@@ -34,5 +34,7 @@ namespace permuzzle {
 std::optional<std::string> structure_name(const PermGroup& g, const RunContext* run = nullptr);
 // The same without the composition series (what composition_series itself asks).
 std::optional<std::string> named_structure(const PermGroup& g, const RunContext* run = nullptr);
+// "A8", "S3", with GAP's names for the small ones (S2 = C2, A3 = C3; S1, A1, A2 trivial: "").
+std::string symmetric_group_name(std::size_t n, bool alternating);
 
 }  // namespace permuzzle

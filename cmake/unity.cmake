@@ -1,0 +1,10 @@
+# Unity batches of the engine, shared by the main project and the fuzz harnesses (fuzz/), so
+# that both compile the very same batches: a batch shares one anonymous namespace, and only
+# these batches are known to compile together.
+set(PERMUZZLE_CORE_UNITY_BATCH 8)  # src/core, group, search, puzzles
+set(PERMUZZLE_API_UNITY_BATCH 6)   # src/api
+# The files compiled alone: their namespace-scope `using namespace` of a puzzle's namespace (or,
+# in words.cpp, a chain's Level and Entry) would change what the names of the next files in a
+# batch mean. Paths are relative to the repository's root.
+set(PERMUZZLE_UNITY_SKIP src/api/loopover.cpp src/api/loopover_bench.cpp src/api/sliding.cpp
+                         src/group/words.cpp src/puzzles/sliding/pdb.cpp)
