@@ -4,6 +4,7 @@
 // group itself is a closure of generators), Burnside's count of the classes, the
 // published 3x4 table, and the search over every position (DistanceTable) on every board it
 // reaches in a test.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -215,6 +216,31 @@ TEST(LoopoverSymmetryClasses, TablesEqualTheSearchOverEveryPosition) {
       EXPECT_EQ(none->sample_antipodes, plain->stats().sample_antipodes);
     }
   }
+}
+
+// Over classes the antipodes are listed as positions, the orbits of the antipode classes: with
+// room for all of them, the same 2,475 positions as the search over every position lists.
+TEST(LoopoverSymmetryClasses, AntipodesAreEveryPositionOfTheirClasses) {
+  BfsOptions o;
+  o.threads = 1;
+  o.antipodes = 3000;
+  o.symmetry = SymmetryMode::Auto;
+  auto sym = analyse(BoardSize{3, 3}, o);
+  o.symmetry = SymmetryMode::None;
+  auto none = analyse(BoardSize{3, 3}, o);
+  ASSERT_TRUE(sym.ok() && none.ok());
+  EXPECT_EQ(sym->symmetries, 72u);
+  EXPECT_EQ(sym->antipodes, 2475u);
+  std::vector<Position> a = sym->sample_antipodes, b = none->sample_antipodes;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a.size(), 2475u);
+  EXPECT_EQ(a, b);
+  o.symmetry = SymmetryMode::Auto;
+  o.antipodes = 7;
+  auto few = analyse(BoardSize{3, 3}, o);
+  ASSERT_TRUE(few.ok());
+  EXPECT_EQ(few->sample_antipodes.size(), 7u);
 }
 
 // The published 3x4 STM table (docs/loopover.md: 479,001,600 positions, God's number 14, six

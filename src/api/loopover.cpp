@@ -322,6 +322,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   BfsOptions o;
   o.metric = c->metric;
   o.symmetry = q.string("symmetry") == "none" ? SymmetryMode::None : SymmetryMode::Auto;
+  o.antipodes = static_cast<std::size_t>(q.unsigned_integer("antipodes"));
   o.run = &s.run;
   // An explicit --threads, else the caller's thread count (every hardware thread by default).
   const std::uint64_t threads = q.has("threads") ? q.unsigned_integer("threads") : s.run.threads();
@@ -581,6 +582,9 @@ void register_loopover(Registry& r) {
                             "where supported, 2 bits a class), or every position (none)",
                             "auto"),
                      {"auto", "none"}),
+        with_range(option("antipodes", ParamType::Unsigned,
+                          "How many antipodes to list as positions (sample_antipodes)", 5),
+                   0, 100000),
         with_range(option("threads", ParamType::Unsigned,
                           "Worker threads (default: every hardware thread)"),
                    1, 64),

@@ -1,6 +1,7 @@
 #include "permuzzle/puzzles/loopover/bfs.hpp"
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/run_context.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 #include "permuzzle/puzzles/loopover/symmetry_classes.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
@@ -188,7 +189,7 @@ Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOpt
   s->moves = move_spans(size, options.metric);
   s->bo.bits = search::BfsBits::Four;
   s->bo.undirected = true;  // every metric move's inverse is also a move
-  s->bo.antipodes_limit = 5;
+  s->bo.antipodes_limit = options.antipodes;
   SearchSetup* raw = s.get();
   s->bo.on_level = [raw, &options](const search::BfsTable&, const std::vector<std::uint64_t>& h,
                                    const std::vector<std::uint64_t>& w) -> Status {
@@ -282,7 +283,19 @@ Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Clust
     return r.error();
   }
   summarise(st, *r, size.cells());
-  for (std::uint64_t a : r->antipodes) st.sample_antipodes.push_back(cls.position(a));
+  // Each antipode class stands for its orbit: its positions, as many as asked for, in order.
+  const std::vector<Perm> group = metric_symmetry_group(size, options.metric);
+  for (std::uint64_t a : r->antipodes) {
+    const Position rep = cls.position(a);
+    std::vector<Position> orbit;
+    for (const Perm& sigma : group) orbit.push_back(conjugate_position(size, rep, sigma));
+    std::sort(orbit.begin(), orbit.end());
+    orbit.erase(std::unique(orbit.begin(), orbit.end()), orbit.end());
+    for (Position& p : orbit) {
+      if (st.sample_antipodes.size() == options.antipodes) break;
+      st.sample_antipodes.push_back(std::move(p));
+    }
+  }
   st.seconds = setup.seconds();
   return st;
 }

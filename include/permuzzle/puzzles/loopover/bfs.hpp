@@ -49,6 +49,9 @@ struct BfsOptions {
   // search/bfs_checkpoint.hpp), and whether to resume from the last one.
   std::string checkpoint_dir;
   bool resume = false;
+  // How many antipodes to list as positions (sample_antipodes): the first ranks of the last
+  // level; over symmetry classes, the positions of the first classes' orbits.
+  std::size_t antipodes = 5;
 };
 
 struct BfsStats {
