@@ -7,9 +7,10 @@
 #include <optional>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
+#include <bit>
 
 #include "core/huge_pages.hpp"
+#include "permuzzle/core/table_cache.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/loopover/board.hpp"
 
@@ -112,6 +113,52 @@ struct RelaxationSearch {
 };
 
 }  // namespace
+
+// The sparse table's payload (Step 5 of build): n, the n sorted states, the n distances.
+std::vector<std::uint8_t> WalkingDistanceTable::write_sparse(const WalkingDistanceTable& t) {
+  const std::uint64_t n = t.sparse_keys_.size();
+  std::vector<std::uint8_t> out(8 + 9 * n);
+  auto put = [&](std::size_t at, std::uint64_t v) {
+    for (int b = 0; b < 8; ++b) out[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+  };
+  put(0, n);
+  for (std::uint64_t i = 0; i < n; ++i) put(8 + 8 * i, t.sparse_keys_[i]);
+  std::copy(t.sparse_dist_.begin(), t.sparse_dist_.end(), out.begin() + 8 + 8 * n);
+  return out;
+}
+
+// Reads a payload written by write_sparse into `t`; false (t unchanged) when it is not one: a
+// wrong size, states out of order, or distances that do not start at the goal's 0.
+bool WalkingDistanceTable::read_sparse(const std::vector<std::uint8_t>& payload,
+                                       WalkingDistanceTable& t) {
+  auto get = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    for (int b = 0; b < 8; ++b) v |= static_cast<std::uint64_t>(payload[at + b]) << (8 * b);
+    return v;
+  };
+  if (payload.size() < 8) return false;
+  const std::uint64_t n = get(0);
+  if (n == 0 || n > (payload.size() - 8) / 9 || payload.size() != 8 + 9 * n) return false;
+  std::vector<std::uint64_t> keys(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    keys[i] = get(8 + 8 * i);
+    if (i > 0 && keys[i] <= keys[i - 1]) return false;
+  }
+  std::vector<std::uint8_t> dist(payload.begin() + static_cast<std::ptrdiff_t>(8 + 8 * n),
+                                 payload.end());
+  int max_distance = 0;
+  bool goal = false;
+  for (std::uint8_t d : dist) {
+    max_distance = std::max<int>(max_distance, d);
+    goal = goal || d == 0;
+  }
+  if (!goal) return false;
+  t.sparse_keys_ = std::move(keys);
+  t.sparse_dist_ = std::move(dist);
+  t.states_ = n;
+  t.max_distance_ = max_distance;
+  return true;
+}
 
 Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis moving, Metric metric,
                                                          std::uint64_t max_states,
@@ -263,19 +310,65 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     t.loaded_from_cache_ = report.source != TableReport::Source::Built;
     return t;
   }
-  // Step 5. Large tables: a hash map during the search, then sorted (state, distance) pairs for
-  // binary search.
+  // Step 5. Large tables: sorted (state, distance) pairs for binary search, loaded from the
+  // table store's folder when an earlier run saved them (the search takes tens of seconds: 3x5's
+  // horizontal relaxation expands 486 successors of each state), else searched and saved.
+  // Payload: the state count n (uint64), n states ascending (uint64), n distances (one byte).
+  const TableKey sparse_key{key.puzzle, key.pattern + "-sparse", 1};
+  const bool cached = tables != nullptr && tables->persistent();
+  if (cached) {
+    std::vector<std::uint8_t> payload;
+    if (load_table(tables->dir(), sparse_key, payload).status == TableLoadStatus::Loaded &&
+        read_sparse(payload, t)) {
+      t.loaded_from_cache_ = true;
+      return t;
+    }
+  }
   {
-    std::unordered_map<std::uint64_t, std::uint8_t> dist;
-    dist.reserve(static_cast<std::size_t>(std::min(std::exp(log_states) * 1.3 + 16, 4e7)));
-    auto visit = [&dist](std::uint64_t idx, int depth) {
-      return dist.emplace(idx, static_cast<std::uint8_t>(depth)).second;
+    // Open addressing (key + 1, 0 = empty) at most half full: one memory access per visit
+    // where a node-based map needed two or three.
+    std::vector<std::uint64_t> slots(std::bit_ceil(static_cast<std::size_t>(
+        std::min(std::exp(log_states) * 2.5 + 1024, 8e7))));
+    std::vector<std::uint8_t> depths(slots.size());
+    std::size_t used = 0;
+    auto slot_of = [&](std::uint64_t idx) {
+      std::size_t h = static_cast<std::size_t>((idx * 0x9E3779B97F4A7C15ULL) >> 20);
+      const std::size_t mask = slots.size() - 1;
+      for (h &= mask; slots[h] != 0 && slots[h] != idx + 1; h = (h + 1) & mask) {
+      }
+      return h;
+    };
+    auto visit = [&](std::uint64_t idx, int depth) {
+      std::size_t h = slot_of(idx);
+      if (slots[h] != 0) return false;
+      if (2 * (used + 1) > slots.size()) {
+        // Grow: twice the slots, every key placed again.
+        std::vector<std::uint64_t> old_slots(slots.size() * 2);
+        std::vector<std::uint8_t> old_depths(slots.size() * 2);
+        old_slots.swap(slots);
+        old_depths.swap(depths);
+        for (std::size_t i = 0; i < old_slots.size(); ++i) {
+          if (old_slots[i] == 0) continue;
+          const std::size_t j = slot_of(old_slots[i] - 1);
+          slots[j] = old_slots[i];
+          depths[j] = old_depths[i];
+        }
+        h = slot_of(idx);
+      }
+      slots[h] = idx + 1;
+      depths[h] = static_cast<std::uint8_t>(depth);
+      ++used;
+      return true;
     };
     auto done = rs.run(visit, run);
     if (!done) return done.error();
     t.states_ = done->states;
     t.max_distance_ = done->max_distance;
-    std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs(dist.begin(), dist.end());
+    std::vector<std::pair<std::uint64_t, std::uint8_t>> pairs;
+    pairs.reserve(used);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i] != 0) pairs.emplace_back(slots[i] - 1, depths[i]);
+    }
     std::sort(pairs.begin(), pairs.end());
     t.sparse_keys_.reserve(pairs.size());
     t.sparse_dist_.reserve(pairs.size());
@@ -283,6 +376,10 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
       t.sparse_keys_.push_back(k);
       t.sparse_dist_.push_back(d);
     }
+  }
+  if (cached && !(run && run->should_stop())) {
+    // A table that cannot be saved is still answered with (the next run searches again).
+    (void)save_table(tables->dir(), sparse_key, write_sparse(t));
   }
   return t;
 }

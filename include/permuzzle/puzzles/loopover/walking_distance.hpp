@@ -98,6 +98,9 @@ class WalkingDistanceTable {
   std::shared_ptr<const Direct> direct_table_;
   const std::uint8_t* direct_ = nullptr;  // direct table (0xFF = unreachable), or null
   std::uint64_t direct_size_ = 0;
+  // The sorted states and their distances as a table-store payload, and back (false: not one).
+  static std::vector<std::uint8_t> write_sparse(const WalkingDistanceTable& t);
+  static bool read_sparse(const std::vector<std::uint8_t>& payload, WalkingDistanceTable& t);
   std::vector<std::uint64_t> sparse_keys_;  // sorted reachable states (when not direct)
   std::vector<std::uint8_t> sparse_dist_;
   std::uint64_t states_ = 0;
