@@ -327,8 +327,10 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
   {
     // Open addressing (key + 1, 0 = empty) at most half full: one memory access per visit
     // where a node-based map needed two or three.
+    // Sized for the estimate (at most 4 M slots at first: the estimate can be far too high),
+    // grown by doubling.
     std::vector<std::uint64_t> slots(std::bit_ceil(static_cast<std::size_t>(
-        std::min(std::exp(log_states) * 2.5 + 1024, 8e7))));
+        std::min(std::exp(log_states) * 2.5 + 1024, double(1 << 22)))));
     std::vector<std::uint8_t> depths(slots.size());
     std::size_t used = 0;
     auto slot_of = [&](std::uint64_t idx) {
