@@ -110,7 +110,9 @@ Result<PermGroup> group_with_cached_chain(std::vector<Perm> generators,
   } else if (outcome.status != TableLoadStatus::Missing) {
     note(options, "rebuilding the stabilizer chain: " + outcome.detail);
   }
-  // Step 2. Build as without a cache; save when the build took long enough to pay.
+  // Step 2. Build as without a cache; save when the build took long enough to pay. A payload
+  // that did not load (another request's, or damaged) is freed first.
+  std::vector<std::uint8_t>().swap(payload);
   Stopwatch watch;
   auto built = PermGroup::from_generators(std::move(generators), std::move(names), options);
   if (!built || watch.seconds() < min_build_seconds) return built;
