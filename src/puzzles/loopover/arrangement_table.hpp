@@ -114,27 +114,42 @@ inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_
     const unsigned workers =
         static_cast<unsigned>(std::clamp<std::size_t>(states / MIN_STATES_PER_THREAD, 1, threads));
     std::atomic<bool> stopped{false};
-    // Expands states [begin, end) of the frontier into found[t].
+    // Expands states [begin, end) of the frontier into found[t]. A batch of states is ranked
+    // first and its distance bytes prefetched, then claimed: the table is far larger than the
+    // caches, so each claim is a memory access, and a batch overlaps them (the 5x5 fast solver's
+    // 57 MB stage table: about twice as fast).
+    constexpr std::size_t BATCH_STATES = 16;
+    const std::size_t batch_moves = BATCH_STATES * static_cast<std::size_t>(num_moves);
     auto expand = [&](unsigned t, std::size_t begin, std::size_t end) {
-      std::array<std::uint8_t, 128> image{};
+      std::vector<std::uint64_t> ranks(batch_moves);
+      std::vector<std::uint8_t> images(batch_moves * k);
       std::vector<std::uint8_t>& out = found[t];
       out.clear();
-      for (std::size_t s = begin; s < end; ++s) {
-        if (run && ((s - begin) & 4095) == 0 &&
+      for (std::size_t s0 = begin; s0 < end; s0 += BATCH_STATES) {
+        if (run && ((s0 - begin) & 4095) == 0 &&
             (stopped.load(std::memory_order_relaxed) || run->should_stop())) {
           stopped = true;
           return;
         }
-        const std::uint8_t* p = &frontier[s * k];
-        for (int m = 0; m < num_moves; ++m) {
-          const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
-          for (std::size_t i = 0; i < k; ++i) image[i] = nm[p[i]];
-          const auto nr = ranker.rank(image.data());
-          std::atomic_ref<std::uint8_t> cell(dist[nr]);
+        const std::size_t s1 = std::min(end, s0 + BATCH_STATES);
+        std::size_t n = 0;
+        for (std::size_t s = s0; s < s1; ++s) {
+          const std::uint8_t* p = &frontier[s * k];
+          for (int m = 0; m < num_moves; ++m, ++n) {
+            const std::uint8_t* nm = &next[static_cast<std::size_t>(m) * f];
+            std::uint8_t* image = &images[n * k];
+            for (std::size_t i = 0; i < k; ++i) image[i] = nm[p[i]];
+            ranks[n] = ranker.rank(image);
+            __builtin_prefetch(&dist[ranks[n]], 1);
+          }
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+          std::atomic_ref<std::uint8_t> cell(dist[ranks[j]]);
           std::uint8_t expected = UNSEEN;
           if (cell.load(std::memory_order_relaxed) == UNSEEN &&
               cell.compare_exchange_strong(expected, next_depth, std::memory_order_relaxed)) {
-            out.insert(out.end(), image.begin(), image.begin() + static_cast<std::ptrdiff_t>(k));
+            const std::uint8_t* image = &images[j * k];
+            out.insert(out.end(), image, image + k);
           }
         }
       }
