@@ -75,3 +75,25 @@ TEST(LoopoverBfsCancel, TimeLimitStopsTheWholeGraphSearch) {
 
 }  // namespace
 }  // namespace permuzzle::loopover
+
+namespace permuzzle {
+namespace {
+
+// A refusal whose estimate and budget round to the same text says the exact figures, so the
+// message never reads "needs 1.1 GB, more than the budget of 1.1 GB".
+TEST(MemoryBudget, RefusalsThatRoundAlikeGiveTheExactFigures) {
+  RunContext run;
+  run.with_memory_budget(std::uint64_t{1000} << 20);  // --memory 1000: 1.05 GB
+  const Status near = run.check_memory(std::uint64_t{1'090'000'000}, "the table");
+  ASSERT_FALSE(near.ok());
+  EXPECT_NE(near.error().message.find("1090000000 bytes"), std::string::npos)
+      << near.error().message;
+  EXPECT_NE(near.error().message.find("1048576000 bytes"), std::string::npos);
+  const Status far = run.check_memory(std::uint64_t{5'000'000'000}, "the table");
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.error().message.find("bytes)"), std::string::npos) << far.error().message;
+  EXPECT_TRUE(run.check_memory(std::uint64_t{1000} << 20, "the table").ok());
+}
+
+}  // namespace
+}  // namespace permuzzle

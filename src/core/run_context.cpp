@@ -49,8 +49,14 @@ Status RunContext::check(std::uint64_t nodes) const {
 
 Status RunContext::check_memory(std::uint64_t estimate_bytes, std::string_view what) const {
   if (memory_budget_ == 0 || estimate_bytes <= memory_budget_) return Ok{};
-  return make_error(std::string(what) + " needs about " + memory_text(estimate_bytes) +
-                        ", more than the memory budget of " + memory_text(memory_budget_) +
+  std::string need = memory_text(estimate_bytes), budget = memory_text(memory_budget_);
+  if (need == budget) {
+    // Rounded alike ("1.1 GB, more than ... 1.1 GB"): the exact figures say which is larger.
+    need += " (" + std::to_string(estimate_bytes) + " bytes)";
+    budget += " (" + std::to_string(memory_budget_) + " bytes)";
+  }
+  return make_error(std::string(what) + " needs about " + need +
+                        ", more than the memory budget of " + budget +
                         " (raise it with --memory MB, or ask for less)",
                     {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
 }
