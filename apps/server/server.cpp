@@ -1079,10 +1079,11 @@ struct Server::Impl {
   void cancel_job(httplib::Response& res, std::shared_ptr<Job> job) {
     job->stop.request_stop();
     {
-      // Answer once the job stopped (solvers check their stop token every few milliseconds),
-      // or after one second with the state it has then.
+      // Answer once the job stopped (solvers check their stop token every few milliseconds of
+      // their CPU time; on a busy machine that is longer in wall time), or after five seconds
+      // with the state it has then.
       std::unique_lock lock(job->mutex);
-      job->changed.wait_for(lock, std::chrono::seconds(1),
+      job->changed.wait_for(lock, std::chrono::seconds(5),
                             [&] { return job->state != Job::State::Running; });
     }
     res.status = 200;
