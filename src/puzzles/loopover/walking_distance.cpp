@@ -315,7 +315,11 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
   // horizontal relaxation expands 486 successors of each state), else searched and saved.
   // Payload: the state count n (uint64), n states ascending (uint64), n distances (one byte).
   const TableKey sparse_key{key.puzzle, key.pattern + "-sparse", 1};
-  const bool cached = tables != nullptr && tables->persistent();
+  // A store with a disk cap (the server's) counts only the files it writes itself: clients'
+  // requests must not fill its disk with these, so it searches them each time (as the chain
+  // cache of the group commands does).
+  const bool cached =
+      tables != nullptr && tables->persistent() && tables->options().max_disk_bytes == 0;
   if (cached) {
     std::vector<std::uint8_t> payload;
     if (load_table(tables->dir(), sparse_key, payload).status == TableLoadStatus::Loaded &&
