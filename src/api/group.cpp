@@ -161,8 +161,7 @@ Result<PermGroup> build_group(const Request& q, const Session& s) {
   options.randomized = !q.flag("deterministic") && degree > RANDOMIZED_FROM_DEGREE;
   options.run = &s.run;
   // The chain comes from the session's table store when an earlier command saved it.
-  return group_with_cached_chain(std::move(gens->perms), std::move(gens->names), options,
-                                 s.tables);
+  return group_with_cached_chain(std::move(gens->perms), std::move(gens->names), options, s.tables);
 }
 
 // Removes a file when it goes out of scope, on every exit path.
@@ -582,19 +581,12 @@ Result<std::shared_ptr<ShortWords>> short_words(const Request& q, Session& s, co
     if (mib > (std::uint64_t{1} << 20)) return make_error("--memory-budget: at most 1048576 MiB");
     options.memory_budget_bytes = static_cast<std::size_t>(mib) << 20;
   }
-  // The run's memory budget bounds the ball too: half of what the group's chain leaves, the
-  // other half is for the word chain's tables (the key below includes the bound, so a smaller
-  // budget builds its own, smaller ball).
+  // The run's memory budget bounds the ball too: at most half of it (the key below includes
+  // the bound, so a smaller budget builds its own, smaller ball). ShortWords::build takes the
+  // group's chain and the word chain's tables off the run's budget itself.
   const std::uint64_t run_budget = s.run.memory_budget();
-  if (run_budget != 0) {
-    const std::uint64_t chain = g.chain_bytes();
-    if (chain >= run_budget) {
-      return make_error("short words: the group's stabiliser chain (" + memory_text(chain) +
-                            ") already fills the memory budget of " + memory_text(run_budget),
-                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
-    }
-    options.memory_budget_bytes = static_cast<std::size_t>(
-        std::min<std::uint64_t>(options.memory_budget_bytes, (run_budget - chain) / 2));
+  if (run_budget != 0 && run_budget / 2 < options.memory_budget_bytes) {
+    options.memory_budget_bytes = static_cast<std::size_t>(run_budget / 2);
   }
   std::string key = fmt::format("group-words:{}:{}:{}", generators_key(g),
                                 options.time_budget_seconds, options.memory_budget_bytes);

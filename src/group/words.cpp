@@ -436,13 +436,15 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
   // stabiliser chain and generators (this object keeps a copy of the group), the letters, the
   // strong generators, each level's slots and its entries twice (the improvement rounds copy
   // them); the ball gets what the run's budget leaves, at most its own bound.
+  const std::uint64_t chain_bytes = group.chain_bytes();
   const std::uint64_t fixed_bytes =
-      group.chain_bytes() + (group.generators().size() + im.letter_images.size() + strong.size() +
-                             orbit_sizes.size() + 2 * orbit_points) *
-                                std::uint64_t{n} * sizeof(Point);
+      chain_bytes + (group.generators().size() + im.letter_images.size() + strong.size() +
+                     orbit_sizes.size() + 2 * orbit_points) *
+                        std::uint64_t{n} * sizeof(Point);
   if (run) {
-    if (auto fits = run->check_memory(fixed_bytes, "short words (the group's chain and the word "
-                                                   "chain's tables)");
+    if (auto fits = run->check_memory(fixed_bytes,
+                                      "short words (the group's chain and the word "
+                                      "chain's tables)");
         !fits) {
       return fits.error();
     }
@@ -518,16 +520,16 @@ Result<std::shared_ptr<ShortWords>> ShortWords::build(const PermGroup& group,
     ++sw->stats_.rounds;
   }
   if (!im.complete()) {
-    // The group's own word chain (below) gets what the budget has left after the group's
-    // chain, the ball and these tables (checked above to fit): it holds a permutation per orbit
-    // point and its Schreier generators.
+    // The group's own word chain (below) gets what the budget has left after the ball and
+    // these tables (checked above to fit): it holds a permutation per orbit point and its
+    // Schreier generators. PermGroup::word counts the group's chain itself, so it is not
+    // taken off here a second time.
     std::optional<RunContext> inner;
     if (run) {
       inner = *run;
+      const std::uint64_t held = tables_bytes - chain_bytes;
       if (run->memory_budget() != 0) {
-        inner->with_memory_budget(run->memory_budget() > tables_bytes
-                                      ? run->memory_budget() - tables_bytes
-                                      : 1);
+        inner->with_memory_budget(run->memory_budget() > held ? run->memory_budget() - held : 1);
       }
     }
     const RunContext* group_run = inner ? &*inner : nullptr;
