@@ -2157,15 +2157,17 @@ void restore_explicit_chain(ChainT<T>& c, RecordReader& in, std::size_t length) 
 std::vector<std::uint8_t> PermGroup::chain_record(const RunContext* run,
                                                   std::vector<std::uint8_t> prefix) const try {
   std::vector<std::uint8_t> out = std::move(prefix);
-  // The record is at most about the chain's own size: reserved once, so that a record of tens
-  // of megabytes is not copied while it grows (reserved pages that stay unused cost no memory).
   assert(out.size() % 4 == 0);  // the record pads its digits relative to its own start
-  out.reserve(out.size() + chain_bytes() + 4096);
   return chain_->visit([&](const auto& c) -> std::vector<std::uint8_t> {
     using C = std::decay_t<decltype(c)>;
     if constexpr (std::is_same_v<C, GiantChain>) {
       return {};
     } else if constexpr (std::is_same_v<C, SvChain>) {
+      // A Schreier-vector record (thousands of levels: tens of megabytes) is about the size of
+      // the chain, whose pool holds each entry and its inverse: reserved once, so that it is
+      // not copied while it grows. Explicit chains (degree <= 1024) write far less than their
+      // transversals hold, and grow as usual.
+      out.reserve(out.size() + c.table_bytes() + 4096);
       put_word(out, c.degree());
       put_word(out, 1);  // Schreier vectors
       put_word(out, c.length());
