@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <system_error>
 #include <thread>
-#include <bit>
 
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/table_cache.hpp"
@@ -315,11 +315,10 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
   // horizontal relaxation expands 486 successors of each state), else searched and saved.
   // Payload: the state count n (uint64), n states ascending (uint64), n distances (one byte).
   const TableKey sparse_key{key.puzzle, key.pattern + "-sparse", 1};
-  // A store with a disk cap (the server's) counts only the files it writes itself: clients'
-  // requests must not fill its disk with these, so it searches them each time (as the chain
-  // cache of the group commands does).
-  const bool cached =
-      tables != nullptr && tables->persistent() && tables->options().max_disk_bytes == 0;
+  // Saved beside the direct tables of the same key (a board has at most two of each, so a
+  // server's disk holds them as it holds those); their size is known only after the search,
+  // which TableRecipe does not support, so they are read and written here with table_cache.
+  const bool cached = tables != nullptr && tables->persistent();
   if (cached) {
     std::vector<std::uint8_t> payload;
     if (load_table(tables->dir(), sparse_key, payload).status == TableLoadStatus::Loaded &&
@@ -333,8 +332,8 @@ Result<WalkingDistanceTable> WalkingDistanceTable::build(BoardSize size, Axis mo
     // where a node-based map needed two or three.
     // Sized for the estimate (at most 4 M slots at first: the estimate can be far too high),
     // grown by doubling.
-    std::vector<std::uint64_t> slots(std::bit_ceil(static_cast<std::size_t>(
-        std::min(std::exp(log_states) * 2.5 + 1024, double(1 << 22)))));
+    std::vector<std::uint64_t> slots(std::bit_ceil(
+        static_cast<std::size_t>(std::min(std::exp(log_states) * 2.5 + 1024, double(1 << 22)))));
     std::vector<std::uint8_t> depths(slots.size());
     std::size_t used = 0;
     auto slot_of = [&](std::uint64_t idx) {
