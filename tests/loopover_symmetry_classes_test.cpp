@@ -4,8 +4,8 @@
 // group itself is a closure of generators), Burnside's count of the classes, the
 // published 3x4 table, and the search over every position (DistanceTable) on every board it
 // reaches in a test.
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <map>

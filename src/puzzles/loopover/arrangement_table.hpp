@@ -117,7 +117,7 @@ inline std::vector<std::uint8_t> bfs_table(const Ranker& ranker, int f, int num_
     // Expands states [begin, end) of the frontier into found[t]. A batch of states is ranked
     // first and its distance bytes prefetched, then claimed: the table is far larger than the
     // caches, so each claim is a memory access, and a batch overlaps them (the 5x5 fast solver's
-    // 57 MB stage table: about twice as fast).
+    // tables: 57.7 s of CPU before, 17.6 s after).
     constexpr std::size_t BATCH_STATES = 16;
     const std::size_t batch_moves = BATCH_STATES * static_cast<std::size_t>(num_moves);
     auto expand = [&](unsigned t, std::size_t begin, std::size_t end) {
