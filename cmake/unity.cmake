@@ -5,6 +5,8 @@ set(PERMUZZLE_CORE_UNITY_BATCH 8)  # src/core, group, search, puzzles
 set(PERMUZZLE_API_UNITY_BATCH 6)   # src/api
 # The files compiled alone: their namespace-scope `using namespace` of a puzzle's namespace (or,
 # in words.cpp, a chain's Level and Entry) would change what the names of the next files in a
-# batch mean. Paths are relative to the repository's root.
+# batch mean. Marked here for the directory that includes this file.
 set(PERMUZZLE_UNITY_SKIP src/api/loopover.cpp src/api/loopover_bench.cpp src/api/sliding.cpp
                          src/group/words.cpp src/puzzles/sliding/pdb.cpp)
+list(TRANSFORM PERMUZZLE_UNITY_SKIP PREPEND ${CMAKE_CURRENT_LIST_DIR}/../)
+set_source_files_properties(${PERMUZZLE_UNITY_SKIP} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
