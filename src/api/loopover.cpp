@@ -599,7 +599,8 @@ void register_loopover(Registry& r) {
       {{{"size", "4x4"}, {"threads", 0}},
        {{"size", "3x"}},
        {{"size", "2x3"}, {"resume", true}},
-       {{"size", "2x3"}, {"symmetry", "all"}}})));
+       {{"size", "2x3"}, {"symmetry", "all"}},
+       {{"size", "2x3"}, {"antipodes", 100001}}})));
 
   r.add(cheap({"loopover",
                "group",
