@@ -15,7 +15,7 @@
 #include "permuzzle/group/operations.hpp"
 
 namespace permuzzle {
-namespace {
+namespace backtrack_test {
 
 Perm P(const std::string& text) {
   auto p = Perm::parse(text);
@@ -364,5 +364,5 @@ TEST(Backtrack, HonoursTheStopRequest) {
   ASSERT_FALSE(c.ok());
 }
 
-}  // namespace
+}  // namespace backtrack_test
 }  // namespace permuzzle

@@ -8,6 +8,8 @@
 #include "permuzzle/puzzles/binary/graph.hpp"
 #include "permuzzle/puzzles/binary/solver.hpp"
 
+namespace binary_test {
+
 using namespace permuzzle::binary;
 
 TEST(Binary, SpecExample) {
@@ -143,3 +145,5 @@ TEST(BinaryCli, SolveJson) {
   r = permuzzle::test::run_cli("binary solve --start '11 0'");
   EXPECT_EQ(r.exit_code, 2);
 }
+
+}  // namespace binary_test

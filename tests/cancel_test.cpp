@@ -11,7 +11,7 @@
 #include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle::sliding {
-namespace {
+namespace cancel_test {
 
 // Korf's 24-puzzle instance 1 (data/korf24.txt): far beyond Manhattan-distance IDA*'s reach.
 Position hard_start() {
@@ -54,11 +54,11 @@ TEST(SlidingCancel, DeadlineGivesLimitExceeded) {
   EXPECT_LT(watch.seconds(), 1.2);
 }
 
-}  // namespace
+}  // namespace cancel_test
 }  // namespace permuzzle::sliding
 
 namespace permuzzle::loopover {
-namespace {
+namespace cancel_test {
 
 TEST(LoopoverBfsCancel, TimeLimitStopsTheWholeGraphSearch) {
   RunContext run;
@@ -73,11 +73,11 @@ TEST(LoopoverBfsCancel, TimeLimitStopsTheWholeGraphSearch) {
             5.0);  // far below the 26 s of the whole search, even on a loaded machine
 }
 
-}  // namespace
+}  // namespace cancel_test
 }  // namespace permuzzle::loopover
 
 namespace permuzzle {
-namespace {
+namespace cancel_test {
 
 // A refusal whose estimate and budget round to the same text says the exact figures, so the
 // message never reads "needs 1.1 GB, more than the budget of 1.1 GB".
@@ -95,5 +95,5 @@ TEST(MemoryBudget, RefusalsThatRoundAlikeGiveTheExactFigures) {
   EXPECT_TRUE(run.check_memory(std::uint64_t{1000} << 20, "the table").ok());
 }
 
-}  // namespace
+}  // namespace cancel_test
 }  // namespace permuzzle

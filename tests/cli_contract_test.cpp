@@ -13,7 +13,7 @@
 #include "permuzzle/api/registry.hpp"
 
 namespace permuzzle {
-namespace {
+namespace cli_contract_test {
 
 using test::run_cli;
 using test::run_cli_env;
@@ -347,5 +347,5 @@ TEST(CliContract, SizeMovesAndDisksAreOptionsInEveryFamily) {
   }
 }
 
-}  // namespace
+}  // namespace cli_contract_test
 }  // namespace permuzzle

@@ -39,7 +39,7 @@
 #include "permuzzle/core/rng.hpp"
 
 namespace permuzzle {
-namespace {
+namespace conformance_test {
 
 namespace fs = std::filesystem;
 
@@ -351,11 +351,11 @@ INSTANTIATE_TEST_SUITE_P(EveryCommand, Conformance, ::testing::ValuesIn(command_
                            return name;
                          });
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace permuzzle
 
 namespace permuzzle {
-namespace {
+namespace conformance_test {
 
 // The verdict of api/contract.hpp catches handlers that ignore their limit, whatever the load:
 // one that computes past it (CPU time), one that sleeps past it (wall time beyond what the load
@@ -436,5 +436,5 @@ TEST_F(ContractCheck, PassesAHandlerThatStopsInTime) {
   EXPECT_EQ(api::stop_kind(m.result), ErrorKind::LimitExceeded);
 }
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace permuzzle

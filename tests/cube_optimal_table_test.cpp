@@ -17,7 +17,7 @@
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::cube {
-namespace {
+namespace cube_optimal_table_test {
 
 using namespace detail;
 
@@ -167,11 +167,11 @@ TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
   EXPECT_EQ(s->length, 3);
 }
 
-}  // namespace
+}  // namespace cube_optimal_table_test
 }  // namespace permuzzle::cube
 
 namespace permuzzle::cube {
-namespace {
+namespace cube_optimal_table_test {
 // By hand (needs the 2.3 GiB table in ~/.cache/permuzzle, built by `permuzzle bench cube
 // --optimal --memory 4096`): how far the phase-1 anchor leaves the inverse's bound below the big
 // table's exact distance, on random cubes.
@@ -195,5 +195,5 @@ TEST(CubeOptimalTable, DISABLED_InverseAnchorGap) {
   for (auto [g, n] : gap) std::printf("gap %d: %d\n", g, n);
   for (auto [g, n] : exact) std::printf("distance %d: %d\n", g, n);
 }
-}  // namespace
+}  // namespace cube_optimal_table_test
 }  // namespace permuzzle::cube

@@ -13,7 +13,7 @@
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::cube {
-namespace {
+namespace cube_solvers_test {
 
 using namespace detail;
 
@@ -151,5 +151,5 @@ TEST(CubeOptimal, DISABLED_SuperflipIsTwentyMoves) {
   EXPECT_EQ(s->length, 20);
 }
 
-}  // namespace
+}  // namespace cube_solvers_test
 }  // namespace permuzzle::cube

@@ -7,6 +7,8 @@
 #include "permuzzle/puzzles/cube/cubie.hpp"
 #include "permuzzle/puzzles/cube/facelets.hpp"
 
+namespace cube_test {
+
 using namespace permuzzle;
 using namespace permuzzle::cube;
 
@@ -332,3 +334,5 @@ TEST(CubeCli, GroupWordOnCubeGeneratorsUsesTheSolver) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["method"].get<std::string>().find("cube"), std::string::npos);
 }
+
+}  // namespace cube_test

@@ -9,7 +9,7 @@
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::cube {
-namespace {
+namespace cube_two_phase_test {
 
 using namespace detail;
 
@@ -273,5 +273,5 @@ TEST(CubeTwoPhase, UnsolvableStateIsRefused) {
   EXPECT_EQ(s.error().kind, ErrorKind::Unsolvable);
 }
 
-}  // namespace
+}  // namespace cube_two_phase_test
 }  // namespace permuzzle::cube

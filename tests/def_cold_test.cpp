@@ -16,7 +16,7 @@
 #include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_cold_test {
 
 Definition data_definition(const std::string& name) {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
@@ -154,5 +154,5 @@ TEST(DefColdStart, FilledBudgetKeepsTheMemoryAndTheAnswers) {
   }
 }
 
-}  // namespace
+}  // namespace def_cold_test
 }  // namespace permuzzle::def

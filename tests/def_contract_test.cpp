@@ -26,7 +26,7 @@
 #include "permuzzle/search/canonical.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_contract_test {
 
 std::string data_file(const std::string& name) {
   return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
@@ -470,5 +470,5 @@ TEST(DefReaderText, CollidingPowerNamesSayHowToRename) {
   ASSERT_TRUE(renamed.ok()) << renamed.error().describe();
 }
 
-}  // namespace
+}  // namespace def_contract_test
 }  // namespace permuzzle::def

@@ -17,7 +17,7 @@
 #include "permuzzle/puzzles/loopover/group_facts.hpp"
 
 namespace permuzzle {
-namespace {
+namespace def_core_test {
 
 using def::Definition;
 using def::State;
@@ -471,5 +471,5 @@ TEST(DefCli, KPuzzleJson) {
   EXPECT_NE(bad.err.find("def_kpuzzle.json:3:1: not valid JSON"), std::string::npos) << bad.err;
 }
 
-}  // namespace
+}  // namespace def_core_test
 }  // namespace permuzzle

@@ -14,7 +14,7 @@
 #include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_megaminx_test {
 
 std::string read_data(const std::string& name) {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
@@ -135,5 +135,5 @@ TEST(DefMegaminx, RandomPositionsSolvedByPhasesAndReplayed) {
   }
 }
 
-}  // namespace
+}  // namespace def_megaminx_test
 }  // namespace permuzzle::def

@@ -13,7 +13,7 @@
 #include "permuzzle/puzzles/def/sequences.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_phases_auto_test {
 
 Definition load(const std::string& name) {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
@@ -180,5 +180,5 @@ TEST(DefPhasesAuto, PhaseOfSequencesAloneReadsAndIsChecked) {
   EXPECT_NE(bad.error().message.find("b.phases:2:"), std::string::npos) << bad.error().message;
 }
 
-}  // namespace
+}  // namespace def_phases_auto_test
 }  // namespace permuzzle::def

@@ -15,7 +15,7 @@
 #include "permuzzle/puzzles/def/reader.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_phases_cube4_test {
 
 std::string data_text(const std::string& name) {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
@@ -111,5 +111,5 @@ TEST(DefPhasesCube4, RandomPositionsSolvedReplayedAndPlacedPhaseByPhase) {
   }
 }
 
-}  // namespace
+}  // namespace def_phases_cube4_test
 }  // namespace permuzzle::def

@@ -17,7 +17,7 @@
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_phases_loopover_test {
 
 std::string data_file(const std::string& name) {
   return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
@@ -263,5 +263,5 @@ TEST(DefPhasesLoopover, MergeMovesAddsPowersOverCommutingMoves) {
   EXPECT_EQ(apply_moves(d, merge_moves(d, commuting, long_seq)), apply_moves(d, long_seq));
 }
 
-}  // namespace
+}  // namespace def_phases_loopover_test
 }  // namespace permuzzle::def

@@ -15,7 +15,7 @@
 #include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_phases_test {
 
 std::string data_file(const std::string& name) {
   return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
@@ -308,5 +308,5 @@ TEST(DefPhasesCli, SolveInfoAndRandom) {
   EXPECT_NE(refused.err.find(std::string(path) + ":4:15"), std::string::npos) << refused.err;
 }
 
-}  // namespace
+}  // namespace def_phases_test
 }  // namespace permuzzle::def

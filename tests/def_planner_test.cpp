@@ -16,7 +16,7 @@
 #include "permuzzle/puzzles/def/reader.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_planner_test {
 
 std::string read_data(const std::string& name) {
   std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
@@ -197,5 +197,5 @@ TEST(DefPlanner, AntipodesAtGodsNumberInBothMetrics) {
   }
 }
 
-}  // namespace
+}  // namespace def_planner_test
 }  // namespace permuzzle::def

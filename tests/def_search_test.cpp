@@ -22,7 +22,7 @@
 #include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_search_test {
 
 using Hist = std::vector<std::uint64_t>;
 
@@ -578,13 +578,13 @@ TEST(DefSearch, QuickPassAnswersWithinACapOrATimeLimit) {
   EXPECT_GT(r->front().length, 0);
 }
 
-}  // namespace
+}  // namespace def_search_test
 }  // namespace permuzzle::def
 
 #include "cli_runner.hpp"
 
 namespace permuzzle::def {
-namespace {
+namespace def_search_test {
 
 TEST(DefSearchCli, JsonContract) {
   const std::string data = std::string(PERMUZZLE_DATA_DIR) + "/puzzles/";
@@ -627,5 +627,5 @@ TEST(DefSearchCli, JsonContract) {
   EXPECT_NE(short_limit.err.find("at least 3 long"), std::string::npos) << short_limit.err;
 }
 
-}  // namespace
+}  // namespace def_search_test
 }  // namespace permuzzle::def

@@ -15,7 +15,7 @@
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle {
-namespace {
+namespace def_symmetry_test {
 
 std::string data_file(const std::string& name) {
   return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
@@ -97,5 +97,5 @@ TEST(DefSymmetry, InfoPrintsTheOrder) {
   EXPECT_EQ(r.json()["symmetries"], 48);
 }
 
-}  // namespace
+}  // namespace def_symmetry_test
 }  // namespace permuzzle

@@ -4,9 +4,11 @@
 
 #include "cli_runner.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/group/perm_group.hpp"
 #include "permuzzle/puzzles/fifteen/groupoid.hpp"
 #include "permuzzle/puzzles/fifteen/toroidal.hpp"
-#include "permuzzle/group/perm_group.hpp"
+
+namespace fifteen_test {
 
 using namespace permuzzle;
 using namespace permuzzle::fifteen;
@@ -94,3 +96,5 @@ TEST(FifteenCli, Json) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["position"], "1 0 3 4 5 2 6 8 9 10 7 11 13 14 15 12");
 }
+
+}  // namespace fifteen_test

@@ -18,7 +18,7 @@
 #include "permuzzle/group/examples.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_chain_cache_test {
 
 using api::ChainSource;
 
@@ -296,5 +296,5 @@ TEST(GroupChainCache, GroupCommandsGiveTheSameAnswersWithTheCache) {
   EXPECT_NE(notes.front().find("rebuilding the stabilizer chain"), std::string::npos) << notes[0];
 }
 
-}  // namespace
+}  // namespace group_chain_cache_test
 }  // namespace permuzzle

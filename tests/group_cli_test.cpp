@@ -7,7 +7,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_cli_test {
 
 using test::run_cli;
 
@@ -157,5 +157,5 @@ TEST(GroupCli, ErrorsAreOneClearMessageWithExitTwo) {
   EXPECT_NE(run.err.find("at character 8"), std::string::npos) << run.err;
 }
 
-}  // namespace
+}  // namespace group_cli_test
 }  // namespace permuzzle

@@ -17,7 +17,7 @@
 #include "permuzzle/puzzles/hanoi/graph.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_contract_test {
 
 using Clock = std::chrono::steady_clock;
 
@@ -294,11 +294,11 @@ TEST(GroupContract, ListNotationIsAcceptedEverywhere) {
   EXPECT_EQ(member->json["member"], true);
 }
 
-}  // namespace
+}  // namespace group_contract_test
 }  // namespace permuzzle
 
 namespace permuzzle {
-namespace {
+namespace group_contract_test {
 
 // The reported CLI defect: exit 1 "internal error: vector::reserve". Now the small group is
 // listed (exit 0) and the huge one refused by the memory check (exit 3) with the estimate.
@@ -314,5 +314,5 @@ TEST(GroupContract, CliElementsWithTheLargestLimit) {
   EXPECT_EQ(big.err.find("internal"), std::string::npos) << big.err;
 }
 
-}  // namespace
+}  // namespace group_contract_test
 }  // namespace permuzzle

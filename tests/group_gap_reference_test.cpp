@@ -13,7 +13,7 @@
 #include "permuzzle/group/naming.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_gap_reference_test {
 
 struct Reference {
   std::string id;  // "T8_12": transitive group 12 of degree 8; "P25_3": primitive
@@ -125,5 +125,5 @@ TEST(GroupGapReference, CompositionFactors) {
   }
 }
 
-}  // namespace
+}  // namespace group_gap_reference_test
 }  // namespace permuzzle

@@ -12,7 +12,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_operations_test {
 
 Perm P(const std::string& text) {
   auto p = Perm::parse(text);
@@ -178,5 +178,5 @@ TEST(GroupOperations, CliVerbs) {
   EXPECT_TRUE(bad.out.empty());
 }
 
-}  // namespace
+}  // namespace group_operations_test
 }  // namespace permuzzle

@@ -11,7 +11,7 @@
 #include "permuzzle/group/sylow.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_psl_test {
 
 PermGroup psl2(std::uint64_t q) {
   SchreierSimsOptions options;
@@ -68,5 +68,5 @@ TEST(Psl2Sylow, NormalizerOfAnInvolutionAsGapSays) {
   }
 }
 
-}  // namespace
+}  // namespace group_psl_test
 }  // namespace permuzzle

@@ -11,7 +11,7 @@
 #include <numeric>
 
 namespace permuzzle {
-namespace {
+namespace group_scale_test {
 
 using Mode = SchreierSimsOptions::Transversals;
 
@@ -161,5 +161,5 @@ TEST(GroupScale, TablesBeyondTheBudgetAreRefused) {
   EXPECT_EQ(g.error().kind, ErrorKind::LimitExceeded);
 }
 
-}  // namespace
+}  // namespace group_scale_test
 }  // namespace permuzzle

@@ -18,7 +18,7 @@
 #include "permuzzle/group/sylow.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_structure_test {
 
 PermGroup G(const std::vector<std::string>& gens) {
   std::vector<Perm> perms;
@@ -410,5 +410,5 @@ TEST(GroupStructureCli, ClassesBlocksDescribeAndFiles) {
   EXPECT_EQ(both.exit_code, 2);
 }
 
-}  // namespace
+}  // namespace group_structure_test
 }  // namespace permuzzle

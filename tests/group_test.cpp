@@ -13,7 +13,7 @@
 #include <set>
 
 namespace permuzzle {
-namespace {
+namespace group_test {
 
 Perm P(const std::string& text) {
   auto p = Perm::parse(text);
@@ -391,5 +391,5 @@ TEST(Cayley, A4WithTwoDoubleTranspositionsHasThreeCosets) {
   EXPECT_FALSE(cayley_graph(a4, {P("(1,2)")}).ok());
 }
 
-}  // namespace
+}  // namespace group_test
 }  // namespace permuzzle

@@ -14,7 +14,7 @@
 #include "permuzzle/group/words.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_words_test {
 
 Perm P(const std::string& s) {
   return *Perm::parse(s);
@@ -283,11 +283,11 @@ TEST(GroupWordsCli, ChainAndChainInfoJson) {
   std::remove(path);
 }
 
-}  // namespace
+}  // namespace group_words_test
 }  // namespace permuzzle
 
 namespace permuzzle {
-namespace {
+namespace group_words_test {
 
 TEST(SubgroupChain, LoopoverFastChainFile) {
   // data/chains/loopover4-fast.txt: S16 > S15 > S12 > S10 > S7 > 1 on the cells each stage still
@@ -318,5 +318,5 @@ TEST(SubgroupChain, LoopoverFastChainFile) {
   }
 }
 
-}  // namespace
+}  // namespace group_words_test
 }  // namespace permuzzle

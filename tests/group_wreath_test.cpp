@@ -17,7 +17,7 @@
 #include "permuzzle/group/wreath_classes.hpp"
 
 namespace permuzzle {
-namespace {
+namespace group_wreath_test {
 
 // S_m wr S_k on points 1..m·k, block i = {i·m + 1, ..., i·m + m}: per block an m-cycle and a
 // transposition, on top the k-cycle of the blocks and the exchange of the first two.
@@ -237,5 +237,5 @@ TEST(RationalClasses, Psl2CountsAndEnumeration) {
   }
 }
 
-}  // namespace
+}  // namespace group_wreath_test
 }  // namespace permuzzle

@@ -8,6 +8,8 @@
 #include "permuzzle/puzzles/hanoi/position.hpp"
 #include "permuzzle/puzzles/hanoi/solver.hpp"
 
+namespace hanoi_test {
+
 using namespace permuzzle::hanoi;
 
 namespace {
@@ -163,3 +165,5 @@ TEST(HanoiCli, SolveJson) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("solved in 3 moves"), std::string::npos);
 }
+
+}  // namespace hanoi_test

@@ -25,7 +25,7 @@
 #include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle {
-namespace {
+namespace limits_search_test {
 
 using test::CliRun;
 using test::shell_quote;
@@ -458,11 +458,11 @@ TEST(Conformance, InvalidExamplesOfTheSearchCommandsAreRefusedAsInvalidInput) {
   EXPECT_GE(checked, 30);
 }
 
-}  // namespace
+}  // namespace limits_search_test
 }  // namespace permuzzle
 
 namespace permuzzle {
-namespace {
+namespace limits_search_test {
 
 // What the conformance suite does with this area's hard examples (1 s limit, 256 MB budget),
 // in-process and with the test tables: run by hand with --gtest_also_run_disabled_tests (the
@@ -492,5 +492,5 @@ TEST(Conformance, DISABLED_HardExamplesOfTheSearchCommandsStopWithinTheLimit) {
   }
 }
 
-}  // namespace
+}  // namespace limits_search_test
 }  // namespace permuzzle

@@ -8,7 +8,7 @@
 #include "permuzzle/api/registry.hpp"
 
 namespace permuzzle::test {
-namespace {
+namespace loopover_api_test {
 
 const std::string TABLES = std::string(" --tables ") + PERMUZZLE_TEST_TABLES_DIR;
 
@@ -137,5 +137,5 @@ TEST(LoopoverApi, LargeBoardsUseTheFastSolverOnce) {
   EXPECT_EQ(odd.exit_code, 2) << odd.err;
 }
 
-}  // namespace
+}  // namespace loopover_api_test
 }  // namespace permuzzle::test

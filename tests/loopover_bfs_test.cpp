@@ -12,7 +12,7 @@
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_bfs_test {
 
 TEST(LoopoverBfs, RankingIsPerfect) {
   for (int n : {2, 5, 8}) {
@@ -308,5 +308,5 @@ INSTANTIATE_TEST_SUITE_P(Metrics, LoopoverOptimalVsBfs, ::testing::Values(Metric
                                                             : std::string("Mtm");
                          });
 
-}  // namespace
+}  // namespace loopover_bfs_test
 }  // namespace permuzzle::loopover

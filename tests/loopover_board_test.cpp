@@ -5,7 +5,7 @@
 #include "permuzzle/puzzles/loopover/board.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_board_test {
 
 Perm cycles(const std::string& text, std::size_t degree) {
   return Perm::parse(text)->extended(degree);
@@ -162,5 +162,5 @@ TEST(LoopoverBoard, SolvabilityAndRandomPositions) {
   EXPECT_EQ(random_position(BoardSize{5, 5}, a), random_position(BoardSize{5, 5}, b));
 }
 
-}  // namespace
+}  // namespace loopover_board_test
 }  // namespace permuzzle::loopover

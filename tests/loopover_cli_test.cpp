@@ -4,7 +4,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle::test {
-namespace {
+namespace loopover_cli_test {
 
 const std::string TABLES = std::string(" --tables ") + PERMUZZLE_TEST_TABLES_DIR;
 
@@ -170,11 +170,11 @@ TEST(LoopoverCli, BenchJsonInterface) {
   EXPECT_TRUE(j["mean_seconds"].is_number());
 }
 
-}  // namespace
+}  // namespace loopover_cli_test
 }  // namespace permuzzle::test
 
 namespace permuzzle::test {
-namespace {
+namespace loopover_cli_test {
 
 TEST(LoopoverCli, GroupJsonInterface) {
   auto r = run_cli("loopover group 3x3 --json");
@@ -189,5 +189,5 @@ TEST(LoopoverCli, GroupJsonInterface) {
   EXPECT_EQ(r2.json()["spec_word_swaps_1_2"], true);
 }
 
-}  // namespace
+}  // namespace loopover_cli_test
 }  // namespace permuzzle::test

@@ -10,7 +10,7 @@
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_fast_test {
 
 // Plays moves by the spec's rules: rows shift RIGHT for amount > 0, columns DOWN.
 Position play(BoardSize size, Position p, const std::vector<Move>& moves) {
@@ -43,7 +43,7 @@ bool even(const Position& p) {
 }
 
 // Uniform over the solvable positions (even permutations on odd x odd boards).
-Position random_position(BoardSize size, Rng& rng) {
+Position shuffled_position(BoardSize size, Rng& rng) {
   Position p = goal(size);
   rng.shuffle(p.begin(), p.end());
   if (size.rows % 2 == 1 && size.cols % 2 == 1 && !even(p)) std::swap(p[0], p[1]);
@@ -61,7 +61,7 @@ void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int tr
   auto solver = FastSolver::create(size, options);
   ASSERT_TRUE(solver.ok()) << size.rows << "x" << size.cols;
   for (int trial = 0; trial < trials; ++trial) {
-    Position start = random_position(size, rng);
+    Position start = shuffled_position(size, rng);
     auto res = solver->solve(start, options);
     ASSERT_TRUE(res.ok()) << size.rows << "x" << size.cols << ": " << res.error().message;
     EXPECT_EQ(play(size, start, res->moves), goal(size)) << size.rows << "x" << size.cols;
@@ -197,7 +197,7 @@ TEST(LoopoverFast, StageTablesAreTheSameOnOneThreadAndOnTwo) {
   EXPECT_TRUE(shared) << solvers[0].plan();  // a stage large enough to be split
   Rng rng(3);
   for (int i = 0; i < 5; ++i) {
-    const Position p = random_position({5, 5}, rng);
+    const Position p = shuffled_position({5, 5}, rng);
     auto a = solvers[0].solve(p, {});
     auto b = solvers[1].solve(p, {});
     ASSERT_TRUE(a.ok() && b.ok());
@@ -205,5 +205,5 @@ TEST(LoopoverFast, StageTablesAreTheSameOnOneThreadAndOnTwo) {
   }
 }
 
-}  // namespace
+}  // namespace loopover_fast_test
 }  // namespace permuzzle::loopover

@@ -17,7 +17,7 @@
 #include "permuzzle/puzzles/loopover/walking_distance.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_pdb_test {
 
 std::string metric_label(const ::testing::TestParamInfo<Metric>& info) {
   return info.param == Metric::Stm ? "Stm" : "Mtm";
@@ -412,5 +412,5 @@ TEST(LoopoverWalkingDistance, BuildsOutlivingTheirRequestFinishInTheBackground) 
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace loopover_pdb_test
 }  // namespace permuzzle::loopover

@@ -7,7 +7,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle {
-namespace {
+namespace loopover_replay_cli_test {
 
 std::string join_moves(const nlohmann::json& moves) {
   std::string out;
@@ -43,5 +43,5 @@ TEST(LoopoverReplayCli, PrintedSolutionsReplayThroughApply) {
   }
 }
 
-}  // namespace
+}  // namespace loopover_replay_cli_test
 }  // namespace permuzzle

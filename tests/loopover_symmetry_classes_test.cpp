@@ -19,7 +19,7 @@
 #include "permuzzle/puzzles/loopover/symmetry_classes.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_symmetry_classes_test {
 
 std::set<std::vector<Point>> as_set(const std::vector<Perm>& perms) {
   std::set<std::vector<Point>> out;
@@ -295,5 +295,5 @@ TEST(LoopoverSymmetryClasses, StoppedSearchResumesFromItsCheckpoint) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace loopover_symmetry_classes_test
 }  // namespace permuzzle::loopover

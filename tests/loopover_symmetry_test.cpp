@@ -7,7 +7,7 @@
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_symmetry_test {
 
 TEST(LoopoverSymmetry, GeneratorsMatchGroupsMd) {
   BoardSize size{4, 4};
@@ -123,13 +123,13 @@ TEST(LoopoverSymmetry, SeedsBoundPartsByHand) {
   EXPECT_EQ(shifted.broken_rows + shifted.broken_columns, 0);
 }
 
-}  // namespace
+}  // namespace loopover_symmetry_test
 }  // namespace permuzzle::loopover
 
 #include "permuzzle/puzzles/loopover/group_facts.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace loopover_symmetry_test {
 
 // Spec section 4: S_rc unless both sides are odd (A_rc, every move even).
 TEST(LoopoverGroup, GroupFactsFromTheGroupCore) {
@@ -167,5 +167,5 @@ TEST(LoopoverGroup, GroupFactsFromTheGroupCore) {
   EXPECT_EQ(f23->group, "S6");
 }
 
-}  // namespace
+}  // namespace loopover_symmetry_test
 }  // namespace permuzzle::loopover

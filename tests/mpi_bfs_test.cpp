@@ -13,7 +13,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle {
-namespace {
+namespace mpi_bfs_test {
 
 using Hist = std::vector<std::uint64_t>;
 
@@ -232,5 +232,5 @@ TEST_F(MpiBfs, OtherCommandsAreRefusedUnderSeveralProcesses) {
   EXPECT_EQ(one.json()["positions"].size(), 3u);
 }
 
-}  // namespace
+}  // namespace mpi_bfs_test
 }  // namespace permuzzle

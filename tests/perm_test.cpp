@@ -1,6 +1,6 @@
 // Facts about permutations that come from outside the code: GAP's conventions and definitions.
-#include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/perm.hpp"
+#include "permuzzle/core/rng.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle {
-namespace {
+namespace perm_test {
 
 Perm P(const char* text) {
   auto p = Perm::parse(text);
@@ -136,5 +136,5 @@ TEST(PermCli, MalformedCycleIsOneClearErrorWithExitTwo) {
   EXPECT_NE(zero.err.find("point 0"), std::string::npos) << zero.err;
 }
 
-}  // namespace
+}  // namespace perm_test
 }  // namespace permuzzle

@@ -13,13 +13,13 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "permuzzle/core/rng.hpp"
 #include "permuzzle/api/registry.hpp"
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/binary/board.hpp"
 #include "permuzzle/puzzles/binary/solver.hpp"
 
 namespace permuzzle {
-namespace {
+namespace puzzles_api_test {
 
 using test::run_cli;
 
@@ -218,5 +218,5 @@ TEST(PuzzlesApi, BenchmarksCheckTheirResults) {
   EXPECT_EQ(r.json()["membership_tests"], 10000);
 }
 
-}  // namespace
+}  // namespace puzzles_api_test
 }  // namespace permuzzle

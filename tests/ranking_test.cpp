@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace permuzzle {
-namespace {
+namespace ranking_test {
 
 TEST(Ranking, Factorials) {
   EXPECT_EQ(factorial(0), 1u);
@@ -102,5 +102,5 @@ TEST(Ranking, ArrangementsOnThirtyTwoValues) {
   EXPECT_TRUE(std::equal(last, last + 13, back13));
 }
 
-}  // namespace
+}  // namespace ranking_test
 }  // namespace permuzzle

@@ -11,7 +11,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle::test {
-namespace {
+namespace readme_test {
 
 struct Example {
   int line = 0;         // README line of the command
@@ -114,5 +114,5 @@ INSTANTIATE_TEST_SUITE_P(Readme, ReadmeExample, ::testing::ValuesIn(read_example
                            return "line" + std::to_string(info.param.line);
                          });
 
-}  // namespace
+}  // namespace readme_test
 }  // namespace permuzzle::test

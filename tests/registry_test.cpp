@@ -12,7 +12,7 @@
 #include "permuzzle/api/registry.hpp"
 
 namespace permuzzle {
-namespace {
+namespace registry_test {
 
 using test::run_cli;
 using test::shell_quote;
@@ -280,5 +280,5 @@ TEST(Registry, EveryThreadsParameterIsBounded) {
   EXPECT_EQ(wrapped.exit_code, 2) << wrapped.err;
 }
 
-}  // namespace
+}  // namespace registry_test
 }  // namespace permuzzle

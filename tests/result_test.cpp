@@ -5,7 +5,7 @@
 #include "permuzzle/core/result.hpp"
 
 namespace permuzzle {
-namespace {
+namespace result_test {
 
 // The line holding the caret, and the echoed input line.
 std::pair<std::string, std::string> echo_and_caret(const std::string& described) {
@@ -63,5 +63,5 @@ TEST(ErrorDescribe, ControlCharactersDoNotBreakTheLine) {
   EXPECT_EQ(caret.find('^'), 4u);
 }
 
-}  // namespace
+}  // namespace result_test
 }  // namespace permuzzle

@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace permuzzle {
-namespace {
+namespace rng_test {
 
 // [rand.predef]: the 10000th output of a default-constructed engine (default seed 5489).
 TEST(Rng, EnginesMatchTheStandard) {
@@ -200,5 +200,5 @@ TEST(Rng, ShuffleMatchesLibstdcxx) {
 
 #endif  // __GLIBCXX__
 
-}  // namespace
+}  // namespace rng_test
 }  // namespace permuzzle

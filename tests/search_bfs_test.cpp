@@ -12,7 +12,7 @@
 #include "permuzzle/search/bfs.hpp"
 
 namespace permuzzle::search {
-namespace {
+namespace search_bfs_test {
 
 // The 3x3 sliding puzzle: rank = lexicographic rank of the tile-per-cell arrangement.
 struct EightPuzzleExpander {
@@ -195,5 +195,5 @@ TEST(SearchBfs, Loopover3x3MatchesSpecialisedBfs) {
   }
 }
 
-}  // namespace
+}  // namespace search_bfs_test
 }  // namespace permuzzle::search

@@ -10,7 +10,7 @@
 #include "permuzzle/search/canonical.hpp"
 
 namespace permuzzle::search {
-namespace {
+namespace search_canonical_test {
 
 // The 18 face moves of the 3x3x3 cube: U U2 U' R R2 R' ... B' (faces in URFDLB order).
 std::vector<Perm> cube_moves(const std::string& faces) {
@@ -230,5 +230,5 @@ TEST(CanonicalAutomaton, RefusesBadInput) {
   EXPECT_EQ(a.error().kind, ErrorKind::LimitExceeded);
 }
 
-}  // namespace
+}  // namespace search_canonical_test
 }  // namespace permuzzle::search

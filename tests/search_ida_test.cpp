@@ -13,7 +13,7 @@
 #include "permuzzle/search/ida.hpp"
 
 namespace permuzzle::search {
-namespace {
+namespace search_ida_test {
 
 using Board = std::array<std::uint8_t, 9>;  // tile per cell, 0 = blank; goal 1..8 then blank
 
@@ -248,5 +248,5 @@ TEST(IdaStar, LoopoverSolverUnderRunContext) {
   EXPECT_EQ(cancelled.error().kind, ErrorKind::Cancelled);
 }
 
-}  // namespace
+}  // namespace search_ida_test
 }  // namespace permuzzle::search

@@ -23,7 +23,7 @@
 #include "server_fixtures.hpp"
 
 namespace permuzzle::server {
-namespace {
+namespace server_soak_test {
 
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -302,5 +302,5 @@ TEST(ServerSoak, DISABLED_PermOrderLatencyUnderLoad) {
   EXPECT_EQ(refused, 0);
 }
 
-}  // namespace
+}  // namespace server_soak_test
 }  // namespace permuzzle::server

@@ -27,7 +27,7 @@
 #include "server_fixtures.hpp"
 
 namespace permuzzle::server {
-namespace {
+namespace server_test {
 
 using Json = nlohmann::json;
 using fixture::connect_to;
@@ -927,11 +927,11 @@ TEST(Server, HostPathsAreNeverGranted) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace server_test
 }  // namespace permuzzle::server
 
 namespace permuzzle::server {
-namespace {
+namespace server_test {
 
 // Issue 39's hostile requests, over HTTP: each is answered (refused, or stopped within its time
 // limit), and the server goes on answering. The registry-wide checks of the same classes are in
@@ -1092,5 +1092,5 @@ TEST(Server, ConnectionsAreCappedPerClient) {
   for (int h : held) ::close(h);
 }
 
-}  // namespace
+}  // namespace server_test
 }  // namespace permuzzle::server

@@ -14,7 +14,7 @@
 #include "permuzzle/puzzles/sliding/pdb.hpp"
 
 namespace permuzzle::test {
-namespace {
+namespace sliding_api_test {
 
 namespace fs = std::filesystem;
 
@@ -160,5 +160,5 @@ TEST(SlidingApi, BenchKorf100ChecksPublishedLengths) {
   for (const std::string& f : {good, wrong, empty}) fs::remove(f);
 }
 
-}  // namespace
+}  // namespace sliding_api_test
 }  // namespace permuzzle::test

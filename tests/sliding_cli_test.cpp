@@ -8,7 +8,7 @@
 #include "cli_runner.hpp"
 
 namespace permuzzle::test {
-namespace {
+namespace sliding_cli_test {
 
 const std::string SPEC = shell_quote("11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15");
 // Small (5-5-5) pattern databases in the build tree, never the user's cache.
@@ -164,5 +164,5 @@ TEST(SlidingCli, BfsJsonAndSvg) {
   EXPECT_EQ(unwritable.exit_code, 1);
 }
 
-}  // namespace
+}  // namespace sliding_cli_test
 }  // namespace permuzzle::test

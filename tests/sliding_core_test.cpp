@@ -18,7 +18,7 @@
 #include "permuzzle/puzzles/sliding/solver.hpp"
 
 namespace permuzzle::sliding {
-namespace {
+namespace sliding_core_test {
 
 const char* SPEC_EXAMPLE = "11 2 12 1 / 6 7 3 8 / 9 5 0 4 / 14 10 13 15";
 
@@ -520,5 +520,5 @@ TEST(SlidingBfs, BigBoardsAreRefusedByTheMemoryBudget) {
   EXPECT_NE(big.error().message.find("16 cells"), std::string::npos) << big.error().message;
 }
 
-}  // namespace
+}  // namespace sliding_core_test
 }  // namespace permuzzle::sliding

@@ -11,7 +11,7 @@
 #include "../src/puzzles/sliding/pdb_internal.hpp"
 
 namespace permuzzle::sliding::pdb_detail {
-namespace {
+namespace sliding_pdb_table_test {
 
 // Least number of pattern-tile moves, minimised over the blank cell, for every placement.
 std::map<std::vector<int>, int> brute_force(int width, const std::vector<std::uint8_t>& cells) {
@@ -176,5 +176,5 @@ TEST(SlidingPdbTable, ColexRankIsDenseAndOrdered) {
   EXPECT_EQ(expected, binomial(25, 4));
 }
 
-}  // namespace
+}  // namespace sliding_pdb_table_test
 }  // namespace permuzzle::sliding::pdb_detail

@@ -14,7 +14,7 @@
 #include "permuzzle/puzzles/sliding/pdb.hpp"
 
 namespace permuzzle::sliding {
-namespace {
+namespace sliding_pdb_test {
 
 const std::string TABLES = std::string(PERMUZZLE_TEST_TABLES_DIR) + "/sliding-pdb";
 
@@ -389,5 +389,5 @@ TEST(SlidingPdbCli, BenchKorfJsonOnShortestInstances) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
-}  // namespace
+}  // namespace sliding_pdb_test
 }  // namespace permuzzle::sliding

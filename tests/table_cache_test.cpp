@@ -6,7 +6,7 @@
 #include <fstream>
 
 namespace permuzzle {
-namespace {
+namespace table_cache_test {
 
 class TableCacheTest : public ::testing::Test {
  protected:
@@ -83,5 +83,5 @@ TEST_F(TableCacheTest, BufferOverloadsRoundTripAndCheck) {
   EXPECT_EQ(load_table(dir_, key_, buffer.data(), buffer.size()).status, TableLoadStatus::Corrupt);
 }
 
-}  // namespace
+}  // namespace table_cache_test
 }  // namespace permuzzle

@@ -13,7 +13,7 @@
 #include <thread>
 
 namespace permuzzle {
-namespace {
+namespace table_store_test {
 
 namespace fs = std::filesystem;
 
@@ -683,5 +683,5 @@ TEST_F(TableStoreTest, WaitForASharedObjectEndsWithTheRunContext) {
   EXPECT_EQ(made_here, 0);
 }
 
-}  // namespace
+}  // namespace table_store_test
 }  // namespace permuzzle

@@ -7,11 +7,11 @@
 
 #include "cli_runner.hpp"
 #include "permuzzle/core/rng.hpp"
-#include "permuzzle/puzzles/loopover/triangular.hpp"
 #include "permuzzle/group/perm_group.hpp"
+#include "permuzzle/puzzles/loopover/triangular.hpp"
 
 namespace permuzzle::loopover {
-namespace {
+namespace triloop_test {
 
 Perm cycles(const char* text) {
   return Perm::parse(text).value().extended(16);
@@ -175,5 +175,5 @@ TEST(TriloopCli, GroupSolveAndErrors) {
   EXPECT_EQ(play.exit_code, 0);
 }
 
-}  // namespace
+}  // namespace triloop_test
 }  // namespace permuzzle::loopover
