@@ -76,10 +76,8 @@ python-tests: python
 	PERMUZZLE_TEST_INSTALLED=1 PERMUZZLE_CLI=$(BUILD_DIR)/permuzzle \
 	  PERMUZZLE_TABLES=$(CURDIR)/$(BUILD_DIR)/test-tables $(PYTHON_VENV)/bin/python -m pytest -q python/tests
 
-# Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its committed
-# seeds (fuzz/corpus/<name>/, read only) plus what earlier runs found (build/fuzz/run/<name>/).
-# A crash, a leak, a sanitizer report or a broken invariant (abort) fails the target; the input
-# is kept in build/fuzz/artifacts/ and the last lines of the log are shown.
+# Every harness in fuzz/ (one per family of text formats) runs FUZZ_SECONDS on its seeds, $(JOBS)
+# side by side (fuzz/run_harness.sh: what a run reads, keeps and shows on a failure).
 # name:max_len (bytes, including the selector bytes some harnesses read first)
 # -O1: the sanitizers' usual level; it compiles the instrumented engine in half the time of -O2.
 FUZZ_OPT := -O1 -DNDEBUG
@@ -90,21 +88,8 @@ fuzz: deps
 	@cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(FUZZ_OPT)" >/dev/null
 	@cmake --build build/fuzz -j $(JOBS)
-	@mkdir -p build/fuzz/artifacts build/fuzz/tmp
-	@tmp=$$PWD/build/fuzz/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm; \
-	for h in $(FUZZ_HARNESSES); do \
-	  name=$${h%%:*}; len=$${h##*:}; log=build/fuzz/$$name.log; \
-	  mkdir -p build/fuzz/run/$$name; \
-	  if TMPDIR=$$tmp ./build/fuzz/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) \
-	      -max_len=$$len -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	      -artifact_prefix=build/fuzz/artifacts/$$name- \
-	      build/fuzz/run/$$name fuzz/corpus/$$name >$$log 2>&1; then \
-	    echo "fuzz_$$name: $$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$log | \
-	      grep -o '[0-9]*$$') inputs in $(FUZZ_SECONDS) s, no failure"; \
-	  else \
-	    tail -n 40 $$log; echo "fuzz_$$name FAILED (log: $$log)" >&2; exit 1; \
-	  fi; \
-	done
+	@printf '%s\n' $(FUZZ_HARNESSES) | xargs -P $(JOBS) -I{} fuzz/run_harness.sh {} $(FUZZ_SECONDS) || \
+	  { echo "make fuzz: a harness failed (above)" >&2; exit 1; }
 
 # Node.js and npm: from the machine, else from Debian. They install the web app's bundler
 # (esbuild) and cubing.js (the 3D puzzles) into web/node_modules, with which the CMake build
