@@ -3,7 +3,9 @@
 # these batches are known to compile together.
 set(PERMUZZLE_CORE_UNITY_BATCH 8)  # src/core, group, search, puzzles
 set(PERMUZZLE_API_UNITY_BATCH 6)   # src/api
-set(PERMUZZLE_TESTS_UNITY_BATCH 8)  # tests
+# The tests (main project only) in batches too: each test file keeps its names in a namespace
+# named after the file, so that a batch shares none.
+set(PERMUZZLE_TESTS_UNITY_BATCH 8)  # tests/
 # The files compiled alone: their namespace-scope `using namespace` of a puzzle's namespace (or,
 # in words.cpp, a chain's Level and Entry) would change what the names of the next files in a
 # batch mean. Marked here for the directory that includes this file.

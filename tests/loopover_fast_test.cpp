@@ -7,6 +7,7 @@
 #include <queue>
 
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/loopover/board.hpp"
 #include "permuzzle/puzzles/loopover/fast_solver.hpp"
 
 namespace permuzzle::loopover {
@@ -35,21 +36,6 @@ Position goal(BoardSize size) {
   return p;
 }
 
-bool even(const Position& p) {
-  int inv = 0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    for (std::size_t j = i + 1; j < p.size(); ++j) inv += p[i] > p[j];
-  return inv % 2 == 0;
-}
-
-// Uniform over the solvable positions (even permutations on odd x odd boards).
-Position shuffled_position(BoardSize size, Rng& rng) {
-  Position p = goal(size);
-  rng.shuffle(p.begin(), p.end());
-  if (size.rows % 2 == 1 && size.cols % 2 == 1 && !even(p)) std::swap(p[0], p[1]);
-  return p;
-}
-
 // Replays solutions of `trials` random positions and checks the reported length.
 void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int trials, Rng& rng) {
   FastSolveOptions options;
@@ -61,7 +47,7 @@ void check_size(BoardSize size, Metric metric, std::uint64_t table_limit, int tr
   auto solver = FastSolver::create(size, options);
   ASSERT_TRUE(solver.ok()) << size.rows << "x" << size.cols;
   for (int trial = 0; trial < trials; ++trial) {
-    Position start = shuffled_position(size, rng);
+    Position start = random_position(size, rng);
     auto res = solver->solve(start, options);
     ASSERT_TRUE(res.ok()) << size.rows << "x" << size.cols << ": " << res.error().message;
     EXPECT_EQ(play(size, start, res->moves), goal(size)) << size.rows << "x" << size.cols;
@@ -197,7 +183,7 @@ TEST(LoopoverFast, StageTablesAreTheSameOnOneThreadAndOnTwo) {
   EXPECT_TRUE(shared) << solvers[0].plan();  // a stage large enough to be split
   Rng rng(3);
   for (int i = 0; i < 5; ++i) {
-    const Position p = shuffled_position({5, 5}, rng);
+    const Position p = random_position({5, 5}, rng);
     auto a = solvers[0].solve(p, {});
     auto b = solvers[1].solve(p, {});
     ASSERT_TRUE(a.ok() && b.ok());

@@ -6,6 +6,7 @@
 // antipode to the goal in exactly God's number of moves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <numeric>
@@ -13,6 +14,8 @@
 #include <string>
 #include <unordered_set>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "permuzzle/puzzles/loopover/board.hpp"
 
