@@ -96,6 +96,7 @@ TEST(DefSearch, RankedAndSparseAgree) {
   DefBfsOptions o;
   o.max_depth = 5;
   o.antipodes = 2;
+  o.symmetry = false;
   auto ranked = bfs(d, o, RunContext().with_threads(2));
   ASSERT_TRUE(ranked) << ranked.error().message;
   EXPECT_EQ(ranked->method, "ranked");

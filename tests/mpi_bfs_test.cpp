@@ -143,8 +143,8 @@ TEST_F(MpiBfs, PyraminxWithoutTipsSameForEveryProcessCount) {
 TEST_F(MpiBfs, ProcessKilledMidLevelResumesFromItsCheckpoint) {
   const std::string dir = ::testing::TempDir() + "/mpi-bfs-checkpoint";
   std::filesystem::remove_all(dir);
-  const std::string args =
-      "def bfs " + data_file("2x2x2-fixed-corner.tws") + " --antipodes 0 --checkpoint " + dir;
+  const std::string args = "def bfs " + data_file("2x2x2-fixed-corner.tws") +
+                           " --antipodes 0 --symmetry none --checkpoint " + dir;
   const test::CliRun one = test::run_cli("--json --tables none " + args + " --threads 1");
   ASSERT_EQ(one.exit_code, 0) << one.err;
   // Process 1 dies when it sends its 40th batch (batches of at most 65,536 positions: in the

@@ -61,13 +61,19 @@ Result<Output> bench_def(const Request& q, Session& s) {
     for (auto c : res->histogram) sig.add(c);
     text += fmt::format(
         "{:<14} BFS {} positions, God's number {}: {:.2f} s on {} thread(s) "
-        "(target {:.1f} s){}\n",
+        "(target {:.1f} s){}; {}\n",
         name, with_commas(expected_total), res->max_distance, res->seconds, r.threads(), target,
-        res->seconds <= target ? "" : "  ** over target **");
+        res->seconds <= target ? "" : "  ** over target **",
+        res->symmetries > 1 ? fmt::format("{} classes under {} symmetries",
+                                          with_commas(res->classes), res->symmetries)
+                            : "every position (" + res->symmetry_note + ")");
     results.push_back({{"case", name},
                        {"seconds", res->seconds},
                        {"target", target},
                        {"threads", r.threads()},
+                       {"method", res->method},
+                       {"symmetries", res->symmetries},
+                       {"classes", res->classes},
                        {"histogram", res->histogram}});
     return Ok{};
   };

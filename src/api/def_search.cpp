@@ -49,6 +49,7 @@ Result<Output> bfs_command(const Request& q, Session& s) {
   if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
   o.resume = q.flag("resume");
   o.buffer_bytes = q.unsigned_integer("message-buffer") << 20;
+  o.symmetry = q.string("symmetry") != "none";
   const RunContext run = with_threads(q, s);
   auto r = def::bfs(*d, o, run);
   if (!r) return r.error();
@@ -67,10 +68,15 @@ Result<Output> bfs_command(const Request& q, Session& s) {
               {"method", r->method},
               {"seconds", r->seconds},
               {"table_bytes", r->table_bytes}};
-  if (r->method == "ranked") {
+  if (r->method == "ranked" || r->method == "symmetry") {
     out.json["bits"] = r->bits;
     out.json["rank_space"] = r->rank_space;
   }
+  // Issue 33's interface: the symmetries used (1: none) and the classes searched.
+  out.json["symmetries"] = r->symmetries;
+  out.json["classes"] = r->classes;
+  if (r->method == "symmetry") out.json["class_histogram"] = r->class_histogram;
+  if (!r->symmetry_note.empty()) out.json["symmetry_note"] = r->symmetry_note;
   if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
   // Under mpirun (docs/distributed.md); table_bytes is then one process's share.
   add_distribution_json(out.json, r->distribution);
@@ -80,6 +86,10 @@ Result<Output> bfs_command(const Request& q, Session& s) {
                   r->complete  ? ""
                   : r->stopped ? " (stopped, incomplete)"
                                : " (depth-limited)");
+  if (r->method == "symmetry") {
+    text += fmt::format("searched {} classes under {} symmetries\n", with_commas(r->classes),
+                        r->symmetries);
+  }
   text += "distance  positions\n";
   for (std::size_t i = 0; i < r->histogram.size(); ++i) {
     text += fmt::format("{:8}  {:>13}\n", i, with_commas(r->histogram[i]));
@@ -218,13 +228,20 @@ void register_def_search(Registry& r) {
        option("checkpoint", ParamType::HostPath,
               "Directory for a checkpoint after every level (command line only)"),
        flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option(),
+       with_choices(option("symmetry", ParamType::String,
+                           "Search classes of positions under the puzzle's symmetries (auto: "
+                           "where supported, not with checkpoints or mpirun), or every position "
+                           "(none)",
+                           "auto"),
+                    {"auto", "none"}),
        with_range(option("message-buffer", ParamType::Unsigned,
                          "Under mpirun: message buffer memory per process in MB", 64),
                   2, 4096)},
       bfs_command,
       true};
   // 479,001,600 positions (a 120 MB table at 2 bits): about a minute on two cores.
-  bfs.hard_example = {{"file", loopover_definition_text(3, 4)}, {"antipodes", 0}};
+  bfs.hard_example = {
+      {"file", loopover_definition_text(3, 4)}, {"antipodes", 0}, {"symmetry", "none"}};
   bfs.invalid_examples = {{{"file", "garbage"}},
                           {{"file", cube}, {"metric", "xtm"}},
                           {{"file", loopover_definition_text(2, 4)}, {"resume", true}}};

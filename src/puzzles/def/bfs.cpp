@@ -10,6 +10,8 @@
 
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/table_cache.hpp"
+#include "permuzzle/puzzles/def/symmetry.hpp"
+#include "permuzzle/puzzles/def/symmetry_classes.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
@@ -24,6 +26,8 @@ __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: packed pos
 // 2: ranks join small coordinates (CompileOptions::joint_raw_limit), so level files of format 1
 // rank positions differently.
 constexpr std::uint32_t CHECKPOINT_FORMAT = 2;
+// The checkpoints of a search over symmetry classes (symmetry_classes.hpp's index).
+constexpr std::uint32_t CLASS_CHECKPOINT_FORMAT = 1;
 // Small coordinates whose combinations the moves do not all reach are numbered jointly when
 // their product is at most this (a bit per combination while they are searched: 16 MB).
 // Rank spaces up to this use 2 bits mod 3 rather than 4 bits when antipodes are asked for.
@@ -131,6 +135,32 @@ Result<std::optional<std::vector<std::string>>> walk_back(const CompiledPuzzle& 
   return std::optional<std::vector<std::string>>(std::move(*seq));
 }
 
+// The antipodes: the first ranks whose entry is `last`, in rank order (from their owners under a
+// cluster), each walked back by `walk` to a move sequence (nullopt: a shallower level sharing
+// the value), until `options.antipodes` are listed. Stopped by the run, the list is cut short
+// (result.stopped): the histogram is complete.
+template <class Walk>
+Status list_antipodes(const search::BfsSpace& space, unsigned last, const DefBfsOptions& options,
+                      const RunContext& run, DefBfsResult& result, Walk&& walk) {
+  std::uint64_t from = 0;
+  while (result.antipodes.size() < options.antipodes) {
+    const std::vector<std::uint64_t> candidates =
+        space.find(last, from, options.antipodes - result.antipodes.size(), run);
+    if (space.any(run.should_stop())) {
+      result.stopped = run.stop_error();
+      break;
+    }
+    if (candidates.empty()) break;
+    from = candidates.back() + 1;
+    for (std::uint64_t rank : candidates) {
+      auto seq = walk(rank);
+      if (!seq) return seq.error();
+      if (*seq) result.antipodes.push_back(std::move(**seq));
+    }
+  }
+  return Ok{};
+}
+
 // Keeps the histogram of the levels completed so far in `completed` (for the answer of a run
 // that is stopped), besides what bo.on_level already does.
 void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>& completed) {
@@ -207,25 +237,155 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     const int D = result.max_distance;
     const unsigned last = static_cast<unsigned>(D % modulus);
     RankExpander ex(p);
-    std::uint64_t from = 0;
-    while (result.antipodes.size() < options.antipodes) {
-      const std::vector<std::uint64_t> candidates =
-          space->find(last, from, options.antipodes - result.antipodes.size(), run);
-      if (space->any(run.should_stop())) {
-        // The histogram is complete: only the antipodes' list is cut short.
-        result.stopped = run.stop_error();
-        break;
-      }
-      if (candidates.empty()) break;
-      from = candidates.back() + 1;
-      for (std::uint64_t rank : candidates) {
-        auto seq = walk_back(p, ex, rank, start, D, modulus,
-                             [&](std::span<const std::uint64_t> nb) { return space->entries(nb); });
-        if (!seq) return seq.error();
-        if (*seq) result.antipodes.push_back(std::move(**seq));
-      }
-    }
+    auto listed = list_antipodes(*space, last, options, run, result, [&](std::uint64_t rank) {
+      return walk_back(p, ex, rank, start, D, modulus,
+                       [&](std::span<const std::uint64_t> nb) { return space->entries(nb); });
+    });
+    if (!listed) return listed.error();
   }
+  result.seconds = clock.seconds();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search over symmetry classes (symmetry_classes.hpp).
+
+// The classes of the puzzle's positions, or why there are none (the note); an error only when
+// the run was stopped.
+Result<std::optional<DefSymmetryClasses>> symmetry_classes(const CompiledPuzzle& p,
+                                                           std::uint64_t memory,
+                                                           const RunContext& run,
+                                                           std::string& note) {
+  SymmetryOptions so;
+  so.keep_elements = true;
+  auto group = symmetry_group(p.definition(), run, so);
+  if (!group && run.should_stop()) return run.stop_error();
+  if (!group) {
+    note = group.error().message;
+    return std::optional<DefSymmetryClasses>();
+  }
+  auto classes = DefSymmetryClasses::create(p, *group, run, memory);
+  if (!classes && run.should_stop()) return run.stop_error();
+  if (!classes) {
+    note = classes.error().message;
+    return std::optional<DefSymmetryClasses>();
+  }
+  return std::optional<DefSymmetryClasses>(std::move(*classes));
+}
+
+// The walk of an antipode class's canonical member back to the solved position: each step to a
+// neighbour whose class's entry is one closer (the distance mod `modulus`); nullopt when the
+// member is closer than D (a shallower level sharing the last level's entry value).
+// `entries_of(indices)` gives the entries of class indices (under a cluster every process walks
+// in step: the entries come from their owners).
+template <class EntriesOf>
+Result<std::optional<std::vector<std::string>>> walk_back_classes(const CompiledPuzzle& p,
+                                                                  const DefSymmetryClasses& classes,
+                                                                  std::uint64_t index, int D,
+                                                                  int modulus,
+                                                                  EntriesOf&& entries_of) {
+  const Position target = classes.position(index);
+  const Position solved = p.solved();
+  std::vector<Position> next(static_cast<std::size_t>(p.move_count()), target);
+  std::vector<std::uint64_t> indices(next.size());
+  Position cur = target;
+  std::vector<int> walk;
+  for (int d = D; d > 0; --d) {
+    for (int m = 0; m < p.move_count(); ++m) {
+      p.apply_to(cur, m, next[static_cast<std::size_t>(m)]);
+      indices[static_cast<std::size_t>(m)] = classes.index(next[static_cast<std::size_t>(m)]);
+    }
+    const std::vector<unsigned> entries = entries_of(std::span<const std::uint64_t>(indices));
+    const auto want = static_cast<unsigned>((d - 1) % modulus);
+    const auto it = std::find(entries.begin(), entries.end(), want);
+    if (it == entries.end()) return std::optional<std::vector<std::string>>();
+    const auto found = static_cast<std::size_t>(it - entries.begin());
+    walk.push_back(static_cast<int>(found));
+    cur = next[found];
+  }
+  if (cur != solved) return std::optional<std::vector<std::string>>();
+  auto seq = sequence_of_walk(p, walk, target);
+  if (!seq) return seq.error();
+  return std::optional<std::vector<std::string>>(std::move(*seq));
+}
+
+// The search over classes: in this process's table, or under `cluster` its slice, with
+// checkpoints as the ranked search has them (a file family of their own: the entries are
+// classes).
+Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryClasses& classes,
+                                   std::uint64_t avail, const DefBfsOptions& options,
+                                   const RunContext& run, Cluster* cluster) {
+  Stopwatch clock;
+  DefBfsResult result;
+  result.method = "symmetry";
+  result.symmetries = classes.group_order();
+  result.rank_space = classes.states();
+  // Step 1. The table: 4 bits (the distance mod 15: antipodes walk back exactly below 15) when
+  // the whole table would fit, else 2 bits mod 3 (the same choice for every process count).
+  const bool four = (classes.states() + 15) / 16 * 8 <= avail;
+  result.bits = four ? 4 : 2;
+  search::DistributedBfsOptions dopt;
+  dopt.buffer_bytes = options.buffer_bytes;
+  auto space = search::BfsSpace::create(
+      classes.states(), four ? search::BfsBits::Four : search::BfsBits::Two, cluster, run,
+      fmt::format("a whole-graph BFS of {} symmetry classes at {} bits each", classes.states(),
+                  result.bits),
+      dopt);
+  if (!space) return space.error();
+  search::BfsOptions bo;
+  bo.bits = space->table().bits();
+  bo.max_depth = options.max_depth;
+  bo.undirected = true;  // DefSymmetryClasses refuses directed move sets
+  bo.mod3 = !four;
+  bo.antipodes_limit = 0;
+  bo.phase = "def bfs";
+  bo.weight = [&classes](std::uint64_t index) { return classes.orbit_size(index); };
+  auto resumed = space->use_checkpoints(
+      {options.checkpoint_dir, "def-bfs",
+       fmt::format("{:016x}-{}-sym{}-{}-{}bit{}", definition_hash(p.definition()),
+                   metric_name(p.metric()), classes.group_order(), classes.states(), result.bits,
+                   bo.mod3 ? "-mod3" : ""),
+       CLASS_CHECKPOINT_FORMAT},
+      options.resume, bo);
+  if (!resumed) return resumed.error();
+  result.resumed_from = *resumed;
+  // The positions per level completed so far, for a run that is stopped.
+  std::vector<std::uint64_t> completed = bo.resume_weighted;
+  auto save = std::move(bo.on_level);
+  bo.on_level = [&completed, save](const search::BfsTable& t, const std::vector<std::uint64_t>& h,
+                                   const std::vector<std::uint64_t>& w) -> Status {
+    completed = w;
+    return save ? save(t, h, w) : Status(Ok{});
+  };
+  // Step 2. The search.
+  const std::uint64_t starts[] = {classes.index(p.solved())};
+  auto r = space->search(
+      starts, [&] { return classes.expander(); }, run, bo);
+  result.distribution = space->distribution();
+  const std::uint64_t table_bytes =
+      space->table().bytes() + classes.table_bytes() + p.table_bytes();
+  if (!r && run.should_stop() && !completed.empty()) {
+    return stopped_result(std::move(result), completed, table_bytes, run);
+  }
+  if (!r) return r.error();
+  result.histogram = r->weighted;
+  result.class_histogram = r->histogram;
+  result.classes = r->reached;
+  result.complete = r->complete;
+  result.max_distance = r->max_distance;
+  for (std::uint64_t c : result.histogram) result.reached += c;
+  result.table_bytes = table_bytes;
+  // Step 3. Antipodes: the canonical members of the last level's first classes, walked back
+  // (those of a shallower level with the same entry value end early).
+  const int D = result.max_distance;
+  const int modulus = four ? 15 : 3;
+  const auto last = static_cast<unsigned>(D % modulus);
+  auto listed = list_antipodes(*space, last, options, run, result, [&](std::uint64_t index) {
+    return walk_back_classes(
+        p, classes, index, D, modulus,
+        [&](std::span<const std::uint64_t> indices) { return space->entries(indices); });
+  });
+  if (!listed) return listed.error();
   result.seconds = clock.seconds();
   return result;
 }
@@ -445,6 +605,17 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     } else if (options.bits == 2 || (options.bits == 0 && bytes2 <= avail)) {
       bits = 2;
     }
+    // Symmetry classes: a search of its own, in this process, from the start.
+    std::string note;
+    if (options.symmetry && options.bits == 0) {
+      auto classes = symmetry_classes(*p, avail, run, note);
+      if (!classes) return classes.error();
+      if (*classes) {
+        auto r = symmetric_bfs(*p, **classes, avail, options, run, cluster);
+        if (r) r->seconds = clock.seconds();
+        return r;
+      }
+    }
     if (bits != 0 && (bits == 4 ? bytes4 : bytes2) <= avail) {
       if (auto ok = run.check_memory((bits == 4 ? bytes4 : bytes2) + p->table_bytes(),
                                      fmt::format("a whole-graph BFS of {} ranked positions at {} "
@@ -454,7 +625,11 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
         return ok.error();
       }
       auto r = ranked_bfs(*p, bits, options, run, cluster);
-      if (r) r->seconds = clock.seconds();
+      if (r) {
+        r->seconds = clock.seconds();
+        r->classes = r->reached;
+        r->symmetry_note = std::move(note);
+      }
       return r;
     }
     if (options.max_depth < 0) {

@@ -26,6 +26,11 @@ class Search {
     sigma_.assign(gens_.size(), -1);
     search(0);
     if (run_.should_stop()) return run_.stop_error();
+    if (too_many_) {
+      return make_error(fmt::format("the symmetry maps are more than {} point images to keep",
+                                    options_.max_kept_images),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
     if (over_) {
       return make_error(
           fmt::format("the symmetry search took more than {} steps", options_.max_nodes), {},
@@ -33,6 +38,13 @@ class Search {
     }
     out_.points = points();
     out_.nodes = nodes_;
+    if (options_.keep_elements) {
+      for (std::uint32_t q = 0; q < points(); ++q) {
+        out_.point_list.push_back({static_cast<std::uint32_t>(set_of_[q]),
+                                   static_cast<std::uint32_t>(slot_of_[q]),
+                                   static_cast<std::uint32_t>(ori_of_[q])});
+      }
+    }
     // The identity is always found, so central >= 1.
     out_.order = out_.central == 0 ? 0 : out_.maps / out_.central;
     return out_;
@@ -245,6 +257,7 @@ class Search {
       bool identity = true;
       for (std::uint32_t p = 0; p < points() && identity; ++p) identity = phi_[p] == p;
       out_.elements.insert(identity ? out_.elements.begin() : out_.elements.end(), phi_);
+      if (out_.elements.size() * points() > options_.max_kept_images) too_many_ = over_ = true;
     }
   }
 
@@ -267,7 +280,7 @@ class Search {
   std::vector<std::uint32_t> phi_, phi_inv_;
   std::vector<long> sigma_;
   std::uint64_t nodes_ = 0;
-  bool over_ = false, stopped_ = false;
+  bool over_ = false, stopped_ = false, too_many_ = false;
   SymmetryGroup out_;
 };
 

@@ -42,6 +42,10 @@ struct DefBfsOptions {
   int bits = 0;  // 0: 4 when antipodes are asked for and fit in memory_bytes, else 2; or 2 or 4
   bool sparse = false;  // the depth-limited search even when ranks fit (needs max_depth)
   std::uint64_t buffer_bytes = std::uint64_t{64} << 20;  // distributed: message buffers
+  // Search classes of positions under the puzzle's symmetries (symmetry_classes.hpp) when the
+  // puzzle has some and the tables allow (with threads, checkpoints and a cluster as the ranked
+  // search); not with `bits` given or the depth-limited search.
+  bool symmetry = true;
 };
 
 struct DefBfsResult {
@@ -52,11 +56,17 @@ struct DefBfsResult {
   // Up to DefBfsOptions::antipodes positions at max_distance, as move names from the solved
   // state, each replayed.
   std::vector<std::vector<std::string>> antipodes;
-  std::string method;            // "ranked" or "sparse"
+  std::string method;            // "ranked", "symmetry" (classes) or "sparse"
   int bits = 0;                  // ranked: bits per rank
   std::uint64_t rank_space = 0;  // ranked: the size of the ranking
   std::uint64_t table_bytes = 0;
   int resumed_from = -1;  // the checkpoint level resumed from, -1 if none
+  // The symmetries used (1: none) and the classes searched (positions without symmetry), the
+  // classes per distance (method "symmetry"), and why symmetry was not used, if it was asked for.
+  std::uint64_t symmetries = 1;
+  std::uint64_t classes = 0;
+  std::vector<std::uint64_t> class_histogram;
+  std::string symmetry_note;
   double seconds = 0;
   // Set when the run stopped the search (time limit or cancellation): the histogram holds the
   // levels completed (complete is false), or, stopped during the antipode walk, the antipodes

@@ -32,6 +32,11 @@
 
 namespace permuzzle::def {
 
+// A point of the search: orientation `ori` of slot `slot` (0-based) of set `set`.
+struct SymmetryPoint {
+  std::uint32_t set = 0, slot = 0, ori = 0;
+};
+
 struct SymmetryGroup {
   // The symmetries as they act on positions: maps / central.
   std::uint64_t order = 0;
@@ -44,6 +49,8 @@ struct SymmetryGroup {
   std::size_t points = 0;  // the points the symmetries permute (slots moved x orientations)
   // Every point map found, as images of the points (identity first), when `keep_elements`.
   std::vector<std::vector<std::uint32_t>> elements;
+  // With `keep_elements`: what each point is (the elements' indices).
+  std::vector<SymmetryPoint> point_list;
   std::uint64_t nodes = 0;  // search steps
 };
 
@@ -52,6 +59,9 @@ struct SymmetryOptions {
   // Search steps allowed (LimitExceeded past it: files of thousands of moves).
   std::uint64_t max_nodes = 20'000'000;
   std::size_t max_points = 4096;
+  // With keep_elements: most point images kept (elements x points; LimitExceeded past it: a
+  // puzzle whose pieces twist in place has |G| x o^pieces maps).
+  std::uint64_t max_kept_images = std::uint64_t{1} << 24;
 };
 
 Result<SymmetryGroup> symmetry_group(const Definition& d, const RunContext& run,
