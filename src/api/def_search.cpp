@@ -229,9 +229,8 @@ void register_def_search(Registry& r) {
               "Directory for a checkpoint after every level (command line only)"),
        flag("resume", "Continue from the last checkpoint in --checkpoint DIR"), threads_option(),
        with_choices(option("symmetry", ParamType::String,
-                           "Search classes of positions under the puzzle's symmetries (auto: "
-                           "where supported, not with checkpoints or mpirun), or every position "
-                           "(none)",
+                           "Search classes of positions under the file's symmetries (auto: where "
+                           "it has some and its coordinates allow), or every position (none)",
                            "auto"),
                     {"auto", "none"}),
        with_range(option("message-buffer", ParamType::Unsigned,
