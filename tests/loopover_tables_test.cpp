@@ -1,9 +1,10 @@
 // The published whole-graph tables in data/tables/ (issue 33): the 3x5 Loopover tables computed by
 // `loopover bfs` over symmetry classes. Checked here from outside that search: the positions add up
 // to 15!/2, the first levels equal a plain breadth-first search over positions (a hash set of
-// boards, no ranking, no symmetry), every antipode is a reachable board, and every recorded proof
+// boards, no ranking, no symmetry), every antipode is a reachable board, every recorded proof
 // (an optimal `loopover solve` of an antipode, IDA* with admissible bounds) replays from the
-// antipode to the goal in exactly God's number of moves.
+// antipode to the goal in exactly God's number of moves, and the proofs' classes (conjugates under
+// the metric's symmetries, computed here) hold every antipode the BFS counted.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "permuzzle/puzzles/loopover/board.hpp"
+#include "permuzzle/puzzles/loopover/symmetry.hpp"
 
 namespace permuzzle::loopover {
 namespace loopover_tables_test {
@@ -90,12 +92,20 @@ void check_table(const std::string& name, Metric metric, int plain_depth) {
   EXPECT_EQ(distinct.size(), antipodes.size());
   // Step 4. The proofs: an optimal solve of an antipode, replayed, is God's number long (the BFS
   // says no position is farther; the solver's admissible bound says this one is not nearer).
+  // Step 5 counts what they prove: a proof stands for its class (its conjugates under the
+  // metric's symmetries are as far), and the classes proven hold every antipode the BFS counted.
   ASSERT_FALSE(t["antipode_proofs"].empty());
+  const std::vector<Perm> group = metric_symmetry_group(size, metric);
+  std::set<Position> proven_classes;
+  std::uint64_t proven = 0;
   for (const auto& proof : t["antipode_proofs"]) {
     const std::string text = proof["position"].get<std::string>();
-    EXPECT_TRUE(distinct.count(text)) << text;
     auto p = parse_position(size, text);
-    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(p.ok()) << text;
+    EXPECT_TRUE(is_solvable(size, *p)) << text;
+    std::set<Position> orbit;
+    for (const Perm& sigma : group) orbit.insert(conjugate_position(size, *p, sigma));
+    if (proven_classes.insert(*orbit.begin()).second) proven += orbit.size();
     std::string joined;
     for (const auto& m : proof["moves"]) joined += m.get<std::string>() + " ";
     auto moves = parse_moves(size, joined);
@@ -107,6 +117,8 @@ void check_table(const std::string& name, Metric metric, int plain_depth) {
     EXPECT_EQ(proof["length"].get<int>(), max_distance);
     EXPECT_TRUE(proof["optimal"].get<bool>());
   }
+  EXPECT_EQ(proven_classes.size(), t["antipode_classes"].get<std::uint64_t>());
+  EXPECT_EQ(proven, t["antipodes_count"].get<std::uint64_t>());
 }
 
 TEST(LoopoverTables, ThreeByFiveSingleTileMetric) {
