@@ -74,6 +74,8 @@ TEST(DefSearch, CubeFirstLayersDepthLimited) {
   const DefBfsResult htm = run_bfs(d, Metric::Htm, 4);
   EXPECT_EQ(htm.histogram, (Hist{1, 18, 243, 3240, 43239}));
   EXPECT_EQ(htm.method, "sparse");
+  EXPECT_EQ(htm.symmetries, 1u);
+  EXPECT_EQ(htm.classes, htm.reached);  // every position
   EXPECT_FALSE(htm.complete);
   for (const auto& a : htm.antipodes) EXPECT_EQ(a.size(), 4u);
   const DefBfsResult qtm = run_bfs(d, Metric::Qtm, 5);

@@ -605,7 +605,8 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     } else if (options.bits == 2 || (options.bits == 0 && bytes2 <= avail)) {
       bits = 2;
     }
-    // Symmetry classes: a search of its own, in this process, from the start.
+    // Over symmetry classes first, where the file has symmetries and the tables allow (else
+    // `note` says why, and every position is searched).
     std::string note;
     if (options.symmetry && options.bits == 0) {
       auto classes = symmetry_classes(*p, avail, run, note);
@@ -645,7 +646,10 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
         "--max-depth D for a depth-limited search");
   }
   auto r = sparse_bfs(*p, options, run);
-  if (r) r->seconds = clock.seconds();
+  if (r) {
+    r->seconds = clock.seconds();
+    r->classes = r->reached;  // every position, as without symmetry
+  }
   return r;
 }
 
