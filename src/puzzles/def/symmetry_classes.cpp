@@ -726,7 +726,11 @@ DefSymmetryClasses::Expander::Expander(const DefSymmetryData* data)
       outer_(data->outer.size()),
       rest_(data->rest.size()),
       after_(data->rest.size()),
-      image_(data->rest.size()) {}
+      image_(data->rest.size()) {
+  // Written for every class loaded and every neighbour: slack keeps the other threads' expanders'
+  // buffers off their cache lines (compiled.hpp's CACHE_LINE_SLACK).
+  for (auto* v : {&outer_, &rest_, &after_, &image_}) v->reserve(v->size() + 2 * CACHE_LINE_SLACK);
+}
 
 void DefSymmetryClasses::Expander::load(std::uint64_t index) {
   const DefSymmetryData& d = *d_;
