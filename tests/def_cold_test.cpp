@@ -3,9 +3,7 @@
 // positions, and the BFS of such a database against the one computed without any move table.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
@@ -18,14 +16,7 @@
 namespace permuzzle::def {
 namespace def_cold_test {
 
-Definition data_definition(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto d = parse_definition(ss.str(), name);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().describe());
-  return d.ok() ? std::move(*d) : Definition{};
-}
+using test_data::data_definition;
 
 // The 2x2x2 with the first `tracked` corners distinct and the others one identical piece whose
 // orientation is ignored: a pattern database's projected puzzle.

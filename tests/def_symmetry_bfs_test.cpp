@@ -4,9 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "def_test_data.hpp"
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
@@ -20,15 +19,7 @@ namespace permuzzle::def {
 namespace def_symmetry_bfs_test {
 
 using Hist = std::vector<std::uint64_t>;
-
-Definition load(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto d = parse_definition(ss.str(), name);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().describe());
-  return d.ok() ? std::move(*d) : Definition{};
-}
+using test_data::data_definition;
 
 DefBfsResult whole_bfs(const Definition& d, Metric metric, bool symmetry) {
   DefBfsOptions o;
@@ -64,7 +55,7 @@ TEST(DefSymmetryBfs, PublishedTablesOverClasses) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
-    const Definition d = load(c.file);
+    const Definition d = data_definition(c.file);
     const DefBfsResult r = whole_bfs(d, Metric::Htm, true);
     EXPECT_EQ(r.method, "symmetry") << r.symmetry_note;
     EXPECT_EQ(r.symmetries, c.symmetries);
@@ -90,7 +81,7 @@ TEST(DefSymmetryBfs, SameAnswersAsEveryPosition) {
   // permutation).
   for (const char* file :
        {"loopover-3x3.tws", "loopover-2x4.tws", "2x2x2-fixed-corner.tws", "pyraminx.tws"}) {
-    const Definition d = load(file);
+    const Definition d = data_definition(file);
     for (Metric m : {Metric::Htm, Metric::Qtm}) {
       SCOPED_TRACE(std::string(file) + (m == Metric::Htm ? " htm" : " qtm"));
       const DefBfsResult with = whole_bfs(d, m, true);
@@ -120,7 +111,7 @@ Result<DefSymmetryClasses> make_classes(const Definition& d, const CompiledPuzzl
 // canonical member of each class indexes back to it.
 void expect_classes_partition_positions(const std::string& file) {
   SCOPED_TRACE(file);
-  const Definition d = load(file);
+  const Definition d = data_definition(file);
   auto p = CompiledPuzzle::compile(d);
   ASSERT_TRUE(p.ok());
   auto classes = make_classes(d, *p);
@@ -152,7 +143,7 @@ TEST(DefSymmetryClasses, ClassMembersShareTheirDistance) {
   // The 2x2x2 with a fixed corner: a symmetry turns the corners' orientations by amounts that
   // depend on where the corners stand (the offsets of the index). Every sampled position's
   // distance, from a BFS of every position, equals its class's canonical member's.
-  const Definition d = load("2x2x2-fixed-corner.tws");
+  const Definition d = data_definition("2x2x2-fixed-corner.tws");
   auto p = CompiledPuzzle::compile(d);
   ASSERT_TRUE(p.ok());
   auto table = search::BfsTable::create(p->states(), search::BfsBits::Four);
@@ -183,7 +174,7 @@ TEST(DefSymmetryClasses, ClassMembersShareTheirDistance) {
 
 TEST(DefSymmetryBfs, CheckpointAndResumeOverClasses) {
   // Stopped after level 6, resumed from its checkpoint: the published table (OEIS A079761).
-  const Definition d = load("2x2x2-fixed-corner.tws");
+  const Definition d = data_definition("2x2x2-fixed-corner.tws");
   const std::string dir = ::testing::TempDir() + "/def-bfs-symmetry-checkpoint";
   std::filesystem::remove_all(dir);
   DefBfsOptions o;
@@ -211,21 +202,19 @@ TEST(DefSymmetryBfs, CommandReportsSymmetriesAndClasses) {
     api::Session session{store, RunContext(), api::default_data_dir()};
     return registry.call("def", "bfs", params, session);
   };
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/pyraminx.tws");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto with = call({{"file", ss.str()}, {"antipodes", 1}});
+  const std::string text = test_data::data_text("pyraminx.tws");
+  auto with = call({{"file", text}, {"antipodes", 1}});
   ASSERT_TRUE(with.ok()) << with.error().describe();
   EXPECT_EQ(with->json["symmetries"], 24);
   EXPECT_EQ(with->json["method"], "symmetry");
   EXPECT_LT(with->json["classes"].get<std::uint64_t>(), 933120u);
   EXPECT_EQ(with->json["positions"], 933120);
-  auto without = call({{"file", ss.str()}, {"antipodes", 1}, {"symmetry", "none"}});
+  auto without = call({{"file", text}, {"antipodes", 1}, {"symmetry", "none"}});
   ASSERT_TRUE(without.ok());
   EXPECT_EQ(without->json["symmetries"], 1);
   EXPECT_EQ(without->json["classes"], 933120);
   EXPECT_EQ(without->json["histogram"], with->json["histogram"]);
-  EXPECT_FALSE(call({{"file", ss.str()}, {"symmetry", "some"}}).ok());
+  EXPECT_FALSE(call({{"file", text}, {"symmetry", "some"}}).ok());
 }
 
 }  // namespace def_symmetry_bfs_test

@@ -153,6 +153,31 @@ void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, st
 
 namespace bfs_detail {
 
+void make_on_own_threads(unsigned count, const std::function<void(unsigned)>& make) {
+  if (count <= 1) {
+    if (count == 1) make(0);
+    return;
+  }
+  // Every thread stays alive until the last call is made: a thread that ended would leave its
+  // arena free for the next one to take.
+  std::atomic<unsigned> made{0};
+  std::atomic<bool> all_made{false};
+  std::vector<std::thread> threads;
+  threads.reserve(count);
+  for (unsigned i = 0; i < count; ++i) {
+    threads.emplace_back([&, i] {
+      make(i);
+      made.store(i + 1);
+      made.notify_all();
+      all_made.wait(false);
+    });
+    for (unsigned now = made.load(); now != i + 1; now = made.load()) made.wait(now);
+  }
+  all_made.store(true);
+  all_made.notify_all();
+  for (std::thread& t : threads) t.join();
+}
+
 bool for_each_chunk(unsigned workers, std::uint64_t states, std::uint64_t chunk,
                     const RunContext& run,
                     const std::function<void(unsigned, std::uint64_t, std::uint64_t)>& fn) {

@@ -161,13 +161,17 @@ Status list_antipodes(const search::BfsSpace& space, unsigned last, const DefBfs
   return Ok{};
 }
 
-// Keeps the histogram of the levels completed so far in `completed` (for the answer of a run
-// that is stopped), besides what bo.on_level already does.
+// Keeps the positions per distance of the levels completed so far in `completed` (the
+// histogram, or with `bo.weight` the weighted one; a resumed search's levels from the start), for
+// the answer of a run that is stopped, besides what bo.on_level already does.
 void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>& completed) {
+  const bool weighted = static_cast<bool>(bo.weight);
+  completed = weighted ? bo.resume_weighted : bo.resume_histogram;
   auto save = std::move(bo.on_level);
-  bo.on_level = [&completed, save](const search::BfsTable& t, const std::vector<std::uint64_t>& h,
-                                   const std::vector<std::uint64_t>& w) -> Status {
-    completed = h;
+  bo.on_level = [&completed, save, weighted](const search::BfsTable& t,
+                                             const std::vector<std::uint64_t>& h,
+                                             const std::vector<std::uint64_t>& w) -> Status {
+    completed = weighted ? w : h;
     return save ? save(t, h, w) : Status(Ok{});
   };
 }
@@ -176,7 +180,6 @@ void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>&
 // slice of it (search/bfs_space.hpp).
 Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
                                 const RunContext& run, Cluster* cluster) {
-  Stopwatch clock;
   DefBfsResult result;
   result.method = "ranked";
   result.bits = bits;
@@ -243,7 +246,6 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
     });
     if (!listed) return listed.error();
   }
-  result.seconds = clock.seconds();
   return result;
 }
 
@@ -256,6 +258,10 @@ Result<std::optional<DefSymmetryClasses>> symmetry_classes(const CompiledPuzzle&
                                                            std::uint64_t memory,
                                                            const RunContext& run,
                                                            std::string& note) {
+  if (auto ok = DefSymmetryClasses::supports(p); !ok) {
+    note = ok.error().message;
+    return std::optional<DefSymmetryClasses>();
+  }
   SymmetryOptions so;
   so.keep_elements = true;
   auto group = symmetry_group(p.definition(), run, so);
@@ -315,7 +321,6 @@ Result<std::optional<std::vector<std::string>>> walk_back_classes(const Compiled
 Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryClasses& classes,
                                    std::uint64_t avail, const DefBfsOptions& options,
                                    const RunContext& run, Cluster* cluster) {
-  Stopwatch clock;
   DefBfsResult result;
   result.method = "symmetry";
   result.symmetries = classes.group_order();
@@ -350,13 +355,8 @@ Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryCla
   if (!resumed) return resumed.error();
   result.resumed_from = *resumed;
   // The positions per level completed so far, for a run that is stopped.
-  std::vector<std::uint64_t> completed = bo.resume_weighted;
-  auto save = std::move(bo.on_level);
-  bo.on_level = [&completed, save](const search::BfsTable& t, const std::vector<std::uint64_t>& h,
-                                   const std::vector<std::uint64_t>& w) -> Status {
-    completed = w;
-    return save ? save(t, h, w) : Status(Ok{});
-  };
+  std::vector<std::uint64_t> completed;
+  record_completed_levels(bo, completed);
   // Step 2. The search.
   const std::uint64_t starts[] = {classes.index(p.solved())};
   auto r = space->search(
@@ -386,7 +386,6 @@ Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryCla
         [&](std::span<const std::uint64_t> indices) { return space->entries(indices); });
   });
   if (!listed) return listed.error();
-  result.seconds = clock.seconds();
   return result;
 }
 
@@ -537,7 +536,6 @@ Result<DefBfsResult> sparse_bfs(const CompiledPuzzle& p, const DefBfsOptions& op
     if (!seq) return seq.error();
     result.antipodes.push_back(std::move(*seq));
   }
-  result.seconds = clock.seconds();
   return result;
 }
 
@@ -565,9 +563,11 @@ std::vector<std::size_t> merge_powers(const Definition& d, const std::vector<std
   return out;
 }
 
-Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,
-                         const RunContext& run) {
-  Stopwatch clock;
+namespace {
+
+// bfs() but its time and, without symmetry, its classes (every position).
+Result<DefBfsResult> search_whole_or_sparse(const Definition& definition,
+                                            const DefBfsOptions& options, const RunContext& run) {
   CompileOptions co;
   co.metric = options.metric;
   co.require_ranks = false;
@@ -611,11 +611,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
     if (options.symmetry && options.bits == 0) {
       auto classes = symmetry_classes(*p, avail, run, note);
       if (!classes) return classes.error();
-      if (*classes) {
-        auto r = symmetric_bfs(*p, **classes, avail, options, run, cluster);
-        if (r) r->seconds = clock.seconds();
-        return r;
-      }
+      if (*classes) return symmetric_bfs(*p, **classes, avail, options, run, cluster);
     }
     if (bits != 0 && (bits == 4 ? bytes4 : bytes2) <= avail) {
       if (auto ok = run.check_memory((bits == 4 ? bytes4 : bytes2) + p->table_bytes(),
@@ -626,11 +622,7 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
         return ok.error();
       }
       auto r = ranked_bfs(*p, bits, options, run, cluster);
-      if (r) {
-        r->seconds = clock.seconds();
-        r->classes = r->reached;
-        r->symmetry_note = std::move(note);
-      }
+      if (r) r->symmetry_note = std::move(note);
       return r;
     }
     if (options.max_depth < 0) {
@@ -645,10 +637,18 @@ Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& opti
         "the puzzle's positions exceed 2^64 ranks: a whole-graph BFS is out of reach; give "
         "--max-depth D for a depth-limited search");
   }
-  auto r = sparse_bfs(*p, options, run);
+  return sparse_bfs(*p, options, run);
+}
+
+}  // namespace
+
+Result<DefBfsResult> bfs(const Definition& definition, const DefBfsOptions& options,
+                         const RunContext& run) {
+  Stopwatch clock;
+  auto r = search_whole_or_sparse(definition, options, run);
   if (r) {
     r->seconds = clock.seconds();
-    r->classes = r->reached;  // every position, as without symmetry
+    if (r->symmetries == 1) r->classes = r->reached;  // every position was searched
   }
   return r;
 }

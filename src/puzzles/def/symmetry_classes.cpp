@@ -177,8 +177,7 @@ class Builder {
     d_ = std::make_shared<DefSymmetryData>();
     d_->p = &p_;
     d_->moves = p_.move_count();
-    if (!p_.ranked()) return refusal("the positions have no ranking");
-    if (!p_.undirected()) return refusal("a move's inverse is not among the moves");
+    if (auto ok = DefSymmetryClasses::supports(p_); !ok) return ok.error();
     if (g_.order < 2) return refusal("the puzzle has no symmetry but the identity");
     if (auto ok = make_actions(); !ok) return ok.error();
     if (actions_.size() < 2) return refusal("the puzzle has no symmetry but the identity");
@@ -351,7 +350,6 @@ class Builder {
     std::vector<Signature> sig(nc);
     std::map<Signature, std::size_t> by_sig;
     for (std::size_t k = 0; k < nc; ++k) {
-      if (!comps[k].tabulated()) return refusal("a coordinate is too large for a move table");
       sig[k] = signature(comps[k]);
       by_sig[sig[k]] = k;
     }
@@ -628,6 +626,15 @@ class Builder {
 
 }  // namespace symmetry_classes_detail
 
+Status DefSymmetryClasses::supports(const CompiledPuzzle& puzzle) {
+  if (!puzzle.ranked()) return refusal("the positions have no ranking");
+  if (!puzzle.undirected()) return refusal("a move's inverse is not among the moves");
+  for (const Component& c : puzzle.components()) {
+    if (!c.tabulated()) return refusal("a coordinate is too large for a move table");
+  }
+  return Ok{};
+}
+
 Result<DefSymmetryClasses> DefSymmetryClasses::create(const CompiledPuzzle& puzzle,
                                                       const SymmetryGroup& group,
                                                       const RunContext& run,
@@ -646,22 +653,8 @@ std::uint64_t DefSymmetryClasses::states() const {
 std::uint64_t DefSymmetryClasses::group_order() const {
   return data_->actions;
 }
-std::uint64_t DefSymmetryClasses::outer_size() const {
-  return data_->outer_size;
-}
-std::uint64_t DefSymmetryClasses::outer_classes() const {
-  return data_->rep.size();
-}
 std::uint64_t DefSymmetryClasses::table_bytes() const {
   return data_->bytes;
-}
-
-std::string DefSymmetryClasses::describe() const {
-  const DefSymmetryData& d = *data_;
-  return fmt::format(
-      "{} symmetries; {} values of {} coordinate(s) in {} classes, times {} of the "
-      "other {}",
-      d.actions, d.outer_size, d.outer.size(), d.rep.size(), d.rest_size, d.rest.size());
 }
 
 std::uint64_t DefSymmetryClasses::index(const Position& position) const {
@@ -726,11 +719,7 @@ DefSymmetryClasses::Expander::Expander(const DefSymmetryData* data)
       outer_(data->outer.size()),
       rest_(data->rest.size()),
       after_(data->rest.size()),
-      image_(data->rest.size()) {
-  // Written for every class loaded and every neighbour: slack keeps the other threads' expanders'
-  // buffers off their cache lines (compiled.hpp's CACHE_LINE_SLACK).
-  for (auto* v : {&outer_, &rest_, &after_, &image_}) v->reserve(v->size() + 2 * CACHE_LINE_SLACK);
-}
+      image_(data->rest.size()) {}
 
 void DefSymmetryClasses::Expander::load(std::uint64_t index) {
   const DefSymmetryData& d = *d_;

@@ -188,11 +188,6 @@ class CompiledPuzzle {
   bool undirected_ = true;
 };
 
-// Elements of slack reserved past the end of a buffer an expander writes on every rank (128
-// bytes of 64-bit values, two cache lines): the buffers of the threads' expanders are allocated
-// one after another and would otherwise share cache lines.
-inline constexpr std::size_t CACHE_LINE_SLACK = 16;
-
 // The neighbours of consecutive ranks, for search::bfs (one per thread).
 class RankExpander {
  public:

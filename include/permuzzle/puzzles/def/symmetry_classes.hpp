@@ -32,7 +32,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
@@ -52,12 +51,13 @@ class DefSymmetryClasses {
   static Result<DefSymmetryClasses> create(const CompiledPuzzle& puzzle, const SymmetryGroup& group,
                                            const RunContext& run, std::uint64_t memory_bytes);
 
+  // What create() refuses from the puzzle alone (no ranking, a move without its inverse, a
+  // coordinate without a move table), before the symmetry group is searched for.
+  static Status supports(const CompiledPuzzle& puzzle);
+
   std::uint64_t states() const;       // the index range: O classes * |R|, canonical or not
   std::uint64_t group_order() const;  // actions on positions
-  std::uint64_t outer_size() const;   // |O|
-  std::uint64_t outer_classes() const;
   std::uint64_t table_bytes() const;  // the tables of this object
-  std::string describe() const;       // which components form O and R
 
   // The canonical index of a position's class (a position the moves reach).
   std::uint64_t index(const Position& position) const;
