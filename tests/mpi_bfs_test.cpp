@@ -102,6 +102,24 @@ TEST_F(MpiBfs, EightPuzzleSameForEveryProcessCountAndOeis) {
   EXPECT_EQ(one["components"], 2);
 }
 
+// The 8-puzzle from the centre goal over its 8 symmetries (the class index of
+// sliding/symmetry_classes.hpp, sliced over the processes; the antipodes are orbits of the
+// classes found in every slice): the one-process answer for every P, and the positions' answer.
+TEST_F(MpiBfs, EightPuzzleClassesSameForEveryProcessCount) {
+  const std::string goal = " --goal '1 2 3 4 0 5 6 7 8' --antipodes 5";
+  const nlohmann::json one = expect_same_for_every_p(
+      "sliding bfs 3x3 --symmetry on" + goal,
+      {"histogram", "max_distance", "antipodes", "antipodes_count", "states", "symmetries",
+       "classes", "class_histogram", "components", "component_sizes"});
+  EXPECT_EQ(one["symmetries"], 8);
+  const test::CliRun positions = test::run_cli("--json sliding bfs 3x3 --symmetry none" + goal);
+  ASSERT_EQ(positions.exit_code, 0) << positions.err;
+  for (const char* field : {"histogram", "antipodes", "antipodes_count", "component_sizes"}) {
+    EXPECT_EQ(one[field], positions.json()[field]) << field;
+  }
+  EXPECT_EQ(one["antipodes_count"], 148);
+}
+
 // The built-in 3x3 Loopover for every P, and the same histogram as its definition file's BFS
 // (a second, independent model: on three columns a half turn of a row is one move either way,
 // so the file's half-turn metric is the built-in single-tile metric).

@@ -164,5 +164,29 @@ TEST(SlidingCli, BfsJsonAndSvg) {
   EXPECT_EQ(unwritable.exit_code, 1);
 }
 
+// --symmetry: the fields of the interface (symmetries, classes); the square's transpose keeps
+// the standard goal (the classes: (181,440 + the transpose's fixed positions) / 2), auto searches
+// every position when its table fits, and a word not among the choices is refused.
+TEST(SlidingCli, BfsSymmetryFields) {
+  auto on = run_cli("--json -q sliding bfs --size 3x3 --symmetry on");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  const auto j = on.json();
+  EXPECT_EQ(j["symmetries"], 2);
+  EXPECT_EQ(j["states"], 181440);
+  EXPECT_GT(j["classes"].get<std::uint64_t>(), 181440u / 2);
+  EXPECT_LT(j["classes"].get<std::uint64_t>(), 181440u);
+  EXPECT_EQ(j["class_histogram"].size(), 32u);
+  EXPECT_EQ(j["antipodes_count"], 2);
+  auto automatic = run_cli("--json -q sliding bfs --size 3x3");
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_EQ(automatic.json()["symmetries"], 1);
+  EXPECT_EQ(automatic.json()["classes"], 181440);
+  EXPECT_EQ(automatic.json()["histogram"], j["histogram"]);
+  EXPECT_EQ(automatic.json()["antipodes"], j["antipodes"]);
+  auto bad = run_cli("sliding bfs --size 3x3 --symmetry all");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("symmetry"), std::string::npos) << bad.err;
+}
+
 }  // namespace sliding_cli_test
 }  // namespace permuzzle::test

@@ -16,6 +16,7 @@
 #include "permuzzle/puzzles/sliding/board.hpp"
 #include "permuzzle/puzzles/sliding/bounds.hpp"
 #include "permuzzle/puzzles/sliding/solver.hpp"
+#include "permuzzle/puzzles/sliding/symmetry_classes.hpp"
 
 namespace permuzzle::sliding {
 namespace sliding_core_test {
@@ -518,6 +519,171 @@ TEST(SlidingBfs, BigBoardsAreRefusedByTheMemoryBudget) {
   auto big = bfs({3, 6}, standard_goal({3, 6}));
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.error().message.find("16 cells"), std::string::npos) << big.error().message;
+}
+
+// A goal with the blank at cell `blank` and the tiles 1..n-1 in order around it.
+Position goal_with_blank_at(BoardSize s, int blank) {
+  Position goal(static_cast<std::size_t>(s.cells()));
+  for (int c = 0, t = 1; c < s.cells(); ++c)
+    goal[static_cast<std::size_t>(c)] = c == blank ? 0 : t++;
+  return goal;
+}
+
+// The board maps that keep a goal: the stabiliser of its blank's cell in the rectangle's 4 (the
+// square's 8) isometries, counted by hand.
+TEST(SlidingSymmetry, GroupOrdersOfGoals) {
+  EXPECT_EQ(goal_symmetries({3, 3}, standard_goal({3, 3})).size(), 2u);  // the transpose
+  EXPECT_EQ(goal_symmetries({4, 4}, standard_goal({4, 4})).size(), 2u);
+  EXPECT_EQ(goal_symmetries({3, 3}, goal_with_blank_at({3, 3}, 4)).size(), 8u);  // the centre
+  EXPECT_EQ(goal_symmetries({3, 3}, goal_with_blank_at({3, 3}, 1)).size(), 2u);  // an edge
+  EXPECT_EQ(goal_symmetries({3, 4}, standard_goal({3, 4})).size(), 1u);
+  EXPECT_EQ(goal_symmetries({3, 4}, goal_with_blank_at({3, 4}, 4)).size(), 2u);  // middle row
+  EXPECT_EQ(goal_symmetries({3, 5}, goal_with_blank_at({3, 5}, 7)).size(), 4u);  // the centre
+  EXPECT_EQ(goal_symmetries({2, 3}, goal_with_blank_at({2, 3}, 1)).size(), 2u);
+}
+
+// The class index over every arrangement of 2x3 (blank mid-row) and 3x3 (blank in the centre,
+// and the standard goal): conjugates share one canonical index below states(); a move keeps the
+// parity class of the conjugates; the orbits are the conjugates, and their sizes add up to the
+// parity class.
+TEST(SlidingSymmetry, ClassIndexOfEveryArrangement) {
+  const std::pair<BoardSize, Position> cases[] = {{{2, 3}, goal_with_blank_at({2, 3}, 1)},
+                                                  {{3, 3}, goal_with_blank_at({3, 3}, 4)},
+                                                  {{3, 3}, standard_goal({3, 3})}};
+  for (const auto& [s, goal] : cases) {
+    const SlidingRanking ranking(s);
+    const auto maps = goal_symmetries(s, goal);
+    const SlidingSymmetryClasses classes[2] = {SlidingSymmetryClasses(ranking, goal, 0),
+                                               SlidingSymmetryClasses(ranking, goal, 1)};
+    std::uint64_t weight[2] = {0, 0};
+    std::vector<std::uint8_t> seen[2] = {std::vector<std::uint8_t>(classes[0].states(), 0),
+                                         std::vector<std::uint8_t>(classes[1].states(), 0)};
+    Position p(static_cast<std::size_t>(s.cells()));
+    std::iota(p.begin(), p.end(), 0);
+    do {
+      const int k = ranking.parity_class(p);
+      const std::uint64_t i = classes[k].index(p);
+      ASSERT_LT(i, classes[k].states()) << format_flat(p);
+      EXPECT_TRUE(classes[k].canonical(i)) << format_flat(p);
+      for (const auto& map : maps) {
+        const Position q = conjugate_position(p, map, goal);
+        EXPECT_EQ(ranking.parity_class(q), k) << format_flat(q);
+        EXPECT_EQ(classes[k].index(q), i) << format_flat(q);
+      }
+      if (seen[k][i]++ == 0) {
+        const auto orbit = classes[k].orbit(i);
+        EXPECT_EQ(classes[k].orbit_size(i), orbit.size());
+        EXPECT_NE(std::find(orbit.begin(), orbit.end(), p), orbit.end()) << format_flat(p);
+        weight[k] += orbit.size();
+      }
+    } while (std::next_permutation(p.begin(), p.end()));
+    EXPECT_EQ(weight[0], ranking.states()) << to_string(s);
+    EXPECT_EQ(weight[1], ranking.states()) << to_string(s);
+  }
+}
+
+// The search over classes gives the positions' answer: the reference BFS's histogram, the same
+// antipodes and components as the search of every position (the 8-puzzle from its standard
+// goal: OEIS A089473 ends 221, 2; from the centre: God's number 30 with 148 antipodes).
+TEST(SlidingSymmetry, ClassSearchGivesThePositionsAnswer) {
+  const std::pair<BoardSize, Position> cases[] = {{{3, 3}, standard_goal({3, 3})},
+                                                  {{3, 3}, goal_with_blank_at({3, 3}, 4)},
+                                                  {{3, 3}, goal_with_blank_at({3, 3}, 1)},
+                                                  {{2, 3}, goal_with_blank_at({2, 3}, 1)}};
+  for (const auto& [s, goal] : cases) {
+    BfsOptions o;
+    o.antipodes_limit = 200;
+    o.symmetry = SymmetryMode::On;
+    auto on = bfs(s, goal, o);
+    o.symmetry = SymmetryMode::None;
+    auto none = bfs(s, goal, o);
+    ASSERT_TRUE(on.ok() && none.ok());
+    EXPECT_EQ(on->symmetries, goal_symmetries(s, goal).size());
+    EXPECT_EQ(none->symmetries, 1u);
+    EXPECT_LT(on->classes, none->classes);
+    EXPECT_LT(on->memory_bytes, none->memory_bytes);
+    auto dist = reference_distances(s, goal);
+    std::vector<std::uint64_t> hist(static_cast<std::size_t>(none->max_distance) + 1, 0);
+    for (auto& [k, d] : dist) ++hist[static_cast<std::size_t>(d)];
+    EXPECT_EQ(on->histogram, hist) << format_flat(goal);
+    EXPECT_EQ(none->histogram, hist) << format_flat(goal);
+    std::uint64_t classes = 0;
+    for (auto c : on->class_histogram) classes += c;
+    EXPECT_EQ(classes, on->classes);
+    EXPECT_EQ(on->antipodes_count, none->antipodes_count);
+    EXPECT_EQ(on->antipodes, none->antipodes) << format_flat(goal);
+    EXPECT_EQ(on->component_sizes, none->component_sizes);
+    EXPECT_EQ(on->mean_distance, none->mean_distance);
+  }
+  BfsOptions o;
+  o.symmetry = SymmetryMode::On;
+  auto centre = bfs({3, 3}, goal_with_blank_at({3, 3}, 4), o);
+  ASSERT_TRUE(centre.ok());
+  EXPECT_EQ(centre->max_distance, 30);
+  EXPECT_EQ(centre->antipodes_count, 148u);
+}
+
+// Auto searches every position when its table fits the budget, the classes when only theirs
+// does, and refuses when neither fits.
+TEST(SlidingSymmetry, AutoTurnsToClassesOnlyForMemory) {
+  const BoardSize s{3, 3};
+  const Position goal = goal_with_blank_at(s, 4);  // 3 orbits of cells: a third of the table
+  BfsOptions o;
+  o.symmetry = SymmetryMode::Auto;
+  auto roomy = bfs(s, goal, o);
+  ASSERT_TRUE(roomy.ok());
+  EXPECT_EQ(roomy->symmetries, 1u);
+  const RunContext tight = RunContext().with_memory_budget(roomy->memory_bytes / 2);
+  o.run = &tight;
+  auto classes = bfs(s, goal, o);
+  ASSERT_TRUE(classes.ok()) << classes.error().message;
+  EXPECT_EQ(classes->symmetries, 8u);
+  EXPECT_LE(classes->memory_bytes, roomy->memory_bytes / 2);
+  EXPECT_EQ(classes->histogram, roomy->histogram);
+  const RunContext tighter = RunContext().with_memory_budget(roomy->memory_bytes / 8);
+  o.run = &tighter;
+  auto refused = bfs(s, goal, o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("symmetries"), std::string::npos)
+      << refused.error().message;
+}
+
+// A search stopped after level 15 resumes from its own checkpoint to the whole answer, the
+// other components counted afresh (over classes and over positions).
+TEST(SlidingSymmetry, StoppedSearchResumesFromItsCheckpointAndCountsComponents) {
+  const BoardSize s{3, 3};
+  const Position goal = goal_with_blank_at(s, 4);
+  BfsOptions whole_options;
+  auto whole = bfs(s, goal, whole_options);
+  ASSERT_TRUE(whole.ok());
+  for (SymmetryMode mode : {SymmetryMode::On, SymmetryMode::None}) {
+    const std::string dir = ::testing::TempDir() + "/sliding-bfs-class-checkpoint";
+    std::filesystem::remove_all(dir);
+    std::stop_source cancel;
+    const RunContext cancellable = RunContext().with_threads(2).with_stop_token(cancel.get_token());
+    BfsOptions o;
+    o.symmetry = mode;
+    o.checkpoint_dir = dir;
+    o.run = &cancellable;
+    o.on_layer = [&](int distance, std::uint64_t, std::uint64_t) {
+      if (distance == 15) cancel.request_stop();
+    };
+    auto first = bfs(s, goal, o);
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    ASSERT_FALSE(first->complete);
+    EXPECT_EQ(first->histogram.size(), 16u);
+    EXPECT_EQ(first->classes < first->states, mode == SymmetryMode::On);
+    const RunContext unlimited = RunContext().with_threads(2);
+    o.run = &unlimited;
+    o.on_layer = nullptr;
+    o.resume = true;
+    auto rest = bfs(s, goal, o);
+    ASSERT_TRUE(rest.ok()) << rest.error().message;
+    EXPECT_EQ(rest->resumed_from, 15);
+    EXPECT_EQ(rest->histogram, whole->histogram);
+    EXPECT_EQ(rest->component_sizes, whole->component_sizes);
+    std::filesystem::remove_all(dir);
+  }
 }
 
 }  // namespace sliding_core_test

@@ -416,6 +416,10 @@ Result<Output> run_bfs(const Request& q, Session& session) {
   o.run = &run;
   if (q.has("checkpoint")) o.checkpoint_dir = q.string("checkpoint");
   o.resume = q.flag("resume");
+  const std::string symmetry = q.string("symmetry");
+  o.symmetry = symmetry == "none"   ? SymmetryMode::None
+               : symmetry == "auto" ? SymmetryMode::Auto
+                                    : SymmetryMode::On;
   auto r = bfs(*sz, *g, o);
   if (!r) return r.error();
   Output out;
@@ -423,6 +427,7 @@ Result<Output> run_bfs(const Request& q, Session& session) {
     // Stopped: the layers finished so far.
     out.json = {{"size", to_string(*sz)},          {"complete", false},
                 {"histogram", r->histogram},       {"states", r->states},
+                {"symmetries", r->symmetries},     {"classes", r->classes},
                 {"arrangements", r->arrangements}, {"seconds", r->seconds}};
     add_distribution_json(out.json, r->distribution);
     if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
@@ -456,12 +461,18 @@ Result<Output> run_bfs(const Request& q, Session& session) {
   if (r->antipodes_count > r->antipodes.size()) {
     out.text += fmt::format("  ... ({} listed, --antipodes N for more)\n", r->antipodes.size());
   }
+  if (r->symmetries > 1) {
+    out.text +=
+        fmt::format("searched {} classes under {} symmetries (board maps keeping the goal)\n",
+                    with_commas(r->classes), r->symmetries);
+  }
   std::string sizes;
   for (auto c : r->component_sizes) sizes += (sizes.empty() ? "" : " + ") + with_commas(c);
   out.text += fmt::format(
-      "components:          {} ({}; {})\ntime: {:.2f} s, memory {} bytes (2 bits per "
-      "position of a parity class)\n",
-      r->components, sizes, r->components_method, r->seconds, with_commas(r->memory_bytes));
+      "components:          {} ({}; {})\ntime: {:.2f} s, memory {} bytes (2 bits per {} of a "
+      "parity class)\n",
+      r->components, sizes, r->components_method, r->seconds, with_commas(r->memory_bytes),
+      r->symmetries > 1 ? "class index" : "position");
   nlohmann::json antipodes = nlohmann::json::array();
   for (const auto& p : r->antipodes) antipodes.push_back(position_json(p));
   out.json = {{"size", to_string(*sz)},
@@ -475,7 +486,10 @@ Result<Output> run_bfs(const Request& q, Session& session) {
               {"components", r->components},
               {"component_sizes", r->component_sizes},
               {"components_method", r->components_method},
+              {"symmetries", r->symmetries},
+              {"classes", r->classes},
               {"seconds", r->seconds}};
+  if (r->symmetries > 1) out.json["class_histogram"] = r->class_histogram;
   add_distribution_json(out.json, r->distribution);
   if (r->resumed_from >= 0) out.json["resumed_from"] = r->resumed_from;
   if (q.has("svg"))
@@ -644,6 +658,13 @@ void register_sliding(Registry& r) {
         option("svg", ParamType::OutputPath, "Write the distance histogram as an SVG bar chart"),
         flag("reachable-only",
              "Search only the goal's component (the other half is its mirror image)"),
+        with_choices(option("symmetry", ParamType::String,
+                            "on: search classes of positions under the board maps that keep the "
+                            "goal (the square's transpose for the standard goal; 2 bits a class "
+                            "index, more time a position); none: every position; auto: the "
+                            "classes only when the positions' table is over the memory budget",
+                            "auto"),
+                     {"auto", "on", "none"}),
         threads_option(),
         option("checkpoint", ParamType::HostPath,
                "Directory for a checkpoint after every level (command line only)"),
@@ -653,7 +674,8 @@ void register_sliding(Registry& r) {
       {{"size", "3x4"}},  // 12!/2 positions per parity class, 60 MB
       {{{"size", "3x"}},
        {{"size", "3x3"}, {"goal", "1 2 3"}},
-       {{"size", "2x3"}, {"resume", true}}})));
+       {{"size", "2x3"}, {"resume", true}},
+       {{"size", "3x3"}, {"symmetry", "all"}}})));
 
   r.add_demo("sliding", demo_sliding);
   register_sliding_bench(r);

@@ -12,6 +12,7 @@
 #include "permuzzle/core/cluster.hpp"
 #include "permuzzle/core/ranking.hpp"
 #include "permuzzle/puzzles/sliding/board.hpp"
+#include "permuzzle/puzzles/sliding/symmetry_classes.hpp"
 #include "permuzzle/search/bfs.hpp"
 #include "permuzzle/search/bfs_checkpoint.hpp"
 #include "permuzzle/search/bfs_distributed.hpp"
@@ -24,25 +25,18 @@ namespace {
 // The version of the ranking in the checkpoints' files (SlidingRanking: ranks within a parity
 // class).
 constexpr std::uint32_t CHECKPOINT_FORMAT = 1;
+// The same for searches over symmetry classes (symmetry_classes.hpp's index).
+constexpr std::uint32_t CLASS_CHECKPOINT_FORMAT = 1;
 
-// Parity of a permutation of 1..m (its inversions mod 2).
-int permutation_parity(const std::uint8_t* t, int m) {
-  std::uint32_t later = 0;
-  int parity = 0;
-  for (int i = m - 1; i >= 0; --i) {
-    const unsigned v = t[i] - 1u;
-    parity ^= std::popcount(later & ((1u << v) - 1u)) & 1;
-    later |= 1u << v;
-  }
-  return parity;
-}
+using detail::permutation_parity;
 
-// The tiles' order of a position (the non-blank cells in cell order); returns the blank's cell.
-int tiles_of(const Position& p, std::uint8_t* t) {
+// The tiles' order of a position of n cells (the non-blank cells in cell order); returns the
+// blank's cell.
+int tiles_of(const std::uint8_t* p, int n, std::uint8_t* t) {
   int blank = 0, m = 0;
-  for (std::size_t c = 0; c < p.size(); ++c) {
+  for (int c = 0; c < n; ++c) {
     if (p[c] == 0) {
-      blank = static_cast<int>(c);
+      blank = c;
     } else {
       t[m++] = p[c];
     }
@@ -179,18 +173,33 @@ std::uint64_t first_unreached_local(const search::BfsTable& table, std::uint64_t
   return table.states();
 }
 
+// The first local entry at or after `from` not reached whose rank `usable` accepts (a class
+// index that is canonical), table.states() when none.
+template <class Usable>
+std::uint64_t first_unreached_usable(const search::BfsSpace& space, std::uint64_t from,
+                                     const Usable& usable) {
+  const search::BfsTable& table = space.table();
+  for (from = first_unreached_local(table, from); from < table.states();
+       from = first_unreached_local(table, from + 1)) {
+    if (usable(space.rank_of(from))) return from;
+  }
+  return table.states();
+}
+
 // The positions of entry value `last` that come first in the lexicographic order of whole
 // arrangements (the order of today's and earlier answers), at most `limit`, ascending; every
-// process gets the same list. False (on every process) when the run stopped the scan.
-bool first_antipodes(const search::BfsSpace& space, const SlidingRanking& ranking, int klass,
-                     unsigned last, std::size_t limit, const RunContext& run,
+// process gets the same list. `positions_of(rank, out)` gives the positions a rank stands for
+// (one; a class's orbit). False (on every process) when the run stopped the scan.
+template <class PositionsOf>
+bool first_antipodes(const search::BfsSpace& space, int cells, unsigned last, std::size_t limit,
+                     const RunContext& run, const PositionsOf& positions_of,
                      std::vector<Position>& out) {
   if (limit == 0) return true;
-  const int n = ranking.size().cells();
-  std::priority_queue<std::pair<std::uint64_t, std::uint64_t>> best;  // (lex rank, rank), max
+  std::priority_queue<std::pair<std::uint64_t, Position>> best;  // (lex rank, position), max
   const search::BfsTable& table = space.table();
   const std::uint64_t* words = table.words();
   bool stopped = false;
+  std::vector<Position> members;
   for (std::uint64_t wi = 0; wi * 32 < table.states() && !stopped; ++wi) {
     if ((wi & 0xFFFFF) == 0 && run.should_stop()) stopped = true;
     std::uint64_t match = search::bfs_detail::fields_equal<2>(words[wi], last);
@@ -199,25 +208,31 @@ bool first_antipodes(const search::BfsSpace& space, const SlidingRanking& rankin
           space.rank_of(wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2);
       match &= match - 1;
       if (r >= space.states()) break;
-      const Position p = ranking.position(r, klass);
-      const std::uint64_t lex = rank_permutation(p.data(), n);
-      if (best.size() < limit) {
-        best.emplace(lex, r);
-      } else if (lex < best.top().first) {
-        best.pop();
-        best.emplace(lex, r);
+      positions_of(r, members);
+      for (Position& p : members) {
+        const std::uint64_t lex = rank_permutation(p.data(), cells);
+        if (best.size() < limit) {
+          best.emplace(lex, std::move(p));
+        } else if (lex < best.top().first) {
+          best.pop();
+          best.emplace(lex, std::move(p));
+        }
       }
     }
   }
   if (space.any(stopped)) return false;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> first;
-  for (; !best.empty(); best.pop()) first.push_back(best.top());
+  for (; !best.empty(); best.pop()) first.emplace_back(best.top().first, 0);
   std::sort(first.begin(), first.end());
   if (space.cluster() != nullptr) {
     first = search::distributed_smallest(*space.cluster(), first, limit);
   }
   out.clear();
-  for (const auto& entry : first) out.push_back(ranking.position(entry.second, klass));
+  for (const auto& entry : first) {
+    Position p(static_cast<std::size_t>(cells));
+    unrank_permutation(entry.first, cells, p.data());
+    out.push_back(std::move(p));
+  }
   return true;
 }
 
@@ -231,13 +246,13 @@ SlidingRanking::SlidingRanking(BoardSize size) : size_(size), cells_(size.cells(
 
 int SlidingRanking::parity_class(const Position& p) const {
   std::uint8_t t[BFS_MAX_CELLS];
-  const int blank = tiles_of(p, t);
+  const int blank = tiles_of(p.data(), cells_, t);
   return tiles_parity(permutation_parity(t, cells_ - 1), blank);
 }
 
-std::uint64_t SlidingRanking::rank(const Position& p) const {
+std::uint64_t SlidingRanking::rank(const std::uint8_t* cells) const {
   std::uint8_t t[BFS_MAX_CELLS];
-  const int blank = tiles_of(p, t);
+  const int blank = tiles_of(cells, cells_, t);
   return static_cast<std::uint64_t>(blank) * per_blank_ + rank_permutation(t, cells_ - 1, 1) / 2;
 }
 
@@ -249,13 +264,15 @@ int SlidingRanking::unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t)
   return blank;
 }
 
-Position SlidingRanking::position(std::uint64_t rank, int klass) const {
+void SlidingRanking::position(std::uint64_t rank, int klass, std::uint8_t* cells) const {
   std::uint8_t t[BFS_MAX_CELLS];
   const int blank = unrank_tiles(rank, klass, t);
+  for (int c = 0, i = 0; c < cells_; ++c) cells[c] = c == blank ? 0 : t[i++];
+}
+
+Position SlidingRanking::position(std::uint64_t rank, int klass) const {
   Position p(static_cast<std::size_t>(cells_), 0);
-  for (int c = 0, i = 0; c < cells_; ++c) {
-    if (c != blank) p[static_cast<std::size_t>(c)] = t[i++];
-  }
+  position(rank, klass, p.data());
   return p;
 }
 
@@ -273,22 +290,49 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   const RunContext run =
       options.run ? *options.run : RunContext().with_memory_budget(default_memory_budget());
 
-  // Step 1. The table: 2 bits for each position of one parity class (this process's slice of
-  // it under a cluster, with the message buffers), checked against the memory budget before it
-  // is allocated.
+  // Step 1. The index: the ranks of one parity class or, by options.symmetry when board maps
+  // keep the goal, the classes of conjugate positions (symmetry_classes.hpp; an index per parity
+  // class, both of one size). The table: 2 bits for each (this process's slice of it under a
+  // cluster, with the message buffers), checked against the memory budget before it is
+  // allocated.
   const int n = size.cells();
   const SlidingRanking ranking(size);
+  const int goal_class = ranking.parity_class(goal);
   BfsResult res;
-  res.arrangements = *factorial(n);  // n <= 16
-  const std::uint64_t states = ranking.states();
+  res.arrangements = *factorial(n);                  // n <= 16
+  const std::uint64_t positions = ranking.states();  // of a parity class
+  const bool goal_symmetric = goal_symmetries(size, goal).size() > 1;
   // Under a cluster of any size (even one process under mpirun) the distributed search, so that
   // the answer carries its figures as def bfs's does.
-  auto created = search::BfsSpace::create(
-      states, search::BfsBits::Two, run.cluster(), run,
-      fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
-                  "positions of a parity class)",
-                  to_string(size), states));
-  if (!created) return created.error();
+  std::optional<search::BfsSpace> created;
+  if (options.symmetry != SymmetryMode::On || !goal_symmetric) {
+    auto plain = search::BfsSpace::create(
+        positions, search::BfsBits::Two, run.cluster(), run,
+        fmt::format("a breadth-first search of the {} board (2 bits for each of the {} "
+                    "positions of a parity class)",
+                    to_string(size), positions));
+    // Auto falls back to the classes when the positions' table is refused (the same on every
+    // process: the same budget and size).
+    if (plain) {
+      created = std::move(*plain);
+    } else if (options.symmetry != SymmetryMode::Auto || !goal_symmetric) {
+      return plain.error();
+    }
+  }
+  std::optional<SlidingSymmetryClasses> classes[2];
+  if (!created) {
+    for (int k = 0; k < 2; ++k) classes[k].emplace(ranking, goal, k);
+    auto symmetric = search::BfsSpace::create(
+        classes[0]->states(), search::BfsBits::Two, run.cluster(), run,
+        fmt::format("a breadth-first search of the {} board over its {} symmetries (2 bits for "
+                    "each of the {} class indices of a parity class)",
+                    to_string(size), classes[0]->group_order(), classes[0]->states()));
+    if (!symmetric) return symmetric.error();
+    created = std::move(*symmetric);
+  }
+  const bool symmetric = classes[0].has_value();
+  res.symmetries = symmetric ? classes[0]->group_order() : 1;
+  const std::uint64_t states = symmetric ? classes[0]->states() : positions;
   search::BfsSpace& space = *created;
   res.memory_bytes = space.table().bytes();
 
@@ -296,48 +340,79 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   bo.bits = search::BfsBits::Two;
   bo.undirected = true;  // every move is undone by the opposite one
   bo.antipodes_limit = 0;
-  const int goal_class = ranking.parity_class(goal);
-  // A search of one component from `start` (a rank of class `klass`) in the table as it is.
+  // Over classes each index weighs its orbit's positions (set before the checkpoints are
+  // attached: they record the positions per level too).
+  const auto weigh = [&](int klass) -> std::function<std::uint64_t(std::uint64_t)> {
+    if (!symmetric) return nullptr;
+    const SlidingSymmetryClasses& cls = *classes[klass];
+    return [&cls](std::uint64_t index) { return cls.orbit_size(index); };
+  };
+  bo.weight = weigh(goal_class);
+  // A search of one component from `start` (an index of class `klass`) in the table as it is.
   const auto search_from = [&](std::uint64_t start, int klass) {
+    const std::span<const std::uint64_t> starts(&start, 1);
+    if (!symmetric) {
+      return space.search(
+          starts, [&] { return SlidingExpander(ranking, klass); }, run, bo);
+    }
+    const SlidingSymmetryClasses& cls = *classes[klass];
+    bo.weight = weigh(klass);
     return space.search(
-        std::span<const std::uint64_t>(&start, 1), [&] { return SlidingExpander(ranking, klass); },
-        run, bo);
+        starts, [&] { return cls.expander(); }, run, bo);
+  };
+  // The positions a search reached.
+  const auto positions_reached = [](const search::BfsResult& r) {
+    if (r.weighted.empty()) return r.reached;
+    std::uint64_t sum = 0;
+    for (std::uint64_t w : r.weighted) sum += w;
+    return sum;
   };
 
   // Step 2. The goal's component, level by level (reported, and kept when the run stops).
-  std::vector<std::uint64_t> completed{1};
+  std::vector<std::uint64_t> completed{1}, completed_classes{1};
   bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h,
-                    const std::vector<std::uint64_t>&) -> Status {
-    completed = h;
+                    const std::vector<std::uint64_t>& w) -> Status {
+    completed = w.empty() ? h : w;
+    completed_classes = h;
     if (options.on_layer) {
       std::uint64_t total = 0;
-      for (std::uint64_t c : h) total += c;
-      options.on_layer(static_cast<int>(h.size()) - 1, h.back(), total);
+      for (std::uint64_t c : completed) total += c;
+      options.on_layer(static_cast<int>(completed.size()) - 1, completed.back(), total);
     }
     return Ok{};
   };
   const std::uint64_t goal_rank = ranking.rank(goal);
+  const std::uint64_t goal_index = symmetric ? classes[goal_class]->index(goal) : goal_rank;
   const search::BfsCheckpointName checkpoint{
       options.checkpoint_dir, "sliding-bfs",
-      fmt::format("{}-class{}-goal{}-2bit", to_string(size), goal_class, goal_rank),
-      CHECKPOINT_FORMAT};
+      symmetric ? fmt::format("{}-class{}-goal{}-symmetries{}-2bit", to_string(size), goal_class,
+                              goal_rank, res.symmetries)
+                : fmt::format("{}-class{}-goal{}-2bit", to_string(size), goal_class, goal_rank),
+      symmetric ? CLASS_CHECKPOINT_FORMAT : CHECKPOINT_FORMAT};
   auto resumed = space.use_checkpoints(checkpoint, options.resume, bo);
   if (!resumed) return resumed.error();
   res.resumed_from = *resumed;
-  if (*resumed >= 0) completed = bo.resume_histogram;
-  auto r = search_from(goal_rank, goal_class);
+  if (*resumed >= 0) {
+    completed_classes = bo.resume_histogram;
+    completed = symmetric ? bo.resume_weighted : bo.resume_histogram;
+  }
+  auto r = search_from(goal_index, goal_class);
   res.distribution = space.distribution();
   if (!r) {
     if (!run.should_stop()) return r.error();
     res.complete = false;
     res.histogram = completed;
+    res.class_histogram = completed_classes;
     for (auto h : res.histogram) res.states += h;
+    for (auto h : res.class_histogram) res.classes += h;
     res.seconds = clock.seconds();
     return res;
   }
-  res.histogram = r->histogram;
+  res.histogram = symmetric ? r->weighted : r->histogram;
+  res.class_histogram = r->histogram;
+  res.classes = r->reached;
   res.max_distance = r->max_distance;
-  res.antipodes_count = r->last_level;
+  res.antipodes_count = res.histogram.back();
   long double weighted = 0;
   for (std::size_t d = 0; d < res.histogram.size(); ++d) {
     res.states += res.histogram[d];
@@ -346,20 +421,33 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   res.mean_distance = static_cast<double>(weighted / static_cast<long double>(res.states));
   res.component_sizes.push_back(res.states);
   const unsigned last = search::bfs_level(search::BfsBits::Two, res.max_distance, false).cur;
-  if (!first_antipodes(space, ranking, goal_class, last,
+  // The positions an index of the goal's class stands for: its class's orbit, or itself.
+  const auto positions_of = [&](std::uint64_t index, std::vector<Position>& out) {
+    if (symmetric) {
+      out = classes[goal_class]->orbit(index);
+    } else {
+      out.assign(1, ranking.position(index, goal_class));
+    }
+  };
+  if (!first_antipodes(space, n, last,
                        static_cast<std::size_t>(std::max(0, options.antipodes_limit)), run,
-                       res.antipodes)) {
+                       positions_of, res.antipodes)) {
     res.complete = false;  // the histogram is whole; the antipodes' list and components are not
     res.seconds = clock.seconds();
     return res;
   }
 
   // Step 3. The other components: what the goal's class still holds, then the other class,
-  // each time from the first position not reached (the smallest over the processes).
+  // each time from the first position (class) not reached (the smallest over the processes).
   if (options.count_all_components) {
-    bo.on_level = nullptr;
+    bo.on_level = nullptr;        // no checkpoints of these searches
+    bo.resume_histogram.clear();  // they start afresh
+    bo.resume_weighted.clear();
     for (int pass = 0; pass < 2; ++pass) {
       const int klass = pass == 0 ? goal_class : 1 - goal_class;
+      const auto usable = [&](std::uint64_t index) {
+        return !symmetric || classes[klass]->canonical(index);
+      };
       std::uint64_t covered = 0;
       if (pass == 0) {
         covered = res.states;
@@ -368,9 +456,9 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
                     ~std::uint64_t{0});
       }
       std::uint64_t local_next = 0;
-      while (covered < states) {
+      while (covered < positions) {
         clear_frontier(space.table());
-        local_next = first_unreached_local(space.table(), local_next);
+        local_next = first_unreached_usable(space, local_next, usable);
         const std::uint64_t next = space.min(local_next < space.table().states()
                                                  ? space.rank_of(local_next)
                                                  : std::numeric_limits<std::uint64_t>::max());
@@ -385,8 +473,8 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
           res.seconds = clock.seconds();
           return res;
         }
-        res.component_sizes.push_back(other->reached);
-        covered += other->reached;
+        res.component_sizes.push_back(positions_reached(*other));
+        covered += res.component_sizes.back();
       }
     }
     res.components = static_cast<int>(res.component_sizes.size());

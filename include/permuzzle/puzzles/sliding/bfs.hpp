@@ -48,10 +48,12 @@ class SlidingRanking {
   int tiles_parity(int klass, int blank) const {
     return klass ^ (size_.cols % 2 == 0 ? (blank / size_.cols) & 1 : 0);
   }
-  std::uint64_t rank(const Position& p) const;  // within parity_class(p)
+  std::uint64_t rank(const Position& p) const { return rank(p.data()); }  // within parity_class(p)
+  std::uint64_t rank(const std::uint8_t* cells) const;  // the same for the tile per cell
   // The tiles' order of a rank of class `klass` (t[0..n-2]); returns the blank's cell.
   int unrank_tiles(std::uint64_t rank, int klass, std::uint8_t* t) const;
   Position position(std::uint64_t rank, int klass) const;
+  void position(std::uint64_t rank, int klass, std::uint8_t* cells) const;  // cells() entries
   // Weight of Lehmer digit i of t, (n-2-i)!.
   std::uint64_t weight(int i) const { return weight_[i]; }
 
@@ -61,6 +63,12 @@ class SlidingRanking {
   std::uint64_t per_blank_ = 0;
   std::uint64_t weight_[BFS_MAX_CELLS] = {};
 };
+
+// None: every position. On: the classes whenever board maps keep the goal. Auto: the classes only
+// when the table of positions would not fit the memory budget: per position the class search
+// costs more time (1.7 times as much on 3x4), and the table of positions holds 2 bits a
+// position where the classes' holds 2 bits per class index (3x4 with a mid-row goal: 2/3).
+enum class SymmetryMode : std::uint8_t { None, Auto, On };
 
 struct BfsOptions {
   int antipodes_limit = 10;          // how many antipodes to list (all are counted)
@@ -74,6 +82,9 @@ struct BfsOptions {
   // none; search/bfs_checkpoint.hpp), and whether to resume from the last one.
   std::string checkpoint_dir;
   bool resume = false;
+  // Whether to search classes of conjugate positions (symmetry_classes.hpp) when board maps keep
+  // the goal: the answer is the same, in positions; the table holds one entry per class index.
+  SymmetryMode symmetry = SymmetryMode::None;
 };
 
 struct BfsResult {
@@ -82,7 +93,12 @@ struct BfsResult {
   int max_distance = 0;                  // God's number of the board (for this goal)
   std::vector<std::uint64_t> histogram;  // positions at distance 0, 1, ...
   std::uint64_t antipodes_count = 0;
-  std::vector<Position> antipodes;  // the first antipodes_limit, in rank order
+  std::vector<Position> antipodes;  // the first antipodes_limit, in lexicographic order
+  // The symmetry group used (1 without), the classes of the goal's component and per distance
+  // (the positions' figures above without symmetry).
+  std::uint64_t symmetries = 1;
+  std::uint64_t classes = 0;
+  std::vector<std::uint64_t> class_histogram;
   double mean_distance = 0;
   int components = 0;                          // 0 when not counted
   std::vector<std::uint64_t> component_sizes;  // the goal's component first
@@ -94,8 +110,8 @@ struct BfsResult {
   // the processes (search/bfs_distributed.hpp); every process computes the same result.
   std::optional<search::DistributedBfsStats> distribution;
   // False when the run context stopped the search: then only `histogram` (the layers of the
-  // goal's component finished so far), `states` (their sum), `arrangements`, `seconds` and
-  // `memory_bytes` are set.
+  // goal's component finished so far), `states` (their sum), `symmetries`, `class_histogram`,
+  // `classes` (its sum), `arrangements`, `seconds` and `memory_bytes` are set.
   bool complete = true;
 };
 
