@@ -91,6 +91,26 @@ TEST(DefSymmetry, MapsFormAGroup) {
   }
 }
 
+// The maps kept count against the run's memory budget as they grow: the 3x3x3 file's 288 maps
+// (about 288 x (points x 4 + 40) bytes) are refused under a budget of half that, with the
+// budget's message, and kept under one of twice that.
+TEST(DefSymmetry, KeptMapsStayWithinTheMemoryBudget) {
+  def::SymmetryOptions o;
+  o.keep_elements = true;
+  auto whole = def::symmetry_group(load("3x3x3.tws"), RunContext(), o);
+  ASSERT_TRUE(whole.ok());
+  const std::uint64_t kept = whole->maps * (whole->points * 4 + 40);
+  auto refused =
+      def::symmetry_group(load("3x3x3.tws"), RunContext().with_memory_budget(kept / 2), o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::LimitExceeded);
+  EXPECT_NE(refused.error().message.find("symmetry maps kept"), std::string::npos)
+      << refused.error().message;
+  auto fits = def::symmetry_group(load("3x3x3.tws"), RunContext().with_memory_budget(kept * 2), o);
+  ASSERT_TRUE(fits.ok()) << fits.error().message;
+  EXPECT_EQ(fits->maps, whole->maps);
+}
+
 TEST(DefSymmetry, InfoPrintsTheOrder) {
   auto r = test::run_cli("--json def info " + data_file("3x3x3.tws"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

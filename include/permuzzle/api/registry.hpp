@@ -161,6 +161,9 @@ struct Command {
   // Under a job of two or more processes every other command is refused (Registry::call): each
   // process would do the whole work again.
   bool distributed = false;
+  // Hard examples of the command's other paths, which the parameters of `hard_example` do not
+  // take (a method `auto` does not choose there): the conformance suite runs each like it.
+  std::vector<nlohmann::json> other_hard_examples{};
 };
 
 class Registry {

@@ -4,12 +4,15 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace permuzzle::def {
 
 namespace {
 
 constexpr std::uint32_t NONE = std::numeric_limits<std::uint32_t>::max();
+// Bytes a kept map costs beside its images: the vector and its heap block's header.
+constexpr std::uint64_t KEPT_MAP_OVERHEAD = sizeof(std::vector<std::uint32_t>) + 16;
 
 // The search of the header. Layout: points are numbered set by set, active slot by active slot,
 // orientation by orientation (point_of[set][slot * O + o], NONE for inactive slots); moves[m]
@@ -26,6 +29,7 @@ class Search {
     sigma_.assign(gens_.size(), -1);
     search(0);
     if (run_.should_stop()) return run_.stop_error();
+    if (memory_error_) return *memory_error_;
     if (too_many_) {
       return make_error(fmt::format("the symmetry maps are more than {} point images to keep",
                                     options_.max_kept_images),
@@ -258,6 +262,14 @@ class Search {
       for (std::uint32_t p = 0; p < points() && identity; ++p) identity = phi_[p] == p;
       out_.elements.insert(identity ? out_.elements.begin() : out_.elements.end(), phi_);
       if (out_.elements.size() * points() > options_.max_kept_images) too_many_ = over_ = true;
+      // The maps kept are memory too (each a vector of points() images): within the run's
+      // budget as they grow, not only within the count above.
+      const std::uint64_t kept_bytes =
+          out_.elements.size() * (points() * sizeof(std::uint32_t) + KEPT_MAP_OVERHEAD);
+      if (auto ok = run_.check_memory(kept_bytes, "the symmetry maps kept"); !ok) {
+        memory_error_ = ok.error();
+        over_ = true;
+      }
     }
   }
 
@@ -281,6 +293,7 @@ class Search {
   std::vector<long> sigma_;
   std::uint64_t nodes_ = 0;
   bool over_ = false, stopped_ = false, too_many_ = false;
+  std::optional<Error> memory_error_;  // the maps kept went over the run's memory budget
   SymmetryGroup out_;
 };
 
