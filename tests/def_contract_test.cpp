@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/table_store.hpp"
@@ -28,9 +29,7 @@
 namespace permuzzle::def {
 namespace def_contract_test {
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using test_data::data_file;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 #include "permuzzle/api/registry.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/table_store.hpp"
@@ -22,9 +23,7 @@ namespace def_core_test {
 using def::Definition;
 using def::State;
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using def::test_data::data_file;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);

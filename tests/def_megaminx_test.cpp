@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -16,15 +17,10 @@
 namespace permuzzle::def {
 namespace def_megaminx_test {
 
-std::string read_data(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_data::data_text;
 
 Definition megaminx() {
-  auto d = parse_definition(read_data("megaminx.tws"), "megaminx.tws");
+  auto d = parse_definition(data_text("megaminx.tws"), "megaminx.tws");
   EXPECT_TRUE(d) << (d ? "" : d.error().message);
   return *d;
 }
@@ -78,7 +74,7 @@ TEST(DefMegaminx, MoveIdentitiesAgreeWithTwsearchsFile) {
 
 TEST(DefMegaminx, PhaseFileSizesAreTheArrangementsOfTheirNewPieces) {
   const Definition d = megaminx();
-  auto specs = parse_phase_file(d, read_data("megaminx.phases"), "megaminx.phases");
+  auto specs = parse_phase_file(d, data_text("megaminx.phases"), "megaminx.phases");
   ASSERT_TRUE(specs) << specs.error().message;
   const auto phases = phases_from_specs(d, *specs);
   const auto sizes = phase_sizes(d, phases, RunContext{});
@@ -107,7 +103,7 @@ TEST(DefMegaminx, PhaseFileSizesAreTheArrangementsOfTheirNewPieces) {
 
 TEST(DefMegaminx, RandomPositionsSolvedByPhasesAndReplayed) {
   const Definition d = megaminx();
-  auto specs = parse_phase_file(d, read_data("megaminx.phases"), "megaminx.phases");
+  auto specs = parse_phase_file(d, data_text("megaminx.phases"), "megaminx.phases");
   ASSERT_TRUE(specs) << specs.error().message;
   TableStore store;  // in memory: the tables are built here (a few seconds)
   PhaseOptions o;

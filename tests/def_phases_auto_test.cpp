@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -16,12 +17,7 @@ namespace permuzzle::def {
 namespace def_phases_auto_test {
 
 Definition load(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto d = parse_definition(text.str(), name);
-  EXPECT_TRUE(d) << (d ? "" : d.error().message);
-  return *d;
+  return test_data::data_definition(name);
 }
 
 // Slots a state changes (moves or twists), over every set.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -17,12 +18,7 @@
 namespace permuzzle::def {
 namespace def_phases_cube4_test {
 
-std::string data_text(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_data::data_text;
 
 mpz_class falling(unsigned n, unsigned k) {  // n! / (n - k)!
   mpz_class out = 1;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -19,9 +20,7 @@
 namespace permuzzle::def {
 namespace def_phases_loopover_test {
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using test_data::data_file;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -17,17 +18,10 @@
 namespace permuzzle::def {
 namespace def_phases_test {
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using test_data::data_file;
 
 Definition load(const std::string& name) {
-  std::ifstream in(data_file(name));
-  std::stringstream text;
-  text << in.rdbuf();
-  auto d = parse_definition(text.str(), name);
-  EXPECT_TRUE(d) << (d ? "" : d.error().message);
-  return *d;
+  return test_data::data_definition(name);
 }
 
 // Corners oriented first (all identical, orientations tracked), then solved.

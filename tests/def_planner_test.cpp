@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
 #include "permuzzle/core/table_store.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
@@ -18,12 +19,7 @@
 namespace permuzzle::def {
 namespace def_planner_test {
 
-std::string read_data(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_data::data_text;
 
 Definition parse(const std::string& text, const std::string& name) {
   auto d = parse_definition(text, name);
@@ -35,7 +31,7 @@ Definition parse(const std::string& text, const std::string& name) {
 // twsearch's pyraminx file has two corner sets moving together): the same 933,120 positions,
 // but 81 times as many ranks when the sets are ranked apart.
 std::string pyraminx_with_copy() {
-  std::istringstream in(read_data("pyraminx.tws"));
+  std::istringstream in(data_text("pyraminx.tws"));
   std::string out;
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -65,7 +61,7 @@ DefBfsResult whole_bfs(const Definition& d, Metric metric = Metric::Htm) {
 }
 
 TEST(DefJoint, CoupledSetsRankOnlyTheirReachableCombinations) {
-  const Definition plain = parse(read_data("pyraminx.tws"), "pyraminx");
+  const Definition plain = parse(data_text("pyraminx.tws"), "pyraminx");
   const Definition coupled = parse(pyraminx_with_copy(), "pyraminx-copy");
   ASSERT_EQ(coupled.sets.size(), 3u);
   // Ranked apart: 81 times the positions. Joined: exactly the positions (933,120, published).
@@ -98,7 +94,7 @@ TEST(DefJoint, SkewbBfsRanksFewerThanTheProduct) {
   // Skewb: 3,149,280 positions (published). The fixed tetrad's twists and the moving tetrad
   // are coupled (a third of their combinations are reachable): joined, the ranks are exactly
   // the positions, a third of the product.
-  const Definition d = parse(read_data("skewb.tws"), "skewb");
+  const Definition d = parse(data_text("skewb.tws"), "skewb");
   auto apart = CompiledPuzzle::compile(d);
   ASSERT_TRUE(apart.ok());
   const DefBfsResult r = whole_bfs(d);

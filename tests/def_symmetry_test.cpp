@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
 #include "permuzzle/puzzles/def/symmetry.hpp"
 #include "permuzzle/puzzles/loopover/symmetry.hpp"
@@ -17,17 +18,10 @@
 namespace permuzzle {
 namespace def_symmetry_test {
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using def::test_data::data_file;
 
 def::Definition load(const std::string& name) {
-  std::ifstream in(data_file(name));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto d = def::parse_definition(ss.str(), name);
-  EXPECT_TRUE(d.ok()) << name;
-  return *d;
+  return def::test_data::data_definition(name);
 }
 
 TEST(DefSymmetry, OrdersOfKnownPuzzles) {

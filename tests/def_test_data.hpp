@@ -1,5 +1,5 @@
-// The definition files of data/puzzles/ for the def tests, as text and parsed (a failure to read or
-// parse is a test failure; the test then gets an empty definition).
+// The definition files of data/puzzles/ for the def tests: paths, text and parsed (a failure to
+// read or parse is a test failure; the test then gets an empty definition).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,8 +13,13 @@
 
 namespace permuzzle::def::test_data {
 
+// The path of data/puzzles/NAME.
+inline std::string data_file(const std::string& name) {
+  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
+}
+
 inline std::string data_text(const std::string& name) {
-  std::ifstream in(std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name);
+  std::ifstream in(data_file(name));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -11,15 +11,14 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "def_test_data.hpp"
 
 namespace permuzzle {
 namespace mpi_bfs_test {
 
 using Hist = std::vector<std::uint64_t>;
 
-std::string data_file(const std::string& name) {
-  return std::string(PERMUZZLE_DATA_DIR) + "/puzzles/" + name;
-}
+using def::test_data::data_file;
 
 bool have_mpirun() {
   return std::system("command -v mpirun >/dev/null 2>&1") == 0;
