@@ -168,17 +168,9 @@ TEST_P(Conformance, InvalidExamplesAreInvalidInput) {
   }
 }
 
-// The hard example and those of the command's other paths.
-std::vector<nlohmann::json> hard_examples(const api::Command& c) {
-  std::vector<nlohmann::json> all;
-  if (!c.hard_example.is_null()) all.push_back(c.hard_example);
-  all.insert(all.end(), c.other_hard_examples.begin(), c.other_hard_examples.end());
-  return all;
-}
-
 TEST_P(Conformance, HardExampleHonoursTheTimeLimitAndTheMemoryBudget) {
   if (command_->hard_example.is_null()) GTEST_SKIP() << "every call is quick";
-  for (const nlohmann::json& example : hard_examples(*command_)) {
+  for (const nlohmann::json& example : api::hard_examples(*command_)) {
     SCOPED_TRACE(example.dump().substr(0, 200));
     const bool peak_known = reset_peak_memory();
     const std::uint64_t base = status_bytes("VmRSS");
@@ -197,7 +189,7 @@ TEST_P(Conformance, HardExampleHonoursTheTimeLimitAndTheMemoryBudget) {
 
 TEST_P(Conformance, HardExampleIsCancelledPromptly) {
   if (command_->hard_example.is_null()) GTEST_SKIP() << "every call is quick";
-  for (const nlohmann::json& example : hard_examples(*command_)) {
+  for (const nlohmann::json& example : api::hard_examples(*command_)) {
     SCOPED_TRACE(example.dump().substr(0, 200));
     api::CallMeasurement o = run(example, std::nullopt, CANCEL_AFTER_SECONDS);
     auto kind = api::stop_kind(o.result);

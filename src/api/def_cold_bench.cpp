@@ -222,6 +222,10 @@ void register_def_cold_bench(Registry& r) {
       bench_def_cold,
       true};
   bench.hard_example = {{"cases", "loopover4x4-qtm"}};
+  // def bfs over symmetry classes (its symmetry search, class tables and levels): the pyraminx
+  // with tips, about 2.3 s on one thread; no command's own hard example takes that path (the
+  // files that run longer fall back to ranks).
+  bench.other_hard_examples = {{{"cases", "pyraminx-bfs"}}};
   bench.invalid_examples = {{{"cases", "nope"}}};
   r.add(std::move(bench));
 }

@@ -1,10 +1,10 @@
 // `bench limits`: the contract's time promises measured over the whole registry. Every command
-// with a hard example (Command::hard_example) runs it twice on a table store of its own (no
-// cache: first-use table builds are part of the wait): once under a time limit, once cancelled
-// through its stop token after a delay. The report gives each answer's delay past the limit (or
-// past the stop request), in wall and CPU time with the machine's load, beside the promise,
-// max(0.5 s, 10% of the limit); the verdict is api/contract.hpp's, the one the conformance suite
-// asserts. A missed promise is reported, not an error.
+// with a hard example (Command::hard_example, and each of other_hard_examples) runs it twice on a
+// table store of its own (no cache: first-use table builds are part of the wait): once under a time
+// limit, once cancelled through its stop token after a delay. The report gives each answer's delay
+// past the limit (or past the stop request), in wall and CPU time with the machine's load, beside
+// the promise, max(0.5 s, 10% of the limit); the verdict is api/contract.hpp's, the one the
+// conformance suite asserts. A missed promise is reported, not an error.
 #include <algorithm>
 
 #include "common.hpp"
@@ -33,12 +33,12 @@ std::string outcome_of(const Result<Output>& r) {
 
 // Runs one command's hard example on a table store of its own, under `parent`'s stop token and
 // deadline, plus its own limit (`limit` seconds) or a stop request after `cancel_after` seconds.
-CallMeasurement measure(const Registry& registry, const Command& c, const RunContext& parent,
-                        std::uint64_t memory_budget, std::optional<double> limit,
-                        double cancel_after) {
+CallMeasurement measure(const Registry& registry, const Command& c, const nlohmann::json& params,
+                        const RunContext& parent, std::uint64_t memory_budget,
+                        std::optional<double> limit, double cancel_after) {
   TableStore store;  // no directory: a cold start, nothing written
   CallPlan plan;
-  plan.params = c.hard_example;
+  plan.params = params;
   plan.time_limit = limit;
   plan.cancel_after = limit ? 0 : cancel_after;
   plan.memory_budget = memory_budget;
@@ -59,12 +59,22 @@ Result<Output> bench_limits(const Request& q, Session& s) {
                             : q.unsigned_integer("budget") << 20;
   const double promise = time_limit_promise_seconds(limit);
 
+  // Every hard example: a command's own, then its other paths' (named "family verb #2", ...).
+  struct Example {
+    const Command* command;
+    nlohmann::json params;
+    std::string name;
+  };
   const Registry registry = make_registry();
-  std::vector<const Command*> commands;
+  std::vector<Example> commands;
   for (const Command& c : registry.commands()) {
     if (c.hard_example.is_null() || (c.family == "bench" && c.verb == "limits")) continue;
     if (!only.empty() && c.family != only) continue;
-    commands.push_back(&c);
+    const std::vector<nlohmann::json> examples = hard_examples(c);
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      commands.push_back(
+          {&c, examples[i], c.family + " " + c.verb + (i == 0 ? "" : fmt::format(" #{}", i + 1))});
+    }
   }
   if (commands.empty()) return make_error("no command of family '" + only + "' has a hard example");
 
@@ -79,14 +89,15 @@ Result<Output> bench_limits(const Request& q, Session& s) {
   double worst_overrun = 0, worst_overrun_cpu = 0, worst_cancel = 0, worst_cancel_cpu = 0;
   double highest_load = 0;
   std::size_t kept = 0, done = 0;
-  for (const Command* c : commands) {
+  for (const Example& e : commands) {
     if (s.run.should_stop()) break;
-    s.run.report({"bench limits", done, commands.size(), c->family + " " + c->verb});
-    CallMeasurement limited = measure(registry, *c, s.run, budget, limit, 0);
+    s.run.report({"bench limits", done, commands.size(), e.name});
+    CallMeasurement limited = measure(registry, *e.command, e.params, s.run, budget, limit, 0);
     if (s.run.should_stop()) break;
-    CallMeasurement cancelled = measure(registry, *c, s.run, budget, std::nullopt, cancel_after);
+    CallMeasurement cancelled =
+        measure(registry, *e.command, e.params, s.run, budget, std::nullopt, cancel_after);
     ++done;
-    const std::string name = c->family + " " + c->verb;
+    const std::string& name = e.name;
     const std::string missed = contract_violation(limited, promise);
     const std::string missed_cancel = contract_violation(cancelled, CANCEL_PROMISE_SECONDS);
     const bool ok = missed.empty() && missed_cancel.empty();
@@ -122,7 +133,8 @@ Result<Output> bench_limits(const Request& q, Session& s) {
   out.json["highest_load"] = highest_load;
   out.json["complete"] = done == commands.size();
   out.text += fmt::format(
-      "{} of {} commands measured; {} kept the promise (answer within {:.2f} s of a {:g} s limit, "
+      "{} of {} hard examples measured; {} kept the promise (answer within {:.2f} s of a {:g} s "
+      "limit, "
       "within {:g} s of a stop request; CPU per thread, wall scaled by the load); worst overrun "
       "{:.3f} s wall, {:.3f} s CPU; worst cancellation {:.3f} s wall, {:.3f} s CPU; load up to "
       "{:.1f} on {} cores\n",

@@ -166,6 +166,14 @@ struct Command {
   std::vector<nlohmann::json> other_hard_examples{};
 };
 
+// A command's hard examples: `hard_example` (none when null), then `other_hard_examples`.
+inline std::vector<nlohmann::json> hard_examples(const Command& c) {
+  std::vector<nlohmann::json> all;
+  if (!c.hard_example.is_null()) all.push_back(c.hard_example);
+  all.insert(all.end(), c.other_hard_examples.begin(), c.other_hard_examples.end());
+  return all;
+}
+
 class Registry {
  public:
   Registry() = default;

@@ -200,8 +200,11 @@ class Builder {
     if (g_.elements.empty()) return refusal("the symmetry group's elements were not kept");
     index_points();
     std::set<std::vector<std::uint8_t>> seen;
+    std::uint64_t tried = 0;
     for (const auto& phi : g_.elements) {
-      if ((seen.size() & 255) == 0 && run_.should_stop()) return run_.stop_error();
+      // Polled by maps tried, not by actions kept: most maps repeat an action (the tips file:
+      // 157,464 maps, 24 actions), and a stop waited 0.2-0.4 s for the loop's end.
+      if ((tried++ & 255) == 0 && run_.should_stop()) return run_.stop_error();
       auto a = action_of(phi);
       if (!a) return a.error();
       if (!seen.insert(key_of(*a)).second) continue;

@@ -7,15 +7,14 @@ namespace permuzzle::sliding {
 
 // Data layout. maps[g][c] = the cell that map g sends cell c to; relabel[g][t] = the tile that
 // tile t becomes (0 stays 0). Cells in the same orbit share orbit_of[c]; representative[o] is
-// the orbit's smallest cell; to_representative[c] lists the maps g with g(c) = representative of
-// c's orbit (a coset of that cell's stabiliser: the first map takes c there, the others are it
-// followed by each element of the stabiliser).
+// the orbit's smallest cell; to_representative[c] lists the maps g with g(c) = the representative
+// of c's orbit (a coset of the representative's stabiliser; for the representative itself, the
+// stabiliser, the identity first). Maps are indexed as goal_symmetries lists them: 0 = identity.
 struct SlidingClassesData {
   SlidingRanking ranking{BoardSize{2, 2}};
   int klass = 0;
   int cells = 0;
   std::uint64_t per_blank = 0;
-  Position goal;
   std::vector<std::vector<std::uint8_t>> maps;
   std::vector<std::vector<std::uint8_t>> relabel;
   std::vector<int> orbit_of;
@@ -101,7 +100,6 @@ SlidingSymmetryClasses::SlidingSymmetryClasses(const SlidingRanking& ranking, co
   d->klass = klass;
   d->cells = ranking.size().cells();
   d->per_blank = ranking.per_blank();
-  d->goal = goal;
   d->maps = goal_symmetries(ranking.size(), goal);
   // Step 1. The relabelling of each map: the tile at goal cell g becomes the tile at map(g).
   std::vector<std::uint8_t> goal_cell(goal.size());
