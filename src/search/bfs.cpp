@@ -151,6 +151,20 @@ void sweep_range(BfsTable& table, const BfsLevel& level, std::uint64_t begin, st
   }
 }
 
+void record_completed_levels(BfsOptions& options, BfsCompletedLevels& out) {
+  const bool weighted = static_cast<bool>(options.weight);
+  out.ranks = options.resume_histogram;
+  out.positions = weighted ? options.resume_weighted : options.resume_histogram;
+  auto before = std::move(options.on_level);
+  options.on_level = [&out, before = std::move(before), weighted](
+                         const BfsTable& t, const std::vector<std::uint64_t>& h,
+                         const std::vector<std::uint64_t>& w) -> Status {
+    out.ranks = h;
+    out.positions = weighted ? w : h;
+    return before ? before(t, h, w) : Status(Ok{});
+  };
+}
+
 namespace bfs_detail {
 
 void make_on_own_threads(unsigned count, const std::function<void(unsigned)>& make) {

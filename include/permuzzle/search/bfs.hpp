@@ -105,6 +105,17 @@ struct BfsResult {
   std::uint64_t table_bytes = 0;
 };
 
+// The levels a search completed, for the answer of a run that is stopped (a time limit, a
+// cancellation): the ranks per distance and the positions per distance (the weighted histogram
+// with BfsOptions::weight, else the ranks again); a resumed search's levels from the start.
+struct BfsCompletedLevels {
+  std::vector<std::uint64_t> ranks;
+  std::vector<std::uint64_t> positions;
+};
+// Keeps `out` up to date after every level, besides what options.on_level already does. Call it
+// once the checkpoints are attached (they set the resumed levels) and the weight is set.
+void record_completed_levels(BfsOptions& options, BfsCompletedLevels& out);
+
 // One level's entry values, as every range of it needs them.
 struct BfsLevel {
   int depth = 0;

@@ -161,21 +161,6 @@ Status list_antipodes(const search::BfsSpace& space, unsigned last, const DefBfs
   return Ok{};
 }
 
-// Keeps the positions per distance of the levels completed so far in `completed` (the
-// histogram, or with `bo.weight` the weighted one; a resumed search's levels from the start), for
-// the answer of a run that is stopped, besides what bo.on_level already does.
-void record_completed_levels(search::BfsOptions& bo, std::vector<std::uint64_t>& completed) {
-  const bool weighted = static_cast<bool>(bo.weight);
-  completed = weighted ? bo.resume_weighted : bo.resume_histogram;
-  auto save = std::move(bo.on_level);
-  bo.on_level = [&completed, save, weighted](const search::BfsTable& t,
-                                             const std::vector<std::uint64_t>& h,
-                                             const std::vector<std::uint64_t>& w) -> Status {
-    completed = weighted ? w : h;
-    return save ? save(t, h, w) : Status(Ok{});
-  };
-}
-
 // The whole rank space in this process's table, or under `cluster` (an MPI job) this process's
 // slice of it (search/bfs_space.hpp).
 Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsOptions& options,
@@ -207,8 +192,8 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   if (!resumed) return resumed.error();
   result.resumed_from = *resumed;
   // The levels completed so far, for a run that is stopped (time limit or cancellation).
-  std::vector<std::uint64_t> completed;
-  record_completed_levels(bo, completed);
+  search::BfsCompletedLevels completed;
+  search::record_completed_levels(bo, completed);
 
   // Step 2. The search. One process prefetches the entries of a node's children in its table.
   const std::uint64_t starts[] = {start};
@@ -220,8 +205,8 @@ Result<DefBfsResult> ranked_bfs(const CompiledPuzzle& p, int bits, const DefBfsO
   auto r = space->search(starts, make_expander, run, bo);
   result.distribution = space->distribution();
   const std::uint64_t table_bytes = space->table().bytes() + p.table_bytes();
-  if (!r && run.should_stop() && !completed.empty()) {
-    return stopped_result(std::move(result), completed, table_bytes, run);
+  if (!r && run.should_stop() && !completed.positions.empty()) {
+    return stopped_result(std::move(result), completed.positions, table_bytes, run);
   }
   if (!r) return r.error();
   result.histogram = r->histogram;
@@ -355,8 +340,8 @@ Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryCla
   if (!resumed) return resumed.error();
   result.resumed_from = *resumed;
   // The positions per level completed so far, for a run that is stopped.
-  std::vector<std::uint64_t> completed;
-  record_completed_levels(bo, completed);
+  search::BfsCompletedLevels completed;
+  search::record_completed_levels(bo, completed);
   // Step 2. The search.
   const std::uint64_t starts[] = {classes.index(p.solved())};
   auto r = space->search(
@@ -364,8 +349,8 @@ Result<DefBfsResult> symmetric_bfs(const CompiledPuzzle& p, const DefSymmetryCla
   result.distribution = space->distribution();
   const std::uint64_t table_bytes =
       space->table().bytes() + classes.table_bytes() + p.table_bytes();
-  if (!r && run.should_stop() && !completed.empty()) {
-    return stopped_result(std::move(result), completed, table_bytes, run);
+  if (!r && run.should_stop() && !completed.positions.empty()) {
+    return stopped_result(std::move(result), completed.positions, table_bytes, run);
   }
   if (!r) return r.error();
   result.histogram = r->weighted;
