@@ -369,18 +369,16 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   };
 
   // Step 2. The goal's component, level by level (reported, and kept when the run stops).
-  std::vector<std::uint64_t> completed{1}, completed_classes{1};
-  bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h,
-                    const std::vector<std::uint64_t>& w) -> Status {
-    completed = w.empty() ? h : w;
-    completed_classes = h;
-    if (options.on_layer) {
+  if (options.on_layer) {
+    bo.on_level = [&](const search::BfsTable&, const std::vector<std::uint64_t>& h,
+                      const std::vector<std::uint64_t>& w) -> Status {
+      const std::vector<std::uint64_t>& positions = w.empty() ? h : w;
       std::uint64_t total = 0;
-      for (std::uint64_t c : completed) total += c;
-      options.on_layer(static_cast<int>(completed.size()) - 1, completed.back(), total);
-    }
-    return Ok{};
-  };
+      for (std::uint64_t c : positions) total += c;
+      options.on_layer(static_cast<int>(positions.size()) - 1, positions.back(), total);
+      return Ok{};
+    };
+  }
   const std::uint64_t goal_rank = ranking.rank(goal);
   const std::uint64_t goal_index = symmetric ? classes[goal_class]->index(goal) : goal_rank;
   const search::BfsCheckpointName checkpoint{
@@ -392,17 +390,15 @@ Result<BfsResult> bfs(BoardSize size, const Position& goal, const BfsOptions& op
   auto resumed = space.use_checkpoints(checkpoint, options.resume, bo);
   if (!resumed) return resumed.error();
   res.resumed_from = *resumed;
-  if (*resumed >= 0) {
-    completed_classes = bo.resume_histogram;
-    completed = symmetric ? bo.resume_weighted : bo.resume_histogram;
-  }
+  search::BfsCompletedLevels completed;
+  search::record_completed_levels(bo, completed);
   auto r = search_from(goal_index, goal_class);
   res.distribution = space.distribution();
   if (!r) {
     if (!run.should_stop()) return r.error();
     res.complete = false;
-    res.histogram = completed;
-    res.class_histogram = completed_classes;
+    res.histogram = completed.positions;
+    res.class_histogram = completed.ranks;
     for (auto h : res.histogram) res.states += h;
     for (auto h : res.class_histogram) res.classes += h;
     res.seconds = clock.seconds();
