@@ -156,14 +156,14 @@ MoveSpans move_spans(BoardSize size, Metric metric) {
 }
 
 // What every search shares: the size check, the run context (threads, the default budget), the
-// search options (4-bit entries, levels reported, the completed ones kept for a stopped run).
+// search options (4-bit entries, levels reported; the completed ones are kept for a stopped run
+// by search::record_completed_levels, once the checkpoints are attached).
 struct SearchSetup {
   RunContext run;
   std::uint64_t total = 0;  // n!
   MoveSpans moves;
   search::BfsOptions bo;
-  std::vector<std::uint64_t> completed;            // ranks per completed level
-  std::vector<std::uint64_t> completed_positions;  // their positions (classes: weighted)
+  search::BfsCompletedLevels completed;  // ranks and positions per completed level
   std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
 
   double seconds() const {
@@ -191,16 +191,13 @@ Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOpt
   s->bo.undirected = true;  // every metric move's inverse is also a move
   s->bo.antipodes_limit = options.antipodes;
   SearchSetup* raw = s.get();
-  s->bo.on_level = [raw, &options](const search::BfsTable&, const std::vector<std::uint64_t>& h,
-                                   const std::vector<std::uint64_t>& w) -> Status {
-    raw->completed = h;
-    raw->completed_positions = w.empty() ? h : w;
-    if (options.on_level) {
-      options.on_level(static_cast<int>(h.size()) - 1, raw->completed_positions.back(),
-                       raw->seconds());
-    }
-    return Ok{};
-  };
+  if (options.on_level) {
+    s->bo.on_level = [raw, &options](const search::BfsTable&, const std::vector<std::uint64_t>& h,
+                                     const std::vector<std::uint64_t>& w) -> Status {
+      options.on_level(static_cast<int>(h.size()) - 1, (w.empty() ? h : w).back(), raw->seconds());
+      return Ok{};
+    };
+  }
   return s;
 }
 
@@ -209,8 +206,10 @@ Result<std::unique_ptr<SearchSetup>> prepare_search(BoardSize size, const BfsOpt
 void report_partial(const BfsStats& st, const SearchSetup& s, const BfsOptions& options) {
   if (!s.run.should_stop() || options.partial == nullptr) return;
   BfsStats known = st;
-  known.histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed_positions;
-  known.class_histogram = s.completed.empty() ? std::vector<std::uint64_t>{1} : s.completed;
+  known.histogram =
+      s.completed.ranks.empty() ? std::vector<std::uint64_t>{1} : s.completed.positions;
+  known.class_histogram =
+      s.completed.ranks.empty() ? std::vector<std::uint64_t>{1} : s.completed.ranks;
   for (std::uint64_t c : known.histogram) known.states += c;
   for (std::uint64_t c : known.class_histogram) known.classes += c;
   known.seconds = s.seconds();
@@ -270,10 +269,7 @@ Result<BfsStats> search_classes(BoardSize size, const BfsOptions& options, Clust
   auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
   if (!resumed) return resumed.error();
   st.resumed_from = *resumed;
-  if (*resumed >= 0) {
-    setup.completed = setup.bo.resume_histogram;
-    setup.completed_positions = setup.bo.resume_weighted;
-  }
+  search::record_completed_levels(setup.bo, setup.completed);
   auto r = space->search(
       std::span<const std::uint64_t>(&goal, 1), [&] { return cls.expander(); }, setup.run,
       setup.bo);
@@ -328,8 +324,8 @@ Result<BfsStats> search_from_goal(BoardSize size, const BfsOptions& options, Clu
     auto resumed = space->use_checkpoints(name, options.resume, setup.bo);
     if (!resumed) return resumed.error();
     st.resumed_from = *resumed;
-    if (*resumed >= 0) setup.completed = setup.completed_positions = setup.bo.resume_histogram;
   }
+  search::record_completed_levels(setup.bo, setup.completed);
   auto r = space->search(
       std::span<const std::uint64_t>(&goal, 1),
       [&] { return LoopoverExpander(n, setup.moves.weight, &setup.moves.spans); }, setup.run,
