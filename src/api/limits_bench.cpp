@@ -66,17 +66,17 @@ Result<Output> bench_limits(const Request& q, Session& s) {
     std::string name;
   };
   const Registry registry = make_registry();
-  std::vector<Example> commands;
+  std::vector<Example> examples;
   for (const Command& c : registry.commands()) {
     if (c.hard_example.is_null() || (c.family == "bench" && c.verb == "limits")) continue;
     if (!only.empty() && c.family != only) continue;
-    const std::vector<nlohmann::json> examples = hard_examples(c);
-    for (std::size_t i = 0; i < examples.size(); ++i) {
-      commands.push_back(
-          {&c, examples[i], c.family + " " + c.verb + (i == 0 ? "" : fmt::format(" #{}", i + 1))});
+    const std::vector<nlohmann::json> list = hard_examples(c);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      examples.push_back(
+          {&c, list[i], c.family + " " + c.verb + (i == 0 ? "" : fmt::format(" #{}", i + 1))});
     }
   }
-  if (commands.empty()) return make_error("no command of family '" + only + "' has a hard example");
+  if (examples.empty()) return make_error("no command of family '" + only + "' has a hard example");
 
   // Step 1. Each command: under the limit, then cancelled.
   Output out;
@@ -89,9 +89,9 @@ Result<Output> bench_limits(const Request& q, Session& s) {
   double worst_overrun = 0, worst_overrun_cpu = 0, worst_cancel = 0, worst_cancel_cpu = 0;
   double highest_load = 0;
   std::size_t kept = 0, done = 0;
-  for (const Example& e : commands) {
+  for (const Example& e : examples) {
     if (s.run.should_stop()) break;
-    s.run.report({"bench limits", done, commands.size(), e.name});
+    s.run.report({"bench limits", done, examples.size(), e.name});
     CallMeasurement limited = measure(registry, *e.command, e.params, s.run, budget, limit, 0);
     if (s.run.should_stop()) break;
     CallMeasurement cancelled =
@@ -131,16 +131,16 @@ Result<Output> bench_limits(const Request& q, Session& s) {
   out.json["worst_cancel"] = worst_cancel;
   out.json["worst_cancel_cpu"] = worst_cancel_cpu;
   out.json["highest_load"] = highest_load;
-  out.json["complete"] = done == commands.size();
+  out.json["complete"] = done == examples.size();
   out.text += fmt::format(
       "{} of {} hard examples measured; {} kept the promise (answer within {:.2f} s of a {:g} s "
       "limit, "
       "within {:g} s of a stop request; CPU per thread, wall scaled by the load); worst overrun "
       "{:.3f} s wall, {:.3f} s CPU; worst cancellation {:.3f} s wall, {:.3f} s CPU; load up to "
       "{:.1f} on {} cores\n",
-      done, commands.size(), kept, promise, limit, CANCEL_PROMISE_SECONDS, worst_overrun,
+      done, examples.size(), kept, promise, limit, CANCEL_PROMISE_SECONDS, worst_overrun,
       worst_overrun_cpu, worst_cancel, worst_cancel_cpu, highest_load, hardware_threads());
-  if (done < commands.size()) out.stopped = s.run.stop_error();
+  if (done < examples.size()) out.stopped = s.run.stop_error();
   return out;
 }
 

@@ -82,14 +82,25 @@ std::vector<std::vector<std::uint8_t>> goal_symmetries(BoardSize size, const Pos
   return out;  // the identity (no transpose, no flips) comes first
 }
 
-Position conjugate_position(const Position& position, const std::vector<std::uint8_t>& map,
-                            const Position& goal) {
+namespace {
+
+// A map's relabelling of the tiles: the tile at goal cell g becomes the tile at map(g) (0 stays 0:
+// the map fixes the goal's blank cell).
+std::vector<std::uint8_t> relabelling(const std::vector<std::uint8_t>& map, const Position& goal) {
   std::vector<std::uint8_t> goal_cell(goal.size());
   for (std::size_t c = 0; c < goal.size(); ++c) goal_cell[goal[c]] = static_cast<std::uint8_t>(c);
+  std::vector<std::uint8_t> rel(goal.size());
+  for (std::size_t t = 0; t < goal.size(); ++t) rel[t] = goal[map[goal_cell[t]]];
+  return rel;
+}
+
+}  // namespace
+
+Position conjugate_position(const Position& position, const std::vector<std::uint8_t>& map,
+                            const Position& goal) {
+  const std::vector<std::uint8_t> rel = relabelling(map, goal);
   Position out(position.size(), 0);
-  for (std::size_t c = 0; c < position.size(); ++c) {
-    out[map[c]] = goal[map[goal_cell[position[c]]]];
-  }
+  for (std::size_t c = 0; c < position.size(); ++c) out[map[c]] = rel[position[c]];
   return out;
 }
 
@@ -101,14 +112,8 @@ SlidingSymmetryClasses::SlidingSymmetryClasses(const SlidingRanking& ranking, co
   d->cells = ranking.size().cells();
   d->per_blank = ranking.per_blank();
   d->maps = goal_symmetries(ranking.size(), goal);
-  // Step 1. The relabelling of each map: the tile at goal cell g becomes the tile at map(g).
-  std::vector<std::uint8_t> goal_cell(goal.size());
-  for (std::size_t c = 0; c < goal.size(); ++c) goal_cell[goal[c]] = static_cast<std::uint8_t>(c);
-  for (const auto& map : d->maps) {
-    std::vector<std::uint8_t> rel(goal.size());
-    for (std::size_t t = 0; t < goal.size(); ++t) rel[t] = goal[map[goal_cell[t]]];
-    d->relabel.push_back(std::move(rel));
-  }
+  // Step 1. The relabelling of each map.
+  for (const auto& map : d->maps) d->relabel.push_back(relabelling(map, goal));
   // Step 2. The cells' orbits, each represented by its smallest cell, and for every cell the
   // maps that take it to its representative.
   const auto n = static_cast<std::size_t>(d->cells);
