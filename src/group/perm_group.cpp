@@ -67,6 +67,10 @@ void put_words(std::vector<std::uint8_t>& out, const T* values, std::size_t coun
     for (int b = 0; b < 4; ++b) to[4 * i + b] = static_cast<std::uint8_t>(v >> (8 * b));
   }
 }
+// From this degree on, a random Schreier-Sims step polls the run every time (its O(n) work
+// dwarfs a clock read), below it once in 64 steps.
+constexpr std::size_t LARGE_DEGREE_POLL = 4096;
+
 // Throws StopHit once the run asks to stop: for loops whose every step is costly (a level of a
 // chain record, a Schreier generator, a Minkwitz step), where StopPoller's one check in 64
 // calls would come too late.
@@ -963,6 +967,13 @@ mpz_class random_schreier_sims(C& chain, ProductReplacer<T>& random, const mpz_c
   std::vector<T> x(n);
   mpz_class order = chain_order(chain);
   for (int quiet = 0; quiet < patience && order < target;) {
+    // Every element costs O(n) and a sift: on large degrees one poll in 64 (StopPoller) would
+    // come seconds late (three transpositions on 10^6 points: over 10 s under load).
+    if (n >= LARGE_DEGREE_POLL) {
+      throw_if_stopped(chain.run());
+    } else {
+      chain.poll();
+    }
     const T* r = random.next();
     std::copy(r, r + n, x.begin());
     std::size_t l = chain.sift(x.data());
@@ -978,9 +989,11 @@ mpz_class random_schreier_sims(C& chain, ProductReplacer<T>& random, const mpz_c
 }
 
 // Adds a generator to a random chain (as a residue) and to the random walk; false if it was
-// already known to be in the chain's group.
+// already known to be in the chain's group. Polls the run first (a sift and 20 steps of the walk:
+// O(n) each).
 template <class C, class T>
 bool add_random_generator(C& chain, ProductReplacer<T>& random, const T* g) {
+  throw_if_stopped(chain.run());
   std::vector<T> x(g, g + chain.degree());
   std::size_t l = chain.sift(x.data());
   if (l == chain.length() && chain.is_identity(x.data())) return false;
