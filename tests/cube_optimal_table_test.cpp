@@ -90,6 +90,7 @@ std::shared_ptr<const OptimalTable> small_table() {
     const std::array<std::uint8_t, N_MOVES> zero_move{};
     const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
     auto o = std::make_shared<OptimalTable>();
+    o->corners = 1;
     build_mod3_table(*tables().coords, {1, zero_move.data(), zero_conj.data()}, 2, o->table, {}, {},
                      &o->per_depth);
     return o;
@@ -167,6 +168,190 @@ TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
   EXPECT_EQ(s->length, 3);
 }
 
+// The slice edges' order (the larger tables' extra coordinate) against the cubie model: its move
+// and conjugation tables give the order of the moved and conjugated cubes, the goal's order is
+// kept by U and D (so H' still contains them), and it takes exactly Q values.
+TEST(CubeOptimalTable, SliceOrderTablesAgreeWithCubies) {
+  const CoordTables& t = *tables().coords;
+  EXPECT_EQ(SliceOrder::make(t, 4).size, 0);  // no subgroup of index 4 is normalised by D4
+  for (int q : {2, 3, 6}) {
+    const SliceOrder o = SliceOrder::make(t, q);
+    ASSERT_EQ(o.size, q);
+    EXPECT_EQ(o.of(KCube{}), 0);
+    Rng rng(40 + q);
+    std::set<int> seen;
+    for (int i = 0; i < 300; ++i) {
+      const KCube x = from_cubie(random_state(rng));
+      const int v = o.of(x), slice = x.slice();
+      seen.insert(v);
+      for (int m = 0; m < N_MOVES; ++m) {
+        EXPECT_EQ(o.of(x * t.basics.moves[m]), o.move[(slice * N_MOVES + m) * q + v]);
+      }
+      for (int s = 0; s < N_SYM_D4H; ++s) {
+        EXPECT_EQ(o.of(t.basics.conj(x, s)), o.conj[(slice * N_SYM_D4H + s) * q + v]);
+      }
+    }
+    EXPECT_EQ(seen.size(), std::size_t(q));
+    for (int m : {0, 1, 2, 9, 10, 11}) {  // U and D turns at the goal's slice
+      for (int v = 0; v < q; ++v) EXPECT_EQ(o.move[(0 * N_MOVES + m) * q + v], v);
+    }
+  }
+}
+
+// A table of the phase-1 size times the slice edges' order mod V4 (Q = 6; the 13.8 GiB table's
+// order part without the corners): its entries against a breadth-first search of the coordinate
+// itself (raw twist, flip, slice and order, no symmetry) to depth 5, and the search on it
+// against breadth-first distances of whole cubes.
+std::shared_ptr<const OptimalTable> order_table() {
+  static std::shared_ptr<const OptimalTable> made = [] {
+    const std::array<std::uint8_t, N_MOVES> zero_move{};
+    const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+    auto o = std::make_shared<OptimalTable>();
+    o->corners = 1;
+    o->order = std::make_shared<SliceOrder>(SliceOrder::make(*tables().coords, 6));
+    build_mod3_table(*tables().coords, {6, zero_move.data(), zero_conj.data(), o->order.get()}, 2,
+                     o->table, {}, {}, &o->per_depth);
+    return o;
+  }();
+  return made;
+}
+
+TEST(CubeOptimalTable, SliceOrderTableAgreesWithBreadthFirstSearch) {
+  const CoordTables& t = *tables().coords;
+  auto o = order_table();
+  ASSERT_EQ(o->table.extra, 6);
+  const std::array<std::uint8_t, N_MOVES> zero_move{};
+  const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+  const ExtraCoord x{6, zero_move.data(), zero_conj.data(), o->order.get()};
+  std::uint64_t sum = 0;
+  for (auto v : o->per_depth) sum += v;
+  EXPECT_EQ(sum, o->table.entries());
+  EXPECT_EQ(o->per_depth[0], 1u);
+  // Step 1. Breadth-first search of (twist, flip, slice, order) from the goal.
+  auto key = [](int tw, int fl, int sl, int q) {
+    return ((std::uint64_t(tw) * N_FLIP + fl) * N_SLICE + sl) * 6 + q;
+  };
+  std::unordered_map<std::uint64_t, int> depth{{key(0, 0, 0, 0), 0}};
+  std::vector<std::array<int, 4>> layer{{0, 0, 0, 0}};
+  std::vector<std::uint64_t> found{1};
+  for (int d = 1; d <= 5; ++d) {
+    std::vector<std::array<int, 4>> next;
+    for (const auto& c : layer) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const std::array<int, 4> n{t.twist_move[c[0] * N_MOVES + m],
+                                   t.flip_move[c[1] * N_MOVES + m],
+                                   t.slice_move[c[2] * N_MOVES + m], x.after_move(c[3], c[2], m)};
+        if (depth.emplace(key(n[0], n[1], n[2], n[3]), d).second) next.push_back(n);
+      }
+    }
+    found.push_back(next.size());
+    layer = std::move(next);
+  }
+  // Step 2. Every coordinate within depth 5 has its distance's residue in the table, and on a
+  // sample the exact distance by descent; the table's own counts of entries at distances 0..2
+  // cover those coordinates (several coordinates can share an entry only by symmetry).
+  Rng rng(5);
+  std::uint64_t wrong = 0, descents = 0;
+  for (const auto& [k, d] : depth) {
+    const int q = static_cast<int>(k % 6);
+    const int sl = static_cast<int>((k / 6) % N_SLICE);
+    const int fl = static_cast<int>((k / 6 / N_SLICE) % N_FLIP);
+    const int tw = static_cast<int>(k / 6 / N_SLICE / N_FLIP);
+    const Mod3Index i = mod3_index(t, x, tw, fl, sl, q);
+    wrong += o->table.get(i.row, i.entry) != d % 3;
+    if (rng.below(100) == 0) {
+      ++descents;
+      EXPECT_EQ(mod3_exact_distance(t, x, o->table, tw, fl, sl, q), d);
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(descents, 100u);
+  EXPECT_GT(found[5], 10000u);
+  // Step 3. The table's check (random entries: within 1 of their neighbours, at least the
+  // phase-1 distance).
+  auto check = check_optimal_table(tables(), *o, 2000, 7);
+  ASSERT_TRUE(check) << check.error().message;
+  EXPECT_EQ(check->samples, 2000u);
+  EXPECT_EQ(check->bfs_depth, 5);
+  EXPECT_EQ(check->bfs_coordinates, depth.size());
+}
+
+// The check finds a wrong entry near the goal: a copy of the phase-1-sized table with the entry
+// of the coordinates one R turn away set to distance 2's residue.
+TEST(CubeOptimalTable, TableCheckFindsAWrongEntry) {
+  const CoordTables& t = *tables().coords;
+  ASSERT_TRUE(check_optimal_table(tables(), *small_table(), 100, 1));
+  OptimalTable broken = *small_table();
+  const std::array<std::uint8_t, N_MOVES> zero_move{};
+  const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+  const ExtraCoord x{1, zero_move.data(), zero_conj.data(), nullptr};
+  const int r = 3;  // R
+  const Mod3Index i = mod3_index(t, x, t.twist_move[r], t.flip_move[r], t.slice_move[r], 0);
+  ASSERT_EQ(broken.table.get(i.row, i.entry), 1);
+  std::uint8_t& byte = broken.table.data[broken.table.byte_index(i.row, i.entry)];
+  byte =
+      static_cast<std::uint8_t>((byte & ~(3 << ((i.entry & 3) * 2))) | (2 << ((i.entry & 3) * 2)));
+  auto check = check_optimal_table(tables(), broken, 100, 1);
+  ASSERT_FALSE(check);
+  EXPECT_NE(check.error().message.find("at distance 1 have residue 2"), std::string::npos)
+      << check.error().message;
+}
+
+TEST(CubeOptimalTable, SearchWithSliceOrderGivesBreadthFirstDistances) {
+  const CubeBasics& b = tables().coords->basics;
+  auto key = [](const KCube& c) {
+    return std::string(reinterpret_cast<const char*>(&c), sizeof c);
+  };
+  std::unordered_map<std::string, int> seen{{key(KCube{}), 0}};
+  std::vector<std::vector<KCube>> layers{{KCube{}}};
+  for (int d = 1; d <= 5; ++d) {
+    std::vector<KCube> next;
+    for (const KCube& c : layers.back()) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const KCube n = c * b.moves[m];
+        if (seen.emplace(key(n), d).second) next.push_back(n);
+      }
+    }
+    layers.push_back(std::move(next));
+  }
+  ASSERT_EQ(layers[5].size(), 574908u);  // published
+  OptimalOptions o;
+  o.table = order_table();
+  Rng rng(9);
+  for (int d = 0; d <= 5; ++d) {
+    const std::size_t samples = d <= 1 ? layers[d].size() : 60;
+    for (std::size_t i = 0; i < samples; ++i) {
+      const KCube& c = d <= 1 ? layers[d][i] : layers[d][rng.below(layers[d].size())];
+      auto s = solve_optimal(tables(), to_cubie(c), o, RunContext{}.with_threads(1));
+      ASSERT_TRUE(s);
+      EXPECT_EQ(s->length, d);
+      EXPECT_TRUE(s->optimal && s->verified);
+    }
+  }
+  // Deeper scrambles: the same lengths as the phase-1-sized table without the order, in fewer
+  // nodes (the order's table is at least the phase-1 distance everywhere), one answer on 1 and 2
+  // threads.
+  OptimalOptions plain;
+  plain.table = small_table();
+  std::uint64_t nodes_plain = 0, nodes_order = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<CubeMove> scramble;
+    for (int k = 0; k < 9; ++k) {
+      scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
+    }
+    auto c = from_sticker_perm(moves_perm(scramble));
+    ASSERT_TRUE(c);
+    auto without = solve_optimal(tables(), *c, plain, RunContext{}.with_threads(1));
+    auto one = solve_optimal(tables(), *c, o, RunContext{}.with_threads(1));
+    auto two = solve_optimal(tables(), *c, o, RunContext{}.with_threads(2));
+    ASSERT_TRUE(without && one && two);
+    EXPECT_EQ(one->length, without->length);
+    EXPECT_EQ(format_moves(one->moves), format_moves(two->moves));
+    EXPECT_EQ(one->nodes, two->nodes);
+    nodes_plain += without->nodes, nodes_order += one->nodes;
+  }
+  EXPECT_LT(nodes_order, nodes_plain);
+}
 }  // namespace cube_optimal_table_test
 }  // namespace permuzzle::cube
 
@@ -180,7 +365,7 @@ TEST(CubeOptimalTable, DISABLED_InverseAnchorGap) {
   auto big = optimal_table(home, tables(), RunContext{});
   ASSERT_TRUE(big);
   const CoordTables& t = *tables().coords;
-  const ExtraCoord x{N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
+  const ExtraCoord x{N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data(), nullptr};
   std::map<int, int> gap, exact;
   Rng rng(1);
   for (int i = 0; i < 3000; ++i) {

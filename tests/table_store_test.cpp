@@ -105,6 +105,34 @@ TEST_F(TableStoreTest, BuildsSavesThenAnotherStoreLoads) {
   EXPECT_EQ(again.reports()[0].source, TableReport::Source::Loaded);
 }
 
+// A recipe's build note (how long the build takes) is said before the build starts, with or
+// without a table directory; a load says nothing of it.
+TEST_F(TableStoreTest, BuildNoteIsSaidBeforeTheBuild) {
+  for (bool persistent : {true, false}) {
+    TableStore store(persistent ? dir_.string() : std::string());
+    auto r = recipe(builds_);
+    r.build_note = "about 3 minutes on 2 threads";
+    std::vector<Progress> said;
+    RunContext run;
+    run.with_progress([&](const Progress& p) { said.push_back(p); });
+    auto table = store.obtain(r, run);
+    ASSERT_TRUE(table.ok()) << table.error().message;
+    ASSERT_FALSE(said.empty());
+    EXPECT_EQ(said.front().phase, "building test-puzzle pattern 1,2,3");
+    EXPECT_EQ(said.front().message, std::string(persistent ? "missing" : "no table cache") +
+                                        "; about 3 minutes on 2 threads");
+  }
+  TableStore again(dir_.string());
+  auto r = recipe(builds_);
+  r.build_note = "about 3 minutes on 2 threads";
+  std::vector<Progress> said;
+  RunContext run;
+  run.with_progress([&](const Progress& p) { said.push_back(p); });
+  ASSERT_TRUE(again.obtain(r, run).ok());
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0].phase, "loaded test-puzzle pattern 1,2,3");
+}
+
 TEST_F(TableStoreTest, StaleFileIsRebuiltWithTheReason) {
   TableStore old_store(dir_.string());
   ASSERT_TRUE(old_store.obtain(recipe(builds_, 1), RunContext{}).ok());

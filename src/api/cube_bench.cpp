@@ -53,12 +53,22 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       counts += fmt::format(" {}:{}", d, check->per_depth[d]);
     }
     for (auto v : check->sample_depths) sampled.push_back(v);
-    table_json = {{"entries", check->entries},         {"per_distance", per_depth},
-                  {"sampled_entries", check->samples}, {"sampled_per_distance", sampled},
-                  {"seconds", table_seconds},          {"report", describe(report)}};
+    table_json = {{"name", optimal_table_name(oo.table_order)},
+                  {"order", oo.table_order},
+                  {"bytes", optimal_table_bytes(oo.table_order)},
+                  {"entries", check->entries},
+                  {"per_distance", per_depth},
+                  {"sampled_entries", check->samples},
+                  {"sampled_per_distance", sampled},
+                  {"bfs_depth", check->bfs_depth},
+                  {"bfs_coordinates", check->bfs_coordinates},
+                  {"seconds", table_seconds},
+                  {"report", describe(report)}};
     table_text = fmt::format(
-        "  optimal table: {} entries ({}), per distance{}; {} sampled entries consistent\n",
-        check->entries, describe(report), counts, check->samples);
+        "  optimal table: the {}: {} entries ({}), per distance{}; {} sampled entries "
+        "consistent; the {} coordinates within {} moves of the goal (breadth-first) agree\n",
+        optimal_table_name(oo.table_order), check->entries, describe(report), counts,
+        check->samples, check->bfs_coordinates, check->bfs_depth);
   }
   Rng rng(seed);
   std::map<int, std::uint64_t> histogram;
@@ -68,6 +78,10 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   bool all_verified = true;
   std::string failure;
   std::uint64_t done = 0;  // cubes solved (fewer than count when the run is stopped)
+  // Optimal solves, one by one (the first MAX_LISTED: the output stays bounded).
+  constexpr std::uint64_t MAX_LISTED = 1000;
+  nlohmann::json cubes = nlohmann::json::array();
+  std::string cubes_text;
   for (std::uint64_t i = 0; i < count; ++i) {
     const CubieState state = random_state(rng);
     Stopwatch clock;
@@ -82,7 +96,8 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       sol = solve_two_phase(**tables, state, o, s.run);
     }
     const double seconds = clock.seconds();
-    total_cpu += static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    total_cpu += cpu;
     if (!sol && s.run.should_stop()) break;  // the cubes so far are the answer
     if (!sol) return sol.error();
     ++done;
@@ -95,6 +110,15 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     }
     if (optimal && sol->length > 20 && failure.empty()) {
       failure = fmt::format("cube {}: optimal length {} above God's number 20", i, sol->length);
+    }
+    if (optimal && i < MAX_LISTED) {
+      cubes.push_back({{"length", sol->length},
+                       {"nodes", sol->nodes},
+                       {"seconds", seconds},
+                       {"cpu_seconds", cpu},
+                       {"verified", verified}});
+      cubes_text += fmt::format("  cube {}: {} moves, {} nodes, {:.3f} s, CPU {:.3f} s\n", i,
+                                sol->length, sol->nodes, seconds, cpu);
     }
     ++histogram[sol->length];
     total_length += static_cast<std::uint64_t>(sol->length);
@@ -150,6 +174,15 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       1000 * total_cpu / n, double(total_nodes) / n, max_nodes, info.seconds, info.bytes,
       all_verified ? "yes" : "NO");
   out.text += table_text;
+  if (optimal) {
+    out.json["cubes"] = std::move(cubes);
+    out.json["table"] = oo.table ? nlohmann::json(optimal_table_name(oo.table_order))
+                                 : nlohmann::json("the phase-1 table alone");
+    out.text += fmt::format("  table: {}\n", oo.table ? optimal_table_name(oo.table_order)
+                                                      : std::string("the phase-1 table alone"));
+    out.text += cubes_text;
+    if (count > MAX_LISTED) out.text += fmt::format("  (the first {} cubes listed)\n", MAX_LISTED);
+  }
   if (stopped) {
     out.json["complete"] = false;
     out.json["solved"] = done;
@@ -180,7 +213,8 @@ void register_cube_bench(Registry& r) {
               "--max-length is found (default 0.01 without --max-length, 0 with it)"),
        option("threads", ParamType::Unsigned, "Optimal: threads (default: every hardware thread)"),
        option("memory", ParamType::Unsigned,
-              "Optimal: most MB of tables; from 2600 the 2.3 GiB table (built once, minutes)")},
+              "Optimal: most MB of tables; from 2600 the largest big table that fits (2.3, 4.6, "
+              "6.9 or 13.8 GiB; built once: minutes)")},
       bench_cube};
   cube.long_running = true;
   cube.cost = Cost::Expensive;

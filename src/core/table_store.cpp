@@ -336,7 +336,9 @@ Result<std::shared_ptr<void>> TableStore::load_or_build(const ErasedRecipe& reci
   if (!persistent()) {
     if (Status fits = run.check_memory(build_bytes, what); !fits) return fits.error();
     report.reason = "no table cache";
-    run.report({"building " + name, 0, 0, report.reason});
+    run.report(
+        {"building " + name, 0, 0,
+         recipe.build_note.empty() ? report.reason : report.reason + "; " + recipe.build_note});
     auto built = recipe.build(run);
     if (!built) return built.error();
     report.source = TableReport::Source::Built;
@@ -384,7 +386,8 @@ Result<std::shared_ptr<void>> TableStore::load_or_build(const ErasedRecipe& reci
   // memory it needs is known to be within the budget.
   if (Status fits = run.check_memory(build_bytes, what); !fits) return fits.error();
   run.report(
-      {(report.reason == "missing" ? "building " : "rebuilding ") + name, 0, 0, report.reason});
+      {(report.reason == "missing" ? "building " : "rebuilding ") + name, 0, 0,
+       recipe.build_note.empty() ? report.reason : report.reason + "; " + recipe.build_note});
   auto built = recipe.build(run);
   if (!built) return built.error();
   report.source = TableReport::Source::Built;

@@ -84,7 +84,10 @@ struct TableRecipe {
   // Optional: the memory a build needs at its peak (the table and its frontiers), when more than
   // `bytes`; checked against the requesting RunContext's memory budget before anything is built.
   std::uint64_t estimated_bytes = 0;
-  bool background = false;                       // see above
+  bool background = false;  // see above
+  // Optional: what a user should know before a build starts (how long it takes), said in the
+  // "building" report.
+  std::string build_note;
   std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size (null: no memory)
   std::function<Result<std::shared_ptr<T>>(const RunContext&)> build;
   std::function<std::span<std::uint8_t>(T&)> payload;
@@ -168,6 +171,7 @@ class TableStore {
     std::uint64_t bytes = 0;
     std::uint64_t estimated_bytes = 0;
     bool background = false;
+    std::string build_note;
     std::function<std::shared_ptr<void>()> allocate;
     std::function<Result<std::shared_ptr<void>>(const RunContext&)> build;
     std::function<std::span<std::uint8_t>(void*)> payload;
@@ -225,6 +229,7 @@ Result<std::shared_ptr<const T>> TableStore::obtain(const TableRecipe<T>& recipe
   erased.bytes = recipe.bytes;
   erased.estimated_bytes = recipe.estimated_bytes;
   erased.background = recipe.background;
+  erased.build_note = recipe.build_note;
   erased.allocate = [allocate = recipe.allocate] {
     return std::static_pointer_cast<void>(allocate());
   };

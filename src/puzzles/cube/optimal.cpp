@@ -15,6 +15,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #if defined(__SSE4_1__)
 #include <smmintrin.h>
@@ -249,13 +250,50 @@ class OptimalSearch {
 
 }  // namespace
 
-std::uint64_t optimal_table_bytes() {
-  return Mod3Table::shape(N_CCOMB).bytes() + OptimalTable::TRAILER;
+namespace {
+// Entries a build fills per second per thread, measured on the project's machine (2 cores):
+// the 13.8 GiB table's 59.2e9 entries in 826 s on 2 threads.
+constexpr double OPTIMAL_BUILD_ENTRIES_PER_THREAD_SECOND = 18e6;
+}  // namespace
+
+std::uint64_t optimal_table_bytes(int order) {
+  return Mod3Table::shape(N_CCOMB * order).bytes() + OptimalTable::TRAILER;
+}
+
+std::uint64_t optimal_table_entries(int order) {
+  return std::uint64_t(N_FLIPSLICE_CLASS) * N_TWIST * N_CCOMB * static_cast<std::uint64_t>(order);
+}
+
+std::string optimal_table_name(int order) {
+  const std::string size =
+      fmt::format("{:.1f} GiB", double(optimal_table_bytes(order)) / (1 << 30));
+  switch (order) {
+    case 1:
+      return size + " table (flip-slice, twist, U corners)";
+    case 2:
+      return size + " table (flip-slice, twist, U corners, slice edges' parity)";
+    case 3:
+      return size + " table (flip-slice, twist, U corners, slice edges' order mod D4)";
+    default:
+      return size + " table (flip-slice, twist, U corners, slice edges' order mod V4)";
+  }
+}
+
+int optimal_table_order_for(std::uint64_t bytes) {
+  int best = 0;
+  for (int order : OPTIMAL_TABLE_ORDERS) {
+    if (optimal_table_bytes(order) <= bytes) best = order;
+  }
+  return best;
 }
 
 namespace {
-ExtraCoord ccomb_coord(const CoordTables& t) {
-  return {N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
+// The extra coordinate of a table: the corner combination (or none, in the tests' tables of the
+// phase-1 size) times the slice edges' order (or none).
+constexpr std::array<std::uint8_t, N_MOVES> NO_EXTRA{};
+ExtraCoord extra_coord(const CoordTables& t, const OptimalTable& o) {
+  if (o.corners == 1) return {o.table.extra, NO_EXTRA.data(), NO_EXTRA.data(), o.order.get()};
+  return {o.table.extra, t.ccomb_move.data(), t.ccomb_conj.data(), o.order.get()};
 }
 // The per-distance counts in the trailer.
 void write_trailer(OptimalTable& o) {
@@ -276,43 +314,84 @@ Status read_trailer(OptimalTable& o) {
     sum += v;
   }
   while (!o.per_depth.empty() && o.per_depth.back() == 0) o.per_depth.pop_back();
-  if (sum != OPTIMAL_TABLE_ENTRIES) {
-    return make_error(
-        fmt::format("the distance counts sum to {}, not {}", sum, OPTIMAL_TABLE_ENTRIES));
+  if (sum != o.table.entries()) {
+    return make_error(fmt::format("the distance counts sum to {}, not {}", sum, o.table.entries()));
   }
   return Ok{};
+}
+// An empty table of the order's shape, with its slice-order tables.
+Result<std::shared_ptr<OptimalTable>> empty_optimal_table(const CoordTables& t, int order) {
+  auto o = std::make_shared<OptimalTable>();
+  o->table = Mod3Table::shape(N_CCOMB * order);
+  if (order > 1) {
+    auto so = std::make_shared<SliceOrder>(SliceOrder::make(t, order));
+    if (so->size != order) {
+      return make_error(fmt::format("internal: no slice-order coordinate of {} values", order), {},
+                        Error::NO_POSITION, ErrorKind::Internal);
+    }
+    o->order = std::move(so);
+  }
+  return o;
 }
 }  // namespace
 
 Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           const SolverTables& tables,
                                                           const RunContext& run,
-                                                          TableReport* report) {
+                                                          TableReport* report, int order) {
+  if (std::find(OPTIMAL_TABLE_ORDERS.begin(), OPTIMAL_TABLE_ORDERS.end(), order) ==
+      OPTIMAL_TABLE_ORDERS.end()) {
+    return make_error(fmt::format("no optimal table of slice order {}", order), {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  const std::uint64_t bytes = optimal_table_bytes(order), entries = optimal_table_entries(order);
   TableRecipe<OptimalTable> recipe;
-  recipe.key = TableKey{"cube-3x3x3", "optimal-flipslice-twist-ccomb-mod3", 1};
-  recipe.bytes = optimal_table_bytes();
-  recipe.allocate = [] {
-    auto o = std::make_shared<OptimalTable>();
-    o->table = Mod3Table::shape(N_CCOMB);
-    o->table.data.resize(optimal_table_bytes());
-    return o;
+  recipe.key =
+      TableKey{"cube-3x3x3",
+               order == 1 ? std::string("optimal-flipslice-twist-ccomb-mod3")
+                          : fmt::format("optimal-flipslice-twist-ccomb-sorder{}-mod3", order),
+               1};
+  recipe.bytes = bytes;
+  // Said before a build starts: how long it takes (the rate measured on the project's 2-core
+  // machine, docs/cube.md; a build is bound by memory, so more threads help less than this says).
+  const unsigned threads = std::max(1u, run.threads());
+  const double minutes =
+      double(entries) / (OPTIMAL_BUILD_ENTRIES_PER_THREAD_SECOND * threads) / 60.0;
+  recipe.build_note =
+      fmt::format("the {} is built once: about {:.0f} minute{} on {} thread{}, {} of memory",
+                  optimal_table_name(order), std::max(1.0, minutes), minutes < 1.5 ? "" : "s",
+                  threads, threads == 1 ? "" : "s", memory_text(bytes));
+  const auto coords = tables.coords;
+  // (allocate cannot fail with a message: without its slice-order tables the loaded check
+  // refuses the table.)
+  recipe.allocate = [coords, order, bytes] {
+    auto o = empty_optimal_table(*coords, order);
+    auto table = o ? *o : std::make_shared<OptimalTable>();
+    table->table.data.resize(bytes);
+    return table;
   };
   recipe.payload = [](OptimalTable& o) { return std::span<std::uint8_t>(o.table.data); };
-  recipe.loaded = [](OptimalTable& o) { return read_trailer(o); };
+  recipe.loaded = [order](OptimalTable& o) -> Status {
+    if (order > 1 && !o.order) return make_error("internal: no slice-order coordinate");
+    return read_trailer(o);
+  };
   // Background-safe (a server's build outlives the request): holds the coordinate tables.
   recipe.background = true;
-  recipe.build = [coords =
-                      tables.coords](const RunContext& r) -> Result<std::shared_ptr<OptimalTable>> {
+  recipe.build = [coords, order, bytes,
+                  entries](const RunContext& r) -> Result<std::shared_ptr<OptimalTable>> {
     const CoordTables& t = *coords;
-    auto o = std::make_shared<OptimalTable>();
-    o->table.data.reserve(optimal_table_bytes());  // room for the trailer: no copy of 2.3 GiB
+    auto made = empty_optimal_table(t, order);
+    if (!made) return made.error();
+    auto o = *made;
+    o->table.data.reserve(bytes);  // room for the trailer: no copy of gigabytes
     Stopwatch clock;
     const bool ok = build_mod3_table(
-        t, ccomb_coord(t), std::max(1u, r.threads()), o->table, [&r] { return r.should_stop(); },
+        t, extra_coord(t, *o), std::max(1u, r.threads()), o->table,
+        [&r] { return r.should_stop(); },
         [&](int depth, std::uint64_t filled) {
-          r.report({"building the cube optimal table", filled, OPTIMAL_TABLE_ENTRIES,
-                    fmt::format("depth {}: {} of {} entries, {:.0f} s", depth, filled,
-                                OPTIMAL_TABLE_ENTRIES, clock.seconds())});
+          r.report({"building the cube optimal table", filled, entries,
+                    fmt::format("depth {}: {} of {} entries, {:.0f} s", depth, filled, entries,
+                                clock.seconds())});
         },
         &o->per_depth);
     if (!ok) {
@@ -320,7 +399,7 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
       return make_error("internal: the optimal table did not fill", {}, Error::NO_POSITION,
                         ErrorKind::Internal);
     }
-    o->table.data.resize(optimal_table_bytes(), 0);
+    o->table.data.resize(bytes, 0);
     write_trailer(*o);
     return o;
   };
@@ -330,7 +409,7 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
 Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
                                               std::uint64_t samples, std::uint64_t seed) {
   const CoordTables& t = *tables.coords;
-  const ExtraCoord x = ccomb_coord(t);
+  const ExtraCoord x = extra_coord(t, table);
   const Mod3Table& m3 = table.table;
   OptimalTableCheck out;
   out.per_depth = table.per_depth;
@@ -339,14 +418,47 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
     return make_error("internal: optimal table check: " + what, {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   };
-  if (out.entries != OPTIMAL_TABLE_ENTRIES) {
-    return fail(fmt::format("{} entries counted, expected {}", out.entries, OPTIMAL_TABLE_ENTRIES));
+  if (out.entries != m3.entries()) {
+    return fail(fmt::format("{} entries counted, expected {}", out.entries, m3.entries()));
   }
   if (m3.get(0, 0) != 0) return fail("the goal entry is not 0");
+  // Step 1. A breadth-first search of the raw coordinates (twist, flip, slice, extra; no
+  // symmetry, no table) from the goal to depth BFS_DEPTH: every coordinate it reaches must have
+  // its distance's residue in the table (a second, independent method).
+  {
+    constexpr int BFS_DEPTH = 5;
+    const auto X = static_cast<std::uint64_t>(x.size);
+    auto key = [X](int tw, int fl, int sl, int e) {
+      return ((std::uint64_t(tw) * N_FLIP + fl) * N_SLICE + sl) * X + e;
+    };
+    std::unordered_set<std::uint64_t> seen{key(0, 0, 0, 0)};
+    std::vector<std::array<int, 4>> layer{{0, 0, 0, 0}};
+    for (int d = 1; d <= BFS_DEPTH; ++d) {
+      std::vector<std::array<int, 4>> next;
+      for (const auto& c : layer) {
+        for (int m = 0; m < N_MOVES; ++m) {
+          const std::array<int, 4> n{t.twist_move[c[0] * N_MOVES + m],
+                                     t.flip_move[c[1] * N_MOVES + m],
+                                     t.slice_move[c[2] * N_MOVES + m], x.after_move(c[3], c[2], m)};
+          if (!seen.insert(key(n[0], n[1], n[2], n[3])).second) continue;
+          const Mod3Index i = mod3_index(t, x, n[0], n[1], n[2], n[3]);
+          if (m3.get(i.row, i.entry) != d % 3) {
+            return fail(fmt::format("coordinates ({}, {}, {}, {}) at distance {} have residue {}",
+                                    n[0], n[1], n[2], n[3], d, m3.get(i.row, i.entry)));
+          }
+          next.push_back(n);
+        }
+      }
+      layer = std::move(next);
+    }
+    out.bfs_depth = BFS_DEPTH;
+    out.bfs_coordinates = seen.size();
+  }
+  // Step 2. Random entries: their exact distances by descent.
   Rng rng(seed);
   for (std::uint64_t i = 0; i < samples; ++i) {
     const auto c = static_cast<std::uint32_t>(rng.below(N_FLIPSLICE_CLASS));
-    const int tw = static_cast<int>(rng.below(N_TWIST)), cc = static_cast<int>(rng.below(N_CCOMB));
+    const int tw = static_cast<int>(rng.below(N_TWIST)), cc = static_cast<int>(rng.below(x.size));
     const std::uint32_t fs = t.fs_rep[c];
     const int slice = static_cast<int>(fs / N_FLIP), flip = static_cast<int>(fs % N_FLIP);
     const int d = mod3_exact_distance(t, x, m3, tw, flip, slice, cc);
@@ -363,7 +475,7 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
     for (int m = 0; m < N_MOVES; ++m) {
       const int d2 = mod3_exact_distance(
           t, x, m3, t.twist_move[tw * N_MOVES + m], t.flip_move[flip * N_MOVES + m],
-          t.slice_move[slice * N_MOVES + m], t.ccomb_move[cc * N_MOVES + m]);
+          t.slice_move[slice * N_MOVES + m], x.after_move(cc, slice, m));
       if (d2 < d - 1 || d2 > d + 1) {
         return fail(
             fmt::format("entry ({}, {}, {}) at {} has a neighbour at {}", c, tw, cc, d, d2));
@@ -374,14 +486,6 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
 }
 
 namespace {
-
-// The extra coordinate of a table: the corner combination, or none (a table of the phase-1
-// size, which the tests use to check the search's logic without the big table).
-constexpr std::array<std::uint8_t, N_MOVES> NO_EXTRA{};
-ExtraCoord extra_coord(const CoordTables& t, int size) {
-  if (size == 1) return {1, NO_EXTRA.data(), NO_EXTRA.data()};
-  return {N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data()};
-}
 
 // The search with the big table (nxopt's method). A node carries, per axis a (the conjugates
 // Y_a = S^-1 X S for the symmetries 0, 16, 32: the cube seen with the U-D, R-L, F-B axis as its
@@ -412,10 +516,12 @@ class BigSearch {
   struct Node {
     std::array<std::uint16_t, 3> twist;
     std::array<std::uint32_t, 3> fs;  // flip-slice class << 4 | s (see CoordTables::fs_class_move)
+    std::array<std::uint16_t, 3> slice;  // the raw slice (the order's tables need it)
     std::array<std::uint8_t, 3> ccomb;
-    std::array<std::int8_t, 3> dist;    // f(Y_a), exact
-    std::array<std::int8_t, 3> inv_lb;  // lower bounds on f(Z_a)
-    std::array<KCube, 3> inv;           // Z_a = conj(X^-1, 16 a)
+    std::array<std::uint8_t, 3> sorder;  // the slice edges' order (0 without one)
+    std::array<std::int8_t, 3> dist;     // f(Y_a), exact
+    std::array<std::int8_t, 3> inv_lb;   // lower bounds on f(Z_a)
+    std::array<KCube, 3> inv;            // Z_a = conj(X^-1, 16 a)
   };
 
   BigSearch(const SolverTables& tables, const OptimalTable& big, Metric metric, int lanes)
@@ -423,7 +529,8 @@ class BigSearch {
         t_(*tables.coords),
         p1_(*tables.phase1),
         m3_(big.table),
-        x_(extra_coord(t_, big.table.extra)),
+        x_(extra_coord(t_, big)),
+        order_(big.order.get()),
         metric_(metric) {
     for (int a = 0; a < 3; ++a) {
       axis_moves_[a] = 0;
@@ -450,9 +557,11 @@ class BigSearch {
       const KCube c = t_.basics.conj(cube, 16 * a);
       n.twist[a] = static_cast<std::uint16_t>(c.twist());
       n.fs[a] = t_.fs_class_sym[static_cast<std::uint32_t>(c.slice()) * N_FLIP + c.flip()];
-      n.ccomb[a] = static_cast<std::uint8_t>(extra_of(c));
-      n.dist[a] = static_cast<std::int8_t>(
-          mod3_exact_distance(t_, x_, m3_, n.twist[a], c.flip(), c.slice(), n.ccomb[a]));
+      n.slice[a] = static_cast<std::uint16_t>(c.slice());
+      n.ccomb[a] = static_cast<std::uint8_t>(x_.move == NO_EXTRA.data() ? 0 : c.ccomb());
+      n.sorder[a] = static_cast<std::uint8_t>(order_ ? order_->of(c, n.slice[a]) : 0);
+      n.dist[a] = static_cast<std::int8_t>(mod3_exact_distance(
+          t_, x_, m3_, n.twist[a], c.flip(), c.slice(), n.ccomb[a] * q_size() + n.sorder[a]));
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
       const std::uint8_t* at;
       std::uint8_t shift;
@@ -489,7 +598,9 @@ class BigSearch {
   struct Coords {
     std::uint32_t flipslice;
     std::uint16_t twist;
-    std::uint8_t extra;
+    std::uint16_t slice;
+    std::uint8_t ccomb;
+    std::uint8_t sorder;
   };
 
   struct Expansion {
@@ -647,7 +758,7 @@ class BigSearch {
     Coords& c = e.next[i];
     if (stage < 3) {
       advance(n, k, a);
-      c = {k.node.fs[a], k.node.twist[a], k.node.ccomb[a]};
+      c = {k.node.fs[a], k.node.twist[a], k.node.slice[a], k.node.ccomb[a], k.node.sorder[a]};
     } else {
       premultiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
       c = coords_of(k.node.inv[a]);
@@ -671,7 +782,14 @@ class BigSearch {
     const int s = static_cast<int>(cs & 15);
     const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];
-    const std::uint64_t x = std::uint64_t(tc) * x_.size + x_.conj[c.extra * N_SYM_D4H + s];
+    std::uint64_t x = std::uint64_t(tc) * x_.size;
+    if (order_) {
+      const int q = order_->size;
+      x += std::uint64_t(x_.conj[c.ccomb * N_SYM_D4H + s]) * q +
+           order_->conj[(c.slice * N_SYM_D4H + s) * q + c.sorder];
+    } else {
+      x += x_.conj[c.ccomb * N_SYM_D4H + s];
+    }
     at = m3_.data.data() + m3_.byte_index(cls, x);
     shift = static_cast<std::uint8_t>((x & 3) * 2);
     p1 = std::uint64_t(cls) * N_TWIST + tc;
@@ -844,6 +962,11 @@ class BigSearch {
     k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
     k.node.fs[a] = fs_after(t_, n.fs[a], ma);
     k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
+    if (order_) {
+      const int sl = n.slice[a];
+      k.node.sorder[a] = order_->move[(sl * N_MOVES + ma) * order_->size + n.sorder[a]];
+      k.node.slice[a] = t_.slice_move[sl * N_MOVES + ma];
+    }
   }
   // The coordinates of a cube in full.
   Coords coords_of(const KCube& z) const {
@@ -870,9 +993,10 @@ class BigSearch {
     for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
     for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
 #endif
-    const int sl = t_.slice_of_mask[sm], cc = x_.size == 1 ? 0 : t_.ccomb_of_mask[cm];
+    const int sl = t_.slice_of_mask[sm], cc = x_.move == NO_EXTRA.data() ? 0 : t_.ccomb_of_mask[cm];
     return {static_cast<std::uint32_t>(sl) * N_FLIP + fl, static_cast<std::uint16_t>(tw),
-            static_cast<std::uint8_t>(cc)};
+            static_cast<std::uint16_t>(sl), static_cast<std::uint8_t>(cc),
+            static_cast<std::uint8_t>(order_ ? order_->of(z, sl) : 0)};
   }
   // The axis (0-2: U-D, R-L, F-B as conjugated) whose U or D turns a move becomes.
   int axis_of_move(int m) const {
@@ -942,8 +1066,8 @@ class BigSearch {
 #endif
   }
 
-  int extra_of(const KCube& c) const {
-    return x_.size == 1 ? 0 : c.ccomb();
+  int q_size() const {
+    return order_ ? order_->size : 1;
   }
 
   int lanes_;
@@ -951,6 +1075,7 @@ class BigSearch {
   const Phase1Table& p1_;
   const Mod3Table& m3_;
   ExtraCoord x_;
+  const SliceOrder* order_;  // null: no slice order in the table
   Metric metric_;
   std::array<std::array<std::uint8_t, N_MOVES>, 3> conj_{}, inv_conj_{};
   std::array<std::uint32_t, 3> axis_moves_{};
@@ -1017,9 +1142,8 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     const auto root = search.root(from_cubie(state));
     h0 = BigSearch::bound(root);
     found = iterate(search, root, h0, options.max_length, run, total_nodes, proven);
-    method =
-        "IDA* with the 2.3 GiB phase-1 x corner-combination table (mod 3) on 3 axes and the "
-        "inverse, nxopt's tricks";
+    method = fmt::format("IDA* with the {} (mod 3) on 3 axes and the inverse, nxopt's tricks",
+                         optimal_table_name(options.table->order ? options.table->order->size : 1));
   } else {
     OptimalSearch search(tables, options.metric, run);
     const auto root = search.root(from_cubie(state));

@@ -24,12 +24,113 @@ inline bool has_unvisited(std::uint64_t w) {
 
 }  // namespace
 
+SliceOrder SliceOrder::make(const CoordTables& t, int q) {
+  SliceOrder o;
+  SliceOrder failed;
+  failed.size = 0;
+  // Step 1. K as a list of relabellings of the slice edges 0..3 (FR FL BL BR, in cyclic order).
+  std::vector<std::array<int, 4>> all;
+  std::array<int, 4> p{0, 1, 2, 3};
+  do all.push_back(p);
+  while (std::next_permutation(p.begin(), p.end()));
+  auto inversions = [](const std::array<int, 4>& a) {
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) n += a[i] > a[j];
+    return n;
+  };
+  auto in_k = [&](const std::array<int, 4>& k) {
+    switch (q) {
+      case 2:  // A4
+        return inversions(k) % 2 == 0;
+      case 3: {  // D4, the square's symmetries: k(i + 1) = k(i) +- 1 (mod 4) for every i
+        const int step = (k[1] - k[0] + 4) % 4;
+        if (step != 1 && step != 3) return false;
+        for (int i = 0; i < 4; ++i)
+          if ((k[(i + 1) % 4] - k[i] + 4) % 4 != step) return false;
+        return true;
+      }
+      case 6:  // V4: the identity and the three double transpositions
+        return k[k[0]] == 0 && k[k[1]] == 1 && k[k[2]] == 2 && k[k[3]] == 3 &&
+               inversions(k) % 2 == 0;
+      default:
+        return false;
+    }
+  };
+  std::vector<std::array<int, 4>> group;
+  for (const auto& k : all)
+    if (in_k(k)) group.push_back(k);
+  if (group.empty() || 24 / group.size() != std::size_t(q)) return failed;
+  // Step 2. The coset of every rho (rank -> edge), numbered by its smallest code (the
+  // identity's coset first).
+  auto code = [](const std::array<int, 4>& r) { return (r[0] * 4 + r[1]) * 4 + r[2]; };
+  std::array<int, 64> smallest{};
+  smallest.fill(-1);
+  for (const auto& r : all) {
+    int best = 64;
+    for (const auto& k : group) best = std::min(best, code({k[r[0]], k[r[1]], k[r[2]], k[r[3]]}));
+    smallest[code(r)] = best;
+  }
+  std::vector<int> firsts;
+  for (int c : smallest)
+    if (c >= 0 && std::find(firsts.begin(), firsts.end(), c) == firsts.end()) firsts.push_back(c);
+  std::sort(firsts.begin(), firsts.end());
+  for (int c = 0; c < 64; ++c) {
+    if (smallest[c] >= 0) {
+      o.of_code[c] = static_cast<std::uint8_t>(
+          std::find(firsts.begin(), firsts.end(), smallest[c]) - firsts.begin());
+    }
+  }
+  // Step 3. The slices' positions.
+  o.positions.resize(N_SLICE);
+  for (int mask = 0; mask < (1 << 12); ++mask) {
+    if (__builtin_popcount(mask) != 4) continue;
+    auto& pos = o.positions[t.slice_of_mask[mask]];
+    int n = 0;
+    for (int j = 0; j < 12; ++j)
+      if ((mask >> j) & 1) pos[n++] = static_cast<std::uint8_t>(j);
+  }
+  // Step 4. Moves and conjugations, on a cube per slice and rho; every rho of a coset must give
+  // the same image.
+  o.size = q;
+  o.move.assign(std::size_t(N_SLICE) * N_MOVES * q, 0xFF);
+  o.conj.assign(std::size_t(N_SLICE) * N_SYM_D4H * q, 0xFF);
+  auto set = [&](std::uint8_t& slot, int value) {
+    if (slot != 0xFF && slot != value) return false;
+    slot = static_cast<std::uint8_t>(value);
+    return true;
+  };
+  for (int slice = 0; slice < N_SLICE; ++slice) {
+    for (const auto& r : all) {
+      KCube c;
+      int other = 0;
+      for (int j = 0, n = 0; j < 12; ++j) {
+        const bool in_slice = n < 4 && o.positions[slice][n] == j;
+        c.ep[j] = static_cast<std::uint8_t>(in_slice ? 8 + r[n++] : other++);
+      }
+      const int from = o.of_code[code(r)];
+      for (int m = 0; m < N_MOVES; ++m) {
+        KCube d = c;
+        d.edges_times(t.basics.moves[m]);
+        if (!set(o.move[(slice * N_MOVES + m) * q + from], o.of(d))) return failed;
+      }
+      for (int s = 0; s < N_SYM_D4H; ++s) {
+        if (!set(o.conj[(slice * N_SYM_D4H + s) * q + from], o.of(t.basics.conj(c, s)))) {
+          return failed;
+        }
+      }
+    }
+  }
+  return o;
+}
+
 bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned threads,
                       Mod3Table& out, const std::function<bool()>& cancelled,
                       const std::function<void(int, std::uint64_t)>& progress,
                       std::vector<std::uint64_t>* per_depth) {
   // Step 1. Shape, and the small tables of the inner loops.
   const int X = extra.size;
+  if (X < 1 || X > 511) return false;  // the entries in hand pack x in 9 bits
   const Mod3Table shape = Mod3Table::shape(X);
   out.extra = shape.extra;
   out.row_entries = shape.row_entries;
@@ -41,18 +142,26 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   // tcol[(m * 16 + s) * 2187 + tw]: the twist moved by m, then conjugated by s (one contiguous
   // column per (move, symmetry): the inner loop's map of a row's twists to its target row's).
   std::vector<std::uint16_t> tcol(std::size_t(N_MOVES) * N_SYM_D4H * N_TWIST);
-  std::vector<std::uint8_t> xcol(std::size_t(N_MOVES) * N_SYM_D4H * X);
   for (int m = 0; m < N_MOVES; ++m) {
     for (int s = 0; s < N_SYM_D4H; ++s) {
       for (int tw = 0; tw < N_TWIST; ++tw) {
         tcol[(m * N_SYM_D4H + s) * N_TWIST + tw] =
             t.twist_conj[t.twist_move[tw * N_MOVES + m] * N_SYM_D4H + s];
       }
-      for (int x = 0; x < X; ++x) {
-        xcol[(m * N_SYM_D4H + s) * X + x] = extra.conj[extra.move[x * N_MOVES + m] * N_SYM_D4H + s];
-      }
     }
   }
+  // The extra coordinate's map from a row's entries to its target row's for move m (moved, then
+  // conjugated by the symmetry s to the target's representative): it depends on the row's
+  // slice when the slice edges' order is part of it, so it is made per row and move (X values,
+  // against the row's 2187 X entries).
+  auto extra_map = [&](std::uint32_t c, int m, int s, std::uint16_t* out) {
+    const int slice = static_cast<int>(t.fs_rep[c] / N_FLIP);
+    const int moved = t.slice_move[slice * N_MOVES + m];
+    for (int x = 0; x < X; ++x) {
+      out[x] =
+          static_cast<std::uint16_t>(extra.conjugated(extra.after_move(x, slice, m), moved, s));
+    }
+  };
   // Bit d of row_depths[c]: row c holds an entry at distance d (forward levels skip the others).
   std::vector<std::uint32_t> row_depths(N_FLIPSLICE_CLASS, 0);
   std::vector<std::uint64_t> counts{1};
@@ -73,8 +182,9 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
     std::atomic<std::uint32_t> next_row{0};
     std::atomic<std::uint64_t> found{0};
     auto work = [&](bool main_thread) {
-      std::vector<std::uint32_t> list;  // (t << 8) | x of the row's entries in hand
+      std::vector<std::uint32_t> list;  // (t << 9) | x of the row's entries in hand
       list.reserve(row_entries);
+      std::vector<std::uint16_t> xc(X);
       std::uint64_t local = 0;
       constexpr std::uint32_t CHUNK = 16;
       for (;;) {
@@ -96,7 +206,7 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
               for (int j = 0; j < 4; ++j) {
                 const std::uint64_t e = 4 * k + j;
                 if (e < row_entries && ((b >> (2 * j)) & 3) == cur) {
-                  list.push_back(static_cast<std::uint32_t>(((e / X) << 8) | (e % X)));
+                  list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
                 }
               }
             }
@@ -106,9 +216,10 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
               const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
               const int s = static_cast<int>(y & 15);
               const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
-              const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
+              extra_map(c, m, s, xc.data());
               std::uint8_t* const target = base + cc * row_bytes;
               const std::uint32_t stab = t.fs_stabilizer[cc] & ~1u;
+              const int target_slice = static_cast<int>(t.fs_rep[cc] / N_FLIP);
               std::uint64_t before = local;
               // Sets an unvisited entry of the target row (atomically: other threads may set
               // entries of the same byte).
@@ -121,14 +232,15 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
                 if (((old >> sh) & 3) == 3) ++local;
               };
               for (std::uint32_t v : list) {
-                const std::uint32_t t2 = tc[v >> 8], x2 = xc[v & 255];
+                const std::uint32_t t2 = tc[v >> 9], x2 = xc[v & 511];
                 claim(t2 * X + x2);
                 // The stabiliser's images of the new entry are the same position up to
                 // symmetry: same distance (a forward level must set every entry of it).
                 for (std::uint32_t bits = stab; bits; bits &= bits - 1) {
                   const int s2 = __builtin_ctz(bits);
                   claim(std::uint32_t(t.twist_conj[t2 * N_SYM_D4H + s2]) * X +
-                        extra.conj[x2 * N_SYM_D4H + s2]);
+                        static_cast<std::uint32_t>(
+                            extra.conjugated(static_cast<int>(x2), target_slice, s2)));
                 }
               }
               if (local != before) {
@@ -145,7 +257,7 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
               for (int j = 0; j < 32; ++j) {
                 const std::uint64_t e = 32 * k + j;
                 if (e < row_entries && ((w >> (2 * j)) & 3) == 3) {
-                  list.push_back(static_cast<std::uint32_t>(((e / X) << 8) | (e % X)));
+                  list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
                 }
               }
             }
@@ -156,13 +268,13 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
               const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
               const int s = static_cast<int>(y & 15);
               const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
-              const std::uint8_t* xc = &xcol[(m * N_SYM_D4H + s) * X];
+              extra_map(c, m, s, xc.data());
               const std::uint8_t* const target = base + cc * row_bytes;
               std::size_t kept = 0;
               for (std::uint32_t v : list) {
-                const std::uint32_t e2 = std::uint32_t(tc[v >> 8]) * X + xc[v & 255];
+                const std::uint32_t e2 = std::uint32_t(tc[v >> 9]) * X + xc[v & 511];
                 if (((load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
-                  const std::uint32_t e = (v >> 8) * X + (v & 255);
+                  const std::uint32_t e = (v >> 9) * X + (v & 511);
                   std::uint8_t* p = row + (e >> 2);
                   store(p, static_cast<std::uint8_t>(load(p) & ~((3 ^ next) << ((e & 3) * 2))));
                   ++local;
@@ -204,7 +316,7 @@ int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod
     bool moved = false;
     for (int m = 0; m < N_MOVES && !moved; ++m) {
       const int tw2 = t.twist_move[twist * N_MOVES + m], fl2 = t.flip_move[flip * N_MOVES + m];
-      const int sl2 = t.slice_move[slice * N_MOVES + m], x2 = extra.move[x * N_MOVES + m];
+      const int sl2 = t.slice_move[slice * N_MOVES + m], x2 = extra.after_move(x, slice, m);
       const Mod3Index j = mod3_index(t, extra, tw2, fl2, sl2, x2);
       if (table.get(j.row, j.entry) == (r + 2) % 3) {
         twist = tw2, flip = fl2, slice = sl2, x = x2, moved = true;

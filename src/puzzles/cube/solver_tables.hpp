@@ -19,6 +19,10 @@ struct SolverTables {
 // this machine's, as for every table of the store).
 struct OptimalTable {
   detail::Mod3Table table;
+  // The extra coordinate: the corner part's size (ccomb's 70; 1 in tests' phase-1-sized tables)
+  // and the slice edges' order (Q = order.size; null for Q = 1).
+  int corners = detail::N_CCOMB;
+  std::shared_ptr<const detail::SliceOrder> order;
   std::vector<std::uint64_t> per_depth;
   static constexpr std::uint64_t TRAILER = 32 * 8;
 };

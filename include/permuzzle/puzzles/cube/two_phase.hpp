@@ -20,6 +20,8 @@
 // Every solution is replayed on the sticker model before it is returned.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -80,26 +82,40 @@ Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieStat
                                      const TwoPhaseOptions& options, const RunContext& run,
                                      CubeSolution* partial = nullptr);
 
-// The optimal solver's big table (opaque; see optimal_table.hpp): the distance mod 3 to
-// <U, D, R2 L2 ...> of (flip-slice class, twist, U-corner combination), 2.30 GiB, built once in
-// a few minutes through the store. With it the optimal solver is about 100 times faster.
+// The optimal solver's big tables (opaque; see optimal_table.hpp): the distance mod 3 to
+// <U, D, R2 L2 ...> of (flip-slice class, twist, U-corner combination, and for `order` Q > 1 the
+// slice edges' order up to a group of index Q), built once through the store. Q = 1: 2.30 GiB,
+// about 5 minutes to build (about 100 times faster than the phase-1 table alone); 2: 4.60 GiB;
+// 3: 6.89 GiB; 6: 13.78 GiB (each larger one prunes more).
 struct OptimalTable;
-// Bytes of memory it takes (its payload), and the --memory (MB) from which front ends use it.
-std::uint64_t optimal_table_bytes();
+inline constexpr std::array<int, 4> OPTIMAL_TABLE_ORDERS = {1, 2, 3, 6};
+// Bytes of memory a table takes (its payload), its entries, and its name for people.
+std::uint64_t optimal_table_bytes(int order = 1);
+std::uint64_t optimal_table_entries(int order = 1);
+std::string optimal_table_name(int order);
+// The largest order whose table takes at most `bytes`; 0 if none does.
+int optimal_table_order_for(std::uint64_t bytes);
+// The --memory (MB) from which front ends use a big table.
 inline constexpr std::uint64_t OPTIMAL_TABLE_MIN_MEMORY_MB = 2600;
 Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           const SolverTables& tables,
                                                           const RunContext& run,
-                                                          TableReport* report = nullptr);
+                                                          TableReport* report = nullptr,
+                                                          int order = 1);
 // What the table says about itself: the number of entries at each distance (from the build,
-// kept in the file), and a check of `samples` random entries: their exact distances (by
-// descending the table) differ by at most 1 from their neighbours', are at least the phase-1
-// table's distance of the same coordinates, and 0 only for the goal. Errors: Internal.
+// kept in the file), every coordinate within 5 moves of the goal (a breadth-first search of the
+// raw coordinates) against its entry, and a check of `samples` random entries: their exact
+// distances (by descending the table) differ by at most 1 from their neighbours', are at least the
+// phase-1 table's distance of the same coordinates, and 0 only for the goal. Errors: Internal.
 struct OptimalTableCheck {
   std::vector<std::uint64_t> per_depth;
   std::uint64_t entries = 0;
   std::uint64_t samples = 0;
   std::vector<std::uint64_t> sample_depths;  // sampled entries at each exact distance
+  // A breadth-first search of the raw coordinates to bfs_depth: the coordinates it reached, each
+  // found with its distance's residue in the table.
+  int bfs_depth = 0;
+  std::uint64_t bfs_coordinates = 0;
 };
 Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
                                               std::uint64_t samples, std::uint64_t seed);
@@ -109,6 +125,7 @@ struct OptimalOptions {
   int max_length = 30;  // refuse (LimitExceeded) beyond this bound
   // The big table: null = the phase-1 table alone (85 MB, minutes per random cube).
   std::shared_ptr<const OptimalTable> table;
+  int table_order = 1;  // the table's order (see OPTIMAL_TABLE_ORDERS), for reports
   // With the big table: subtrees each thread searches at once, interleaved so that their table
   // reads overlap (a speed setting only: answers and node counts do not depend on it).
   int lanes = 4;
