@@ -276,6 +276,22 @@ TEST(CubeOptimalTable, SliceOrderTableAgreesWithBreadthFirstSearch) {
   EXPECT_EQ(check->bfs_coordinates, depth.size());
 }
 
+// A build polls its stop while it fills the table (tens of seconds for the largest) and between
+// rows: stopped at the second poll, it has filled no more than one 64 MiB piece of the 211 MB.
+TEST(CubeOptimalTable, BuildStopsWhileFillingTheTable) {
+  const std::array<std::uint8_t, N_MOVES> zero_move{};
+  const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+  const SliceOrder order = SliceOrder::make(*tables().coords, 6);
+  Mod3Table m3;
+  int polls = 0;
+  EXPECT_FALSE(build_mod3_table(*tables().coords,
+                                {6, zero_move.data(), zero_conj.data(), &order}, 2, m3,
+                                [&] { return ++polls >= 2; }, {}, nullptr));
+  EXPECT_EQ(polls, 2);
+  EXPECT_EQ(m3.data.size(), std::size_t(64) << 20);
+  EXPECT_GT(m3.bytes(), 3 * m3.data.size());
+}
+
 // The check finds a wrong entry near the goal: a copy of the phase-1-sized table with the entry
 // of the coordinates one R turn away set to distance 2's residue.
 TEST(CubeOptimalTable, TableCheckFindsAWrongEntry) {
@@ -357,21 +373,24 @@ TEST(CubeOptimalTable, SearchWithSliceOrderGivesBreadthFirstDistances) {
 
 namespace permuzzle::cube {
 namespace cube_optimal_table_test {
-// By hand (needs the 2.3 GiB table in ~/.cache/permuzzle, built by `permuzzle bench cube
-// --optimal --memory 4096`): how far the phase-1 anchor leaves the inverse's bound below the big
-// table's exact distance, on random cubes.
+// By hand (needs a big table in ~/.cache/permuzzle, built by `permuzzle bench cube --optimal
+// --memory N`; PERMUZZLE_TABLE_ORDER picks it: 1 (default), 2, 3 or 6): how far the phase-1
+// anchor leaves the inverse's bound below the big table's exact distance, on random cubes.
 TEST(CubeOptimalTable, DISABLED_InverseAnchorGap) {
+  const char* env = std::getenv("PERMUZZLE_TABLE_ORDER");
+  const int order = env ? std::atoi(env) : 1;
   TableStore home(std::string(std::getenv("HOME")) + "/.cache/permuzzle");
-  auto big = optimal_table(home, tables(), RunContext{});
+  auto big = optimal_table(home, tables(), RunContext{}, nullptr, order);
   ASSERT_TRUE(big);
   const CoordTables& t = *tables().coords;
-  const ExtraCoord x{N_CCOMB, t.ccomb_move.data(), t.ccomb_conj.data(), nullptr};
+  const SliceOrder* so = (*big)->order.get();
+  const ExtraCoord x{(*big)->table.extra, t.ccomb_move.data(), t.ccomb_conj.data(), so};
   std::map<int, int> gap, exact;
   Rng rng(1);
   for (int i = 0; i < 3000; ++i) {
     const KCube z = from_cubie(random_state(rng));
-    const int f =
-        mod3_exact_distance(t, x, (*big)->table, z.twist(), z.flip(), z.slice(), z.ccomb());
+    const int e = z.ccomb() * x.order_size() + (so ? so->of(z) : 0);
+    const int f = mod3_exact_distance(t, x, (*big)->table, z.twist(), z.flip(), z.slice(), e);
     const int low = phase1_distance(t, *tables().phase1, z.twist(), z.flip(), z.slice());
     const int lb = low + ((f % 3) - low % 3 + 3) % 3;
     ++gap[f - lb];

@@ -135,7 +135,16 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   out.extra = shape.extra;
   out.row_entries = shape.row_entries;
   out.row_bytes = shape.row_bytes;
-  out.data.assign(out.bytes(), 0xFF);
+  // Filled with 3 (unvisited) in pieces, polling between them: faulting in gigabytes (huge pages
+  // compacted on the way) takes tens of seconds for the largest table.
+  out.data.clear();
+  out.data.reserve(out.bytes());
+  for (std::uint64_t left = out.bytes(); left > 0;) {
+    if (cancelled && cancelled()) return false;
+    const std::uint64_t piece = std::min<std::uint64_t>(left, std::uint64_t(64) << 20);
+    out.data.insert(out.data.end(), piece, 0xFF);
+    left -= piece;
+  }
   std::uint8_t* const base = out.data.data();
   const std::uint64_t row_bytes = out.row_bytes, row_entries = out.row_entries;
   const std::uint64_t total = out.entries();
