@@ -98,37 +98,53 @@ std::shared_ptr<const OptimalTable> small_table() {
   return made;
 }
 
-TEST(CubeOptimalTable, SearchWithTricksGivesBreadthFirstDistances) {
-  const CubeBasics& b = tables().coords->basics;
-  auto key = [](const KCube& c) {
-    return std::string(reinterpret_cast<const char*>(&c), sizeof c);
-  };
-  std::unordered_map<std::string, int> seen{{key(KCube{}), 0}};
-  std::vector<std::vector<KCube>> layers{{KCube{}}};
-  for (int d = 1; d <= 5; ++d) {
-    std::vector<KCube> next;
-    for (const KCube& c : layers.back()) {
-      for (int m = 0; m < N_MOVES; ++m) {
-        const KCube n = c * b.moves[m];
-        if (seen.emplace(key(n), d).second) next.push_back(n);
+// Whole cubes by breadth-first search to depth 5 (layer d: the cubes at distance d).
+const std::vector<std::vector<KCube>>& cube_layers() {
+  static const std::vector<std::vector<KCube>> layers = [] {
+    const CubeBasics& b = tables().coords->basics;
+    auto key = [](const KCube& c) {
+      return std::string(reinterpret_cast<const char*>(&c), sizeof c);
+    };
+    std::unordered_map<std::string, int> seen{{key(KCube{}), 0}};
+    std::vector<std::vector<KCube>> out{{KCube{}}};
+    for (int d = 1; d <= 5; ++d) {
+      std::vector<KCube> next;
+      for (const KCube& c : out.back()) {
+        for (int m = 0; m < N_MOVES; ++m) {
+          const KCube n = c * b.moves[m];
+          if (seen.emplace(key(n), d).second) next.push_back(n);
+        }
       }
+      out.push_back(std::move(next));
     }
-    layers.push_back(std::move(next));
-  }
+    return out;
+  }();
+  return layers;
+}
+
+// The optimal solver with `table` gives every cube its breadth-first distance: all cubes of
+// depth <= `all_to`, `samples` random ones of each deeper layer.
+void expect_breadth_first_distances(std::shared_ptr<const OptimalTable> table, int all_to,
+                                    std::size_t samples, std::uint64_t seed) {
+  const auto& layers = cube_layers();
   ASSERT_EQ(layers[5].size(), 574908u);  // published
   OptimalOptions o;
-  o.table = small_table();
-  Rng rng(8);
+  o.table = std::move(table);
+  Rng rng(seed);
   for (int d = 0; d <= 5; ++d) {
-    const std::size_t samples = d <= 2 ? layers[d].size() : 100;
-    for (std::size_t i = 0; i < samples; ++i) {
-      const KCube& c = d <= 2 ? layers[d][i] : layers[d][rng.below(layers[d].size())];
+    const std::size_t n = d <= all_to ? layers[d].size() : samples;
+    for (std::size_t i = 0; i < n; ++i) {
+      const KCube& c = d <= all_to ? layers[d][i] : layers[d][rng.below(layers[d].size())];
       auto s = solve_optimal(tables(), to_cubie(c), o, RunContext{}.with_threads(1));
       ASSERT_TRUE(s);
       EXPECT_EQ(s->length, d);
       EXPECT_TRUE(s->optimal && s->verified);
     }
   }
+}
+
+TEST(CubeOptimalTable, SearchWithTricksGivesBreadthFirstDistances) {
+  expect_breadth_first_distances(small_table(), 2, 100, 8);
 }
 
 TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
@@ -196,6 +212,60 @@ TEST(CubeOptimalTable, SliceOrderTablesAgreeWithCubies) {
       for (int v = 0; v < q; ++v) EXPECT_EQ(o.move[(0 * N_MOVES + m) * q + v], v);
     }
   }
+}
+
+// Symmetric positions search one subtree of each class of conjugate ones: every position of
+// depth <= 5 with a symmetry (up to 40 a layer) still gets its breadth-first distance, with no
+// more nodes than the full search; the checkerboard (R2 L2 U2 D2 F2 B2, 6 moves) likewise.
+TEST(CubeOptimalTable, SymmetricPositionsSearchOneSubtreeOfEachClass) {
+  const CubeBasics& b = tables().coords->basics;
+  OptimalOptions reduced, full;
+  reduced.table = full.table = small_table();
+  full.reduce_by_symmetry = false;
+  std::uint64_t nodes_reduced = 0, nodes_full = 0;
+  int symmetric = 0;
+  for (int d = 1; d <= 5; ++d) {
+    int taken = 0;
+    for (const KCube& c : cube_layers()[d]) {
+      bool has_symmetry = false;
+      for (int s = 1; s < N_SYM && !has_symmetry; ++s) has_symmetry = b.conj(c, s) == c;
+      if (!has_symmetry) continue;
+      auto r = solve_optimal(tables(), to_cubie(c), reduced, RunContext{}.with_threads(2));
+      auto f = solve_optimal(tables(), to_cubie(c), full, RunContext{}.with_threads(1));
+      ASSERT_TRUE(r && f);
+      EXPECT_EQ(r->length, d);
+      EXPECT_EQ(f->length, d);
+      EXPECT_TRUE(r->optimal && r->verified);
+      EXPECT_NE(r->method.find("one subtree of each class"), std::string::npos) << r->method;
+      EXPECT_LE(r->nodes, f->nodes);
+      nodes_reduced += r->nodes, nodes_full += f->nodes;
+      ++symmetric;
+      if (++taken == 40) break;
+    }
+  }
+  EXPECT_GT(symmetric, 100);
+  EXPECT_LT(nodes_reduced, nodes_full);
+  auto checkerboard = from_sticker_perm(moves_perm(*parse_moves("R2 L2 U2 D2 F2 B2")));
+  ASSERT_TRUE(checkerboard);
+  auto r = solve_optimal(tables(), *checkerboard, reduced, RunContext{});
+  auto f = solve_optimal(tables(), *checkerboard, full, RunContext{});
+  ASSERT_TRUE(r && f);
+  EXPECT_EQ(r->length, 6);
+  EXPECT_EQ(f->length, 6);
+  EXPECT_NE(r->method.find("position's 48 symmetries"), std::string::npos) << r->method;
+  EXPECT_LT(r->nodes * 3, f->nodes) << r->nodes << " " << f->nodes;  // 5,639 against 18,743
+  // A random cube has no symmetry: the same search either way.
+  Rng rng(4);
+  std::vector<CubeMove> scramble;
+  for (int k = 0; k < 8; ++k) {
+    scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
+  }
+  auto c = from_sticker_perm(moves_perm(scramble));
+  ASSERT_TRUE(c);
+  auto r8 = solve_optimal(tables(), *c, reduced, RunContext{});
+  auto f8 = solve_optimal(tables(), *c, full, RunContext{});
+  ASSERT_TRUE(r8 && f8);
+  if (r8->method.find("each class") == std::string::npos) EXPECT_EQ(r8->nodes, f8->nodes);
 }
 
 // A table of the phase-1 size times the slice edges' order mod V4 (Q = 6; the 13.8 GiB table's
@@ -276,6 +346,28 @@ TEST(CubeOptimalTable, SliceOrderTableAgreesWithBreadthFirstSearch) {
   EXPECT_EQ(check->bfs_coordinates, depth.size());
 }
 
+// The four big tables' sizes (64430 rows of 2187 x 70 x Q entries at 2 bits, rows padded to 64
+// bytes, and a 256-byte trailer) and the choice of the largest that fits a budget.
+TEST(CubeOptimalTable, TableSizesAndTheChoiceByMemory) {
+  const std::uint64_t rows = 64430;
+  auto padded = [](std::uint64_t entries) { return ((entries + 3) / 4 + 63) / 64 * 64; };
+  for (int q : OPTIMAL_TABLE_ORDERS) {
+    EXPECT_EQ(optimal_table_entries(q), rows * 2187 * 70 * std::uint64_t(q));
+    EXPECT_EQ(optimal_table_bytes(q), rows * padded(2187 * 70 * std::uint64_t(q)) + 256);
+  }
+  EXPECT_EQ(optimal_table_bytes(1), 2469988736u);  // the 2.3 GiB table of docs/cube.md
+  EXPECT_EQ(optimal_table_bytes(6), 14799313536u);
+  constexpr std::uint64_t MIB = 1 << 20;
+  EXPECT_EQ(optimal_table_order_for(2000 * MIB), 0);
+  EXPECT_EQ(optimal_table_order_for(4096 * MIB), 1);
+  EXPECT_EQ(optimal_table_order_for(4800 * MIB), 2);
+  EXPECT_EQ(optimal_table_order_for(7150 * MIB), 3);
+  EXPECT_EQ(optimal_table_order_for(14200 * MIB), 6);
+  EXPECT_EQ(optimal_table_order_for(~std::uint64_t(0)), 6);
+  EXPECT_NE(optimal_table_name(6).find("13.8 GiB"), std::string::npos);
+  EXPECT_NE(optimal_table_name(1).find("2.3 GiB"), std::string::npos);
+}
+
 // A build polls its stop while it fills the table (tens of seconds for the largest) and between
 // rows: stopped at the second poll, it has filled no more than one 64 MiB piece of the 211 MB.
 TEST(CubeOptimalTable, BuildStopsWhileFillingTheTable) {
@@ -284,9 +376,9 @@ TEST(CubeOptimalTable, BuildStopsWhileFillingTheTable) {
   const SliceOrder order = SliceOrder::make(*tables().coords, 6);
   Mod3Table m3;
   int polls = 0;
-  EXPECT_FALSE(build_mod3_table(*tables().coords,
-                                {6, zero_move.data(), zero_conj.data(), &order}, 2, m3,
-                                [&] { return ++polls >= 2; }, {}, nullptr));
+  EXPECT_FALSE(build_mod3_table(
+      *tables().coords, {6, zero_move.data(), zero_conj.data(), &order}, 2, m3,
+      [&] { return ++polls >= 2; }, {}, nullptr));
   EXPECT_EQ(polls, 2);
   EXPECT_EQ(m3.data.size(), std::size_t(64) << 20);
   EXPECT_GT(m3.bytes(), 3 * m3.data.size());
@@ -314,36 +406,10 @@ TEST(CubeOptimalTable, TableCheckFindsAWrongEntry) {
 }
 
 TEST(CubeOptimalTable, SearchWithSliceOrderGivesBreadthFirstDistances) {
-  const CubeBasics& b = tables().coords->basics;
-  auto key = [](const KCube& c) {
-    return std::string(reinterpret_cast<const char*>(&c), sizeof c);
-  };
-  std::unordered_map<std::string, int> seen{{key(KCube{}), 0}};
-  std::vector<std::vector<KCube>> layers{{KCube{}}};
-  for (int d = 1; d <= 5; ++d) {
-    std::vector<KCube> next;
-    for (const KCube& c : layers.back()) {
-      for (int m = 0; m < N_MOVES; ++m) {
-        const KCube n = c * b.moves[m];
-        if (seen.emplace(key(n), d).second) next.push_back(n);
-      }
-    }
-    layers.push_back(std::move(next));
-  }
-  ASSERT_EQ(layers[5].size(), 574908u);  // published
+  expect_breadth_first_distances(order_table(), 1, 60, 9);
   OptimalOptions o;
   o.table = order_table();
   Rng rng(9);
-  for (int d = 0; d <= 5; ++d) {
-    const std::size_t samples = d <= 1 ? layers[d].size() : 60;
-    for (std::size_t i = 0; i < samples; ++i) {
-      const KCube& c = d <= 1 ? layers[d][i] : layers[d][rng.below(layers[d].size())];
-      auto s = solve_optimal(tables(), to_cubie(c), o, RunContext{}.with_threads(1));
-      ASSERT_TRUE(s);
-      EXPECT_EQ(s->length, d);
-      EXPECT_TRUE(s->optimal && s->verified);
-    }
-  }
   // Deeper scrambles: the same lengths as the phase-1-sized table without the order, in fewer
   // nodes (the order's table is at least the phase-1 distance everywhere), one answer on 1 and 2
   // threads.

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unordered_set>
 
@@ -1082,13 +1083,46 @@ class BigSearch {
   std::array<std::uint16_t, 2048> reverse11_{};  // 11-bit reversal
 };
 
+// The symmetries s (of the 48, besides the identity) with conj(x, s) = x: a subgroup.
+std::vector<int> stabilizer(const CubeBasics& b, const KCube& x) {
+  std::vector<int> out;
+  for (int s = 1; s < N_SYM; ++s) {
+    if (b.conj(x, s) == x) out.push_back(s);
+  }
+  return out;
+}
+
+// A symmetric root (as nissy's H48 uses it): for s in its stabiliser, X p and X conj(p, s) =
+// conj(X p, s) are conjugate positions, of equal distance, so of subtrees whose positions (and
+// budgets) are conjugate only the first in order is searched. The search stays complete: a
+// subtree dropped has a solution within its budget exactly when the one kept does.
+template <class Prefix>
+void drop_conjugate_subtrees(const CubeBasics& b, const KCube& root, const std::vector<int>& stab,
+                             std::vector<Prefix>& subtrees) {
+  auto bytes = [](const KCube& c) {
+    return std::string(reinterpret_cast<const char*>(&c), sizeof c);
+  };
+  std::set<std::pair<std::string, int>> seen;
+  std::vector<Prefix> kept;
+  for (auto& p : subtrees) {
+    KCube y = root;
+    for (int m : p.moves) y = y * b.moves[m];
+    std::string least = bytes(y);
+    for (int s : stab) least = std::min(least, bytes(b.conj(y, s)));
+    if (seen.emplace(std::move(least), p.budget).second) kept.push_back(std::move(p));
+  }
+  subtrees = std::move(kept);
+}
+
 // Iterative deepening over either search: each iteration's subtrees below depth 3 (in the order
-// one thread would enter them) are shared among the threads; the answer is the first subtree in
-// that order with a solution, so answer and node count are one thread's.
+// one thread would enter them; for a symmetric root, one of each class of conjugate ones) are
+// shared among the threads; the answer is the first subtree in that order with a solution, so
+// answer and node count are one thread's.
 template <class Search>
 Result<std::vector<int>> iterate(const Search& search, const typename Search::Node& root, int h0,
                                  int max_length, const RunContext& run, std::uint64_t& total_nodes,
-                                 int& proven) {
+                                 int& proven, const CubeBasics& basics, const KCube& cube,
+                                 const std::vector<int>& stab) {
   using Node = typename Search::Node;
   const unsigned threads = std::max(1u, run.threads());
   if (Search::solved(root)) return std::vector<int>{};
@@ -1107,6 +1141,7 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
     std::vector<typename Search::Prefix> subtrees;
     std::vector<int> moves;
     search.prefixes(root, bound, std::min(3, bound), moves, subtrees, total_nodes);
+    if (!stab.empty()) drop_conjugate_subtrees(basics, cube, stab, subtrees);
     // Step 2. The threads take subtrees in order (see SubtreeQueue).
     SubtreeQueue<Node> queue(subtrees, run);
     std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
@@ -1137,19 +1172,29 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   int h0 = 0, proven = 0;
   Result<std::vector<int>> found = make_error("unreached");
   std::string method;
+  const CubeBasics& basics = tables.coords->basics;
+  const KCube cube = from_cubie(state);
+  const std::vector<int> stab =
+      options.reduce_by_symmetry ? stabilizer(basics, cube) : std::vector<int>{};
   if (options.table) {
     BigSearch search(tables, *options.table, options.metric, options.lanes);
-    const auto root = search.root(from_cubie(state));
+    const auto root = search.root(cube);
     h0 = BigSearch::bound(root);
-    found = iterate(search, root, h0, options.max_length, run, total_nodes, proven);
+    found =
+        iterate(search, root, h0, options.max_length, run, total_nodes, proven, basics, cube, stab);
     method = fmt::format("IDA* with the {} (mod 3) on 3 axes and the inverse, nxopt's tricks",
                          optimal_table_name(options.table->order ? options.table->order->size : 1));
   } else {
     OptimalSearch search(tables, options.metric, run);
-    const auto root = search.root(from_cubie(state));
+    const auto root = search.root(cube);
     h0 = search.bound(root, 99);
-    found = iterate(search, root, h0, options.max_length, run, total_nodes, proven);
+    found =
+        iterate(search, root, h0, options.max_length, run, total_nodes, proven, basics, cube, stab);
     method = "IDA* with the phase-1 table on 3 axes and the inverse";
+  }
+  if (!stab.empty()) {
+    method += fmt::format(", one subtree of each class under the position's {} symmetries",
+                          stab.size() + 1);
   }
   if (!found) {
     if (partial && run.should_stop()) {
