@@ -51,6 +51,15 @@ TEST(CubeOptimalTable, CornerCombinationTablesAgreeWithCubies) {
   for (int v : seen) EXPECT_LT(v, N_CCOMB);
 }
 
+// The cube after n random face turns.
+Result<CubieState> random_scramble(Rng& rng, int n) {
+  std::vector<CubeMove> scramble;
+  for (int k = 0; k < n; ++k) {
+    scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
+  }
+  return from_sticker_perm(moves_perm(scramble));
+}
+
 // The row builder with the trivial extra coordinate is the phase-1 table mod 3.
 TEST(CubeOptimalTable, TrivialExtraCoordinateGivesThePhaseOneTable) {
   const SolverTables& st = tables();
@@ -85,16 +94,21 @@ TEST(CubeOptimalTable, TrivialExtraCoordinateGivesThePhaseOneTable) {
 // nxopt's tricks (a) and (b)) run on the table of the phase-1 size: optimal lengths must equal
 // the breadth-first distances, and the lengths of the phase-1-only solver on deeper scrambles
 // (if a trick were not admissible, some length would come out too long).
+// A table of the phase-1 size (no corner part) times the slice edges' order of q values (none
+// for q = 1).
+std::shared_ptr<const OptimalTable> phase1_sized_table(int q) {
+  const std::array<std::uint8_t, N_MOVES> zero_move{};
+  const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
+  auto o = std::make_shared<OptimalTable>();
+  o->corners = 1;
+  if (q > 1) o->order = std::make_shared<SliceOrder>(SliceOrder::make(*tables().coords, q));
+  build_mod3_table(*tables().coords, {q, zero_move.data(), zero_conj.data(), o->order.get()}, 2,
+                   o->table, {}, {}, &o->per_depth);
+  return o;
+}
+
 std::shared_ptr<const OptimalTable> small_table() {
-  static std::shared_ptr<const OptimalTable> made = [] {
-    const std::array<std::uint8_t, N_MOVES> zero_move{};
-    const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
-    auto o = std::make_shared<OptimalTable>();
-    o->corners = 1;
-    build_mod3_table(*tables().coords, {1, zero_move.data(), zero_conj.data()}, 2, o->table, {}, {},
-                     &o->per_depth);
-    return o;
-  }();
+  static std::shared_ptr<const OptimalTable> made = phase1_sized_table(1);
   return made;
 }
 
@@ -153,11 +167,7 @@ TEST(CubeOptimalTable, SearchWithTricksAgreesWithThePhaseOneSolver) {
   Rng rng(21);
   std::uint64_t nodes_old = 0, nodes_new = 0;
   for (int i = 0; i < 4; ++i) {
-    std::vector<CubeMove> scramble;
-    for (int k = 0; k < 8; ++k) {
-      scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
-    }
-    auto c = from_sticker_perm(moves_perm(scramble));
+    auto c = random_scramble(rng, 8);
     ASSERT_TRUE(c);
     auto old = solve_optimal(tables(), *c, {}, RunContext{}.with_threads(2));
     auto one = solve_optimal(tables(), *c, o, RunContext{}.with_threads(1));
@@ -256,11 +266,7 @@ TEST(CubeOptimalTable, SymmetricPositionsSearchOneSubtreeOfEachClass) {
   EXPECT_LT(r->nodes * 3, f->nodes) << r->nodes << " " << f->nodes;  // 5,639 against 18,743
   // A random cube has no symmetry: the same search either way.
   Rng rng(4);
-  std::vector<CubeMove> scramble;
-  for (int k = 0; k < 8; ++k) {
-    scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
-  }
-  auto c = from_sticker_perm(moves_perm(scramble));
+  auto c = random_scramble(rng, 8);
   ASSERT_TRUE(c);
   auto r8 = solve_optimal(tables(), *c, reduced, RunContext{});
   auto f8 = solve_optimal(tables(), *c, full, RunContext{});
@@ -273,16 +279,7 @@ TEST(CubeOptimalTable, SymmetricPositionsSearchOneSubtreeOfEachClass) {
 // itself (raw twist, flip, slice and order, no symmetry) to depth 5, and the search on it
 // against breadth-first distances of whole cubes.
 std::shared_ptr<const OptimalTable> order_table() {
-  static std::shared_ptr<const OptimalTable> made = [] {
-    const std::array<std::uint8_t, N_MOVES> zero_move{};
-    const std::array<std::uint8_t, N_SYM_D4H> zero_conj{};
-    auto o = std::make_shared<OptimalTable>();
-    o->corners = 1;
-    o->order = std::make_shared<SliceOrder>(SliceOrder::make(*tables().coords, 6));
-    build_mod3_table(*tables().coords, {6, zero_move.data(), zero_conj.data(), o->order.get()}, 2,
-                     o->table, {}, {}, &o->per_depth);
-    return o;
-  }();
+  static std::shared_ptr<const OptimalTable> made = phase1_sized_table(6);
   return made;
 }
 
@@ -417,11 +414,7 @@ TEST(CubeOptimalTable, SearchWithSliceOrderGivesBreadthFirstDistances) {
   plain.table = small_table();
   std::uint64_t nodes_plain = 0, nodes_order = 0;
   for (int i = 0; i < 4; ++i) {
-    std::vector<CubeMove> scramble;
-    for (int k = 0; k < 9; ++k) {
-      scramble.push_back({std::string(1, "URFDLB"[rng.below(6)]), int(rng.below(3)) + 1});
-    }
-    auto c = from_sticker_perm(moves_perm(scramble));
+    auto c = random_scramble(rng, 9);
     ASSERT_TRUE(c);
     auto without = solve_optimal(tables(), *c, plain, RunContext{}.with_threads(1));
     auto one = solve_optimal(tables(), *c, o, RunContext{}.with_threads(1));
