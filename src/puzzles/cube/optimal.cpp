@@ -16,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_set>
 
 #if defined(__SSE4_1__)
@@ -1093,23 +1094,42 @@ std::vector<int> stabilizer(const CubeBasics& b, const KCube& x) {
 }
 
 // A symmetric root (as nissy's H48 uses it): for s in its stabiliser, X p and X conj(p, s) =
-// conj(X p, s) are conjugate positions, of equal distance, so of subtrees whose positions (and
-// budgets) are conjugate only the first in order is searched. The search stays complete: a
-// subtree dropped has a solution within its budget exactly when the one kept does.
+// conj(X p, s) are conjugate positions of equal distance. Two subtrees are taken as one when a
+// symmetry s maps the first's position to the second's AND the moves allowed after the first's
+// last move (canonical order) to those allowed after the second's; only the first of each class
+// (in order) is searched. Complete: an iteration below the distance has no solution in any
+// subtree; in the last one (every solution optimal), if p w is a canonical solution then
+// p' conj(w, s) solves X too, and with conj(w, s) in canonical order it is a canonical sequence of
+// the subtree p' (its first move is conj of w's first, allowed after p' by the second condition,
+// or, when canonical order swaps conj(w)'s first two moves (opposite faces), the other one, which
+// can neither repeat nor precede p''s last face without making a shorter solution).
 template <class Prefix>
 void drop_conjugate_subtrees(const CubeBasics& b, const KCube& root, const std::vector<int>& stab,
                              std::vector<Prefix>& subtrees) {
   auto bytes = [](const KCube& c) {
     return std::string(reinterpret_cast<const char*>(&c), sizeof c);
   };
-  std::set<std::pair<std::string, int>> seen;
+  std::set<std::tuple<std::string, std::uint32_t, int>> seen;
   std::vector<Prefix> kept;
   for (auto& p : subtrees) {
     KCube y = root;
     for (int m : p.moves) y = y * b.moves[m];
-    std::string least = bytes(y);
-    for (int s : stab) least = std::min(least, bytes(b.conj(y, s)));
-    if (seen.emplace(std::move(least), p.budget).second) kept.push_back(std::move(p));
+    const int last = p.moves.empty() ? -1 : p.moves.back();
+    // The smallest (position, allowed moves) over the stabiliser and the identity, both carried
+    // by the same symmetry.
+    std::pair<std::string, std::uint32_t> least;
+    for (std::size_t k = 0; k <= stab.size(); ++k) {
+      const int s = k == 0 ? 0 : stab[k - 1];
+      std::uint32_t allowed = 0;
+      for (int m = 0; m < N_MOVES; ++m) {
+        if (allowed_after(last, m)) allowed |= 1u << b.conj_move[m * N_SYM + s];
+      }
+      auto candidate = std::make_pair(bytes(k == 0 ? y : b.conj(y, s)), allowed);
+      if (k == 0 || candidate < least) least = std::move(candidate);
+    }
+    if (seen.emplace(std::move(least.first), least.second, p.budget).second) {
+      kept.push_back(std::move(p));
+    }
   }
   subtrees = std::move(kept);
 }
