@@ -1102,7 +1102,8 @@ std::vector<int> stabilizer(const CubeBasics& b, const KCube& x) {
 // p' conj(w, s) solves X too, and with conj(w, s) in canonical order it is a canonical sequence of
 // the subtree p' (its first move is conj of w's first, allowed after p' by the second condition,
 // or, when canonical order swaps conj(w)'s first two moves (opposite faces), the other one, which
-// can neither repeat nor precede p''s last face without making a shorter solution).
+// can neither repeat nor precede p''s last face without making a shorter solution: two turns of
+// a face merge into one move, shorter in the half-turn metric, the only one this is used in).
 template <class Prefix>
 void drop_conjugate_subtrees(const CubeBasics& b, const KCube& root, const std::vector<int>& stab,
                              std::vector<Prefix>& subtrees) {
@@ -1194,8 +1195,11 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   std::string method;
   const CubeBasics& basics = tables.coords->basics;
   const KCube cube = from_cubie(state);
-  const std::vector<int> stab =
-      options.reduce_by_symmetry ? stabilizer(basics, cube) : std::vector<int>{};
+  // Half-turn metric only: the completeness argument (drop_conjugate_subtrees) merges two turns
+  // of a face into one shorter move, which in quarter turns costs as much.
+  const std::vector<int> stab = options.reduce_by_symmetry && options.metric == Metric::Htm
+                                    ? stabilizer(basics, cube)
+                                    : std::vector<int>{};
   if (options.table) {
     BigSearch search(tables, *options.table, options.metric, options.lanes);
     const auto root = search.root(cube);

@@ -129,9 +129,10 @@ struct OptimalOptions {
   // With the big table: subtrees each thread searches at once, interleaved so that their table
   // reads overlap (a speed setting only: answers and node counts do not depend on it).
   int lanes = 4;
-  // A position with symmetries (conj(X, s) = X for some of the 48 besides the identity) searches
-  // one subtree of each class of conjugate ones (the same length; fewer nodes, perhaps another
-  // solution of that length). Off: every subtree, as for any other position.
+  // In the half-turn metric, a position with symmetries (conj(X, s) = X for some of the 48
+  // besides the identity) searches one subtree of each class of conjugate ones (the same length;
+  // fewer nodes, perhaps another solution of that length). Off: every subtree, as for any other
+  // position.
   bool reduce_by_symmetry = true;
 };
 // Errors: Unsolvable; LimitExceeded when no solution of at most max_length moves exists (a
