@@ -433,7 +433,6 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
   info.bytes += optimal_table_bytes(order);
   info.reports.push_back(report);
   options.table = *big;
-  options.table_order = order;
   return Ok{};
 }
 

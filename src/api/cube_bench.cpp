@@ -42,6 +42,7 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     if (auto ok = attach_optimal_table(q, s, **tables, info, oo); !ok) return ok.error();
   }
   const double table_seconds = table_clock.seconds();
+  const int order = oo.table ? optimal_table_order(*oo.table) : 0;
   if (oo.table) {
     const TableReport& report = info.reports.back();
     auto check = check_optimal_table(**tables, *oo.table, 1000, seed);
@@ -53,9 +54,9 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       counts += fmt::format(" {}:{}", d, check->per_depth[d]);
     }
     for (auto v : check->sample_depths) sampled.push_back(v);
-    table_json = {{"name", optimal_table_name(oo.table_order)},
-                  {"order", oo.table_order},
-                  {"bytes", optimal_table_bytes(oo.table_order)},
+    table_json = {{"name", optimal_table_name(order)},
+                  {"order", order},
+                  {"bytes", optimal_table_bytes(order)},
                   {"entries", check->entries},
                   {"per_distance", per_depth},
                   {"sampled_entries", check->samples},
@@ -67,8 +68,8 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     table_text = fmt::format(
         "  optimal table: the {}: {} entries ({}), per distance{}; {} sampled entries "
         "consistent; the {} coordinates within {} moves of the goal (breadth-first) agree\n",
-        optimal_table_name(oo.table_order), check->entries, describe(report), counts,
-        check->samples, check->bfs_coordinates, check->bfs_depth);
+        optimal_table_name(order), check->entries, describe(report), counts, check->samples,
+        check->bfs_coordinates, check->bfs_depth);
   }
   Rng rng(seed);
   std::map<int, std::uint64_t> histogram;
@@ -176,9 +177,9 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   out.text += table_text;
   if (optimal) {
     out.json["cubes"] = std::move(cubes);
-    out.json["table"] = oo.table ? nlohmann::json(optimal_table_name(oo.table_order))
+    out.json["table"] = oo.table ? nlohmann::json(optimal_table_name(order))
                                  : nlohmann::json("the phase-1 table alone");
-    out.text += fmt::format("  table: {}\n", oo.table ? optimal_table_name(oo.table_order)
+    out.text += fmt::format("  table: {}\n", oo.table ? optimal_table_name(order)
                                                       : std::string("the phase-1 table alone"));
     out.text += cubes_text;
     if (count > MAX_LISTED) out.text += fmt::format("  (the first {} cubes listed)\n", MAX_LISTED);

@@ -281,6 +281,10 @@ std::string optimal_table_name(int order) {
   }
 }
 
+int optimal_table_order(const OptimalTable& table) {
+  return table.order ? table.order->size : 1;
+}
+
 int optimal_table_order_for(std::uint64_t bytes) {
   int best = 0;
   for (int order : OPTIMAL_TABLE_ORDERS) {
@@ -532,7 +536,7 @@ class BigSearch {
         p1_(*tables.phase1),
         m3_(big.table),
         x_(extra_coord(t_, big)),
-        order_(big.order.get()),
+        corners_(big.corners > 1),
         metric_(metric) {
     for (int a = 0; a < 3; ++a) {
       axis_moves_[a] = 0;
@@ -560,10 +564,11 @@ class BigSearch {
       n.twist[a] = static_cast<std::uint16_t>(c.twist());
       n.fs[a] = t_.fs_class_sym[static_cast<std::uint32_t>(c.slice()) * N_FLIP + c.flip()];
       n.slice[a] = static_cast<std::uint16_t>(c.slice());
-      n.ccomb[a] = static_cast<std::uint8_t>(x_.move == NO_EXTRA.data() ? 0 : c.ccomb());
-      n.sorder[a] = static_cast<std::uint8_t>(order_ ? order_->of(c, n.slice[a]) : 0);
-      n.dist[a] = static_cast<std::int8_t>(mod3_exact_distance(
-          t_, x_, m3_, n.twist[a], c.flip(), c.slice(), n.ccomb[a] * q_size() + n.sorder[a]));
+      n.ccomb[a] = static_cast<std::uint8_t>(corners_ ? c.ccomb() : 0);
+      n.sorder[a] = static_cast<std::uint8_t>(x_.order ? x_.order->of(c, n.slice[a]) : 0);
+      n.dist[a] =
+          static_cast<std::int8_t>(mod3_exact_distance(t_, x_, m3_, n.twist[a], c.flip(), c.slice(),
+                                                       n.ccomb[a] * x_.order_size() + n.sorder[a]));
       n.inv[a] = t_.basics.conj(inverse, 16 * a);
       const std::uint8_t* at;
       std::uint8_t shift;
@@ -784,14 +789,8 @@ class BigSearch {
     const int s = static_cast<int>(cs & 15);
     const std::uint32_t cls = cs >> 4;
     const int tc = t_.twist_conj[c.twist * N_SYM_D4H + s];
-    std::uint64_t x = std::uint64_t(tc) * x_.size;
-    if (order_) {
-      const int q = order_->size;
-      x += std::uint64_t(x_.conj[c.ccomb * N_SYM_D4H + s]) * q +
-           order_->conj[(c.slice * N_SYM_D4H + s) * q + c.sorder];
-    } else {
-      x += x_.conj[c.ccomb * N_SYM_D4H + s];
-    }
+    const std::uint64_t x = std::uint64_t(tc) * x_.size + static_cast<std::uint64_t>(x_.conjugated(
+                                                              c.ccomb, c.sorder, c.slice, s));
     at = m3_.data.data() + m3_.byte_index(cls, x);
     shift = static_cast<std::uint8_t>((x & 3) * 2);
     p1 = std::uint64_t(cls) * N_TWIST + tc;
@@ -963,10 +962,10 @@ class BigSearch {
     const int ma = conj_[a][k.move];
     k.node.twist[a] = t_.twist_move[n.twist[a] * N_MOVES + ma];
     k.node.fs[a] = fs_after(t_, n.fs[a], ma);
-    k.node.ccomb[a] = x_.move[n.ccomb[a] * N_MOVES + ma];
-    if (order_) {
+    k.node.ccomb[a] = static_cast<std::uint8_t>(x_.corner_after_move(n.ccomb[a], ma));
+    if (x_.order) {
       const int sl = n.slice[a];
-      k.node.sorder[a] = order_->move[(sl * N_MOVES + ma) * order_->size + n.sorder[a]];
+      k.node.sorder[a] = static_cast<std::uint8_t>(x_.order_after_move(n.sorder[a], sl, ma));
       k.node.slice[a] = t_.slice_move[sl * N_MOVES + ma];
     }
   }
@@ -995,10 +994,10 @@ class BigSearch {
     for (int i = 0; i < 12; ++i) sm |= (z.ep[i] >= 8) << i;
     for (int i = 0; i < 8; ++i) cm |= (z.cp[i] < 4) << i;
 #endif
-    const int sl = t_.slice_of_mask[sm], cc = x_.move == NO_EXTRA.data() ? 0 : t_.ccomb_of_mask[cm];
+    const int sl = t_.slice_of_mask[sm], cc = corners_ ? t_.ccomb_of_mask[cm] : 0;
     return {static_cast<std::uint32_t>(sl) * N_FLIP + fl, static_cast<std::uint16_t>(tw),
             static_cast<std::uint16_t>(sl), static_cast<std::uint8_t>(cc),
-            static_cast<std::uint8_t>(order_ ? order_->of(z, sl) : 0)};
+            static_cast<std::uint8_t>(x_.order ? x_.order->of(z, sl) : 0)};
   }
   // The axis (0-2: U-D, R-L, F-B as conjugated) whose U or D turns a move becomes.
   int axis_of_move(int m) const {
@@ -1068,16 +1067,12 @@ class BigSearch {
 #endif
   }
 
-  int q_size() const {
-    return order_ ? order_->size : 1;
-  }
-
   int lanes_;
   const CoordTables& t_;
   const Phase1Table& p1_;
   const Mod3Table& m3_;
   ExtraCoord x_;
-  const SliceOrder* order_;  // null: no slice order in the table
+  bool corners_;  // the corner part is ccomb (else the tests' trivial one)
   Metric metric_;
   std::array<std::array<std::uint8_t, N_MOVES>, 3> conj_{}, inv_conj_{};
   std::array<std::uint32_t, 3> axis_moves_{};
@@ -1207,7 +1202,7 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     found =
         iterate(search, root, h0, options.max_length, run, total_nodes, proven, basics, cube, stab);
     method = fmt::format("IDA* with the {} (mod 3) on 3 axes and the inverse, nxopt's tricks",
-                         optimal_table_name(options.table->order ? options.table->order->size : 1));
+                         optimal_table_name(optimal_table_order(*options.table)));
   } else {
     OptimalSearch search(tables, options.metric, run);
     const auto root = search.root(cube);

@@ -132,15 +132,26 @@ struct ExtraCoord {
   const std::uint8_t* conj = nullptr;
   const SliceOrder* order = nullptr;
   int order_size() const { return order ? order->size : 1; }
+  // The parts moved or conjugated one at a time (c, q: the corner part and the order; the search
+  // keeps them apart).
+  int corner_after_move(int c, int m) const { return move[c * N_MOVES + m]; }
+  int order_after_move(int q, int slice, int m) const {
+    return order ? order->move[(slice * N_MOVES + m) * order->size + q] : 0;
+  }
+  // x of conj(X, s) from X's parts (its slice before the conjugation).
+  int conjugated(int c, int q, int slice, int s) const {
+    if (!order) return conj[c * N_SYM_D4H + s];
+    return conj[c * N_SYM_D4H + s] * order->size +
+           order->conj[(slice * N_SYM_D4H + s) * order->size + q];
+  }
+  // The same on x = c * Q + q.
   int after_move(int x, int slice, int m) const {
-    if (!order) return move[x * N_MOVES + m];
-    const int q = order->size, c = x / q;
-    return move[c * N_MOVES + m] * q + order->move[(slice * N_MOVES + m) * q + x % q];
+    const int q = order_size();
+    return corner_after_move(x / q, m) * q + order_after_move(x % q, slice, m);
   }
   int conjugated(int x, int slice, int s) const {
-    if (!order) return conj[x * N_SYM_D4H + s];
-    const int q = order->size, c = x / q;
-    return conj[c * N_SYM_D4H + s] * q + order->conj[(slice * N_SYM_D4H + s) * q + x % q];
+    const int q = order_size();
+    return conjugated(x / q, x % q, slice, s);
   }
 };
 

@@ -95,6 +95,8 @@ std::uint64_t optimal_table_entries(int order = 1);
 std::string optimal_table_name(int order);
 // The largest order whose table takes at most `bytes`; 0 if none does.
 int optimal_table_order_for(std::uint64_t bytes);
+// The order of a table (1 without the slice edges' order).
+int optimal_table_order(const OptimalTable& table);
 // The --memory (MB) from which front ends use a big table.
 inline constexpr std::uint64_t OPTIMAL_TABLE_MIN_MEMORY_MB = 2600;
 Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
@@ -125,7 +127,6 @@ struct OptimalOptions {
   int max_length = 30;  // refuse (LimitExceeded) beyond this bound
   // The big table: null = the phase-1 table alone (85 MB, minutes per random cube).
   std::shared_ptr<const OptimalTable> table;
-  int table_order = 1;  // the table's order (see OPTIMAL_TABLE_ORDERS), for reports
   // With the big table: subtrees each thread searches at once, interleaved so that their table
   // reads overlap (a speed setting only: answers and node counts do not depend on it).
   int lanes = 4;
