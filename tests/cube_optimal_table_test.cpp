@@ -302,53 +302,34 @@ TEST(CubeOptimalTable, SliceOrderTableAgreesWithBreadthFirstSearch) {
   for (auto v : o->per_depth) sum += v;
   EXPECT_EQ(sum, o->table.entries());
   EXPECT_EQ(o->per_depth[0], 1u);
-  // Step 1. Breadth-first search of (twist, flip, slice, order) from the goal.
-  auto key = [](int tw, int fl, int sl, int q) {
-    return ((std::uint64_t(tw) * N_FLIP + fl) * N_SLICE + sl) * 6 + q;
-  };
-  std::unordered_map<std::uint64_t, int> depth{{key(0, 0, 0, 0), 0}};
-  std::vector<std::array<int, 4>> layer{{0, 0, 0, 0}};
-  std::vector<std::uint64_t> found{1};
-  for (int d = 1; d <= 5; ++d) {
-    std::vector<std::array<int, 4>> next;
-    for (const auto& c : layer) {
-      for (int m = 0; m < N_MOVES; ++m) {
-        const std::array<int, 4> n{t.twist_move[c[0] * N_MOVES + m],
-                                   t.flip_move[c[1] * N_MOVES + m],
-                                   t.slice_move[c[2] * N_MOVES + m], x.after_move(c[3], c[2], m)};
-        if (depth.emplace(key(n[0], n[1], n[2], n[3]), d).second) next.push_back(n);
-      }
-    }
-    found.push_back(next.size());
-    layer = std::move(next);
-  }
+  // Step 1. Breadth-first search of (twist, flip, slice, order) from the goal (move tables
+  // only, no symmetry).
+  const auto layers = raw_coordinate_layers(t, x, 5);
   // Step 2. Every coordinate within depth 5 has its distance's residue in the table, and on a
-  // sample the exact distance by descent; the table's own counts of entries at distances 0..2
-  // cover those coordinates (several coordinates can share an entry only by symmetry).
+  // sample the exact distance by descent.
   Rng rng(5);
-  std::uint64_t wrong = 0, descents = 0;
-  for (const auto& [k, d] : depth) {
-    const int q = static_cast<int>(k % 6);
-    const int sl = static_cast<int>((k / 6) % N_SLICE);
-    const int fl = static_cast<int>((k / 6 / N_SLICE) % N_FLIP);
-    const int tw = static_cast<int>(k / 6 / N_SLICE / N_FLIP);
-    const Mod3Index i = mod3_index(t, x, tw, fl, sl, q);
-    wrong += o->table.get(i.row, i.entry) != d % 3;
-    if (rng.below(100) == 0) {
-      ++descents;
-      EXPECT_EQ(mod3_exact_distance(t, x, o->table, tw, fl, sl, q), d);
+  std::uint64_t wrong = 0, descents = 0, coordinates = 0;
+  for (int d = 0; d <= 5; ++d) {
+    for (const auto& [tw, fl, sl, q] : layers[d]) {
+      const Mod3Index i = mod3_index(t, x, tw, fl, sl, q);
+      wrong += o->table.get(i.row, i.entry) != d % 3;
+      ++coordinates;
+      if (rng.below(100) == 0) {
+        ++descents;
+        EXPECT_EQ(mod3_exact_distance(t, x, o->table, tw, fl, sl, q), d);
+      }
     }
   }
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(descents, 100u);
-  EXPECT_GT(found[5], 10000u);
+  EXPECT_GT(layers[5].size(), 10000u);
   // Step 3. The table's check (random entries: within 1 of their neighbours, at least the
   // phase-1 distance).
   auto check = check_optimal_table(tables(), *o, 2000, 7);
   ASSERT_TRUE(check) << check.error().message;
   EXPECT_EQ(check->samples, 2000u);
   EXPECT_EQ(check->bfs_depth, 5);
-  EXPECT_EQ(check->bfs_coordinates, depth.size());
+  EXPECT_EQ(check->bfs_coordinates, coordinates);
 }
 
 // The four big tables' sizes (64430 rows of 2187 x 70 x Q entries at 2 bits, rows padded to 64

@@ -17,7 +17,6 @@
 #include <set>
 #include <thread>
 #include <tuple>
-#include <unordered_set>
 
 #if defined(__SSE4_1__)
 #include <smmintrin.h>
@@ -431,35 +430,19 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
   // Step 1. A breadth-first search of the raw coordinates (twist, flip, slice, extra; no
   // symmetry, no table) from the goal to depth BFS_DEPTH: every coordinate it reaches must have
   // its distance's residue in the table (a second, independent method).
-  {
-    constexpr int BFS_DEPTH = 5;
-    const auto X = static_cast<std::uint64_t>(x.size);
-    auto key = [X](int tw, int fl, int sl, int e) {
-      return ((std::uint64_t(tw) * N_FLIP + fl) * N_SLICE + sl) * X + e;
-    };
-    std::unordered_set<std::uint64_t> seen{key(0, 0, 0, 0)};
-    std::vector<std::array<int, 4>> layer{{0, 0, 0, 0}};
-    for (int d = 1; d <= BFS_DEPTH; ++d) {
-      std::vector<std::array<int, 4>> next;
-      for (const auto& c : layer) {
-        for (int m = 0; m < N_MOVES; ++m) {
-          const std::array<int, 4> n{t.twist_move[c[0] * N_MOVES + m],
-                                     t.flip_move[c[1] * N_MOVES + m],
-                                     t.slice_move[c[2] * N_MOVES + m], x.after_move(c[3], c[2], m)};
-          if (!seen.insert(key(n[0], n[1], n[2], n[3])).second) continue;
-          const Mod3Index i = mod3_index(t, x, n[0], n[1], n[2], n[3]);
-          if (m3.get(i.row, i.entry) != d % 3) {
-            return fail(fmt::format("coordinates ({}, {}, {}, {}) at distance {} have residue {}",
-                                    n[0], n[1], n[2], n[3], d, m3.get(i.row, i.entry)));
-          }
-          next.push_back(n);
-        }
+  constexpr int BFS_DEPTH = 5;
+  const auto layers = raw_coordinate_layers(t, x, BFS_DEPTH);
+  for (int d = 0; d <= BFS_DEPTH; ++d) {
+    for (const auto& n : layers[d]) {
+      const Mod3Index i = mod3_index(t, x, n[0], n[1], n[2], n[3]);
+      if (m3.get(i.row, i.entry) != d % 3) {
+        return fail(fmt::format("coordinates ({}, {}, {}, {}) at distance {} have residue {}", n[0],
+                                n[1], n[2], n[3], d, m3.get(i.row, i.entry)));
       }
-      layer = std::move(next);
+      ++out.bfs_coordinates;
     }
-    out.bfs_depth = BFS_DEPTH;
-    out.bfs_coordinates = seen.size();
   }
+  out.bfs_depth = BFS_DEPTH;
   // Step 2. Random entries: their exact distances by descent.
   Rng rng(seed);
   for (std::uint64_t i = 0; i < samples; ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+#include <unordered_set>
 
 namespace permuzzle::cube::detail {
 
@@ -313,6 +314,30 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   }
   if (per_depth) *per_depth = counts;
   return filled == total;
+}
+
+std::vector<std::vector<std::array<int, 4>>> raw_coordinate_layers(const CoordTables& t,
+                                                                   const ExtraCoord& extra,
+                                                                   int depth) {
+  const auto X = static_cast<std::uint64_t>(extra.size);
+  auto key = [X](const std::array<int, 4>& c) {
+    return ((std::uint64_t(c[0]) * N_FLIP + c[1]) * N_SLICE + c[2]) * X + c[3];
+  };
+  std::unordered_set<std::uint64_t> seen{0};
+  std::vector<std::vector<std::array<int, 4>>> layers{{{0, 0, 0, 0}}};
+  for (int d = 1; d <= depth; ++d) {
+    std::vector<std::array<int, 4>> next;
+    for (const auto& c : layers.back()) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const std::array<int, 4> n{
+            t.twist_move[c[0] * N_MOVES + m], t.flip_move[c[1] * N_MOVES + m],
+            t.slice_move[c[2] * N_MOVES + m], extra.after_move(c[3], c[2], m)};
+        if (seen.insert(key(n)).second) next.push_back(n);
+      }
+    }
+    layers.push_back(std::move(next));
+  }
+  return layers;
 }
 
 int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod3Table& table,

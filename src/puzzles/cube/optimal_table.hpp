@@ -176,6 +176,13 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
 int mod3_exact_distance(const CoordTables& t, const ExtraCoord& extra, const Mod3Table& table,
                         int twist, int flip, int slice, int x);
 
+// The raw coordinates (no symmetry) within `depth` moves of the goal by breadth-first search of
+// their move tables alone: layer d holds {twist, flip, slice, x} at distance d. A second method
+// beside the tables (which go by symmetry classes and rows).
+std::vector<std::vector<std::array<int, 4>>> raw_coordinate_layers(const CoordTables& t,
+                                                                   const ExtraCoord& extra,
+                                                                   int depth);
+
 // The row (class) and entry of the coordinates.
 struct Mod3Index {
   std::uint32_t row;
