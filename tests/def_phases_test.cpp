@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <queue>
 #include <sstream>
+#include <unordered_map>
 
 #include "cli_runner.hpp"
 #include "def_test_data.hpp"
@@ -211,6 +213,98 @@ TEST(DefPhases, SequencesSolveTheCubesLastLayer) {
     EXPECT_EQ(apply_moves(d, start, phase_moves), d.solved);
     EXPECT_EQ(r->phases[0].length, static_cast<int>(phase_moves.size()));
     EXPECT_FALSE(r->phases[0].optimal);  // optimal in sequences, not in face turns
+  }
+}
+
+// A sequence costs the face turns it is played as (Move::htm_cost): the phase's databases are
+// built by a weighted search over ranks and scaled into 4 bits. Checked against Dijkstra's
+// algorithm over the phase puzzle's states (a second method: states and a priority queue,
+// not ranks and buckets): every state's lower bound is at most its distance, and IDA* finds
+// solutions of exactly the distance.
+TEST(DefPhases, SequencesCostTheirMovesAndThePhaseSearchIsOptimalInMoves) {
+  const Definition d = load("3x3x3.tws");
+  auto specs = parse_phase_file(d, LAST_LAYER, "ll.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const auto phases = phases_from_specs(d, *specs);
+  const Definition pd = phase_definition(d, phases[0]);
+  // Sune (7 turns) costs 7; its square, played as two Sunes, merges R' R away and then U2 U
+  // into U': R U R' U R U' R' U R U2 R', 11.
+  auto cost_of = [&](const std::string& name) {
+    auto m = pd.find_move(name);
+    EXPECT_TRUE(m) << name;
+    return m ? pd.moves[*m].htm_cost : -1;
+  };
+  EXPECT_EQ(cost_of("U"), 1);
+  EXPECT_EQ(cost_of("sune"), 7);
+  EXPECT_EQ(cost_of("sune'"), 7);
+  EXPECT_EQ(cost_of("sune2"), 11);
+  EXPECT_EQ(cost_of("tperm"), 14);
+  // Step 1. Dijkstra from Solved (every move's inverse is a move of the same cost).
+  auto key = [](const State& s) {
+    std::string k;
+    for (const SetState& set : s.sets) {
+      k.append(set.perm.begin(), set.perm.end());
+      k.append(set.ori.begin(), set.ori.end());
+      k += '|';
+    }
+    return k;
+  };
+  std::unordered_map<std::string, int> dist;
+  std::unordered_map<std::string, State> states;
+  using Item = std::pair<int, std::string>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  dist[key(pd.solved)] = 0;
+  states[key(pd.solved)] = pd.solved;
+  queue.push({0, key(pd.solved)});
+  while (!queue.empty()) {
+    const auto [du, ku] = queue.top();
+    queue.pop();
+    if (dist[ku] != du) continue;
+    const State u = states[ku];
+    for (const Move& m : pd.moves) {
+      const State v = apply(pd, u, m);
+      const std::string kv = key(v);
+      auto it = dist.find(kv);
+      if (it == dist.end() || du + m.htm_cost < it->second) {
+        dist[kv] = du + m.htm_cost;
+        states[kv] = v;
+        queue.push({du + m.htm_cost, kv});
+      }
+    }
+  }
+  ASSERT_EQ(dist.size(), 62208u);
+  // Step 2. The solver's bound never exceeds the distance; its solutions have it exactly.
+  TableStore store;
+  auto solver = DefSolver::create(pd, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  ASSERT_EQ((*solver)->tables().size(), 1u);
+  EXPECT_FALSE((*solver)->tables()[0].exact);  // distances past 15: scaled, rounded down
+  int largest = 0;
+  for (const auto& [k, s] : states) {
+    auto bound = (*solver)->lower_bound(s);
+    ASSERT_TRUE(bound);
+    ASSERT_LE(*bound, dist[k]);
+    largest = std::max(largest, dist[k]);
+  }
+  EXPECT_GT(largest, 15);
+  Rng rng(5);
+  std::vector<std::string> keys;
+  for (const auto& [k, s] : states) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  for (int i = 0; i < 6; ++i) {
+    const std::string& k = keys[rng.below(keys.size())];
+    auto r = (*solver)->solve(states[k], RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_FALSE(r->empty());
+    EXPECT_EQ(r->front().length, dist[k]);
+    int cost = 0;
+    State at = states[k];
+    for (const std::string& name : r->front().moves) {
+      cost += cost_of(name);
+      at = apply(pd, at, pd.moves[*pd.find_move(name)]);
+    }
+    EXPECT_EQ(cost, dist[k]);
+    EXPECT_EQ(at, pd.solved);
   }
 }
 

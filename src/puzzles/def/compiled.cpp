@@ -426,6 +426,9 @@ std::uint64_t definition_hash(const Definition& d) {
   for (const Move& m : d.moves) {
     bytes += m.name + '\0' + std::to_string(m.base) + '^' + std::to_string(m.power) + '/' +
              std::to_string(m.qtm_cost) + '\0';
+    // (Only a cost other than 1 is named: the hashes, and so the cached tables, of every
+    // definition without weighted moves stay as they were.)
+    if (m.htm_cost != 1) bytes += "h" + std::to_string(m.htm_cost) + '\0';
     put(m.effect);
   }
   return fnv1a64(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());

@@ -640,6 +640,11 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
       m.base = base;
       m.power = k;
       m.qtm_cost = std::min(k, seq.order - k);
+      // In the half-turn metric a power costs the puzzle's moves it is played as (merged where
+      // the sequence's end meets its start), so the phase's search minimises moves, not
+      // sequences (its tables are built at these costs: solver.hpp).
+      m.htm_cost = std::max<int>(
+          1, static_cast<int>(merge_moves(d, {}, sequence_power_moves(seq, k)).size()));
       m.name = power_name(seq.name, k, seq.order);
       m.effect = power;
       p.moves.push_back(std::move(m));
@@ -882,6 +887,14 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
     o.memory_bytes = share;
     o.max_length = options.max_length;
     o.accept_non_optimal = options.accept_non_optimal;
+    // The default cap counts search moves; a sequence now costs its moves (a cap the caller gave
+    // with accept_non_optimal is a length in moves and stays as it is).
+    if (!options.accept_non_optimal) {
+      for (const PhaseSequence& seq : phases[k].sequences)
+        o.max_length = std::max<int>(
+            o.max_length, options.max_length * static_cast<int>(std::max<std::size_t>(
+                                                   seq.moves.size(), seq.inverse.size())));
+    }
     // The last phase's optimal solutions (without sequences) have one length: they differ only
     // in how their first moves merge with the moves before, not worth enumerating them.
     const bool last_plain = k + 1 == phases.size() && phases[k].sequences.empty();

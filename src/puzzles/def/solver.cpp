@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -128,6 +129,86 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
   auto r = search::bfs(
       *table, starts, [&] { return RankExpander(p); }, run, bo);
   if (!r) return r.error();
+  return nib;
+}
+
+// Distances of every rank of `p` when its moves have several costs (`costs`, in p.moves()'s
+// order, each at least 1; the moves' inverses are moves of the same cost, p.undirected()), by
+// Dial's buckets over one byte per rank: pass d expands every rank at distance d, each move
+// offering d + its cost to its neighbour (the smaller offer wins, atomically: the threads share
+// the ranks in chunks). Costs are positive, so a rank's distance is final when its pass comes,
+// and a pass only writes distances above d. Offers past 254 are kept as 254 (a lower bound).
+// Stored in 4 bits as floor(D / scale), scale = ceil(max D / 15) (scale * floor(D / scale) <=
+// D: admissible), followed by one byte, the scale. A rank no move reaches keeps 0.
+Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const CompiledPuzzle& p,
+                                                                      const std::vector<int>& costs,
+                                                                      const RunContext& run,
+                                                                      const std::string& phase) {
+  constexpr std::uint8_t UNSEEN = 255;
+  constexpr int SATURATED = 254;
+  constexpr std::uint64_t CHUNK = std::uint64_t{1} << 16;
+  const std::uint64_t n = p.states();
+  std::vector<std::uint8_t> dist(n, UNSEEN);
+  dist[p.rank(p.solved())] = 0;
+  const unsigned threads = std::max(1U, std::min<unsigned>(run.threads(), 64));
+  int last = 0;  // the largest distance offered so far
+  for (int d = 0; d <= last; ++d) {
+    // Step 1. Pass d: every rank at distance d offers its neighbours d + cost.
+    std::atomic<std::uint64_t> next_chunk{0};
+    std::atomic<bool> stopped{false};
+    std::vector<int> offered(threads, 0);
+    auto work = [&](unsigned t) {
+      RankExpander ex(p);
+      int high = 0;
+      for (;;) {
+        const std::uint64_t lo = next_chunk.fetch_add(CHUNK, std::memory_order_relaxed);
+        if (lo >= n || stopped.load(std::memory_order_relaxed)) break;
+        if (run.should_stop()) {
+          stopped = true;
+          break;
+        }
+        const std::uint64_t hi = std::min(n, lo + CHUNK);
+        const auto* base = dist.data();
+        for (std::uint64_t r = lo; r < hi; ++r) {
+          // Entries at d are never written in this pass (offers exceed d): memchr finds them.
+          const void* at = std::memchr(base + r, d, hi - r);
+          if (at == nullptr) break;
+          r = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(at) - base);
+          std::size_t k = 0;
+          ex.for_each_neighbour(r, [&](std::uint64_t nb) {
+            const int offer = std::min(d + costs[k++], SATURATED);
+            std::atomic_ref<std::uint8_t> cell(dist[nb]);
+            std::uint8_t cur = cell.load(std::memory_order_relaxed);
+            while (offer < cur && !cell.compare_exchange_weak(cur, static_cast<std::uint8_t>(offer),
+                                                              std::memory_order_relaxed)) {
+            }
+            high = std::max(high, offer);
+            return false;
+          });
+        }
+      }
+      offered[t] = high;
+    };
+    {
+      std::vector<std::jthread> pool;
+      for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+      work(0);
+    }
+    if (stopped) return run.stop_error();
+    for (int h : offered) last = std::max(last, h);
+    if (run.wants_progress()) {
+      run.report({phase, static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(last),
+                  fmt::format("weighted distance {} of at most {}", d, last)});
+    }
+  }
+  // Step 2. The 4-bit entries and the scale.
+  const int scale = std::max(1, (last + 14) / 15);
+  auto nib = std::make_shared<std::vector<std::uint8_t>>((n + 1) / 2 + 1, 0);
+  for (std::uint64_t r = 0; r < n; ++r) {
+    const int v = dist[r] == UNSEEN ? 0 : dist[r] / scale;
+    (*nib)[r / 2] |= static_cast<std::uint8_t>(v << ((r % 2) * 4));
+  }
+  nib->back() = static_cast<std::uint8_t>(scale);
   return nib;
 }
 
@@ -426,6 +507,7 @@ class Kernel {
     for (const auto& p : pdbs) {
       projected_.push_back(p.puzzle->solved());
       nibbles_.push_back(p.nibbles->data());
+      scales_.push_back(p.scale);
     }
     // Children's database ranks from their parent's (see child_ranks): when every database
     // searches with the full puzzle's moves, in its order (HTM; under QTM the databases search
@@ -632,7 +714,7 @@ class Kernel {
     const std::size_t np = nibbles_.size();
     for (std::size_t i = 0; i < np; ++i) {
       const std::uint64_t r = ranks[i];
-      best = std::max(best, (nibbles_[i][r / 2] >> ((r % 2) * 4)) & 0xF);
+      best = std::max(best, ((nibbles_[i][r / 2] >> ((r % 2) * 4)) & 0xF) * scales_[i]);
     }
     return best;
   }
@@ -775,6 +857,7 @@ class Kernel {
   std::vector<std::uint64_t> inverse_ranks_;
   const std::vector<DefSolver::Pdb>& pdbs_;
   std::vector<const std::uint8_t*> nibbles_;  // each database's entries (pdbs_[i].nibbles)
+  std::vector<int> scales_;                   // and their scales (pdbs_[i].scale)
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
   bool all_;
@@ -1175,7 +1258,18 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   solver->canonical_ = automaton->table();
   solver->canonical_states_ = automaton->states();
 
-  // Step 3. The databases: as few as the budget allows (entries are half a byte).
+  // Step 3. The databases: as few as the budget allows (entries are half a byte). Moves of
+  // several costs (a phase's sequences, half-turn metric, every move's inverse a move) are
+  // searched and tabulated at their costs; otherwise every move costs its metric's 1 or QTM cost.
+  const bool weighted = options.metric == Metric::Htm && fp.undirected() &&
+                        std::any_of(fp.moves().begin(), fp.moves().end(),
+                                    [&](std::size_t m) { return d.moves[m].htm_cost != 1; });
+  std::vector<int> costs;
+  for (std::size_t m : fp.moves()) {
+    costs.push_back(options.metric == Metric::Qtm ? d.moves[m].qtm_cost
+                    : weighted                    ? d.moves[m].htm_cost
+                                                  : 1);
+  }
   auto planned =
       plan_databases(d, fp, options.metric, options.memory_bytes, options.fill_budget, run);
   if (!planned) return planned.error();
@@ -1189,7 +1283,11 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   // (the plan keeps them within options.memory_bytes, which a caller may set past it).
   {
     std::uint64_t bytes = 0;
-    for (const auto& t : plan) bytes += (projected_states(d, fp, t, options.metric) + 1) / 2;
+    for (const auto& t : plan) {
+      const std::uint64_t states = projected_states(d, fp, t, options.metric);
+      // (A weighted build holds a byte per rank while it runs.)
+      bytes += (states + 1) / 2 + (weighted ? states + 1 : 0);
+    }
     if (auto ok = run.check_memory(bytes, fmt::format("{} pattern database(s)", plan.size()));
         !ok) {
       return ok.error();
@@ -1211,7 +1309,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     const std::string pattern = pattern_name(d, fp, plan[t]);
     TableRecipe<std::vector<std::uint8_t>> recipe;
     recipe.key = pdb_key(hash, options.metric, pattern, pco.max_table_bytes);
-    recipe.bytes = (ppp->states() + 1) / 2;
+    recipe.bytes = (ppp->states() + 1) / 2 + (weighted ? 1 : 0);  // (+ the scale)
     recipe.allocate = [bytes = recipe.bytes] {
       return std::make_shared<std::vector<std::uint8_t>>(bytes);
     };
@@ -1219,9 +1317,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     // The callbacks own what they read (the projected puzzle, the phase name), so a store that
     // allows it may finish the build after this request has gone (the server's does).
     recipe.background = true;
-    recipe.build =
-        [ppp, phase](const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-      return build_pdb(*ppp, r, phase);
+    recipe.build = [ppp, phase, weighted, costs](
+                       const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
+      return weighted ? build_weighted_pdb(*ppp, costs, r, phase) : build_pdb(*ppp, r, phase);
     };
     recipe.payload = [](std::vector<std::uint8_t>& v) {
       return std::span<std::uint8_t>(v.data(), v.size());
@@ -1234,6 +1332,14 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     Pdb pdb;
     pdb.puzzle = ppp;
     pdb.nibbles = *nib;
+    if (weighted) {
+      pdb.scale = (*nib)->back();
+      if (pdb.scale < 1 || pdb.scale > 17) {  // 254 / 15 rounded up at most
+        return make_error(
+            fmt::format("the pattern database {} has scale {} (corrupt table)", pattern, pdb.scale),
+            {}, Error::NO_POSITION, ErrorKind::Internal);
+      }
+    }
     for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
       const PieceGroup& fg = fp.groups()[gi];
       const PieceGroup& pg = ppp->groups()[gi];
@@ -1245,7 +1351,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
       }
       pdb.label_map.push_back(std::move(map));
     }
-    bool exact = true;
+    bool exact = pdb.scale == 1;  // (a scaled table rounds its distances down)
     for (const auto& g : plan[t]) {
       for (char c : g) exact &= c != 0;
     }
@@ -1257,9 +1363,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     solver->pdbs_.push_back(std::move(pdb));
   }
   // Step 5. The moves' costs and the lookups' tables, once for every solve.
-  for (std::size_t m : fp.moves()) {
-    solver->costs_.push_back(options.metric == Metric::Htm ? 1 : d.moves[m].qtm_cost);
-  }
+  solver->costs_ = costs;
   auto lookups = std::make_shared<Lookups>();
   if (options.inverse_lookups) lookups->inverter = Inverter::make(fp);
   if (lookups->inverter && options.symmetry_lookups) {
@@ -1418,7 +1522,7 @@ Result<int> DefSolver::lower_bound(const State& position) const {
       }
     }
     const std::uint64_t r = pdb.puzzle->rank(proj);
-    best = std::max(best, ((*pdb.nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF);
+    best = std::max(best, (((*pdb.nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF) * pdb.scale);
   }
   return best;
 }

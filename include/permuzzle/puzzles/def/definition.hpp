@@ -54,7 +54,10 @@ struct Move {
   std::size_t base = 0;  // index into Definition::base_moves
   int power = 1;         // 1..order-1: this move is base^power
   int qtm_cost = 1;      // min(power, order - power): the quarter-turn metric's cost
-  State effect;          // in state form
+  // The half-turn metric's cost: 1 for a move of the puzzle; a phase's sequence power costs the
+  // puzzle's moves it stands for (phases.cpp), so that a phase's search minimises moves played.
+  int htm_cost = 1;
+  State effect;  // in state form
 };
 
 struct BaseMove {

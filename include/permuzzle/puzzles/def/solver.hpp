@@ -11,7 +11,9 @@
 // when it fits beside the groups before it, else starting a table of its own.
 // Tables go through TableStore with a key holding a hash of the definition, the metric and the
 // tracked pieces. Quarter-turn metric: the databases are built with the moves of cost 1 and the
-// search pays each power its cost.
+// search pays each power its cost. Half-turn metric with moves of several costs (Move::htm_cost:
+// a phase's sequences cost the moves they stand for): the databases are built by a weighted
+// search (Dial's buckets) and keep floor(distance / scale) in their 4 bits.
 #pragma once
 
 #include <memory>
@@ -114,6 +116,9 @@ class DefSolver {
   struct Pdb {
     std::shared_ptr<const CompiledPuzzle> puzzle;
     std::shared_ptr<const std::vector<std::uint8_t>> nibbles;
+    // An entry times `scale` is the bound: 1, or for moves of several costs (a phase's
+    // sequences) the factor that keeps the largest distance within 4 bits (solver.cpp).
+    int scale = 1;
     std::vector<std::vector<std::uint8_t>> label_map;  // [group][full label] = projected label
   };
 
