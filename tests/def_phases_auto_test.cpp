@@ -112,12 +112,24 @@ TEST(DefPhasesAuto, FoundSequencesKeepTheFixedSlotsAndMoveFewPieces) {
   EXPECT_EQ(facts->positions, 62208);
 }
 
-// The pyraminx with tips: auto plans a chain whose second phase needs sequences (the tips' own
-// turns cannot place the last edges); its phases multiply to the puzzle's positions, it solves
-// random positions (each replayed) and it reads back from the phase file it writes.
+// The pyraminx with tips. With the default budget auto places a centre and its tip, then the
+// rest with the other faces' turns in one exact phase (9 x 8,398,080). With 32 MiB a phase
+// holds at most 2,097,152 arrangements: the chain places more phases, the last needing
+// sequences (the tips' own turns cannot place the last edges); its phases multiply to the
+// puzzle's positions, it solves random positions (each replayed) and it reads back from the
+// phase file it writes.
 TEST(DefPhasesAuto, PlannedChainWithSequencesSolvesAndRoundTrips) {
   const Definition d = load("pyraminx-tips.tws");
-  auto phases = auto_phases(d, RunContext{});
+  {
+    auto whole = auto_phases(d, RunContext{});
+    ASSERT_TRUE(whole) << whole.error().message;
+    ASSERT_EQ(whole->size(), 2u);
+    EXPECT_TRUE((*whole)[1].sequences.empty());
+    ASSERT_NO_FATAL_FAILURE(expect_sizes_multiply_to_positions(d, *whole));
+  }
+  AutoPhaseOptions small;
+  small.memory_bytes = std::uint64_t{32} << 20;
+  auto phases = auto_phases(d, RunContext{}, small);
   ASSERT_TRUE(phases) << phases.error().message;
   bool with_sequences = false;
   for (const Phase& p : *phases) with_sequences = with_sequences || !p.sequences.empty();

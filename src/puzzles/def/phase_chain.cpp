@@ -41,9 +41,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
@@ -286,6 +288,146 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       }
       return a;
     };
+    // Block steps planned ahead, over the sets of the active base moves `on` as bit masks (bit i:
+    // on[i]): from a set A, a step stops using 1 to BLOCK_CHAIN_MAX_REMOVED of its moves and places
+    // the units no move left changes (as the greedy step 1b); the units of `left` that no move of
+    // A changes were placed by the steps before. The chain chosen places the most slots, then has
+    // the smallest largest phase, then the fewest steps (memoised by A). Its first step's units,
+    // or nullopt when there is none, or past its work budget (units examined), or with more than
+    // 20 moves. A step may not split a class of the moves (as 1b), and its phase stays within the
+    // cap (`first_cap` for this round's, `cap` for the later ones).
+    auto block_chain_ahead = [&](const std::vector<std::size_t>& on,
+                                 const std::vector<std::size_t>& left, double first_cap,
+                                 double cap) -> std::optional<std::vector<std::size_t>> {
+      const std::size_t n = on.size();
+      if (n < 2 || n > 20) return std::nullopt;
+      constexpr std::uint64_t WORK = 40'000'000;
+      std::uint64_t work = 0;
+      const std::uint32_t all = (std::uint32_t{1} << n) - 1;
+      std::vector<std::uint32_t> mask(left.size(), 0), adjacent(n, 0);
+      for (std::size_t i = 0; i < left.size(); ++i)
+        for (std::size_t b = 0; b < n; ++b)
+          if (moves_unit(on[b], left[i])) mask[i] |= std::uint32_t{1} << b;
+      for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b)
+          if (overlap[on[a] * bases + on[b]]) adjacent[a] |= std::uint32_t{1} << b;
+      auto class_count = [&](std::uint32_t set) {
+        if (!keep_connected) return 0;
+        int count = 0;
+        while (set != 0) {
+          ++count;
+          std::uint32_t reach = set & (~set + 1), grown = 0;
+          while (grown != reach) {
+            grown = reach;
+            for (std::uint32_t r = reach; r != 0; r &= r - 1)
+              reach |= adjacent[static_cast<std::size_t>(std::countr_zero(r))] & set;
+          }
+          set &= ~reach;
+        }
+        return count;
+      };
+      struct Value {
+        int slots = 0;
+        double worst = 0;
+        int steps = 0;
+        std::uint32_t next = 0;  // the set after the first step (0: none)
+      };
+      auto better = [](const Value& x, const Value& y) {
+        if (x.slots != y.slots) return x.slots > y.slots;
+        if (x.worst != y.worst) return x.worst < y.worst;
+        return x.steps < y.steps;
+      };
+      std::unordered_map<std::uint32_t, Value> memo;
+      bool over = false;
+      // The units a step from `from` to `to` places (indices into left), their slots and phase.
+      auto step = [&](std::uint32_t from, std::uint32_t to, std::vector<std::size_t>& fresh) {
+        fresh.clear();
+        std::vector<double> freed(sets, 0);
+        for (std::size_t i = 0; i < left.size(); ++i) {
+          const bool unplaced = from == all || (mask[i] & from) != 0;
+          if (!unplaced)
+            freed[units[left[i]].set] += static_cast<double>(units[left[i]].slots.size());
+          else if ((mask[i] & to) == 0)
+            fresh.push_back(left[i]);
+        }
+        work += left.size();
+        std::vector<double> saved = free;
+        for (std::size_t k = 0; k < sets; ++k) free[k] -= freed[k];
+        double size = arrangements(fresh);
+        // A block past the cap by one unit: the unit whose leaving out makes the phase
+        // smallest is left to the next phase (with the moves still in use and found
+        // sequences, as the committed megaminx file leaves a corner of its fifth step).
+        const double limit = from == all ? first_cap : cap;
+        if (size > limit && fresh.size() >= 2) {
+          std::size_t drop = fresh.size();
+          double smallest = size;
+          std::vector<std::size_t> less;
+          for (std::size_t i = 0; i < fresh.size(); ++i) {
+            less = fresh;
+            less.erase(less.begin() + static_cast<std::ptrdiff_t>(i));
+            const double a = arrangements(less);
+            if (a < smallest) {
+              smallest = a;
+              drop = i;
+            }
+          }
+          if (drop < fresh.size() && smallest <= limit) {
+            fresh.erase(fresh.begin() + static_cast<std::ptrdiff_t>(drop));
+            size = smallest;
+          }
+        }
+        free = std::move(saved);
+        int slots = 0;
+        for (std::size_t u : fresh) slots += static_cast<int>(units[u].slots.size());
+        return std::pair<int, double>{slots, size};
+      };
+      std::function<Value(std::uint32_t)> solve = [&](std::uint32_t from) -> Value {
+        if (auto it = memo.find(from); it != memo.end()) return it->second;
+        Value best;
+        const int classes_before = class_count(from);
+        std::vector<std::size_t> fresh;
+        // Every removal R of 1..BLOCK_CHAIN_MAX_REMOVED moves of `from`, leaving at least one.
+        std::vector<std::size_t> bits;
+        for (std::uint32_t r = from; r != 0; r &= r - 1)
+          bits.push_back(static_cast<std::size_t>(std::countr_zero(r)));
+        std::vector<std::size_t> pick;
+        std::function<void(std::size_t)> each = [&](std::size_t start) {
+          if (over) return;
+          if (!pick.empty() && pick.size() < bits.size()) {
+            std::uint32_t to = from;
+            for (std::size_t b : pick) to &= ~(std::uint32_t{1} << bits[b]);
+            if (class_count(to) > classes_before) {
+              refused = true;
+            } else {
+              const auto [slots, size] = step(from, to, fresh);
+              if (slots > 0 && size <= (from == all ? first_cap : cap)) {
+                Value v = solve(to);
+                v.slots += slots;
+                v.worst = std::max(v.worst, size);
+                v.steps += 1;
+                v.next = to;
+                if (best.next == 0 || better(v, best)) best = v;
+              }
+            }
+            if (work > WORK) over = true;
+          }
+          if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
+          for (std::size_t i = start; i < bits.size() && !over; ++i) {
+            pick.push_back(i);
+            each(i + 1);
+            pick.pop_back();
+          }
+        };
+        each(0);
+        memo[from] = best;
+        return best;
+      };
+      const Value root = solve(all);
+      if (over || root.next == 0) return std::nullopt;
+      std::vector<std::size_t> fresh;
+      step(all, root.next, fresh);
+      return fresh;
+    };
     std::vector<std::size_t> fresh;
     // 1a. The rest, when its exact count is within the cap.
     if ((*total / *before) <= mpz_class(round_cap)) fresh = left;
@@ -341,8 +483,15 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
           pick.pop_back();
         }
       };
-      choose(0);
-      if (best) fresh = best->fresh;
+      // The chain of block steps planned ahead (block_chain_ahead), when it fits its budget;
+      // else the greedy step above.
+      std::optional<std::vector<std::size_t>> ahead = block_chain_ahead(on, left, round_cap, cap);
+      if (ahead) {
+        fresh = std::move(*ahead);
+      } else {
+        choose(0);
+        if (best) fresh = best->fresh;
+      }
     }
     // 1c. A piece step.
     if (fresh.empty()) {
