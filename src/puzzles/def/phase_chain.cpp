@@ -291,17 +291,23 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     // Block steps planned ahead, over the sets of the active base moves `on` as bit masks (bit i:
     // on[i]): from a set A, a step stops using 1 to BLOCK_CHAIN_MAX_REMOVED of its moves and places
     // the units no move left changes (as the greedy step 1b); the units of `left` that no move of
-    // A changes were placed by the steps before. The chain chosen places the most slots, then has
-    // the smallest largest phase, then the fewest steps (memoised by A). Its first step's units,
-    // or nullopt when there is none, or past its work budget (units examined), or with more than
-    // 20 moves. A step may not split a class of the moves (as 1b), and its phase stays within the
-    // cap (`first_cap` for this round's, `cap` for the later ones).
+    // A changes were placed by the steps before. A block one unit past the cap leaves the unit
+    // whose absence makes its phase smallest to the next step (pending: placed with that step's
+    // units, by the moves still in use and found sequences, as the committed megaminx file
+    // leaves a corner of its fifth step). The chain chosen places the most slots, then leaves
+    // the fewest units over, then has the smallest largest phase, then the fewest steps
+    // (memoised by A and the pending unit). Its first step's units, or nullopt when there is
+    // none, or past its work budget (units examined), or with more than 20 moves. A step may not
+    // split a class of the moves (as 1b), and its phase stays within the cap (`first_cap` for
+    // this round's, `cap` for the later ones). At the root, a unit no active move changes (one
+    // left over by the round before) is in the first step by itself.
     auto block_chain_ahead = [&](const std::vector<std::size_t>& on,
                                  const std::vector<std::size_t>& left, double first_cap,
                                  double cap) -> std::optional<std::vector<std::size_t>> {
       const std::size_t n = on.size();
-      if (n < 2 || n > 20) return std::nullopt;
+      if (n < 2 || n > 20 || left.size() >= 2048) return std::nullopt;
       constexpr std::uint64_t WORK = 40'000'000;
+      constexpr int NONE = -1;
       std::uint64_t work = 0;
       const std::uint32_t all = (std::uint32_t{1} << n) - 1;
       std::vector<std::uint32_t> mask(left.size(), 0), adjacent(n, 0);
@@ -328,61 +334,84 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       };
       struct Value {
         int slots = 0;
+        int leftovers = 0;  // units left to the next step
         double worst = 0;
         int steps = 0;
         std::uint32_t next = 0;  // the set after the first step (0: none)
       };
       auto better = [](const Value& x, const Value& y) {
         if (x.slots != y.slots) return x.slots > y.slots;
+        if (x.leftovers != y.leftovers) return x.leftovers < y.leftovers;
         if (x.worst != y.worst) return x.worst < y.worst;
         return x.steps < y.steps;
       };
-      std::unordered_map<std::uint32_t, Value> memo;
+      std::unordered_map<std::uint64_t, Value> memo;
       bool over = false;
-      // The units a step from `from` to `to` places (indices into left), their slots and phase.
-      auto step = [&](std::uint32_t from, std::uint32_t to, std::vector<std::size_t>& fresh) {
+      struct Step {
+        int slots = 0;
+        double size = 0;
+        int dropped = NONE;  // the unit left over (index into left)
+      };
+      // The step from `from` to `to` with `pending` (index into left, or NONE): the units it
+      // places (indices into left) into `fresh`.
+      std::vector<double> free_here(sets);
+      std::vector<std::size_t> ids, less;
+      auto step = [&](std::uint32_t from, std::uint32_t to, int pending,
+                      std::vector<std::size_t>& fresh) {
         fresh.clear();
-        std::vector<double> freed(sets, 0);
+        free_here = free;
         for (std::size_t i = 0; i < left.size(); ++i) {
-          const bool unplaced = from == all || (mask[i] & from) != 0;
-          if (!unplaced)
-            freed[units[left[i]].set] += static_cast<double>(units[left[i]].slots.size());
-          else if ((mask[i] & to) == 0)
-            fresh.push_back(left[i]);
+          const bool unplaced =
+              from == all || (mask[i] & from) != 0 || static_cast<int>(i) == pending;
+          if (!unplaced) {
+            free_here[units[left[i]].set] -= static_cast<double>(units[left[i]].slots.size());
+          } else if ((mask[i] & to) == 0 || static_cast<int>(i) == pending) {
+            fresh.push_back(i);
+          }
         }
         work += left.size();
-        std::vector<double> saved = free;
-        for (std::size_t k = 0; k < sets; ++k) free[k] -= freed[k];
-        double size = arrangements(fresh);
-        // A block past the cap by one unit: the unit whose leaving out makes the phase
-        // smallest is left to the next phase (with the moves still in use and found
-        // sequences, as the committed megaminx file leaves a corner of its fifth step).
+        // Arrangements of the listed units in the free slots (as `arrangements`).
+        auto count = [&](const std::vector<std::size_t>& list) {
+          std::vector<double> used(sets, 0);
+          double a = 1;
+          for (std::size_t i : list) {
+            const Unit& unit = units[left[i]];
+            for (std::size_t c = 0; c < unit.slots.size(); ++c) {
+              a *= (free_here[unit.set] - used[unit.set]) * d.sets[unit.set].orientations;
+              a /= static_cast<double>(c + 1);
+              used[unit.set] += 1;
+            }
+          }
+          return a;
+        };
+        Step out;
+        out.size = count(fresh);
         const double limit = from == all ? first_cap : cap;
-        if (size > limit && fresh.size() >= 2) {
+        if (out.size > limit && fresh.size() >= 2) {
           std::size_t drop = fresh.size();
-          double smallest = size;
-          std::vector<std::size_t> less;
-          for (std::size_t i = 0; i < fresh.size(); ++i) {
+          double smallest = out.size;
+          for (std::size_t j = 0; j < fresh.size(); ++j) {
             less = fresh;
-            less.erase(less.begin() + static_cast<std::ptrdiff_t>(i));
-            const double a = arrangements(less);
+            less.erase(less.begin() + static_cast<std::ptrdiff_t>(j));
+            const double a = count(less);
             if (a < smallest) {
               smallest = a;
-              drop = i;
+              drop = j;
             }
           }
           if (drop < fresh.size() && smallest <= limit) {
+            out.dropped = static_cast<int>(fresh[drop]);
             fresh.erase(fresh.begin() + static_cast<std::ptrdiff_t>(drop));
-            size = smallest;
+            out.size = smallest;
           }
         }
-        free = std::move(saved);
-        int slots = 0;
-        for (std::size_t u : fresh) slots += static_cast<int>(units[u].slots.size());
-        return std::pair<int, double>{slots, size};
+        for (std::size_t i : fresh) out.slots += static_cast<int>(units[left[i]].slots.size());
+        return out;
       };
-      std::function<Value(std::uint32_t)> solve = [&](std::uint32_t from) -> Value {
-        if (auto it = memo.find(from); it != memo.end()) return it->second;
+      std::function<Value(std::uint32_t, int)> solve = [&](std::uint32_t from,
+                                                           int pending) -> Value {
+        const std::uint64_t key = (std::uint64_t(pending + 1) << 32) | from;
+        if (auto it = memo.find(key); it != memo.end()) return it->second;
         Value best;
         const int classes_before = class_count(from);
         std::vector<std::size_t> fresh;
@@ -399,11 +428,12 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
             if (class_count(to) > classes_before) {
               refused = true;
             } else {
-              const auto [slots, size] = step(from, to, fresh);
-              if (slots > 0 && size <= (from == all ? first_cap : cap)) {
-                Value v = solve(to);
-                v.slots += slots;
-                v.worst = std::max(v.worst, size);
+              const Step st = step(from, to, pending, fresh);
+              if (st.slots > 0 && st.size <= (from == all ? first_cap : cap)) {
+                Value v = solve(to, st.dropped);
+                v.slots += st.slots;
+                v.leftovers += st.dropped == NONE ? 0 : 1;
+                v.worst = std::max(v.worst, st.size);
                 v.steps += 1;
                 v.next = to;
                 if (best.next == 0 || better(v, best)) best = v;
@@ -419,13 +449,14 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
           }
         };
         each(0);
-        memo[from] = best;
+        memo[key] = best;
         return best;
       };
-      const Value root = solve(all);
+      const Value root = solve(all, NONE);
       if (over || root.next == 0) return std::nullopt;
+      step(all, root.next, NONE, ids);
       std::vector<std::size_t> fresh;
-      step(all, root.next, fresh);
+      for (std::size_t i : ids) fresh.push_back(left[i]);
       return fresh;
     };
     std::vector<std::size_t> fresh;
