@@ -62,7 +62,7 @@ void expect_solves_random_positions(const Definition& d, const std::vector<Phase
 
 // The 3x3x3's last layer: sequences that keep the first two layers (every slot no U turn
 // moves) change at most MAX_POWERED_SUPPORT slots (most at most MAX_SEQUENCE_SUPPORT), all
-// U-layer ones; replayed.
+// U-layer ones; replayed; the shortest of 6 moves.
 TEST(DefPhasesAuto, FoundSequencesKeepTheFixedSlotsAndMoveFewPieces) {
   const Definition d = load("3x3x3.tws");
   auto lib = SequenceLibrary::build(d, {}, RunContext{});
@@ -102,6 +102,11 @@ TEST(DefPhasesAuto, FoundSequencesKeepTheFixedSlotsAndMoveFewPieces) {
     EXPECT_EQ(power, d.solved);
   }
   EXPECT_GT(few * 2, seqs->size());
+  // Words met in the middle give sequences shorter than any commutator [A, B] of a word and a
+  // move (8 moves with a 3-move A): F R U R' U' F' (6 moves) keeps the first two layers.
+  std::size_t shortest = SIZE_MAX;
+  for (const PhaseSequence& q : *seqs) shortest = std::min(shortest, q.moves.size());
+  EXPECT_LE(shortest, 6u);
   // With U and these, the whole last layer: 62,208 positions (the published count), so the
   // search found the twists, flips and cycles a last-layer method needs.
   Phase ll{"ll", d.solved, {u}, *seqs, false};

@@ -112,6 +112,115 @@ struct Words {
   }
 };
 
+// Meet in the middle (for_phase's step 2a): canonical words of every move, by increasing
+// length, keyed by where they send the pieces of the fixed slots (with their twists: the
+// inverse effect on those slots, a 64-bit hash). A word V whose key an earlier word W has gives
+// V W', which sends every fixed slot's piece home: a sequence for the phase of any support,
+// of at most twice the words' length. Words are stored while `store_cap` lasts and probed
+// while `probe_cap` lasts; the found are checked (the hash could collide), kept one per net
+// effect up to inversion and returned shortest first, at most `cap` of them.
+struct MeetFound {
+  std::vector<std::size_t> moves;
+  Flat effect;
+};
+struct MeetInTheMiddle {
+  const Definition& d;
+  const Words& words;
+  const std::vector<Flat>& move_effects;
+  const std::vector<std::size_t>& inverse_move;
+  const std::vector<std::uint8_t>& modulus;
+  std::vector<std::uint16_t> fixed;  // global slots
+  std::vector<char> phase_move;      // [move]: a move of the phase
+  std::size_t store_cap = 300'000;
+  std::size_t probe_cap = 1'000'000;
+  std::size_t cap = 20'000;
+
+  std::uint64_t key(const Flat& inverse) const {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (std::uint16_t f : fixed) {
+      h = (h ^ inverse.perm[f]) * 0x100000001b3ULL;
+      h = (h ^ (inverse.ori[f] + 0x9e37U)) * 0x100000001b3ULL;
+    }
+    return h;
+  }
+
+  Result<std::vector<MeetFound>> run(const RunContext& run_context) const {
+    const std::size_t n = modulus.size();
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> stored;
+    std::vector<MeetFound> found;
+    std::unordered_map<std::string, char> seen;
+    std::size_t probed = 0;
+    std::vector<std::size_t> word;
+    std::vector<Flat> inverse(1, identity_flat(n));  // per depth: the inverse of word[0..depth)
+    std::uint64_t polls = 0;
+    bool stopped = false;
+    auto done = [&] { return stopped || found.size() >= cap || probed >= probe_cap; };
+    // The words of exactly `length` moves, depth first.
+    std::function<void(std::size_t)> visit = [&](std::size_t length) {
+      if (done()) return;
+      if ((++polls & 1023) == 0 && run_context.should_stop()) {
+        stopped = true;
+        return;
+      }
+      if (word.size() == length) {
+        ++probed;
+        const std::uint64_t k = key(inverse[length]);
+        auto it = stored.find(k);
+        if (it == stored.end()) {
+          if (stored.size() < store_cap) stored.emplace(k, word);
+          return;
+        }
+        const std::vector<std::size_t>& w = it->second;
+        auto in_phase = [&](std::size_t m) { return phase_move[m] != 0; };
+        if (std::all_of(word.begin(), word.end(), in_phase) &&
+            std::all_of(w.begin(), w.end(), in_phase))
+          return;
+        MeetFound f;
+        f.moves = word;
+        append_inverse(w, inverse_move, f.moves);
+        f.moves = merge_moves(d, {}, f.moves);
+        if (f.moves.empty()) return;
+        // The effect from the moves themselves (a colliding hash is caught here).
+        Flat e = identity_flat(n), t;
+        for (std::size_t m : f.moves) {
+          compose(e, move_effects[m], modulus, t);
+          std::swap(e, t);
+        }
+        for (std::uint16_t g : fixed) {
+          if (e.perm[g] != g || e.ori[g] != 0) return;
+        }
+        std::string ek = key_of(e);
+        if (seen.count(ek) || seen.count(key_of(inverse_of(e, modulus)))) return;
+        seen.emplace(std::move(ek), 1);
+        f.effect = std::move(e);
+        found.push_back(std::move(f));
+        return;
+      }
+      for (std::size_t m = 0; m < d.moves.size() && !done(); ++m) {
+        if (inverse_move[m] >= d.moves.size()) continue;
+        if (!word.empty() && !words.may_follow(word.back(), m)) continue;
+        word.push_back(m);
+        if (inverse.size() <= word.size()) inverse.emplace_back();
+        // (W m)' = m' W'.
+        compose(move_effects[inverse_move[m]], inverse[word.size() - 1], modulus,
+                inverse[word.size()]);
+        visit(length);
+        word.pop_back();
+      }
+    };
+    for (std::size_t length = 0; length < 16 && !done(); ++length) {
+      const std::size_t before = probed;
+      visit(length);
+      if (probed == before) break;
+    }
+    if (stopped) return run_context.stop_error();
+    std::stable_sort(found.begin(), found.end(), [](const MeetFound& a, const MeetFound& b) {
+      return a.moves.size() < b.moves.size();
+    });
+    return found;
+  }
+};
+
 }  // namespace
 
 Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
@@ -435,6 +544,18 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     }
     from = to;
   }
+  // Step 2a. Words met in the middle (MeetInTheMiddle): sequences leaving the fixed slots
+  // alone, of a few moves.
+  Result<std::vector<MeetFound>> met = std::vector<MeetFound>{};
+  {
+    MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_};
+    for (std::size_t g = 0; g < n; ++g)
+      if (is_fixed[g]) mitm.fixed.push_back(static_cast<std::uint16_t>(g));
+    mitm.phase_move.assign(d.moves.size(), 0);
+    for (std::size_t m : moves) mitm.phase_move[m] = 1;
+    met = mitm.run(run);
+    if (!met) return met.error();
+  }
   // Step 2. The pairs (C, X) with C(supp X) free of fixed slots: (length, target?, X, C).
   struct Pair {
     std::uint32_t length;
@@ -526,7 +647,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     join_all(move_effects_[m]);
     for (std::uint16_t g : support_of(move_effects_[m])) covered[g] = 1;
   }
-  std::vector<std::pair<const Pair*, Flat>> chosen;
+  // The chosen: their moves and net effects.
+  std::vector<std::pair<std::vector<std::size_t>, Flat>> chosen;
   auto effect_of = [&](const Pair& p) {
     const Conjugator& c = conjugators[p.conjugator];
     Flat t, out;
@@ -543,6 +665,20 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     entry_twists[e] = std::all_of(x.support.begin(), x.support.end(),
                                   [&](std::uint16_t g) { return x.effect.perm[g] == g; });
   }
+  // Takes a sequence of net effect y (changing the slots `image`) unless its effect or its
+  // inverse's was taken.
+  auto choose = [&](const std::vector<std::uint16_t>& image, Flat y, std::vector<std::size_t> moves,
+                    bool twists) {
+    std::string key = key_of(y);
+    if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) return;
+    taken.emplace(std::move(key), 1);
+    for (std::uint16_t g : image) {
+      covered[g] = 1;
+      if (twists) twisted[g] = 1;
+    }
+    join_all(y);
+    chosen.emplace_back(std::move(moves), std::move(y));
+  };
   std::vector<std::uint16_t> image;
   auto take = [&](const Pair& p, int need) {
     // The slots C X C' changes, C(supp X): the kinds are told from them before the effect is
@@ -566,15 +702,12 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(y.perm[g]); }))
       return;
-    std::string key = key_of(y);
-    if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) return;
-    taken.emplace(std::move(key), 1);
-    for (std::uint16_t g : image) {
-      covered[g] = 1;
-      if (entry_twists[p.entry]) twisted[g] = 1;
-    }
-    join_all(y);
-    chosen.emplace_back(&p, std::move(y));
+    const Conjugator& c = conjugators[p.conjugator];
+    std::vector<std::size_t> moves = c.moves;
+    const auto& x = entries_[p.entry].moves;
+    moves.insert(moves.end(), x.begin(), x.end());
+    append_inverse(c.moves, inverse_move_, moves);
+    choose(image, std::move(y), std::move(moves), entry_twists[p.entry] != 0);
   };
   // Passes over the pairs (target first, then by length): each takes those of its kind while
   // the room it has lasts.
@@ -594,6 +727,22 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   std::vector<const Pair*> target_first;
   for (const Pair& p : pairs) target_first.push_back(&p);
   const std::size_t eighth = std::max<std::size_t>(1, max_sequences / 8);
+  // First the words met in the middle that change a target slot (shortest first), up to a
+  // quarter of the room.
+  {
+    const std::size_t until = std::min(max_sequences, chosen.size() + max_sequences / 4);
+    for (MeetFound& f : *met) {
+      if (chosen.size() >= until) break;
+      image = support_of(f.effect);
+      if (std::none_of(image.begin(), image.end(),
+                       [&](std::uint16_t g) { return is_target[g] != 0; }))
+        continue;
+      if (order_of(f.effect, modulus_) == 0) continue;
+      const bool twists = std::all_of(image.begin(), image.end(),
+                                      [&](std::uint16_t g) { return f.effect.perm[g] == g; });
+      choose(image, f.effect, f.moves, twists);
+    }
+  }
   pass(target_first, max_sequences / 2, 0, true, 0);
   pass(target_first, eighth, 0, true, 3);
   pass(by_length, eighth, 0, false, 3);
@@ -607,13 +756,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   pass(target_first, max_sequences, 0, true, 0);
   // Step 4. Each as a sequence of the puzzle's moves, replayed and checked.
   std::vector<PhaseSequence> out;
-  for (const auto& [p, y] : chosen) {
+  for (const auto& [moves, y] : chosen) {
     if (run.should_stop()) return run.stop_error();
-    const Conjugator& c = conjugators[p->conjugator];
-    std::vector<std::size_t> moves = c.moves;
-    const auto& x = entries_[p->entry].moves;
-    moves.insert(moves.end(), x.begin(), x.end());
-    append_inverse(c.moves, inverse_move_, moves);
     PhaseSequence seq;
     seq.moves = merge_moves(d, {}, moves);
     seq.effect = apply_moves(d, d.identity(), seq.moves);

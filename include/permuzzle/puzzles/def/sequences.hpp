@@ -12,7 +12,13 @@
 //    pair (A, B) is only composed when A sends at most 2 of the slots B changes outside them
 //    (the commutator changes at least |A(supp B) \ supp B| * 2 slots), so the words can be long
 //    enough for a megaminx. One entry per net effect up to inversion, the shortest.
-// 2. Per phase (SequenceLibrary::for_phase): conjugates C X C' of a library entry X by a
+// 2. Per phase (SequenceLibrary::for_phase): first, words met in the middle: canonical words of
+//    every move, shortest first, keyed by where they send the pieces of the `fixed` slots (a
+//    hash of the inverse effect there; up to 300,000 words stored and 1,000,000 examined); a
+//    word V whose key an earlier word W has gives V W', which sends every fixed slot's piece
+//    home (F R U R' U' F' on the 3x3x3 from F R U and F U R). Those changing a `target` slot,
+//    shortest first, take up to a quarter of `max_sequences` (on the megaminx's auto chain:
+//    133.4 moves on the bench instead of 143.0). Then conjugates C X C' of a library entry X by a
 //    canonical word C of at most `conjugator_length` moves whose net effect leaves every slot
 //    of `fixed` alone (C X C' changes exactly the slots C(supp X)), one per net effect up to
 //    inversion, shortest first; those changing a `target` slot first, then the shortest that
