@@ -551,6 +551,12 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_};
     for (std::size_t g = 0; g < n; ++g)
       if (is_fixed[g]) mitm.fixed.push_back(static_cast<std::uint16_t>(g));
+    // Within the library's memory share (a stored word costs about 256 bytes) and about 2e8
+    // slot updates (a word costs one composition over every slot).
+    mitm.store_cap = std::min<std::size_t>(mitm.store_cap,
+                                           static_cast<std::size_t>(options_.memory_bytes / 256));
+    mitm.probe_cap =
+        std::min<std::size_t>(mitm.probe_cap, 200'000'000 / std::max<std::size_t>(n, 1));
     mitm.phase_move.assign(d.moves.size(), 0);
     for (std::size_t m : moves) mitm.phase_move[m] = 1;
     met = mitm.run(run);
