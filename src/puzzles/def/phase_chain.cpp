@@ -297,9 +297,9 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     // leaves a corner of its fifth step). The chain chosen places the most slots, then leaves
     // the fewest units over, then has the smallest largest phase, then the fewest steps
     // (memoised by A and the pending unit). Its first step's units, or nullopt when there is
-    // none, or past its work budget (units examined), or with more than 20 moves. A step may not
-    // split a class of the moves (as 1b), and its phase stays within the cap (`first_cap` for
-    // this round's, `cap` for the later ones). At the root, a unit no active move changes (one
+    // none, or past its work budget (units examined) or stopped, or with more than 20 moves. A step
+    // may not split a class of the moves (as 1b), and its phase stays within the cap (`first_cap`
+    // for this round's, `cap` for the later ones). At the root, a unit no active move changes (one
     // left over by the round before) is in the first step by itself.
     auto block_chain_ahead = [&](const std::vector<std::size_t>& on,
                                  const std::vector<std::size_t>& left, double first_cap,
@@ -347,6 +347,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       };
       std::unordered_map<std::uint64_t, Value> memo;
       bool over = false;
+      std::uint64_t evaluations = 0;
       struct Step {
         int slots = 0;
         double size = 0;
@@ -439,7 +440,8 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
                 if (best.next == 0 || better(v, best)) best = v;
               }
             }
-            if (work > WORK) over = true;
+            // (Past the budget, or stopped: the greedy step, and the round's poll, take over.)
+            if (work > WORK || ((++evaluations & 4095) == 0 && run.should_stop())) over = true;
           }
           if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
           for (std::size_t i = start; i < bits.size() && !over; ++i) {

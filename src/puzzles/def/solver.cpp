@@ -171,6 +171,8 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
         const auto* base = dist.data();
         for (std::uint64_t r = lo; r < hi; ++r) {
           // Entries at d are never written in this pass (offers exceed d): memchr finds them.
+          // (Another thread may lower an entry above d meanwhile; the scan reads bytes that are
+          // not d either way, the atomic min keeps the smallest offer.)
           const void* at = std::memchr(base + r, d, hi - r);
           if (at == nullptr) break;
           r = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(at) - base);
