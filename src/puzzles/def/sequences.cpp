@@ -548,7 +548,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   // alone, of a few moves.
   Result<std::vector<MeetFound>> met = std::vector<MeetFound>{};
   {
-    MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_};
+    MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_, {}, {}};
     for (std::size_t g = 0; g < n; ++g)
       if (is_fixed[g]) mitm.fixed.push_back(static_cast<std::uint16_t>(g));
     // Within the library's memory share (a stored word costs about 256 bytes) and about 2e8
