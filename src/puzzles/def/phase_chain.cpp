@@ -63,8 +63,8 @@ constexpr double CHAIN_SEQUENCE_WORK = 2e9;
 constexpr std::size_t CHAIN_SEQUENCES = 60;
 // Phases at most (a plan longer than this is given up).
 constexpr std::size_t CHAIN_MAX_PHASES = 64;
-// The free slots are kept linked (the file comment) for up to this many active base moves (the
-// test of a step is quadratic in them).
+// The free slots are kept linked (the file comment) in puzzles of up to this many base moves
+// (classes of moves are bit masks).
 constexpr std::size_t CHAIN_LINKED_MOVES = 64;
 // Sequence searches at most over the whole plan (each takes up to about a second on the
 // megaminx; its 12 phases take 9).
@@ -158,42 +158,38 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       touches[b].push_back(std::move(t));
     }
   }
-  // Base moves a and b change a common slot (for up to CHAIN_LINKED_MOVES base moves).
-  std::vector<char> overlap(bases * bases, 0);
-  for (std::size_t a = 0; a < bases && bases <= CHAIN_LINKED_MOVES; ++a) {
+  // linked[a]: the base moves that change a slot base move a changes, as a bit mask (for up to
+  // CHAIN_LINKED_MOVES base moves; past that no class is told apart, as if none were linked).
+  std::vector<std::uint64_t> linked(bases <= CHAIN_LINKED_MOVES ? bases : 0, 0);
+  for (std::size_t a = 0; a < linked.size(); ++a) {
     for (std::size_t b = 0; b < bases; ++b) {
-      for (std::size_t k = 0; k < sets && !overlap[a * bases + b]; ++k) {
+      for (std::size_t k = 0; k < sets && !(linked[a] >> b & 1); ++k) {
         for (std::size_t j = 0; j < touches[a][k].size(); ++j) {
           if (touches[a][k][j] && touches[b][k][j]) {
-            overlap[a * bases + b] = 1;
+            linked[a] |= std::uint64_t{1} << b;
             break;
           }
         }
       }
     }
   }
-  // Classes of `moves` joined by changing common slots: a step that splits a class leaves
-  // free slots no move links (their pieces could only pass by sequences across placed slots).
-  auto classes = [&](const std::vector<std::size_t>& moves) {
-    std::vector<char> seen(moves.size(), 0);
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      if (seen[i]) continue;
+  // Classes of the base moves in `moves` (a bit mask) joined by changing common slots: a step
+  // that splits a class leaves free slots no move links (their pieces could only pass by
+  // sequences across placed slots). 0 when classes are not kept apart.
+  auto classes = [&](std::uint64_t moves) {
+    if (!keep_connected || linked.empty()) return 0;
+    int count = 0;
+    while (moves != 0) {
       ++count;
-      std::vector<std::size_t> stack{i};
-      seen[i] = 1;
-      while (!stack.empty()) {
-        const std::size_t x = stack.back();
-        stack.pop_back();
-        for (std::size_t y = 0; y < moves.size(); ++y) {
-          if (!seen[y] && overlap[moves[x] * bases + moves[y]]) {
-            seen[y] = 1;
-            stack.push_back(y);
-          }
-        }
+      std::uint64_t reach = moves & (~moves + 1), grown = 0;
+      while (grown != reach) {
+        grown = reach;
+        for (std::uint64_t r = reach; r != 0; r &= r - 1)
+          reach |= linked[static_cast<std::size_t>(std::countr_zero(r))] & moves;
       }
+      moves &= ~reach;
     }
-    return keep_connected ? count : std::size_t{0};
+    return count;
   };
   auto moves_unit = [&](std::size_t b, std::size_t u) {
     return std::any_of(units[u].slots.begin(), units[u].slots.end(),
@@ -274,63 +270,127 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     std::vector<double> free(sets, 0);
     for (std::size_t k = 0; k < sets; ++k)
       for (char c : placed[k]) free[k] += c ? 0 : 1;
-    // Arrangements of units in the free slots (identical pieces of a unit counted once).
-    auto arrangements = [&](const std::vector<std::size_t>& fresh) {
+    // Arrangements of units in the free slots (`free_slots`: per set; identical pieces of a
+    // unit counted once).
+    auto arrangements = [&](const std::vector<std::size_t>& fresh,
+                            const std::vector<double>& free_slots) {
       std::vector<double> used(sets, 0);
       double a = 1;
       for (std::size_t u : fresh) {
         const Unit& unit = units[u];
         for (std::size_t c = 0; c < unit.slots.size(); ++c) {
-          a *= (free[unit.set] - used[unit.set]) * d.sets[unit.set].orientations;
+          a *= (free_slots[unit.set] - used[unit.set]) * d.sets[unit.set].orientations;
           a /= static_cast<double>(c + 1);
           used[unit.set] += 1;
         }
       }
       return a;
     };
-    // Block steps planned ahead, over the sets of the active base moves `on` as bit masks (bit i:
-    // on[i]): from a set A, a step stops using 1 to BLOCK_CHAIN_MAX_REMOVED of its moves and places
-    // the units no move left changes (as the greedy step 1b); the units of `left` that no move of
-    // A changes were placed by the steps before. A block one unit past the cap leaves the unit
-    // whose absence makes its phase smallest to the next step (pending: placed with that step's
-    // units, by the moves still in use and found sequences, as the committed megaminx file
-    // leaves a corner of its fifth step). The chain chosen places the most slots, then leaves
-    // the fewest units over, then has the smallest largest phase, then the fewest steps
-    // (memoised by A and the pending unit). Its first step's units, or nullopt when there is
-    // none, or past its work budget (units examined) or stopped, or with more than 20 moves. A step
-    // may not split a class of the moves (as 1b), and its phase stays within the cap (`first_cap`
-    // for this round's, `cap` for the later ones). At the root, a unit no active move changes (one
-    // left over by the round before) is in the first step by itself.
-    auto block_chain_ahead = [&](const std::vector<std::size_t>& on,
-                                 const std::vector<std::size_t>& left, double first_cap,
-                                 double cap) -> std::optional<std::vector<std::size_t>> {
+    // 1b's block step, planned ahead. Sets of active base moves are bit masks over `on` (bit i:
+    // on[i]). From a set A a step stops using 1 to BLOCK_CHAIN_MAX_REMOVED of its moves (leaving
+    // one at least, and splitting no class of them) and places the units of `left` no move left
+    // changes; those no move of A changes were placed by the steps before (at the root: none;
+    // a unit no active move changes, one left over by the round before, is then in the first
+    // step by itself). A block past the cap by one unit leaves the unit whose absence makes its
+    // phase smallest to the next step (`pending`: placed with that step's units, by the moves
+    // still in use and found sequences, as the committed megaminx file leaves a corner of its
+    // fifth step). The chain chosen places the most slots, then leaves the fewest units over,
+    // then has the smallest largest phase, then the fewest steps (memoised by A and the pending
+    // unit); its first step is taken. Past the search's budget (units examined) or stopped, the
+    // greedy step instead: the most slots placed per move given up, then the most slots, then
+    // the smaller phase. Phases stay within the cap (`first_cap` for this round's step, `cap`
+    // for the later ones). The units of the step taken; empty when there is none.
+    auto block_step = [&](const std::vector<std::size_t>& on, const std::vector<std::size_t>& left,
+                          double first_cap, double cap) -> std::vector<std::size_t> {
       const std::size_t n = on.size();
-      if (n < 2 || n > 20 || left.size() >= 2048) return std::nullopt;
       constexpr std::uint64_t WORK = 40'000'000;
       constexpr int NONE = -1;
-      std::uint64_t work = 0;
+      std::uint64_t work = 0, evaluations = 0;
+      bool over = false, budgeted = true;
       const std::uint32_t all = (std::uint32_t{1} << n) - 1;
-      std::vector<std::uint32_t> mask(left.size(), 0), adjacent(n, 0);
+      std::vector<std::uint32_t> mask(left.size(), 0);  // [i]: the moves of `on` changing left[i]
       for (std::size_t i = 0; i < left.size(); ++i)
         for (std::size_t b = 0; b < n; ++b)
           if (moves_unit(on[b], left[i])) mask[i] |= std::uint32_t{1} << b;
-      for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-          if (overlap[on[a] * bases + on[b]]) adjacent[a] |= std::uint32_t{1} << b;
-      auto class_count = [&](std::uint32_t set) {
-        if (!keep_connected) return 0;
-        int count = 0;
-        while (set != 0) {
-          ++count;
-          std::uint32_t reach = set & (~set + 1), grown = 0;
-          while (grown != reach) {
-            grown = reach;
-            for (std::uint32_t r = reach; r != 0; r &= r - 1)
-              reach |= adjacent[static_cast<std::size_t>(std::countr_zero(r))] & set;
+      auto classes_of = [&](std::uint32_t set) {
+        std::uint64_t moves = 0;
+        for (std::uint32_t r = set; r != 0; r &= r - 1)
+          moves |= std::uint64_t{1} << on[static_cast<std::size_t>(std::countr_zero(r))];
+        return classes(moves);
+      };
+      struct Step {
+        std::vector<std::size_t> fresh;  // the units it places
+        int slots = 0;
+        double size = 0;
+        int dropped = NONE;  // the unit left over
+      };
+      // The step from `from` to `to` with the unit `pending` (or NONE) still to place.
+      std::vector<double> free_here(sets);
+      std::vector<std::size_t> less;
+      auto step = [&](std::uint32_t from, std::uint32_t to, int pending) {
+        Step out;
+        free_here = free;
+        for (std::size_t i = 0; i < left.size(); ++i) {
+          const bool is_pending = static_cast<int>(left[i]) == pending;
+          if (from != all && (mask[i] & from) == 0 && !is_pending) {
+            free_here[units[left[i]].set] -= static_cast<double>(units[left[i]].slots.size());
+          } else if ((mask[i] & to) == 0 || is_pending) {
+            out.fresh.push_back(left[i]);
           }
-          set &= ~reach;
         }
-        return count;
+        work += left.size();
+        out.size = arrangements(out.fresh, free_here);
+        const double limit = from == all ? first_cap : cap;
+        if (out.size > limit && out.fresh.size() >= 2) {
+          std::size_t drop = out.fresh.size();
+          double smallest = out.size;
+          for (std::size_t j = 0; j < out.fresh.size(); ++j) {
+            less = out.fresh;
+            less.erase(less.begin() + static_cast<std::ptrdiff_t>(j));
+            const double a = arrangements(less, free_here);
+            if (a < smallest) {
+              smallest = a;
+              drop = j;
+            }
+          }
+          if (drop < out.fresh.size() && smallest <= limit) {
+            out.dropped = static_cast<int>(out.fresh[drop]);
+            out.fresh.erase(out.fresh.begin() + static_cast<std::ptrdiff_t>(drop));
+            out.size = smallest;
+          }
+        }
+        for (std::size_t u : out.fresh) out.slots += static_cast<int>(units[u].slots.size());
+        if (out.slots == 0 || out.size > limit) out.fresh.clear();
+        return out;
+      };
+      // Each step from `from` that places something within the cap: visit(to, step).
+      auto each_step = [&](std::uint32_t from, int pending, const auto& visit) {
+        const int classes_before = classes_of(from);
+        std::vector<std::size_t> bits, pick;
+        for (std::uint32_t r = from; r != 0; r &= r - 1)
+          bits.push_back(static_cast<std::size_t>(std::countr_zero(r)));
+        std::function<void(std::size_t)> removals = [&](std::size_t start) {
+          if (over) return;
+          if (!pick.empty() && pick.size() < bits.size()) {
+            std::uint32_t to = from;
+            for (std::size_t b : pick) to &= ~(std::uint32_t{1} << bits[b]);
+            if (classes_of(to) > classes_before) {
+              refused = true;
+            } else if (Step st = step(from, to, pending); !st.fresh.empty()) {
+              visit(to, st);
+            }
+            // (Past the budget, or stopped: the greedy step, and the round's poll, take over.)
+            if (budgeted && (work > WORK || ((++evaluations & 4095) == 0 && run.should_stop())))
+              over = true;
+          }
+          if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
+          for (std::size_t i = start; i < bits.size() && !over; ++i) {
+            pick.push_back(i);
+            removals(i + 1);
+            pick.pop_back();
+          }
+        };
+        removals(0);
       };
       struct Value {
         int slots = 0;
@@ -346,120 +406,41 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         return x.steps < y.steps;
       };
       std::unordered_map<std::uint64_t, Value> memo;
-      bool over = false;
-      std::uint64_t evaluations = 0;
-      struct Step {
-        int slots = 0;
-        double size = 0;
-        int dropped = NONE;  // the unit left over (index into left)
-      };
-      // The step from `from` to `to` with `pending` (index into left, or NONE): the units it
-      // places (indices into left) into `fresh`.
-      std::vector<double> free_here(sets);
-      std::vector<std::size_t> ids, less;
-      auto step = [&](std::uint32_t from, std::uint32_t to, int pending,
-                      std::vector<std::size_t>& fresh) {
-        fresh.clear();
-        free_here = free;
-        for (std::size_t i = 0; i < left.size(); ++i) {
-          const bool unplaced =
-              from == all || (mask[i] & from) != 0 || static_cast<int>(i) == pending;
-          if (!unplaced) {
-            free_here[units[left[i]].set] -= static_cast<double>(units[left[i]].slots.size());
-          } else if ((mask[i] & to) == 0 || static_cast<int>(i) == pending) {
-            fresh.push_back(i);
-          }
-        }
-        work += left.size();
-        // Arrangements of the listed units in the free slots (as `arrangements`).
-        auto count = [&](const std::vector<std::size_t>& list) {
-          std::vector<double> used(sets, 0);
-          double a = 1;
-          for (std::size_t i : list) {
-            const Unit& unit = units[left[i]];
-            for (std::size_t c = 0; c < unit.slots.size(); ++c) {
-              a *= (free_here[unit.set] - used[unit.set]) * d.sets[unit.set].orientations;
-              a /= static_cast<double>(c + 1);
-              used[unit.set] += 1;
-            }
-          }
-          return a;
-        };
-        Step out;
-        out.size = count(fresh);
-        const double limit = from == all ? first_cap : cap;
-        if (out.size > limit && fresh.size() >= 2) {
-          std::size_t drop = fresh.size();
-          double smallest = out.size;
-          for (std::size_t j = 0; j < fresh.size(); ++j) {
-            less = fresh;
-            less.erase(less.begin() + static_cast<std::ptrdiff_t>(j));
-            const double a = count(less);
-            if (a < smallest) {
-              smallest = a;
-              drop = j;
-            }
-          }
-          if (drop < fresh.size() && smallest <= limit) {
-            out.dropped = static_cast<int>(fresh[drop]);
-            fresh.erase(fresh.begin() + static_cast<std::ptrdiff_t>(drop));
-            out.size = smallest;
-          }
-        }
-        for (std::size_t i : fresh) out.slots += static_cast<int>(units[left[i]].slots.size());
-        return out;
-      };
       std::function<Value(std::uint32_t, int)> solve = [&](std::uint32_t from,
                                                            int pending) -> Value {
         const std::uint64_t key = (std::uint64_t(pending + 1) << 32) | from;
         if (auto it = memo.find(key); it != memo.end()) return it->second;
         Value best;
-        const int classes_before = class_count(from);
-        std::vector<std::size_t> fresh;
-        // Every removal R of 1..BLOCK_CHAIN_MAX_REMOVED moves of `from`, leaving at least one.
-        std::vector<std::size_t> bits;
-        for (std::uint32_t r = from; r != 0; r &= r - 1)
-          bits.push_back(static_cast<std::size_t>(std::countr_zero(r)));
-        std::vector<std::size_t> pick;
-        std::function<void(std::size_t)> each = [&](std::size_t start) {
-          if (over) return;
-          if (!pick.empty() && pick.size() < bits.size()) {
-            std::uint32_t to = from;
-            for (std::size_t b : pick) to &= ~(std::uint32_t{1} << bits[b]);
-            if (class_count(to) > classes_before) {
-              refused = true;
-            } else {
-              const Step st = step(from, to, pending, fresh);
-              if (st.slots > 0 && st.size <= (from == all ? first_cap : cap)) {
-                Value v = solve(to, st.dropped);
-                v.slots += st.slots;
-                v.leftovers += st.dropped == NONE ? 0 : 1;
-                v.worst = std::max(v.worst, st.size);
-                v.steps += 1;
-                v.next = to;
-                if (best.next == 0 || better(v, best)) best = v;
-              }
-            }
-            // (Past the budget, or stopped: the greedy step, and the round's poll, take over.)
-            if (work > WORK || ((++evaluations & 4095) == 0 && run.should_stop())) over = true;
-          }
-          if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
-          for (std::size_t i = start; i < bits.size() && !over; ++i) {
-            pick.push_back(i);
-            each(i + 1);
-            pick.pop_back();
-          }
-        };
-        each(0);
+        each_step(from, pending, [&](std::uint32_t to, const Step& st) {
+          Value v = solve(to, st.dropped);
+          v.slots += st.slots;
+          v.leftovers += st.dropped == NONE ? 0 : 1;
+          v.worst = std::max(v.worst, st.size);
+          v.steps += 1;
+          v.next = to;
+          if (best.next == 0 || better(v, best)) best = v;
+        });
         memo[key] = best;
         return best;
       };
-      const Value root = solve(all, NONE);
-      if (over || root.next == 0) return std::nullopt;
-      step(all, root.next, NONE, ids);
-      std::vector<std::size_t> fresh;
-      for (std::size_t i : ids) fresh.push_back(left[i]);
-      return fresh;
+      if (const Value root = solve(all, NONE); !over) {
+        return root.next == 0 ? std::vector<std::size_t>{} : step(all, root.next, NONE).fresh;
+      }
+      over = false, budgeted = false;
+      Step greedy;
+      int greedy_removed = 1;
+      each_step(all, NONE, [&](std::uint32_t to, const Step& st) {
+        const int removed = static_cast<int>(n) - std::popcount(to);
+        // Slots per move given up compared without division: a / r > b / s iff a s > b r.
+        const long lhs = long(st.slots) * greedy_removed, rhs = long(greedy.slots) * removed;
+        if (greedy.fresh.empty() || lhs > rhs ||
+            (lhs == rhs &&
+             (st.slots > greedy.slots || (st.slots == greedy.slots && st.size < greedy.size)))) {
+          greedy = st;
+          greedy_removed = removed;
+        }
+      });
+      return greedy.fresh;
     };
     std::vector<std::size_t> fresh;
     // 1a. The rest, when its exact count is within the cap.
@@ -468,64 +449,8 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     std::vector<std::size_t> on;
     for (std::size_t b = 0; b < bases; ++b)
       if (active[b]) on.push_back(b);
-    if (fresh.empty() && on.size() >= 2 && on.size() <= BLOCK_CHAIN_MAX_BASES) {
-      struct Candidate {
-        std::size_t removed;
-        std::vector<std::size_t> fresh;
-        std::size_t slots;
-        double size;
-      };
-      std::optional<Candidate> best;
-      std::vector<std::size_t> pick;
-      const std::size_t on_classes = classes(on);
-      std::function<void(std::size_t)> choose = [&](std::size_t from) {
-        std::vector<std::size_t> kept_moves;
-        for (std::size_t b : on)
-          if (std::find(pick.begin(), pick.end(), b) == pick.end()) kept_moves.push_back(b);
-        const bool splits = !pick.empty() && classes(kept_moves) > on_classes;
-        refused = refused || splits;
-        if (!pick.empty() && pick.size() < on.size() && !splits) {
-          Candidate c{pick.size(), {}, 0, 0};
-          for (std::size_t u : left) {
-            bool kept = false;
-            for (std::size_t b : on) {
-              if (std::find(pick.begin(), pick.end(), b) != pick.end()) continue;
-              kept = kept || moves_unit(b, u);
-            }
-            if (!kept) {
-              c.fresh.push_back(u);
-              c.slots += units[u].slots.size();
-            }
-          }
-          c.size = arrangements(c.fresh);
-          // The most slots placed per move given up (a block grows where few moves are
-          // given up for it), then the most slots, then the smaller phase.
-          const auto per = [](const Candidate& x) {
-            return static_cast<double>(x.slots) / static_cast<double>(x.removed);
-          };
-          const bool better =
-              !best || per(c) > per(*best) ||
-              (per(c) == per(*best) &&
-               (c.slots > best->slots || (c.slots == best->slots && c.size < best->size)));
-          if (c.slots > 0 && c.size <= round_cap && better) best = std::move(c);
-        }
-        if (pick.size() == BLOCK_CHAIN_MAX_REMOVED) return;
-        for (std::size_t i = from; i < on.size(); ++i) {
-          pick.push_back(on[i]);
-          choose(i + 1);
-          pick.pop_back();
-        }
-      };
-      // The chain of block steps planned ahead (block_chain_ahead), when it fits its budget;
-      // else the greedy step above.
-      std::optional<std::vector<std::size_t>> ahead = block_chain_ahead(on, left, round_cap, cap);
-      if (ahead) {
-        fresh = std::move(*ahead);
-      } else {
-        choose(0);
-        if (best) fresh = best->fresh;
-      }
-    }
+    if (fresh.empty() && on.size() >= 2 && on.size() <= BLOCK_CHAIN_MAX_BASES)
+      fresh = block_step(on, left, round_cap, cap);
     // 1c. A piece step.
     if (fresh.empty()) {
       // The smallest block of one active move (the units it alone among the active ones
@@ -537,16 +462,15 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         std::vector<std::size_t> chosen_block;
         // Moves whose block may go: those whose loss splits no class of the active moves (all
         // when every one would).
-        // (Each test is quadratic in the moves: only for up to CHAIN_LINKED_MOVES of them.)
-        const std::size_t on_classes = on.size() <= CHAIN_LINKED_MOVES ? classes(on) : 0;
+        std::uint64_t on_moves = 0;
+        for (std::size_t b : on)
+          if (b < CHAIN_LINKED_MOVES) on_moves |= std::uint64_t{1} << b;
+        const int on_classes = classes(on_moves);
         std::vector<std::size_t> may_go;
         for (std::size_t b : on) {
-          if (on.size() > CHAIN_LINKED_MOVES) break;
           if (run.should_stop()) return run.stop_error();
-          std::vector<std::size_t> kept_moves;
-          for (std::size_t o : on)
-            if (o != b) kept_moves.push_back(o);
-          if (classes(kept_moves) <= on_classes) {
+          if (b >= CHAIN_LINKED_MOVES ||
+              classes(on_moves & ~(std::uint64_t{1} << b)) <= on_classes) {
             may_go.push_back(b);
           } else {
             refused = true;
@@ -561,7 +485,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
             for (std::size_t o : on) other = other || (o != b && moves_unit(o, u));
             if (!other) block.push_back(u);
           }
-          const double size = arrangements(block);
+          const double size = arrangements(block, free);
           if (!block.empty() && (chosen_block.empty() || size < smallest)) {
             chosen_block = std::move(block);
             smallest = size;
@@ -596,7 +520,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         if (pick < 0) break;
         std::vector<std::size_t> more = fresh;
         more.push_back(static_cast<std::size_t>(pick));
-        if (!fresh.empty() && arrangements(more) > round_cap) break;
+        if (!fresh.empty() && arrangements(more, free) > round_cap) break;
         fresh = std::move(more);
         taken[static_cast<std::size_t>(pick)] = 1;
       }
