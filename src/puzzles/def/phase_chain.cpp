@@ -251,6 +251,9 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
   std::size_t named = 0;
   std::size_t searches = 0;  // sequence searches (SequenceLibrary::for_phase) so far
   double round_cap = cap;    // the cap of this round (lowered for a phase with sequences)
+  // The words met in the middle for the slots placed so far and the moves that keep them (the
+  // same for every try and every round until more units are placed).
+  std::optional<MetWords> met;
   while (true) {
     if (run.should_stop()) return run.stop_error();
     std::vector<std::size_t> left;
@@ -595,7 +598,12 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         for (std::size_t k = 0; k < sets; ++k) target[k].assign(placed[k].size(), 0);
         for (std::size_t u : fresh)
           for (std::uint8_t j : units[u].slots) target[units[u].set][j] = 1;
-        auto seqs = library->for_phase(placed, target, active_moves, room, conjugator, run);
+        if (!met) {
+          auto words = library->meet_in_the_middle(placed, active_moves, run);
+          if (!words) return words.error();
+          met = std::move(*words);
+        }
+        auto seqs = library->for_phase(placed, target, active_moves, room, conjugator, run, &*met);
         if (!seqs) return seqs.error();
         if (seqs->empty()) break;
         phase.sequences = std::move(*seqs);
@@ -624,6 +632,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     }
     before = after;
     round_cap = cap;
+    met.reset();
     phases.push_back(std::move(phase));
   }
   if (phases.empty()) phases.push_back({"solved", d.solved, {}, {}, false});

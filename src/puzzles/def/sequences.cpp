@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -112,17 +113,13 @@ struct Words {
   }
 };
 
-// Meet in the middle (for_phase's step 2a): canonical words of every move, by increasing
-// length, keyed by where they send the pieces of the fixed slots (with their twists: the
+// Meet in the middle (SequenceLibrary::meet_in_the_middle): canonical words of every move, by
+// increasing length, keyed by where they send the pieces of the fixed slots (with their twists: the
 // inverse effect on those slots, a 64-bit hash). A word V whose key an earlier word W has gives
 // V W', which sends every fixed slot's piece home: a sequence for the phase of any support,
 // of at most twice the words' length. Words are stored while `store_cap` lasts and probed
 // while `probe_cap` lasts; the found are checked (the hash could collide), kept one per net
 // effect up to inversion and returned shortest first, at most `cap` of them.
-struct MeetFound {
-  std::vector<std::size_t> moves;
-  Flat effect;
-};
 struct MeetInTheMiddle {
   const Definition& d;
   const Words& words;
@@ -144,10 +141,10 @@ struct MeetInTheMiddle {
     return h;
   }
 
-  Result<std::vector<MeetFound>> run(const RunContext& run_context) const {
+  Result<std::vector<MetWords::Word>> run(const RunContext& run_context) const {
     const std::size_t n = modulus.size();
     std::unordered_map<std::uint64_t, std::vector<std::size_t>> stored;
-    std::vector<MeetFound> found;
+    std::vector<MetWords::Word> found;
     std::unordered_map<std::string, char> seen;
     std::size_t probed = 0;
     std::vector<std::size_t> word;
@@ -175,7 +172,7 @@ struct MeetInTheMiddle {
         if (std::all_of(word.begin(), word.end(), in_phase) &&
             std::all_of(w.begin(), w.end(), in_phase))
           return;
-        MeetFound f;
+        MetWords::Word f;
         f.moves = word;
         append_inverse(w, inverse_move, f.moves);
         f.moves = merge_moves(d, {}, f.moves);
@@ -214,9 +211,10 @@ struct MeetInTheMiddle {
       if (probed == before) break;
     }
     if (stopped) return run_context.stop_error();
-    std::stable_sort(found.begin(), found.end(), [](const MeetFound& a, const MeetFound& b) {
-      return a.moves.size() < b.moves.size();
-    });
+    std::stable_sort(found.begin(), found.end(),
+                     [](const MetWords::Word& a, const MetWords::Word& b) {
+                       return a.moves.size() < b.moves.size();
+                     });
     return found;
   }
 };
@@ -509,9 +507,32 @@ Result<SequenceLibrary> SequenceLibrary::build(const Definition& d,
   return lib;
 }
 
+Result<MetWords> SequenceLibrary::meet_in_the_middle(const SlotMarks& fixed,
+                                                     const std::vector<std::size_t>& moves,
+                                                     const RunContext& run) const {
+  const Definition& d = *def_;
+  const std::size_t n = modulus_.size();
+  const Words words{d, commuting_};
+  MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_, {}, {}};
+  for (std::size_t k = 0; k < d.sets.size(); ++k)
+    for (std::size_t j = 0; j < fixed[k].size(); ++j)
+      if (fixed[k][j]) mitm.fixed.push_back(static_cast<std::uint16_t>(offset_[k] + j));
+  // Within the library's memory share (a stored word costs about 256 bytes) and about 2e8 slot
+  // updates (a word costs one composition over every slot).
+  mitm.store_cap =
+      std::min<std::size_t>(mitm.store_cap, static_cast<std::size_t>(options_.memory_bytes / 256));
+  mitm.probe_cap = std::min<std::size_t>(mitm.probe_cap, 200'000'000 / std::max<std::size_t>(n, 1));
+  mitm.phase_move.assign(d.moves.size(), 0);
+  for (std::size_t m : moves) mitm.phase_move[m] = 1;
+  auto found = mitm.run(run);
+  if (!found) return found.error();
+  return MetWords{std::move(*found)};
+}
+
 Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     const SlotMarks& fixed, const SlotMarks& target, const std::vector<std::size_t>& moves,
-    std::size_t max_sequences, int conjugator_length, const RunContext& run) const {
+    std::size_t max_sequences, int conjugator_length, const RunContext& run,
+    const MetWords* met) const {
   const Definition& d = *def_;
   const std::size_t n = modulus_.size();
   std::vector<char> is_fixed(n, 0), is_target(n, 0);
@@ -544,23 +565,13 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     }
     from = to;
   }
-  // Step 2a. Words met in the middle (MeetInTheMiddle): sequences leaving the fixed slots
-  // alone, of a few moves.
-  Result<std::vector<MeetFound>> met = std::vector<MeetFound>{};
-  {
-    MeetInTheMiddle mitm{d, words, move_effects_, inverse_move_, modulus_, {}, {}};
-    for (std::size_t g = 0; g < n; ++g)
-      if (is_fixed[g]) mitm.fixed.push_back(static_cast<std::uint16_t>(g));
-    // Within the library's memory share (a stored word costs about 256 bytes) and about 2e8
-    // slot updates (a word costs one composition over every slot).
-    mitm.store_cap = std::min<std::size_t>(mitm.store_cap,
-                                           static_cast<std::size_t>(options_.memory_bytes / 256));
-    mitm.probe_cap =
-        std::min<std::size_t>(mitm.probe_cap, 200'000'000 / std::max<std::size_t>(n, 1));
-    mitm.phase_move.assign(d.moves.size(), 0);
-    for (std::size_t m : moves) mitm.phase_move[m] = 1;
-    met = mitm.run(run);
-    if (!met) return met.error();
+  // Step 2a. Words met in the middle (given, or found here).
+  std::optional<MetWords> own;
+  if (met == nullptr) {
+    auto found = meet_in_the_middle(fixed, moves, run);
+    if (!found) return found.error();
+    own = std::move(*found);
+    met = &*own;
   }
   // Step 2. The pairs (C, X) with C(supp X) free of fixed slots: (length, target?, X, C).
   struct Pair {
@@ -737,7 +748,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   // quarter of the room.
   {
     const std::size_t until = std::min(max_sequences, chosen.size() + max_sequences / 4);
-    for (MeetFound& f : *met) {
+    for (const MetWords::Word& f : met->words) {
       if (chosen.size() >= until) break;
       image = support_of(f.effect);
       if (std::none_of(image.begin(), image.end(),

@@ -67,6 +67,8 @@ struct SequenceSearchOptions {
 // Slots by set: marks[set][slot] (the layout of State).
 using SlotMarks = std::vector<std::vector<char>>;
 
+struct MetWords;
+
 class SequenceLibrary {
  public:
   // The library of the puzzle (stage 1). Polls `run`; LimitExceeded when it stopped.
@@ -78,10 +80,17 @@ class SequenceLibrary {
   // that join two classes of slots the moves and the sequences so far keep apart (so that a
   // piece can travel between them; larger entries too, where no 3-cycle joins them), then
   // those changing a slot nothing changes yet.
+  // `met`: the words met in the middle for these `fixed` slots and `moves` (meet_in_the_middle),
+  // when the caller keeps them for several tries of one phase; null: found here.
   Result<std::vector<PhaseSequence>> for_phase(const SlotMarks& fixed, const SlotMarks& target,
                                                const std::vector<std::size_t>& moves,
                                                std::size_t max_sequences, int conjugator_length,
-                                               const RunContext& run) const;
+                                               const RunContext& run,
+                                               const MetWords* met = nullptr) const;
+  // For_phase's first stage, which depends on `fixed` and `moves` alone (a phase's tries with
+  // more sequences or longer conjugators share it): the words met in the middle, shortest first.
+  Result<MetWords> meet_in_the_middle(const SlotMarks& fixed, const std::vector<std::size_t>& moves,
+                                      const RunContext& run) const;
   std::size_t size() const { return entries_.size(); }
   int word_length() const { return word_length_; }
 
@@ -106,6 +115,16 @@ class SequenceLibrary {
   std::vector<std::size_t> inverse_move_;  // per Definition::moves
   std::vector<char> commuting_;            // base moves a and b commute: [a * bases + b]
   std::vector<Entry> entries_;
+};
+
+// Sequences met in the middle (SequenceLibrary::meet_in_the_middle): each word's moves and net
+// effect, every one sending every fixed slot's piece home, one per effect up to inversion.
+struct MetWords {
+  struct Word {
+    std::vector<std::size_t> moves;
+    SequenceLibrary::Flat effect;
+  };
+  std::vector<Word> words;  // shortest first
 };
 
 }  // namespace permuzzle::def
