@@ -93,6 +93,15 @@ std::uint64_t projected_states(const Definition& d, const CompiledPuzzle& full,
   return p ? p->states() : 0;
 }
 
+// The databases' entries: 4 bits, two to a byte (entry r in the low half of byte r / 2 when r is
+// even).
+int nibble_at(const std::uint8_t* data, std::uint64_t r) {
+  return (data[r / 2] >> ((r % 2) * 4)) & 0xF;
+}
+void set_nibble(std::vector<std::uint8_t>& data, std::uint64_t r, int value) {
+  data[r / 2] |= static_cast<std::uint8_t>(value << ((r % 2) * 4));
+}
+
 // Distances of every rank of `p` in 4 bits (min(d, 15)), by a 2-bit BFS whose levels are read
 // after each one completes.
 Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzle& p,
@@ -111,7 +120,7 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
     const int d = static_cast<int>(h.size()) - 1;
     if (d == 0) return Ok{};
     const unsigned cur = search::bfs_level(search::BfsBits::Two, d, false).cur;
-    const auto value = static_cast<std::uint8_t>(std::min(d, 15));
+    const int value = std::min(d, 15);
     const std::uint64_t* words = t.words();
     const std::uint64_t n = t.states();
     for (std::uint64_t wi = 0; wi * 32 < n; ++wi) {
@@ -120,7 +129,7 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
         const std::uint64_t r = wi * 32 + static_cast<unsigned>(std::countr_zero(match)) / 2;
         match &= match - 1;
         if (r >= n) break;
-        (*nib)[r / 2] |= static_cast<std::uint8_t>(value << ((r % 2) * 4));
+        set_nibble(*nib, r, value);
       }
     }
     return Ok{};
@@ -207,8 +216,7 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
   const int scale = std::max(1, (last + 14) / 15);
   auto nib = std::make_shared<std::vector<std::uint8_t>>((n + 1) / 2 + 1, 0);
   for (std::uint64_t r = 0; r < n; ++r) {
-    const int v = dist[r] == UNSEEN ? 0 : dist[r] / scale;
-    (*nib)[r / 2] |= static_cast<std::uint8_t>(v << ((r % 2) * 4));
+    set_nibble(*nib, r, dist[r] == UNSEEN ? 0 : dist[r] / scale);
   }
   nib->back() = static_cast<std::uint8_t>(scale);
   return nib;
@@ -715,8 +723,7 @@ class Kernel {
     int best = 0;
     const std::size_t np = nibbles_.size();
     for (std::size_t i = 0; i < np; ++i) {
-      const std::uint64_t r = ranks[i];
-      best = std::max(best, ((nibbles_[i][r / 2] >> ((r % 2) * 4)) & 0xF) * scales_[i]);
+      best = std::max(best, nibble_at(nibbles_[i], ranks[i]) * scales_[i]);
     }
     return best;
   }
@@ -1524,7 +1531,7 @@ Result<int> DefSolver::lower_bound(const State& position) const {
       }
     }
     const std::uint64_t r = pdb.puzzle->rank(proj);
-    best = std::max(best, (((*pdb.nibbles)[r / 2] >> ((r % 2) * 4)) & 0xF) * pdb.scale);
+    best = std::max(best, nibble_at(pdb.nibbles->data(), r) * pdb.scale);
   }
   return best;
 }
