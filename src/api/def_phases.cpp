@@ -438,6 +438,9 @@ void register_def_phases_bench(Registry& r) {
       true};
   append_phase_beam_params(bench.params);
   bench.hard_example = {{"cases", "3x3x3"}, {"count", 1000}, {"memory", 64}};
+  // auto's planned chain on the megaminx: its block steps planned ahead, the sequence library
+  // and the words met in the middle (seconds), then tables at the sequences' costs.
+  bench.other_hard_examples = {{{"cases", "megaminx"}, {"phases", "auto"}}};
   bench.invalid_examples = {{{"cases", "megaminx9"}}, {{"count", 0}}};
   r.add(std::move(bench));
 }

@@ -273,6 +273,12 @@ void register_def_search(Registry& r) {
   append_phase_beam_params(solve.params);
   // The superflip with 64 MB of tables: the tables take seconds to build, the search far longer.
   solve.hard_example = {{"file", cube}, {"moves", CUBE3_HARD_MOVES}, {"memory", 64}};
+  // The same as one phase with every move and a sequence (Sune, costing its 7 moves): its
+  // databases are built at the moves' costs (the weighted build), then searched.
+  solve.other_hard_examples = {{{"file", cube},
+                                {"moves", CUBE3_HARD_MOVES},
+                                {"memory", 64},
+                                {"phases", "Phase all\nSequence sune R U R' U R U2 R'\nEnd\n"}}};
   solve.invalid_examples = {
       {{"file", cube}, {"moves", "U Q"}},
       {{"file", cube}, {"moves", "U"}, {"state", "CORNERS 1 2"}},
