@@ -299,14 +299,17 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     // still in use and found sequences, as the committed megaminx file leaves a corner of its
     // fifth step). The chain chosen places the most slots, then leaves the fewest units over,
     // then has the smallest largest phase, then the fewest steps (memoised by A and the pending
-    // unit); its first step is taken. Past the search's budget (units examined) or stopped, the
-    // greedy step instead: the most slots placed per move given up, then the most slots, then
-    // the smaller phase. Phases stay within the cap (`first_cap` for this round's step, `cap`
-    // for the later ones). The units of the step taken; empty when there is none.
+    // unit); its first step is taken. Past the search's budget (units examined, sets memoised)
+    // or stopped, the greedy step instead: the most slots placed per move given up, then the
+    // most slots, then the smaller phase. Phases stay within the cap (`first_cap` for this round's
+    // step, `cap` for the later ones). The units of the step taken; empty when there is none.
     auto block_step = [&](const std::vector<std::size_t>& on, const std::vector<std::size_t>& left,
                           double first_cap, double cap) -> std::vector<std::size_t> {
       const std::size_t n = on.size();
       constexpr std::uint64_t WORK = 40'000'000;
+      // Memoised sets at most (about 64 bytes each: the memo stays within about 16 MB; the
+      // megaminx's 12 faces need 3,142).
+      constexpr std::size_t MEMO_STATES = 250'000;
       constexpr int NONE = -1;
       std::uint64_t work = 0, evaluations = 0;
       bool over = false, budgeted = true;
@@ -424,6 +427,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
           if (best.next == 0 || better(v, best)) best = v;
         });
         memo[key] = best;
+        if (memo.size() > MEMO_STATES) over = true;
         return best;
       };
       if (const Value root = solve(all, NONE); !over) {
