@@ -11,8 +11,8 @@
 //    a. the rest of the puzzle in one phase;
 //    b. a block step (the block chain's idea, without its group-element restriction): stop
 //       using 1 to BLOCK_CHAIN_MAX_REMOVED active base moves; F = the units no remaining active
-//       move changes; the most slots placed wins, then the smaller phase, then fewer moves
-//       given up;
+//       move changes; the step taken is the first of the chain of block steps that places the
+//       most slots (planned ahead: block_step);
 //    c. a piece step: units one by one while within `cap`, first those no active move changes
 //       (they need sequences whatever comes later), then those fewer active moves change (they
 //       keep the others in use longer), then those sharing more base moves with the placed ones.
