@@ -30,8 +30,12 @@
 //    the arrangements of F that the whole group allows once the placed units are home (orbit-
 //    stabiliser: Stab(placed + F) <= Stab(placed) <= G). Where they differ, sequences that leave
 //    every placed slot alone are added (SequenceLibrary::for_phase; then twice as many, then
-//    with conjugating words one move longer) and the phase is checked again; a phase still
-//    short ends the plan (nullopt: auto falls back). A try that reaches no more positions than
+//    with conjugating words one move longer) and the phase is checked again; then the group's
+//    test (complete_by_group): candidates leaving the placed slots alone, shortest first, that
+//    the group of the phase's moves and sequences does not contain are added one by one (the
+//    FTO's last phase lacked a factor of 3 in corner twists that no sequence chosen by kind
+//    gave; the 4x4x4's seventh a corner twist). A phase still short ends the plan (nullopt: auto
+//    falls back). A try that reaches no more positions than
 //    the one before ends the tries, and a plan makes at most CHAIN_MAX_SEARCHES sequence
 //    searches: a plan that cannot succeed fails in bounded time.
 // The cap comes from the memory budget: the tables of a phase get min(budget / CHAIN_PHASES,
@@ -103,6 +107,117 @@ std::string sequence_name(const Definition& d, std::size_t index) {
     if (!clash) return name;
     index += 26 * 26 * 26;
   }
+}
+
+// Candidates the group's test examines at most, and adds at most, per phase.
+constexpr std::size_t CHAIN_COMPLETION_CANDIDATES = 20'000;
+constexpr std::size_t CHAIN_COMPLETION_ADDED = 24;
+// Words of one or two moves whose positions the last resort solves at most, per phase.
+constexpr std::size_t CHAIN_SOLVED_WORDS = 400;
+
+// The group's test (plan_chain, step 3): candidates leaving the `placed` slots alone
+// (SequenceLibrary::candidates, shortest first) that the group H of the phase's moves and
+// sequences does not contain are added to the phase one by one until `reaches` says it is
+// complete. Each one added at least doubles H, so few are needed where any will do. Last
+// resort, where none of them completes it: the positions of words u of one or two moves are
+// solved by the phases `before` (their tables built here, in memory); u v then sends every
+// placed unit home, and those whose net effect H lacks (of order at most MAX_SEQUENCE_ORDER)
+// are added. They are longer (a short word and the solution of a near-solved position), but
+// they cost their length in the phase's search, and they reach what no short word keeping the
+// placed slots does (the 4x4x4's wing parity: u = an inner slice turn). Whether the phase was
+// completed.
+Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMarks& placed,
+                               const std::vector<std::size_t>& active_moves,
+                               const SequenceLibrary& library, const MetWords& met,
+                               const std::vector<Phase>& before, std::size_t& named,
+                               const std::function<bool(const Phase&)>& reaches,
+                               int conjugator_length, const RunContext& run) {
+  auto pool = library.candidates(placed, active_moves, conjugator_length,
+                                 CHAIN_COMPLETION_CANDIDATES, run, &met);
+  if (!pool) return pool.error();
+  std::vector<Perm> generators;
+  for (std::size_t m : active_moves) generators.push_back(to_perm(d, d.moves[m].effect));
+  for (const PhaseSequence& q : phase.sequences) generators.push_back(to_perm(d, q.effect));
+  SchreierSimsOptions group_options;
+  group_options.run = &run;
+  PermGroup group;
+  // H grown by x; false when its chain is refused (past the tables' limit).
+  auto grow = [&](Perm x) {
+    generators.push_back(std::move(x));
+    auto g = PermGroup::from_generators(generators, {}, group_options);
+    if (!g) return false;
+    group = std::move(*g);
+    return true;
+  };
+  if (!generators.empty()) {
+    Perm last = generators.back();
+    generators.pop_back();
+    if (!grow(std::move(last))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
+  }
+  std::size_t added = 0;
+  for (PhaseSequence& q : *pool) {
+    if (run.should_stop()) return run.stop_error();
+    Perm x = to_perm(d, q.effect);
+    if (group.contains(x)) continue;
+    if (!grow(std::move(x))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
+    q.name = sequence_name(d, named++);
+    phase.sequences.push_back(std::move(q));
+    if (reaches(phase)) return true;
+    if (run.should_stop()) return run.stop_error();
+    if (++added >= CHAIN_COMPLETION_ADDED) return false;
+  }
+  // The last resort. Step 1: the solver of the phases before (their tables, in memory only).
+  if (before.empty()) return false;
+  Definition partial = d;
+  partial.solved = before.back().pattern;
+  TableStore store;
+  auto solver = PhasedSolver::create(partial, before, {}, store, run);
+  if (!solver) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
+  // Step 2. Words u of one move, then two, each position solved: u v leaves every placed unit
+  // home; those whose effect H lacks (order at most MAX_SEQUENCE_ORDER) are added.
+  const std::vector<char> commuting = commuting_bases(d);
+  std::vector<std::vector<std::size_t>> words;
+  for (std::size_t m = 0; m < d.moves.size(); ++m) words.push_back({m});
+  for (std::size_t a = 0; a < d.moves.size(); ++a) {
+    for (std::size_t b = 0; b < d.moves.size(); ++b) {
+      const std::size_t x = d.moves[a].base, y = d.moves[b].base;
+      if (x == y || (commuting[x * d.base_moves.size() + y] && y < x)) continue;
+      words.push_back({a, b});
+    }
+  }
+  std::size_t tried = 0;
+  for (const std::vector<std::size_t>& u : words) {
+    if (run.should_stop()) return run.stop_error();
+    if (++tried > CHAIN_SOLVED_WORDS) break;
+    auto solved = (*solver)->solve(apply_moves(partial, partial.solved, u), run);
+    if (!solved) {
+      if (run.should_stop()) return run.stop_error();
+      continue;
+    }
+    PhaseSequence q;
+    std::vector<std::size_t> moves = u;
+    moves.insert(moves.end(), solved->move_indices.begin(), solved->move_indices.end());
+    q.moves = merge_moves(d, commuting, moves);
+    if (q.moves.empty()) continue;
+    q.effect = apply_moves(d, d.identity(), q.moves);
+    // Replayed: every placed unit home.
+    if (apply_moves(partial, partial.solved, q.moves) != partial.solved) continue;
+    Perm x = to_perm(d, q.effect);
+    if (group.contains(x)) continue;
+    const mpz_class order = x.order();
+    if (order > MAX_SEQUENCE_ORDER) continue;
+    q.order = static_cast<int>(order.get_si());
+    auto inverse = inverse_sequence(d, q.moves);
+    if (!inverse) continue;
+    q.inverse = std::move(*inverse);
+    if (!grow(std::move(x))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
+    q.name = sequence_name(d, named++);
+    phase.sequences.push_back(std::move(q));
+    if (reaches(phase)) return true;
+    if (run.should_stop()) return run.stop_error();
+    if (++added >= CHAIN_COMPLETION_ADDED) break;
+  }
+  return false;
 }
 
 using Plan = std::optional<std::vector<Phase>>;
@@ -614,6 +729,22 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
         complete = reaches(phase);
         if (run.should_stop()) return run.stop_error();
+      }
+      // The group's test: where the sequences chosen by kind leave the phase short, candidates
+      // its group does not contain yet, shortest first, are added one by one until it is
+      // complete (each at least doubles the group: few are added).
+      if (!complete && library && searches < CHAIN_MAX_SEARCHES) {
+        ++searches;
+        if (!met) {
+          auto words = library->meet_in_the_middle(placed, active_moves, run);
+          if (!words) return words.error();
+          met = std::move(*words);
+        }
+        auto added =
+            complete_by_group(d, phase, placed, active_moves, *library, *met, phases, named,
+                              reaches, options.sequences.conjugator_length + 1, run);
+        if (!added) return added.error();
+        complete = *added;
       }
       proofs[proof_key] = {*after, complete, phase.sequences};
     }

@@ -529,26 +529,45 @@ Result<MetWords> SequenceLibrary::meet_in_the_middle(const SlotMarks& fixed,
   return MetWords{std::move(*found)};
 }
 
-Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
-    const SlotMarks& fixed, const SlotMarks& target, const std::vector<std::size_t>& moves,
-    std::size_t max_sequences, int conjugator_length, const RunContext& run,
-    const MetWords* met) const {
-  const Definition& d = *def_;
-  const std::size_t n = modulus_.size();
-  std::vector<char> is_fixed(n, 0), is_target(n, 0);
-  for (std::size_t k = 0; k < d.sets.size(); ++k) {
-    for (std::size_t j = 0; j < fixed[k].size(); ++j) {
-      is_fixed[offset_[k] + j] = fixed[k][j];
-      is_target[offset_[k] + j] = target[k][j];
-    }
-  }
-  const Words words{d, commuting_};
-  // Step 1. The conjugating words C (the empty word first) with their effects.
+std::vector<char> SequenceLibrary::flat_marks(const SlotMarks& marks) const {
+  std::vector<char> out(modulus_.size(), 0);
+  for (std::size_t k = 0; k < marks.size() && k < offset_.size(); ++k)
+    for (std::size_t j = 0; j < marks[k].size(); ++j) out[offset_[k] + j] = marks[k][j];
+  return out;
+}
+
+// The conjugates C X C' of library entries X by canonical words C of at most `conjugator_length`
+// moves whose changed slots C(supp X) avoid every fixed slot (for_phase's steps 1 and 2).
+struct SequenceLibrary::Pool {
   struct Conjugator {
     std::vector<std::size_t> moves;
     Flat effect;
   };
-  std::vector<Conjugator> conjugators{{{}, identity_flat(n)}};
+  // (length, target?, X, C).
+  struct Pair {
+    std::uint32_t length;
+    std::uint32_t entry;
+    std::uint32_t conjugator;
+    bool target;
+    bool large;  // the entry changes more than MAX_SEQUENCE_SUPPORT slots
+  };
+  std::vector<Conjugator> conjugators;  // the empty word first
+  std::vector<Pair> pairs;              // those changing a target slot first, then by length
+};
+
+Result<SequenceLibrary::Pool> SequenceLibrary::conjugates(const std::vector<char>& is_fixed,
+                                                          const std::vector<char>& is_target,
+                                                          int conjugator_length,
+                                                          const RunContext& run) const {
+  const Definition& d = *def_;
+  const std::size_t n = modulus_.size();
+  const Words words{d, commuting_};
+  Pool pool;
+  // Step 1. The conjugating words C (the empty word first) with their effects.
+  using Conjugator = Pool::Conjugator;
+  using Pair = Pool::Pair;
+  std::vector<Conjugator>& conjugators = pool.conjugators;
+  conjugators.push_back({{}, identity_flat(n)});
   for (std::size_t from = 0, len = 0; len < static_cast<std::size_t>(conjugator_length); ++len) {
     const std::size_t to = conjugators.size();
     for (std::size_t c = from; c < to && conjugators.size() < MAX_CONJUGATORS; ++c) {
@@ -565,23 +584,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     }
     from = to;
   }
-  // Step 2a. Words met in the middle (given, or found here).
-  std::optional<MetWords> own;
-  if (met == nullptr) {
-    auto found = meet_in_the_middle(fixed, moves, run);
-    if (!found) return found.error();
-    own = std::move(*found);
-    met = &*own;
-  }
-  // Step 2. The pairs (C, X) with C(supp X) free of fixed slots: (length, target?, X, C).
-  struct Pair {
-    std::uint32_t length;
-    std::uint32_t entry;
-    std::uint32_t conjugator;
-    bool target;
-    bool large;  // the entry changes more than MAX_SEQUENCE_SUPPORT slots
-  };
-  std::vector<Pair> pairs;
+  // Step 2. The pairs (C, X) with C(supp X) free of fixed slots.
+  std::vector<Pair>& pairs = pool.pairs;
   const std::size_t max_pairs = std::max<std::size_t>(
       1024, static_cast<std::size_t>(options_.memory_bytes / sizeof(Pair) / 4));
   std::uint32_t length_cap = UINT32_MAX;
@@ -633,6 +637,61 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     if (a.target != b.target) return a.target;
     return a.length < b.length;
   });
+  return pool;
+}
+
+// A found sequence as the puzzle's moves, replayed and its net effect compared with the
+// search's `y` (an internal error if they differ); its order (0: past MAX_SEQUENCE_ORDER or the
+// identity: not a sequence to use) and its inverse.
+Result<PhaseSequence> SequenceLibrary::replayed(const std::vector<std::size_t>& moves,
+                                                const Flat& y) const {
+  const Definition& d = *def_;
+  PhaseSequence seq;
+  seq.moves = merge_moves(d, {}, moves);
+  seq.effect = apply_moves(d, d.identity(), seq.moves);
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    for (std::size_t j = 0; j < seq.effect.sets[k].perm.size(); ++j) {
+      if (offset_[k] + seq.effect.sets[k].perm[j] != y.perm[offset_[k] + j] ||
+          seq.effect.sets[k].ori[j] != y.ori[offset_[k] + j]) {
+        return make_error(
+            "sequence search: a sequence's replay differs from its computed "
+            "effect (internal error)",
+            {}, Error::NO_POSITION, ErrorKind::Internal);
+      }
+    }
+  }
+  seq.order = order_of(y, modulus_);
+  if (seq.order < 2) {
+    seq.order = 0;
+    return seq;
+  }
+  auto inverse = inverse_sequence(d, seq.moves);
+  if (!inverse) return inverse.error();
+  seq.inverse = std::move(*inverse);
+  return seq;
+}
+
+Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
+    const SlotMarks& fixed, const SlotMarks& target, const std::vector<std::size_t>& moves,
+    std::size_t max_sequences, int conjugator_length, const RunContext& run,
+    const MetWords* met) const {
+  const std::size_t n = modulus_.size();
+  const std::vector<char> is_fixed = flat_marks(fixed), is_target = flat_marks(target);
+  // Steps 1 and 2. The conjugating words and the pairs (C, X) (conjugates).
+  auto made = conjugates(is_fixed, is_target, conjugator_length, run);
+  if (!made) return made.error();
+  using Conjugator = Pool::Conjugator;
+  const std::vector<Conjugator>& conjugators = made->conjugators;
+  using Pair = Pool::Pair;
+  const std::vector<Pair>& pairs = made->pairs;
+  // Step 2a. Words met in the middle (given, or found here).
+  std::optional<MetWords> own;
+  if (met == nullptr) {
+    auto found = meet_in_the_middle(fixed, moves, run);
+    if (!found) return found.error();
+    own = std::move(*found);
+    met = &*own;
+  }
   // Step 3. The chosen: distinct net effects up to inversion; those changing a target slot up to
   // half the room, then the shortest changing a free slot none chosen changes, then more of
   // those changing a target slot.
@@ -775,26 +834,57 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   std::vector<PhaseSequence> out;
   for (const auto& [moves, y] : chosen) {
     if (run.should_stop()) return run.stop_error();
-    PhaseSequence seq;
-    seq.moves = merge_moves(d, {}, moves);
-    seq.effect = apply_moves(d, d.identity(), seq.moves);
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      for (std::size_t j = 0; j < seq.effect.sets[k].perm.size(); ++j) {
-        if (offset_[k] + seq.effect.sets[k].perm[j] != y.perm[offset_[k] + j] ||
-            seq.effect.sets[k].ori[j] != y.ori[offset_[k] + j]) {
-          return make_error(
-              "sequence search: a sequence's replay differs from its computed "
-              "effect (internal error)",
-              {}, Error::NO_POSITION, ErrorKind::Internal);
-        }
-      }
+    auto seq = replayed(moves, y);
+    if (!seq) return seq.error();
+    if (seq->order >= 2) out.push_back(std::move(*seq));
+  }
+  return out;
+}
+
+Result<std::vector<PhaseSequence>> SequenceLibrary::candidates(
+    const SlotMarks& fixed, const std::vector<std::size_t>& moves, int conjugator_length,
+    std::size_t limit, const RunContext& run, const MetWords* met) const {
+  const std::vector<char> is_fixed = flat_marks(fixed), none(modulus_.size(), 0);
+  auto made = conjugates(is_fixed, none, conjugator_length, run);
+  if (!made) return made.error();
+  std::optional<MetWords> own;
+  if (met == nullptr) {
+    auto found = meet_in_the_middle(fixed, moves, run);
+    if (!found) return found.error();
+    own = std::move(*found);
+    met = &*own;
+  }
+  // Both lists are shortest first (no pair changes a target slot here): merged by length, one
+  // per net effect up to inversion.
+  std::unordered_map<std::string, char> taken;
+  std::vector<PhaseSequence> out;
+  const auto& pairs = made->pairs;
+  std::size_t w = 0, p = 0;
+  Flat t, y;
+  while (out.size() < limit && (w < met->words.size() || p < pairs.size())) {
+    if (run.should_stop()) return run.stop_error();
+    std::vector<std::size_t> word;
+    const bool from_met = p >= pairs.size() ||
+                          (w < met->words.size() && met->words[w].moves.size() <= pairs[p].length);
+    if (from_met) {
+      word = met->words[w].moves;
+      y = met->words[w++].effect;
+    } else {
+      const Pool::Pair& pair = pairs[p++];
+      const Pool::Conjugator& c = made->conjugators[pair.conjugator];
+      compose(c.effect, entries_[pair.entry].effect, modulus_, t);
+      compose(t, inverse_of(c.effect, modulus_), modulus_, y);
+      word = c.moves;
+      const auto& x = entries_[pair.entry].moves;
+      word.insert(word.end(), x.begin(), x.end());
+      append_inverse(c.moves, inverse_move_, word);
     }
-    seq.order = order_of(y, modulus_);
-    if (seq.order < 2) continue;
-    auto inverse = inverse_sequence(d, seq.moves);
-    if (!inverse) return inverse.error();
-    seq.inverse = std::move(*inverse);
-    out.push_back(std::move(seq));
+    std::string key = key_of(y);
+    if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) continue;
+    taken.emplace(std::move(key), 1);
+    auto seq = replayed(word, y);
+    if (!seq) return seq.error();
+    if (seq->order >= 2) out.push_back(std::move(*seq));
   }
   return out;
 }

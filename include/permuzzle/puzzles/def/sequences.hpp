@@ -91,6 +91,16 @@ class SequenceLibrary {
   // more sequences or longer conjugators share it): the words met in the middle, shortest first.
   Result<MetWords> meet_in_the_middle(const SlotMarks& fixed, const std::vector<std::size_t>& moves,
                                       const RunContext& run) const;
+  // Candidates for a phase the chosen sequences leave short (the planned chain adds, shortest
+  // first, those its group does not contain yet): the words met in the middle and the conjugates
+  // C X C' that leave every `fixed` slot alone, merged shortest first, one per net effect up to
+  // inversion, at most `limit`, each replayed; unnamed; those of order past MAX_SEQUENCE_ORDER
+  // left out.
+  Result<std::vector<PhaseSequence>> candidates(const SlotMarks& fixed,
+                                                const std::vector<std::size_t>& moves,
+                                                int conjugator_length, std::size_t limit,
+                                                const RunContext& run,
+                                                const MetWords* met = nullptr) const;
   std::size_t size() const { return entries_.size(); }
   int word_length() const { return word_length_; }
 
@@ -106,6 +116,12 @@ class SequenceLibrary {
   };
 
  private:
+  struct Pool;  // conjugates C X C' (sequences.cpp)
+  Result<Pool> conjugates(const std::vector<char>& is_fixed, const std::vector<char>& is_target,
+                          int conjugator_length, const RunContext& run) const;
+  Result<PhaseSequence> replayed(const std::vector<std::size_t>& moves, const Flat& y) const;
+  std::vector<char> flat_marks(const SlotMarks& marks) const;  // per global slot
+
   const Definition* def_ = nullptr;
   SequenceSearchOptions options_;
   int word_length_ = 0;
