@@ -273,38 +273,49 @@ TEST(DefPhases, SequencesCostTheirMovesAndThePhaseSearchIsOptimalInMoves) {
     }
   }
   ASSERT_EQ(dist.size(), 62208u);
-  // Step 2. The solver's bound never exceeds the distance; its solutions have it exactly.
-  TableStore store;
-  auto solver = DefSolver::create(pd, {}, store, RunContext{});
-  ASSERT_TRUE(solver) << solver.error().message;
-  ASSERT_EQ((*solver)->tables().size(), 1u);
-  EXPECT_FALSE((*solver)->tables()[0].exact);  // distances past 15: scaled, rounded down
-  int largest = 0;
-  for (const auto& [k, s] : states) {
-    auto bound = (*solver)->lower_bound(s);
-    ASSERT_TRUE(bound);
-    ASSERT_LE(*bound, dist[k]);
-    largest = std::max(largest, dist[k]);
-  }
-  EXPECT_GT(largest, 15);
-  Rng rng(5);
-  std::vector<std::string> keys;
-  for (const auto& [k, s] : states) keys.push_back(k);
-  std::sort(keys.begin(), keys.end());
-  for (int i = 0; i < 6; ++i) {
-    const std::string& k = keys[rng.below(keys.size())];
-    auto r = (*solver)->solve(states[k], RunContext{});
-    ASSERT_TRUE(r) << r.error().message;
-    ASSERT_FALSE(r->empty());
-    EXPECT_EQ(r->front().length, dist[k]);
-    int cost = 0;
-    State at = states[k];
-    for (const std::string& name : r->front().moves) {
-      cost += cost_of(name);
-      at = apply(pd, at, pd.moves[*pd.find_move(name)]);
+  // Step 2. The solver's bound never exceeds the distance (with bytes, the default where they
+  // fit the budget, it is the distance; in 4 bits, scaled, it is rounded down); its solutions
+  // have it exactly.
+  EXPECT_GT(std::max_element(dist.begin(), dist.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; })
+                ->second,
+            15);
+  for (const bool wide : {true, false}) {
+    SCOPED_TRACE(wide ? "bytes" : "4 bits");
+    TableStore store;
+    DefSolveOptions options;
+    // The bytes (62,208) do not fit 40,000 bytes.
+    if (!wide) options.memory_bytes = 40'000;
+    auto solver = DefSolver::create(pd, options, store, RunContext{});
+    ASSERT_TRUE(solver) << solver.error().message;
+    // Bytes: one table, exact. 4 bits: scaled (and split, in this budget), rounded down.
+    if (wide) ASSERT_EQ((*solver)->tables().size(), 1u);
+    for (const PdbInfo& t : (*solver)->tables()) EXPECT_EQ(t.exact, wide);
+    for (const auto& [k, s] : states) {
+      auto bound = (*solver)->lower_bound(s);
+      ASSERT_TRUE(bound);
+      ASSERT_LE(*bound, dist[k]);
+      if (wide) ASSERT_EQ(*bound, dist[k]);
     }
-    EXPECT_EQ(cost, dist[k]);
-    EXPECT_EQ(at, pd.solved);
+    Rng rng(5);
+    std::vector<std::string> keys;
+    for (const auto& [k, s] : states) keys.push_back(k);
+    std::sort(keys.begin(), keys.end());
+    for (int i = 0; i < 6; ++i) {
+      const std::string& k = keys[rng.below(keys.size())];
+      auto r = (*solver)->solve(states[k], RunContext{});
+      ASSERT_TRUE(r) << r.error().message;
+      ASSERT_FALSE(r->empty());
+      EXPECT_EQ(r->front().length, dist[k]);
+      int cost = 0;
+      State at = states[k];
+      for (const std::string& name : r->front().moves) {
+        cost += cost_of(name);
+        at = apply(pd, at, pd.moves[*pd.find_move(name)]);
+      }
+      EXPECT_EQ(cost, dist[k]);
+      EXPECT_EQ(at, pd.solved);
+    }
   }
 }
 

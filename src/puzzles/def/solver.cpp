@@ -148,9 +148,12 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
 // the ranks in chunks). Costs are positive, so a rank's distance is final when its pass comes,
 // and a pass only writes distances above d. Offers past 254 are kept as 254 (a lower bound).
 // Stored in 4 bits as floor(D / scale), scale = ceil(max D / 15) (scale * floor(D / scale) <=
-// D: admissible), followed by one byte, the scale. A rank no move reaches keeps 0.
+// D: admissible), followed by one byte, the scale; or, `wide`, as the bytes themselves (exact
+// up to 254: a phase's sequences cost tens of moves, and a scale of 5 or more made the 4x4x4's
+// phase searches take minutes). A rank no move reaches keeps 0.
 Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const CompiledPuzzle& p,
                                                                       const std::vector<int>& costs,
+                                                                      bool wide,
                                                                       const RunContext& run,
                                                                       const std::string& phase) {
   constexpr std::uint8_t UNSEEN = 255;
@@ -212,7 +215,11 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
                   fmt::format("weighted distance {} of at most {}", d, last)});
     }
   }
-  // Step 2. The 4-bit entries and the scale.
+  // Step 2. The bytes, or the 4-bit entries and the scale.
+  if (wide) {
+    std::replace(dist.begin(), dist.end(), UNSEEN, std::uint8_t{0});
+    return std::make_shared<std::vector<std::uint8_t>>(std::move(dist));
+  }
   const int scale = std::max(1, (last + 14) / 15);
   auto nib = std::make_shared<std::vector<std::uint8_t>>((n + 1) / 2 + 1, 0);
   for (std::uint64_t r = 0; r < n; ++r) {
@@ -518,6 +525,7 @@ class Kernel {
       projected_.push_back(p.puzzle->solved());
       nibbles_.push_back(p.nibbles->data());
       scales_.push_back(p.scale);
+      wide_.push_back(p.wide ? 1 : 0);
     }
     // Children's database ranks from their parent's (see child_ranks): when every database
     // searches with the full puzzle's moves, in its order (HTM; under QTM the databases search
@@ -715,7 +723,7 @@ class Kernel {
         }
       }
       out[i] = pdb.puzzle->rank(proj);
-      __builtin_prefetch(pdb.nibbles->data() + out[i] / 2);
+      __builtin_prefetch(pdb.nibbles->data() + (pdb.wide ? out[i] : out[i] / 2));
     }
     return out;
   }
@@ -723,7 +731,8 @@ class Kernel {
     int best = 0;
     const std::size_t np = nibbles_.size();
     for (std::size_t i = 0; i < np; ++i) {
-      best = std::max(best, nibble_at(nibbles_[i], ranks[i]) * scales_[i]);
+      best = std::max(
+          best, wide_[i] ? nibbles_[i][ranks[i]] : nibble_at(nibbles_[i], ranks[i]) * scales_[i]);
     }
     return best;
   }
@@ -867,6 +876,7 @@ class Kernel {
   const std::vector<DefSolver::Pdb>& pdbs_;
   std::vector<const std::uint8_t*> nibbles_;  // each database's entries (pdbs_[i].nibbles)
   std::vector<int> scales_;                   // and their scales (pdbs_[i].scale)
+  std::vector<char> wide_;                    // and whether they hold bytes (pdbs_[i].wide)
   const std::vector<std::int32_t>& canonical_;
   std::vector<int> costs_;
   bool all_;
@@ -1290,13 +1300,17 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
 
   // Step 4. Build or load each database, after checking their memory against the run's budget
   // (the plan keeps them within options.memory_bytes, which a caller may set past it).
+  // Weighted tables hold a byte per rank (exact distances) when those bytes fit the budget.
+  bool wide = false;
   {
-    std::uint64_t bytes = 0;
+    std::uint64_t bytes = 0, wide_bytes = 0;
     for (const auto& t : plan) {
       const std::uint64_t states = projected_states(d, fp, t, options.metric);
       // (A weighted build holds a byte per rank while it runs.)
       bytes += (states + 1) / 2 + (weighted ? states + 1 : 0);
+      wide_bytes += states + 1;
     }
+    wide = weighted && wide_bytes <= options.memory_bytes;
     if (auto ok = run.check_memory(bytes, fmt::format("{} pattern database(s)", plan.size()));
         !ok) {
       return ok.error();
@@ -1318,7 +1332,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     const std::string pattern = pattern_name(d, fp, plan[t]);
     TableRecipe<std::vector<std::uint8_t>> recipe;
     recipe.key = pdb_key(hash, options.metric, pattern, pco.max_table_bytes);
-    recipe.bytes = (ppp->states() + 1) / 2 + (weighted ? 1 : 0);  // (+ the scale)
+    if (wide) recipe.key.pattern += "-bytes";
+    recipe.bytes =
+        wide ? ppp->states() : (ppp->states() + 1) / 2 + (weighted ? 1 : 0);  // (+ the scale)
     recipe.allocate = [bytes = recipe.bytes] {
       return std::make_shared<std::vector<std::uint8_t>>(bytes);
     };
@@ -1326,9 +1342,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     // The callbacks own what they read (the projected puzzle, the phase name), so a store that
     // allows it may finish the build after this request has gone (the server's does).
     recipe.background = true;
-    recipe.build = [ppp, phase, weighted, costs](
+    recipe.build = [ppp, phase, weighted, wide, costs](
                        const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-      return weighted ? build_weighted_pdb(*ppp, costs, r, phase) : build_pdb(*ppp, r, phase);
+      return weighted ? build_weighted_pdb(*ppp, costs, wide, r, phase) : build_pdb(*ppp, r, phase);
     };
     recipe.payload = [](std::vector<std::uint8_t>& v) {
       return std::span<std::uint8_t>(v.data(), v.size());
@@ -1341,7 +1357,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     Pdb pdb;
     pdb.puzzle = ppp;
     pdb.nibbles = *nib;
-    if (weighted) {
+    pdb.wide = wide;
+    if (weighted && !wide) {
       pdb.scale = (*nib)->back();
       if (pdb.scale < 1 || pdb.scale > 17) {  // 254 / 15 rounded up at most
         return make_error(
@@ -1360,7 +1377,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
       }
       pdb.label_map.push_back(std::move(map));
     }
-    bool exact = pdb.scale == 1;  // (a scaled table rounds its distances down)
+    // (A scaled table rounds its distances down; a wide one keeps 254 for any farther.)
+    bool exact =
+        pdb.scale == 1 && (!wide || std::memchr((*nib)->data(), 254, (*nib)->size()) == nullptr);
     for (const auto& g : plan[t]) {
       for (char c : g) exact &= c != 0;
     }
@@ -1531,7 +1550,8 @@ Result<int> DefSolver::lower_bound(const State& position) const {
       }
     }
     const std::uint64_t r = pdb.puzzle->rank(proj);
-    best = std::max(best, nibble_at(pdb.nibbles->data(), r) * pdb.scale);
+    best = std::max(best,
+                    pdb.wide ? (*pdb.nibbles)[r] : nibble_at(pdb.nibbles->data(), r) * pdb.scale);
   }
   return best;
 }

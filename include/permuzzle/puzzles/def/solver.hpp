@@ -119,6 +119,9 @@ class DefSolver {
     // An entry times `scale` is the bound: 1, or for moves of several costs (a phase's
     // sequences) the factor that keeps the largest distance within 4 bits (solver.cpp).
     int scale = 1;
+    // One byte per rank instead of 4 bits (`nibbles` then holds bytes): a weighted table whose
+    // bytes fit the memory budget keeps its distances exact up to 254 (solver.cpp).
+    bool wide = false;
     std::vector<std::vector<std::uint8_t>> label_map;  // [group][full label] = projected label
   };
 
