@@ -112,6 +112,8 @@ std::string sequence_name(const Definition& d, std::size_t index) {
 // Candidates the group's test examines at most, and adds at most, per phase.
 constexpr std::size_t CHAIN_COMPLETION_CANDIDATES = 20'000;
 constexpr std::size_t CHAIN_COMPLETION_ADDED = 24;
+// Candidates outside the group whose phase the group's test counts at most, per phase.
+constexpr std::size_t CHAIN_COMPLETION_CHECKS = 64;
 // Words of one or two moves whose positions the last resort solves at most, per phase.
 constexpr std::size_t CHAIN_SOLVED_WORDS = 400;
 
@@ -131,7 +133,8 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
                                const SequenceLibrary& library, const MetWords& met,
                                const std::vector<Phase>& before, std::size_t& named,
                                const std::function<bool(const Phase&)>& reaches,
-                               int conjugator_length, const RunContext& run) {
+                               const mpz_class& reached, int conjugator_length,
+                               const RunContext& run) {
   auto pool = library.candidates(placed, active_moves, conjugator_length,
                                  CHAIN_COMPLETION_CANDIDATES, run, &met);
   if (!pool) return pool.error();
@@ -154,17 +157,34 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
     generators.pop_back();
     if (!grow(std::move(last))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
   }
-  std::size_t added = 0;
+  // Offers q of net effect x (not in H): H grows by it, and the phase keeps it when it reaches
+  // more positions with it (an element that only permutes identical pieces reaches none).
+  // 1: the phase is complete; 0: go on; -1: no more (a cap, the run stopped, H's chain refused).
+  std::size_t added = 0, checked = 0;
+  auto offer = [&](PhaseSequence q, Perm x) {
+    if (!grow(std::move(x))) return -1;
+    const mpz_class was = reached;
+    q.name = sequence_name(d, named++);
+    phase.sequences.push_back(std::move(q));
+    if (reaches(phase)) return 1;
+    if (run.should_stop()) return -1;
+    if (reached == was) {
+      phase.sequences.pop_back();
+    } else {
+      ++added;
+    }
+    return ++checked >= CHAIN_COMPLETION_CHECKS || added >= CHAIN_COMPLETION_ADDED ? -1 : 0;
+  };
+  auto ended = [&]() -> Result<bool> {
+    if (run.should_stop()) return run.stop_error();
+    return false;
+  };
   for (PhaseSequence& q : *pool) {
     if (run.should_stop()) return run.stop_error();
     Perm x = to_perm(d, q.effect);
     if (group.contains(x)) continue;
-    if (!grow(std::move(x))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
-    q.name = sequence_name(d, named++);
-    phase.sequences.push_back(std::move(q));
-    if (reaches(phase)) return true;
-    if (run.should_stop()) return run.stop_error();
-    if (++added >= CHAIN_COMPLETION_ADDED) return false;
+    const int verdict = offer(std::move(q), std::move(x));
+    if (verdict != 0) return verdict > 0 ? Result<bool>(true) : ended();
   }
   // The last resort. Step 1: the solver of the phases before (their tables, in memory only).
   if (before.empty()) return false;
@@ -174,7 +194,7 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
   auto solver = PhasedSolver::create(partial, before, {}, store, run);
   if (!solver) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
   // Step 2. Words u of one move, then two, each position solved: u v leaves every placed unit
-  // home; those whose effect H lacks (order at most MAX_SEQUENCE_ORDER) are added.
+  // home; those whose effect H lacks (order at most MAX_SEQUENCE_ORDER) are offered.
   const std::vector<char> commuting = commuting_bases(d);
   std::vector<std::vector<std::size_t>> words;
   for (std::size_t m = 0; m < d.moves.size(); ++m) words.push_back({m});
@@ -195,9 +215,9 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
       continue;
     }
     PhaseSequence q;
-    std::vector<std::size_t> moves = u;
-    moves.insert(moves.end(), solved->move_indices.begin(), solved->move_indices.end());
-    q.moves = merge_moves(d, commuting, moves);
+    q.moves = u;
+    q.moves.insert(q.moves.end(), solved->move_indices.begin(), solved->move_indices.end());
+    q.moves = merge_moves(d, commuting, q.moves);
     if (q.moves.empty()) continue;
     q.effect = apply_moves(d, d.identity(), q.moves);
     // Replayed: every placed unit home.
@@ -210,14 +230,10 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
     auto inverse = inverse_sequence(d, q.moves);
     if (!inverse) continue;
     q.inverse = std::move(*inverse);
-    if (!grow(std::move(x))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
-    q.name = sequence_name(d, named++);
-    phase.sequences.push_back(std::move(q));
-    if (reaches(phase)) return true;
-    if (run.should_stop()) return run.stop_error();
-    if (++added >= CHAIN_COMPLETION_ADDED) break;
+    const int verdict = offer(std::move(q), std::move(x));
+    if (verdict != 0) return verdict > 0 ? Result<bool>(true) : ended();
   }
-  return false;
+  return ended();
 }
 
 using Plan = std::optional<std::vector<Phase>>;
@@ -742,7 +758,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
         }
         auto added =
             complete_by_group(d, phase, placed, active_moves, *library, *met, phases, named,
-                              reaches, options.sequences.conjugator_length + 1, run);
+                              reaches, reached, options.sequences.conjugator_length + 1, run);
         if (!added) return added.error();
         complete = *added;
       }
