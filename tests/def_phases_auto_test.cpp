@@ -31,6 +31,17 @@ std::size_t changed_slots(const Definition& d, const State& s) {
   return n;
 }
 
+// `s` leaves every `fixed` slot as Solved has it.
+void expect_keeps(const Definition& d, const State& s, const SlotMarks& fixed) {
+  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+    for (std::size_t j = 0; j < fixed[k].size(); ++j) {
+      if (!fixed[k][j]) continue;
+      EXPECT_EQ(s.sets[k].perm[j], d.solved.sets[k].perm[j]);
+      EXPECT_EQ(s.sets[k].ori[j], d.solved.sets[k].ori[j]);
+    }
+  }
+}
+
 // The phases' sizes multiply to the puzzle's positions.
 void expect_sizes_multiply_to_positions(const Definition& d, const std::vector<Phase>& phases) {
   const auto sizes = phase_sizes(d, phases, RunContext{});
@@ -89,13 +100,7 @@ TEST(DefPhasesAuto, FoundSequencesKeepTheFixedSlotsAndMoveFewPieces) {
     EXPECT_LE(changed_slots(d, s), MAX_POWERED_SUPPORT);
     few += changed_slots(d, s) <= MAX_SEQUENCE_SUPPORT ? 1 : 0;
     EXPECT_GT(changed_slots(d, s), 0u);
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      for (std::size_t j = 0; j < fixed[k].size(); ++j) {
-        if (!fixed[k][j]) continue;
-        EXPECT_EQ(s.sets[k].perm[j], d.solved.sets[k].perm[j]);
-        EXPECT_EQ(s.sets[k].ori[j], d.solved.sets[k].ori[j]);
-      }
-    }
+    expect_keeps(d, s, fixed);
     // Its inverse undoes it, and its order is that of its net effect.
     EXPECT_EQ(apply_moves(d, s, q.inverse), d.solved);
     State power = s;
@@ -154,13 +159,7 @@ TEST(DefPhasesAuto, CandidatesKeepTheFixedSlotsAndGenerateTheLastLayer) {
     EXPECT_GE(q.order, 2);
     EXPECT_GE(q.moves.size(), previous);
     previous = q.moves.size();
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      for (std::size_t j = 0; j < fixed[k].size(); ++j) {
-        if (!fixed[k][j]) continue;
-        EXPECT_EQ(s.sets[k].perm[j], d.solved.sets[k].perm[j]);
-        EXPECT_EQ(s.sets[k].ori[j], d.solved.sets[k].ori[j]);
-      }
-    }
+    expect_keeps(d, s, fixed);
     EXPECT_EQ(apply_moves(d, s, q.inverse), d.solved);
     // Distinct up to inversion.
     EXPECT_TRUE(effects.insert(key(s)).second);

@@ -671,6 +671,17 @@ Result<PhaseSequence> SequenceLibrary::replayed(const std::vector<std::size_t>& 
   return seq;
 }
 
+Result<const MetWords*> SequenceLibrary::met_words(const SlotMarks& fixed,
+                                                   const std::vector<std::size_t>& moves,
+                                                   const RunContext& run, const MetWords* met,
+                                                   std::optional<MetWords>& own) const {
+  if (met != nullptr) return met;
+  auto found = meet_in_the_middle(fixed, moves, run);
+  if (!found) return found.error();
+  own = std::move(*found);
+  return &*own;
+}
+
 Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
     const SlotMarks& fixed, const SlotMarks& target, const std::vector<std::size_t>& moves,
     std::size_t max_sequences, int conjugator_length, const RunContext& run,
@@ -686,12 +697,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   const std::vector<Pair>& pairs = made->pairs;
   // Step 2a. Words met in the middle (given, or found here).
   std::optional<MetWords> own;
-  if (met == nullptr) {
-    auto found = meet_in_the_middle(fixed, moves, run);
-    if (!found) return found.error();
-    own = std::move(*found);
-    met = &*own;
-  }
+  auto words = met_words(fixed, moves, run, met, own);
+  if (!words) return words.error();
+  met = *words;
   // Step 3. The chosen: distinct net effects up to inversion; those changing a target slot up to
   // half the room, then the shortest changing a free slot none chosen changes, then more of
   // those changing a target slot.
@@ -848,12 +856,9 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::candidates(
   auto made = conjugates(is_fixed, none, conjugator_length, run);
   if (!made) return made.error();
   std::optional<MetWords> own;
-  if (met == nullptr) {
-    auto found = meet_in_the_middle(fixed, moves, run);
-    if (!found) return found.error();
-    own = std::move(*found);
-    met = &*own;
-  }
+  auto words = met_words(fixed, moves, run, met, own);
+  if (!words) return words.error();
+  met = *words;
   // Both lists are shortest first (no pair changes a target slot here): merged by length, one
   // per net effect up to inversion.
   std::unordered_map<std::string, char> taken;

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "permuzzle/core/result.hpp"
@@ -121,6 +122,10 @@ class SequenceLibrary {
                           int conjugator_length, const RunContext& run) const;
   Result<PhaseSequence> replayed(const std::vector<std::size_t>& moves, const Flat& y) const;
   std::vector<char> flat_marks(const SlotMarks& marks) const;  // per global slot
+  // `met` when given, else the words met in the middle found here (held by `own`).
+  Result<const MetWords*> met_words(const SlotMarks& fixed, const std::vector<std::size_t>& moves,
+                                    const RunContext& run, const MetWords* met,
+                                    std::optional<MetWords>& own) const;
 
   const Definition* def_ = nullptr;
   SequenceSearchOptions options_;
