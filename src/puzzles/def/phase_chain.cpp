@@ -33,11 +33,12 @@
 //    with conjugating words one move longer) and the phase is checked again; then the group's
 //    test (complete_by_group): candidates leaving the placed slots alone, shortest first, that
 //    the group of the phase's moves and sequences does not contain are added one by one (the
-//    FTO's last phase lacked a factor of 3 in corner twists that no sequence chosen by kind
-//    gave; the 4x4x4's seventh a corner twist). A phase still short ends the plan (nullopt: auto
-//    falls back). A try that reaches no more positions than
-//    the one before ends the tries, and a plan makes at most CHAIN_MAX_SEARCHES sequence
-//    searches: a plan that cannot succeed fails in bounded time.
+//    FTO's last phase lacked a factor of 3 that no sequence chosen by kind gave; the 4x4x4's
+//    seventh its corners' twist), with a last resort (near-solved positions solved by the
+//    phases before: the 4x4x4's wing parity). A phase still short ends the plan (nullopt: auto
+//    falls back). A try that reaches no more positions than the one before ends the tries, and
+//    a plan makes at most CHAIN_MAX_SEARCHES sequence searches: a plan that cannot succeed fails
+//    in bounded time.
 // The cap comes from the memory budget: the tables of a phase get min(budget / CHAIN_PHASES,
 // PHASE_MEMORY_CAP) bytes at 4 bits per position, so a phase of at most twice that many
 // arrangements has an exact table (the arrangements counted are its rank space); a phase with
