@@ -127,8 +127,8 @@ constexpr std::size_t CHAIN_SOLVED_WORDS = 400;
 // placed unit home, and those whose net effect H lacks (of order at most MAX_SEQUENCE_ORDER)
 // are added. They are longer (a short word and the solution of a near-solved position), but
 // they cost their length in the phase's search, and they reach what no short word keeping the
-// placed slots does (the 4x4x4's wing parity: u = an inner slice turn). Whether the phase was
-// completed.
+// placed slots does (the 4x4x4's wing parity: an odd number of inner slice turns). Whether the
+// phase was completed.
 Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMarks& placed,
                                const std::vector<std::size_t>& active_moves,
                                const SequenceLibrary& library, const MetWords& met,
