@@ -553,6 +553,25 @@ struct SequenceLibrary::Pool {
   };
   std::vector<Conjugator> conjugators;  // the empty word first
   std::vector<Pair> pairs;              // those changing a target slot first, then by length
+
+  // A pair's net effect C X C' and its moves.
+  Flat effect(const Pair& p, const std::vector<Entry>& entries,
+              const std::vector<std::uint8_t>& modulus) const {
+    const Conjugator& c = conjugators[p.conjugator];
+    Flat t, out;
+    compose(c.effect, entries[p.entry].effect, modulus, t);
+    compose(t, inverse_of(c.effect, modulus), modulus, out);
+    return out;
+  }
+  std::vector<std::size_t> moves(const Pair& p, const std::vector<Entry>& entries,
+                                 const std::vector<std::size_t>& inverse_move) const {
+    const Conjugator& c = conjugators[p.conjugator];
+    std::vector<std::size_t> out = c.moves;
+    const auto& x = entries[p.entry].moves;
+    out.insert(out.end(), x.begin(), x.end());
+    append_inverse(c.moves, inverse_move, out);
+    return out;
+  }
 };
 
 Result<SequenceLibrary::Pool> SequenceLibrary::conjugates(const std::vector<char>& is_fixed,
@@ -733,13 +752,6 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
   }
   // The chosen: their moves and net effects.
   std::vector<std::pair<std::vector<std::size_t>, Flat>> chosen;
-  auto effect_of = [&](const Pair& p) {
-    const Conjugator& c = conjugators[p.conjugator];
-    Flat t, out;
-    compose(c.effect, entries_[p.entry].effect, modulus_, t);
-    compose(t, inverse_of(c.effect, modulus_), modulus_, out);
-    return out;
-  };
   // need: 0 any, 1 a slot not covered yet, 2 joining two classes of slots, 3 twisting in place
   // a slot none chosen twists in place.
   // Entries that twist in place (move no piece): so do their conjugates.
@@ -782,16 +794,12 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::for_phase(
       return;
     // C X C' changes exactly `image` and twists in place where X does: only the joining test
     // needs the effect itself.
-    Flat y = effect_of(p);
+    Flat y = made->effect(p, entries_, modulus_);
     if (need == 2 && std::all_of(image.begin(), image.end(),
                                  [&](std::uint16_t g) { return find(g) == find(y.perm[g]); }))
       return;
-    const Conjugator& c = conjugators[p.conjugator];
-    std::vector<std::size_t> moves = c.moves;
-    const auto& x = entries_[p.entry].moves;
-    moves.insert(moves.end(), x.begin(), x.end());
-    append_inverse(c.moves, inverse_move_, moves);
-    choose(image, std::move(y), std::move(moves), entry_twists[p.entry] != 0);
+    choose(image, std::move(y), made->moves(p, entries_, inverse_move_),
+           entry_twists[p.entry] != 0);
   };
   // Passes over the pairs (target first, then by length): each takes those of its kind while
   // the room it has lasts.
@@ -865,7 +873,7 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::candidates(
   std::vector<PhaseSequence> out;
   const auto& pairs = made->pairs;
   std::size_t w = 0, p = 0;
-  Flat t, y;
+  Flat y;
   while (out.size() < limit && (w < met->words.size() || p < pairs.size())) {
     if (run.should_stop()) return run.stop_error();
     std::vector<std::size_t> word;
@@ -876,13 +884,8 @@ Result<std::vector<PhaseSequence>> SequenceLibrary::candidates(
       y = met->words[w++].effect;
     } else {
       const Pool::Pair& pair = pairs[p++];
-      const Pool::Conjugator& c = made->conjugators[pair.conjugator];
-      compose(c.effect, entries_[pair.entry].effect, modulus_, t);
-      compose(t, inverse_of(c.effect, modulus_), modulus_, y);
-      word = c.moves;
-      const auto& x = entries_[pair.entry].moves;
-      word.insert(word.end(), x.begin(), x.end());
-      append_inverse(c.moves, inverse_move_, word);
+      y = made->effect(pair, entries_, modulus_);
+      word = made->moves(pair, entries_, inverse_move_);
     }
     std::string key = key_of(y);
     if (taken.count(key) || taken.count(key_of(inverse_of(y, modulus_)))) continue;
