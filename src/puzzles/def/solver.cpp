@@ -98,6 +98,10 @@ std::uint64_t projected_states(const Definition& d, const CompiledPuzzle& full,
 int nibble_at(const std::uint8_t* data, std::uint64_t r) {
   return (data[r / 2] >> ((r % 2) * 4)) & 0xF;
 }
+// The bound entry r of a database gives: its byte (`wide`), else its 4 bits times `scale`.
+int bound_at(const std::uint8_t* data, bool wide, int scale, std::uint64_t r) {
+  return wide ? data[r] : nibble_at(data, r) * scale;
+}
 void set_nibble(std::vector<std::uint8_t>& data, std::uint64_t r, int value) {
   data[r / 2] |= static_cast<std::uint8_t>(value << ((r % 2) * 4));
 }
@@ -731,8 +735,7 @@ class Kernel {
     int best = 0;
     const std::size_t np = nibbles_.size();
     for (std::size_t i = 0; i < np; ++i) {
-      best = std::max(
-          best, wide_[i] ? nibbles_[i][ranks[i]] : nibble_at(nibbles_[i], ranks[i]) * scales_[i]);
+      best = std::max(best, bound_at(nibbles_[i], wide_[i] != 0, scales_[i], ranks[i]));
     }
     return best;
   }
@@ -1550,8 +1553,7 @@ Result<int> DefSolver::lower_bound(const State& position) const {
       }
     }
     const std::uint64_t r = pdb.puzzle->rank(proj);
-    best = std::max(best,
-                    pdb.wide ? (*pdb.nibbles)[r] : nibble_at(pdb.nibbles->data(), r) * pdb.scale);
+    best = std::max(best, bound_at(pdb.nibbles->data(), pdb.wide, pdb.scale, r));
   }
   return best;
 }
