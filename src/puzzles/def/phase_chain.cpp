@@ -90,6 +90,15 @@ std::optional<mpz_class> orbit_of(const Definition& d, const State& pattern,
   return f->positions;
 }
 
+// The positions a phase's moves and sequences reach (the group facts of its puzzle), or nullopt
+// when they were not computed.
+std::optional<mpz_class> phase_positions(const Definition& d, const Phase& p,
+                                         const RunContext& run) {
+  auto f = group_facts(phase_definition(d, p), run);
+  if (!f) return std::nullopt;
+  return f->positions;
+}
+
 // Names for found sequences: q, then letters, none a move of the puzzle or a power's name of
 // another (power names add digits and ', which these names never hold).
 std::string sequence_name(const Definition& d, std::size_t index) {
@@ -120,10 +129,10 @@ constexpr std::size_t CHAIN_SOLVED_WORDS = 400;
 
 // The group's test (plan_chain, step 3): candidates leaving the `placed` slots alone
 // (SequenceLibrary::candidates, shortest first) that the group H of the phase's moves and
-// sequences does not contain are added to the phase one by one until `reaches` says it is
-// complete. Each one added at least doubles H, so few are needed where any will do. Last
-// resort, where none of them completes it: the positions of words u of one or two moves are
-// solved by the phases `before` (their tables built here, in memory); u v then sends every
+// sequences does not contain are added to the phase one by one until it reaches `need`
+// positions (`reached` so far). Each one added at least doubles H, so few are needed where any will
+// do. Last resort, where none of them completes it: the positions of words u of one or two moves
+// are solved by the phases `before` (their tables built here, in memory); u v then sends every
 // placed unit home, and those whose net effect H lacks (of order at most MAX_SEQUENCE_ORDER)
 // are added. They are longer (a short word and the solution of a near-solved position), but
 // they cost their length in the phase's search, and they reach what no short word keeping the
@@ -133,52 +142,51 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
                                const std::vector<std::size_t>& active_moves,
                                const SequenceLibrary& library, const MetWords& met,
                                const std::vector<Phase>& before, std::size_t& named,
-                               const std::function<bool(const Phase&)>& reaches,
-                               const mpz_class& reached, int conjugator_length,
+                               const mpz_class& need, mpz_class reached, int conjugator_length,
                                const RunContext& run) {
+  auto ended = [&]() -> Result<bool> {
+    if (run.should_stop()) return run.stop_error();
+    return false;
+  };
   auto pool = library.candidates(placed, active_moves, conjugator_length,
                                  CHAIN_COMPLETION_CANDIDATES, run, &met);
   if (!pool) return pool.error();
+  // H: its generators and its chain (rebuilt when one joins; false when refused, past the
+  // tables' limit).
   std::vector<Perm> generators;
   for (std::size_t m : active_moves) generators.push_back(to_perm(d, d.moves[m].effect));
   for (const PhaseSequence& q : phase.sequences) generators.push_back(to_perm(d, q.effect));
   SchreierSimsOptions group_options;
   group_options.run = &run;
   PermGroup group;
-  // H grown by x; false when its chain is refused (past the tables' limit).
-  auto grow = [&](Perm x) {
-    generators.push_back(std::move(x));
+  auto rebuild = [&] {
+    if (generators.empty()) return true;
     auto g = PermGroup::from_generators(generators, {}, group_options);
     if (!g) return false;
     group = std::move(*g);
     return true;
   };
-  if (!generators.empty()) {
-    Perm last = generators.back();
-    generators.pop_back();
-    if (!grow(std::move(last))) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
-  }
+  if (!rebuild()) return ended();
   // Offers q of net effect x (not in H): H grows by it, and the phase keeps it when it reaches
   // more positions with it (an element that only permutes identical pieces reaches none).
-  // 1: the phase is complete; 0: go on; -1: no more (a cap, the run stopped, H's chain refused).
+  // 1: the phase is complete; 0: go on; -1: no more (a cap, the run stopped, H's chain or the
+  // count refused).
   std::size_t added = 0, checked = 0;
   auto offer = [&](PhaseSequence q, Perm x) {
-    if (!grow(std::move(x))) return -1;
-    const mpz_class was = reached;
+    generators.push_back(std::move(x));
+    if (!rebuild()) return -1;
     q.name = sequence_name(d, named++);
     phase.sequences.push_back(std::move(q));
-    if (reaches(phase)) return 1;
-    if (run.should_stop()) return -1;
-    if (reached == was) {
+    const auto now = phase_positions(d, phase, run);
+    if (!now) return -1;
+    if (*now == need) return 1;
+    if (*now == reached) {
       phase.sequences.pop_back();
     } else {
+      reached = *now;
       ++added;
     }
     return ++checked >= CHAIN_COMPLETION_CHECKS || added >= CHAIN_COMPLETION_ADDED ? -1 : 0;
-  };
-  auto ended = [&]() -> Result<bool> {
-    if (run.should_stop()) return run.stop_error();
-    return false;
   };
   for (PhaseSequence& q : *pool) {
     if (run.should_stop()) return run.stop_error();
@@ -705,10 +713,9 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     if (!complete) {
       mpz_class reached = 0;  // positions the phase's moves and sequences reach so far
       auto reaches = [&](const Phase& p) {
-        const Definition pd = phase_definition(d, p);
-        auto f = group_facts(pd, run);
-        if (f) reached = f->positions;
-        return f && f->positions == need;
+        auto now = phase_positions(d, p, run);
+        if (now) reached = *now;
+        return now && *now == need;
       };
       complete = !phase.only_sequences && reaches(phase);
       if (run.should_stop()) return run.stop_error();
@@ -750,16 +757,12 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       // The group's test: where the sequences chosen by kind leave the phase short, candidates
       // its group does not contain yet, shortest first, are added one by one until it is
       // complete (each at least doubles the group: few are added).
-      if (!complete && library && searches < CHAIN_MAX_SEARCHES) {
+      // (The tries ran: the library and this phase's words met in the middle are there.)
+      if (!complete && library && met && searches < CHAIN_MAX_SEARCHES) {
         ++searches;
-        if (!met) {
-          auto words = library->meet_in_the_middle(placed, active_moves, run);
-          if (!words) return words.error();
-          met = std::move(*words);
-        }
         auto added =
-            complete_by_group(d, phase, placed, active_moves, *library, *met, phases, named,
-                              reaches, reached, options.sequences.conjugator_length + 1, run);
+            complete_by_group(d, phase, placed, active_moves, *library, *met, phases, named, need,
+                              reached, options.sequences.conjugator_length + 1, run);
         if (!added) return added.error();
         complete = *added;
       }
