@@ -200,7 +200,10 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
   Definition partial = d;
   partial.solved = before.back().pattern;
   TableStore store;
-  auto solver = PhasedSolver::create(partial, before, {}, store, run);
+  PhaseOptions solver_options;  // (its tables within the run's budget, when it has one)
+  if (run.memory_budget() > 0)
+    solver_options.memory_bytes = std::min(solver_options.memory_bytes, run.memory_budget());
+  auto solver = PhasedSolver::create(partial, before, solver_options, store, run);
   if (!solver) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
   // Step 2. Words u of one move, then two, each position solved: u v leaves every placed unit
   // home; those whose effect H lacks (order at most MAX_SEQUENCE_ORDER) are offered.
