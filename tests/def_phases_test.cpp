@@ -136,6 +136,34 @@ TEST(DefPhases, InverseSequenceUndoes) {
   EXPECT_EQ(apply_moves(d, apply_moves(d, *moves), *inv), d.solved);
 }
 
+// Moves merge across others only where they commute as group elements. TopSpin (8,4) with the
+// discs of slots 8 and 1..4 identical in Solved: the turnstile T (reversing slots 1..4) changes
+// nothing of that pattern, nor of the pattern S makes of it, so S T and T S agree on it, yet
+// they differ on most positions. S2 T S3 must stay
+// three moves (merged into S5 T it moves other discs: the last resort's near-solved positions
+// were refused as failing their replay, and the topspin's plan failed, before this was so).
+TEST(DefPhases, MovesMergeOnlyWhereTheyCommuteAsElements) {
+  auto d = parse_definition(
+      "Name topspin-8-4-pattern\nSet DISCS 8 1\nSolved\nDISCS\n1 1 1 1 2 3 4 1\nEnd\n"
+      "Move S\nDISCS\n8 1 2 3 4 5 6 7\nEnd\nMove T\nDISCS\n4 3 2 1 5 6 7 8\nEnd\n",
+      "topspin-8-4-pattern.tws");
+  ASSERT_TRUE(d) << d.error().message;
+  const auto commuting = commuting_bases(*d);
+  ASSERT_EQ(commuting.size(), 4u);
+  EXPECT_FALSE(commuting[0 * 2 + 1]);
+  EXPECT_FALSE(commuting[1 * 2 + 0]);
+  auto moves = parse_move_sequence(*d, "S2 T S3");
+  ASSERT_TRUE(moves);
+  const auto merged = merge_moves(*d, commuting, *moves);
+  EXPECT_EQ(merged, *moves);
+  // Merging keeps the effect (on every position: the identity's labels are all distinct).
+  auto parallel = parse_move_sequence(*d, "S2 S3 T T S'");
+  ASSERT_TRUE(parallel);
+  const auto short_form = merge_moves(*d, commuting, *parallel);
+  EXPECT_EQ(short_form.size(), 1u);
+  EXPECT_EQ(apply_moves(*d, d->identity(), short_form), apply_moves(*d, d->identity(), *parallel));
+}
+
 TEST(DefPhases, BadPatternIsOneErrorWithItsLine) {
   const Definition d = load("2x2x2-fixed-corner.tws");
   // Line 5: an orientation other than the Solved one.

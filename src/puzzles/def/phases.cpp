@@ -23,11 +23,16 @@ struct LabelMap {
   std::vector<char> ignored = std::vector<char>(256, 0);
 };
 
-// Which slots a phase keeps: per set of the puzzle, the slots some move of the phase moves or
-// twists (`kept`, increasing), and per set the compact number of each pattern number found in
-// those slots (`number`, 255 = none; numbers keep their order so that the pieces a pattern
-// numbers first are still first). A slot no phase move touches keeps its content for the whole
-// phase, so it is left out of the phase's puzzle; a set left with no slot is left out too.
+// Which slots a phase keeps: per set of the puzzle, the slots whose pattern some move of the
+// phase can change (`kept`, increasing), and per set the compact number of each pattern number
+// found in those slots (`number`, 255 = none; numbers keep their order so that the pieces a
+// pattern numbers first are still first). The others keep what the pattern wants for the whole
+// phase (its start has them so), and are left out of the phase's puzzle; a set left with no slot
+// is left out too. They are the largest set S of slots into each of which every move brings a
+// piece from a slot of S with the same pattern number (and the orientation the pattern wants,
+// where it wants one): slots no move touches, and e.g. the 5x5x5's centres of one colour, placed
+// before, that its last phases' sequences permute among themselves (kept, they made the phase's
+// puzzle some 10^15 arrangements where it has 831,600, and its tables too weak to finish it).
 struct KeptSlots {
   std::vector<std::vector<std::uint8_t>> kept;
   std::vector<std::vector<std::uint8_t>> number;
@@ -73,8 +78,11 @@ std::map<int, std::size_t> powers_of(const Definition& d, std::size_t b) {
   return out;
 }
 
+// As group elements: on the identity, every piece distinct (on the Solved pattern, moves that
+// differ only on identical pieces there would pass: a phase's pattern with the topspin's free
+// discs identical made its turnstile commute with the shift, and merged moves across it).
 bool commute(const Definition& d, const State& a, const State& b) {
-  const State s = full_solved(d);
+  const State s = d.identity();
   return apply(d, apply(d, s, a), b) == apply(d, apply(d, s, b), a);
 }
 
@@ -658,14 +666,31 @@ KeptSlots kept_slots(const Definition& whole) {
   KeptSlots out;
   for (std::size_t k = 0; k < whole.sets.size(); ++k) {
     const int n = whole.sets[k].pieces;
-    std::vector<std::uint8_t> kept;
-    for (int j = 0; j < n; ++j) {
-      const auto slot = static_cast<std::size_t>(j);
-      const bool touched = std::any_of(whole.moves.begin(), whole.moves.end(), [&](const Move& m) {
-        return touches_slot(whole, m.effect, k, slot);
-      });
-      if (touched) kept.push_back(static_cast<std::uint8_t>(j));
+    const int o = whole.sets[k].orientations;
+    const SetState& pattern = whole.solved.sets[k];
+    // S (the file comment): every slot at first, then those a move breaks taken out until none is.
+    std::vector<char> stays(static_cast<std::size_t>(n), 1);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Move& m : whole.moves) {
+        const SetState& e = m.effect.sets[k];
+        for (std::size_t j = 0; j < stays.size(); ++j) {
+          if (!stays[j]) continue;
+          const std::uint8_t from = e.perm[j];
+          const std::uint8_t want = pattern.ori[j];
+          const bool ori_ok =
+              want == ORIENTATION_IGNORED || (pattern.ori[from] != ORIENTATION_IGNORED &&
+                                              (pattern.ori[from] + e.ori[j]) % o == want % o);
+          if (!stays[from] || pattern.perm[from] != pattern.perm[j] || !ori_ok) {
+            stays[j] = 0;
+            changed = true;
+          }
+        }
+      }
     }
+    std::vector<std::uint8_t> kept;
+    for (int j = 0; j < n; ++j)
+      if (!stays[static_cast<std::size_t>(j)]) kept.push_back(static_cast<std::uint8_t>(j));
     if (kept.size() != static_cast<std::size_t>(n)) out.all = false;
     std::vector<char> used(256, 0);
     for (std::uint8_t j : kept) used[whole.solved.sets[k].perm[j]] = 1;
@@ -738,8 +763,32 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
     p.illegal.push_back(std::move(illegal));
   }
   p.solved = restrict_state(ks, whole.solved);
-  for (BaseMove& b : p.base_moves) b.effect = restrict_effect(ks, b.effect);
-  for (Move& m : p.moves) m.effect = restrict_effect(ks, m.effect);
+  // Moves are restricted to the kept slots; a move (or a power of one) that changes none of them
+  // only moves pieces among slots the pattern has the same (KeptSlots): it is no move of the
+  // phase's puzzle (no solution of it plays one), and left out.
+  auto is_identity = [&](const State& effect) {
+    for (std::size_t k = 0; k < p.sets.size(); ++k)
+      for (std::size_t j = 0; j < effect.sets[k].perm.size(); ++j)
+        if (touches_slot(p, effect, k, j)) return false;
+    return true;
+  };
+  p.base_moves.clear();
+  p.moves.clear();
+  std::vector<std::size_t> base_of(whole.base_moves.size(), whole.base_moves.size());
+  for (std::size_t b = 0; b < whole.base_moves.size(); ++b) {
+    BaseMove base = whole.base_moves[b];
+    base.effect = restrict_effect(ks, base.effect);
+    if (is_identity(base.effect)) continue;
+    base_of[b] = p.base_moves.size();
+    p.base_moves.push_back(std::move(base));
+  }
+  for (const Move& whole_move : whole.moves) {
+    if (base_of[whole_move.base] == whole.base_moves.size()) continue;
+    Move m = whole_move;
+    m.base = base_of[whole_move.base];
+    m.effect = restrict_effect(ks, m.effect);
+    if (!is_identity(m.effect)) p.moves.push_back(std::move(m));
+  }
   return p;
 }
 
