@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -98,9 +100,9 @@ std::uint64_t projected_states(const Definition& d, const CompiledPuzzle& full,
 int nibble_at(const std::uint8_t* data, std::uint64_t r) {
   return (data[r / 2] >> ((r % 2) * 4)) & 0xF;
 }
-// The bound entry r of a database gives: its byte (`wide`), else its 4 bits times `scale`.
+// The bound entry r of a database gives: its byte (`wide`), else its 4 bits, times `scale`.
 int bound_at(const std::uint8_t* data, bool wide, int scale, std::uint64_t r) {
-  return wide ? data[r] : nibble_at(data, r) * scale;
+  return (wide ? data[r] : nibble_at(data, r)) * scale;
 }
 void set_nibble(std::vector<std::uint8_t>& data, std::uint64_t r, int value) {
   data[r / 2] |= static_cast<std::uint8_t>(value << ((r % 2) * 4));
@@ -145,27 +147,20 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
   return nib;
 }
 
-// Distances of every rank of `p` when its moves have several costs (`costs`, in p.moves()'s
-// order, each at least 1; the moves' inverses are moves of the same cost, p.undirected()), by
-// Dial's buckets over one byte per rank: pass d expands every rank at distance d, each move
-// offering d + its cost to its neighbour (the smaller offer wins, atomically: the threads share
-// the ranks in chunks). Costs are positive, so a rank's distance is final when its pass comes,
-// and a pass only writes distances above d. Offers past 254 are kept as 254 (a lower bound).
-// Stored in 4 bits as floor(D / scale), scale = ceil(max D / 15) (scale * floor(D / scale) <=
-// D: admissible), followed by one byte, the scale; or, `wide`, as the bytes themselves (exact
-// up to 254: a phase's sequences cost tens of moves, and a scale of 5 or more made the 4x4x4's
-// phase searches take minutes). A rank no move reaches keeps 0.
-Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const CompiledPuzzle& p,
-                                                                      const std::vector<int>& costs,
-                                                                      bool wide,
-                                                                      const RunContext& run,
-                                                                      const std::string& phase) {
-  constexpr std::uint8_t UNSEEN = 255;
-  constexpr int SATURATED = 254;
+// Dial's buckets over `dist` (one entry per rank of `p`, UNSEEN = the type's largest value; the
+// solved rank 0, every other UNSEEN): pass d expands every rank at distance d, each move offering
+// d + its cost to its neighbour (the smaller offer wins, atomically: the threads share the ranks
+// in chunks). Costs are positive, so a rank's distance is final when its pass comes, and a pass
+// only writes distances above d. Offers past UNSEEN - 1 are kept as UNSEEN - 1 (a lower bound).
+// The largest distance offered, or the run's stop.
+template <class Entry>
+Result<int> dial_distances(const CompiledPuzzle& p, const std::vector<int>& costs,
+                           std::vector<Entry>& dist, const RunContext& run,
+                           const std::string& phase) {
+  constexpr Entry UNSEEN = std::numeric_limits<Entry>::max();
+  constexpr int SATURATED = UNSEEN - 1;
   constexpr std::uint64_t CHUNK = std::uint64_t{1} << 16;
   const std::uint64_t n = p.states();
-  std::vector<std::uint8_t> dist(n, UNSEEN);
-  dist[p.rank(p.solved())] = 0;
   const unsigned threads = std::max(1U, std::min<unsigned>(run.threads(), 64));
   int last = 0;  // the largest distance offered so far
   for (int d = 0; d <= last; ++d) {
@@ -184,20 +179,26 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
           break;
         }
         const std::uint64_t hi = std::min(n, lo + CHUNK);
-        const auto* base = dist.data();
+        Entry* base = dist.data();
         for (std::uint64_t r = lo; r < hi; ++r) {
-          // Entries at d are never written in this pass (offers exceed d): memchr finds them.
-          // (Another thread may lower an entry above d meanwhile; the scan reads bytes that are
-          // not d either way, the atomic min keeps the smallest offer.)
-          const void* at = std::memchr(base + r, d, hi - r);
-          if (at == nullptr) break;
-          r = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(at) - base);
+          // Entries at d are never written in this pass (offers exceed d): a scan finds them.
+          // (Another thread may lower an entry above d meanwhile; the scan reads entries that
+          // are not d either way, the atomic min keeps the smallest offer.)
+          if constexpr (sizeof(Entry) == 1) {
+            const void* at = std::memchr(base + r, d, hi - r);
+            if (at == nullptr) break;
+            r = static_cast<std::uint64_t>(static_cast<const Entry*>(at) - base);
+          } else {
+            while (r < hi && std::atomic_ref<Entry>(base[r]).load(std::memory_order_relaxed) != d)
+              ++r;
+            if (r == hi) break;
+          }
           std::size_t k = 0;
           ex.for_each_neighbour(r, [&](std::uint64_t nb) {
             const int offer = std::min(d + costs[k++], SATURATED);
-            std::atomic_ref<std::uint8_t> cell(dist[nb]);
-            std::uint8_t cur = cell.load(std::memory_order_relaxed);
-            while (offer < cur && !cell.compare_exchange_weak(cur, static_cast<std::uint8_t>(offer),
+            std::atomic_ref<Entry> cell(dist[nb]);
+            Entry cur = cell.load(std::memory_order_relaxed);
+            while (offer < cur && !cell.compare_exchange_weak(cur, static_cast<Entry>(offer),
                                                               std::memory_order_relaxed)) {
             }
             high = std::max(high, offer);
@@ -219,18 +220,58 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
                   fmt::format("weighted distance {} of at most {}", d, last)});
     }
   }
-  // Step 2. The bytes, or the 4-bit entries and the scale.
-  if (wide) {
-    std::replace(dist.begin(), dist.end(), UNSEEN, std::uint8_t{0});
-    return std::make_shared<std::vector<std::uint8_t>>(std::move(dist));
+  return last;
+}
+
+// Distances of every rank of `p` when its moves have several costs (`costs`, in p.moves()'s
+// order, each at least 1; the moves' inverses are moves of the same cost, p.undirected()), by
+// Dial's buckets over a byte per rank; where they pass 253 (a phase of long sequences: the
+// 5x5x5's last centres, some 280 moves) again over two bytes per rank, when the run's budget has
+// them. Stored, `wide`, as a
+// byte per rank, floor(D / scale) with scale = ceil(max D / 254) (1 below 255: exact; a phase's
+// sequences cost tens of moves, and a scale of 5 or more made the 4x4x4's phase searches take
+// minutes), else in 4 bits as floor(D / scale), scale = ceil(max D / 15); either followed by one
+// byte, the scale (at most 255: farther distances are kept as 255 x 15, a lower bound). Rounded
+// down: scale * floor(D / scale) <= D, admissible. A rank no move reaches keeps 0.
+Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const CompiledPuzzle& p,
+                                                                      const std::vector<int>& costs,
+                                                                      bool wide,
+                                                                      const RunContext& run,
+                                                                      const std::string& phase) {
+  const std::uint64_t n = p.states();
+  const int top = wide ? 254 : 15;  // the largest entry
+  // Step 1. The distances, in bytes; in two bytes where they saturate.
+  std::vector<std::uint16_t> wider;
+  std::vector<std::uint8_t> dist(n, 255);
+  dist[p.rank(p.solved())] = 0;
+  auto last = dial_distances(p, costs, dist, run, phase);
+  if (!last) return last.error();
+  // (Two bytes per rank where the run's budget has them; else the bytes, 254 a lower bound.)
+  if (*last >= 254 && run.check_memory(2 * n, "a weighted pattern database's distances")) {
+    std::vector<std::uint8_t>().swap(dist);
+    wider.assign(n, std::numeric_limits<std::uint16_t>::max());
+    wider[p.rank(p.solved())] = 0;
+    last = dial_distances(p, costs, wider, run, phase);
+    if (!last) return last.error();
   }
-  const int scale = std::max(1, (last + 14) / 15);
-  auto nib = std::make_shared<std::vector<std::uint8_t>>((n + 1) / 2 + 1, 0);
+  auto distance = [&](std::uint64_t r) -> int {
+    const int v = wider.empty() ? dist[r] : wider[r];
+    return v == (wider.empty() ? 255 : std::numeric_limits<std::uint16_t>::max()) ? 0 : v;
+  };
+  // Step 2. The entries and the scale.
+  const int scale = std::clamp((*last + top - 1) / top, 1, 255);
+  const int farthest = scale * top;  // (distances past it are kept as it)
+  auto out = std::make_shared<std::vector<std::uint8_t>>(wide ? n + 1 : (n + 1) / 2 + 1, 0);
   for (std::uint64_t r = 0; r < n; ++r) {
-    set_nibble(*nib, r, dist[r] == UNSEEN ? 0 : dist[r] / scale);
+    const int entry = std::min(distance(r), farthest) / scale;
+    if (wide) {
+      (*out)[r] = static_cast<std::uint8_t>(entry);
+    } else {
+      set_nibble(*out, r, entry);
+    }
   }
-  nib->back() = static_cast<std::uint8_t>(scale);
-  return nib;
+  out->back() = static_cast<std::uint8_t>(scale);
+  return out;
 }
 
 // Moves as permutations of (slot, orientation) points, for the canonical automaton.
@@ -624,6 +665,7 @@ class Kernel {
   bool found() const { return found_; }
   bool abandoned() const { return abandoned_; }
   int max_depth() const { return max_depth_; }
+  int move_count() const { return moves_; }
   // Weighted search (f = g + weight * h; 1 = IDA*, admissible): with weight 2 the bound no
   // longer proves optimality, but a solution is found after far fewer nodes (quick pass).
   void set_weight(int weight) {
@@ -918,6 +960,10 @@ class ParallelKernel {
  public:
   using Move = int;
   static constexpr int SPLIT_DEPTH = 3;
+  // Items at most moves^depth: the split depth is lowered to keep them within this many (each
+  // holds a position, its ranks and its path: a phase of 124 sequences and their powers, some
+  // 250 search moves, collected 15 million of them at depth 3, 20 GB, on the 5x5x5).
+  static constexpr double SPLIT_MAX_ITEMS = 1 << 16;
   ParallelKernel(std::vector<Kernel>& kernels, const RunContext& run,
                  const search::IdaOptions& options, bool all)
       : kernels_(kernels), run_(run), options_(options), all_(all) {}
@@ -932,7 +978,10 @@ class ParallelKernel {
     // Step 1. The items, in the one-thread order.
     std::vector<Kernel::Item> items;
     const std::uint64_t before = first.nodes();
-    first.split(bound, std::min(SPLIT_DEPTH, bound), items, control);
+    int depth = std::min(SPLIT_DEPTH, bound);
+    while (depth > 1 && std::pow(static_cast<double>(first.move_count()), depth) > SPLIT_MAX_ITEMS)
+      --depth;
+    first.split(bound, depth, items, control);
     const std::uint64_t split_nodes = first.nodes() - before;
     int next_bound = first.next_bound();
     nodes_ += split_nodes;
@@ -1309,7 +1358,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     std::uint64_t bytes = 0, wide_bytes = 0;
     for (const auto& t : plan) {
       const std::uint64_t states = projected_states(d, fp, t, options.metric);
-      // (A weighted build holds a byte per rank while it runs.)
+      // (A weighted build holds a byte per rank while it runs; two where its distances pass
+      // 253, when the budget has them then.)
       bytes += (states + 1) / 2 + (weighted ? states + 1 : 0);
       wide_bytes += states + 1;
     }
@@ -1335,9 +1385,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     const std::string pattern = pattern_name(d, fp, plan[t]);
     TableRecipe<std::vector<std::uint8_t>> recipe;
     recipe.key = pdb_key(hash, options.metric, pattern, pco.max_table_bytes);
-    if (wide) recipe.key.pattern += "-bytes";
+    if (wide) recipe.key.pattern += "-scaled-bytes";
     recipe.bytes =
-        wide ? ppp->states() : (ppp->states() + 1) / 2 + (weighted ? 1 : 0);  // (+ the scale)
+        (wide ? ppp->states() : (ppp->states() + 1) / 2) + (weighted ? 1 : 0);  // (+ the scale)
     recipe.allocate = [bytes = recipe.bytes] {
       return std::make_shared<std::vector<std::uint8_t>>(bytes);
     };
@@ -1361,9 +1411,9 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     pdb.puzzle = ppp;
     pdb.nibbles = *nib;
     pdb.wide = wide;
-    if (weighted && !wide) {
+    if (weighted) {
       pdb.scale = (*nib)->back();
-      if (pdb.scale < 1 || pdb.scale > 17) {  // 254 / 15 rounded up at most
+      if (pdb.scale < 1) {
         return make_error(
             fmt::format("the pattern database {} has scale {} (corrupt table)", pattern, pdb.scale),
             {}, Error::NO_POSITION, ErrorKind::Internal);
@@ -1380,7 +1430,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
       }
       pdb.label_map.push_back(std::move(map));
     }
-    // (A scaled table rounds its distances down; a wide one keeps 254 for any farther.)
+    // (A scaled table rounds its distances down; a wide one may keep 254 for any farther.)
     bool exact =
         pdb.scale == 1 && (!wide || std::memchr((*nib)->data(), 254, (*nib)->size()) == nullptr);
     for (const auto& g : plan[t]) {
