@@ -9,6 +9,7 @@
 
 #include "def_test_data.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/puzzles/def/compiled.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
@@ -249,6 +250,54 @@ TEST(DefPhasesAuto, MegaminxPlannedChainIsProvenAndSolves) {
   EXPECT_LE(phases->size(), 16u);  // not the 21-phase piece chain
   ASSERT_NO_FATAL_FAILURE(expect_sizes_multiply_to_positions(d, *phases));
   expect_solves_random_positions(d, *phases, 11, 1);
+}
+
+// TopSpin (n, 4) as a definition file: n discs on a loop, S shifts every disc one slot on, T
+// reverses the discs in slots 1..4.
+std::string topspin_text(int n) {
+  std::string solved, shift, turn;
+  for (int i = 1; i <= n; ++i) {
+    solved += " " + std::to_string(i);
+    shift += " " + std::to_string(i == 1 ? n : i - 1);
+    turn += " " + std::to_string(i <= 4 ? 5 - i : i);
+  }
+  return "Name topspin-" + std::to_string(n) + "-4\nSet DISCS " + std::to_string(n) +
+         " 1\nSolved\nDISCS\n" + solved + "\nEnd\nMove S\nDISCS\n" + shift +
+         "\nEnd\nMove T\nDISCS\n" + turn + "\nEnd\n";
+}
+
+// The group's last resort (near-solved positions solved by the phases before). TopSpin (16, 4)
+// is S16 (n and k even: every arrangement), but reversing four discs is an even permutation, and
+// so is every commutator and every conjugate of one: once the shift is out of use, the turnstile
+// and the sequences chosen by kind reach only the even half of the last discs' arrangements, and
+// with 16 MiB the group's test finds no odd candidate among the short words either (without the
+// last resort auto falls back to the piece chain). The plan completes the last phase (an odd
+// sequence among its own), its phases multiply to 16!, and random positions are solved, each
+// replayed here.
+TEST(DefPhasesAuto, TopSpinsParityComesFromTheLastResort) {
+  auto d = parse_definition(topspin_text(16), "topspin-16-4.tws");
+  ASSERT_TRUE(d) << d.error().message;
+  AutoPhaseOptions small;
+  small.memory_bytes = std::uint64_t{16} << 20;
+  auto planned = planned_chain(*d, small, RunContext{});
+  ASSERT_TRUE(planned) << planned.error().message;
+  ASSERT_TRUE(planned->has_value());
+  const std::vector<Phase>& phases = **planned;
+  ASSERT_GE(phases.size(), 2u);
+  const Phase& last = phases.back();
+  ASSERT_EQ(last.moves.size(), 1u);  // T alone: S would move the discs placed before
+  EXPECT_EQ(d->moves[last.moves.front()].name, "T");
+  bool odd = false;
+  for (const PhaseSequence& q : last.sequences) {
+    EXPECT_EQ(apply_moves(*d, d->identity(), q.moves), q.effect);
+    odd = odd || arrangement_parity(q.effect.sets[0].perm) == 1;
+  }
+  EXPECT_TRUE(odd);
+  auto facts = group_facts(*d, RunContext{});
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->positions, mpz_class("20922789888000"));  // 16!
+  ASSERT_NO_FATAL_FAILURE(expect_sizes_multiply_to_positions(*d, phases));
+  expect_solves_random_positions(*d, phases, 5, 5);
 }
 
 // A phase of sequences alone: `Moves` with no move, then `Sequence` lines; without them an

@@ -50,10 +50,12 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
   return list;
 }
 
-// The planned chain sizes its phases by the run's memory budget (the tables share it).
-AutoPhaseOptions auto_options(const RunContext& run) {
+// The planned chain sizes its phases by the run's memory budget (the tables share it), and
+// builds the tables its last resort needs in the session's store (the solve finds them there).
+AutoPhaseOptions auto_options(const RunContext& run, TableStore& tables) {
   AutoPhaseOptions o;
   if (run.memory_budget() > 0) o.memory_bytes = run.memory_budget();
+  o.tables = &tables;
   return o;
 }
 
@@ -109,9 +111,9 @@ void read_beam_params(const Request& q, PhaseOptions& o) {
 }
 
 Result<std::vector<Phase>> read_phases_param(const Request& q, const Definition& d,
-                                             const RunContext& run) {
+                                             const RunContext& run, TableStore& tables) {
   const InputText in = q.input_file("phases");
-  if (trimmed(in.text) == "auto") return auto_phases(d, run, auto_options(run));
+  if (trimmed(in.text) == "auto") return auto_phases(d, run, auto_options(run, tables));
   auto specs = parse_phase_file(d, in.text, in.name);
   if (!specs) return escaped(specs.error());
   return phases_from_specs(d, *specs);
@@ -126,7 +128,7 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
         {}, Error::NO_POSITION, ErrorKind::InvalidInput);
   }
   const RunContext run = with_threads(q, s);
-  auto phases = read_phases_param(q, d, run);
+  auto phases = read_phases_param(q, d, run, s.tables);
   if (!phases) return phases.error();
   PhaseOptions o;
   o.metric = metric;
@@ -202,7 +204,7 @@ Result<Output> solve_by_phases(const Request& q, Session& s, const Definition& d
 }
 
 Status add_phase_info(const Request& q, Session& s, const Definition& d, Output& out) {
-  auto phases = read_phases_param(q, d, s.run);
+  auto phases = read_phases_param(q, d, s.run, s.tables);
   if (!phases) return phases.error();
   const auto sizes = phase_sizes(d, *phases, s.run);
   if (s.run.should_stop()) return s.run.stop_error();
@@ -236,8 +238,8 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
 Status add_scramble_moves(const Request& q, Session& s, const Definition& d, const State& position,
                           Output& out) {
   // The phases that solve it: --phases (a phase file, or auto), auto when not given.
-  auto phases =
-      q.has("phases") ? read_phases_param(q, d, s.run) : auto_phases(d, s.run, auto_options(s.run));
+  auto phases = q.has("phases") ? read_phases_param(q, d, s.run, s.tables)
+                                : auto_phases(d, s.run, auto_options(s.run, s.tables));
   // A phase file the caller gave that does not read is bad input, not a sequence not found.
   if (!phases && q.has("phases") && phases.error().kind == ErrorKind::InvalidInput) {
     return phases.error();
@@ -338,7 +340,7 @@ Result<Output> bench_def_phases(const Request& q, Session& s) {
     const std::string file = use_files ? bench_phase_file(name) : std::string();
     Result<std::vector<Phase>> phases = std::vector<Phase>{};
     if (file.empty()) {
-      phases = auto_phases(d, run, auto_options(run));
+      phases = auto_phases(d, run, auto_options(run, s.tables));
     } else {
       auto body = read_data_puzzle_file(s, file, "bench def-phases");
       if (!body) return body.error();

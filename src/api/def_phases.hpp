@@ -29,8 +29,9 @@ void append_phase_beam_params(std::vector<Param>& params);
 void read_beam_params(const Request& q, def::PhaseOptions& o);
 
 // The phases the request asks for (`auto`, or a phase file checked against the puzzle).
+// Tables `auto` builds while planning go to `tables` (the solve's store).
 Result<std::vector<def::Phase>> read_phases_param(const Request& q, const def::Definition& d,
-                                                  const RunContext& run);
+                                                  const RunContext& run, TableStore& tables);
 
 // `def solve --phases`: every position solved phase by phase.
 Result<Output> solve_by_phases(const Request& q, Session& s, const def::Definition& d,

@@ -52,6 +52,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "permuzzle/core/rng.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/puzzles/def/phases.hpp"
 
@@ -124,26 +125,31 @@ constexpr std::size_t CHAIN_COMPLETION_CANDIDATES = 20'000;
 constexpr std::size_t CHAIN_COMPLETION_ADDED = 24;
 // Candidates outside the group whose phase the group's test counts at most, per phase.
 constexpr std::size_t CHAIN_COMPLETION_CHECKS = 64;
-// Words of one or two moves whose positions the last resort solves at most, per phase.
+// Words whose positions the last resort solves, per phase: of one or two moves, at most this
+// many; where those are fewer, random words of CHAIN_RANDOM_SHORTEST moves and more (up to
+// CHAIN_RANDOM_LENGTHS lengths) make up this many.
 constexpr std::size_t CHAIN_SOLVED_WORDS = 400;
+constexpr std::size_t CHAIN_RANDOM_SHORTEST = 3;
+constexpr std::size_t CHAIN_RANDOM_LENGTHS = 14;
+constexpr std::uint64_t CHAIN_RANDOM_SEED = 35;
 
 // The group's test (plan_chain, step 3): candidates leaving the `placed` slots alone
 // (SequenceLibrary::candidates, shortest first) that the group H of the phase's moves and
 // sequences does not contain are added to the phase one by one until it reaches `need`
 // positions (`reached` so far). Each one added at least doubles H, so few are needed where any will
 // do. Last resort, where none of them completes it: the positions of words u of one or two moves
-// are solved by the phases `before` (their tables built here, in memory); u v then sends every
-// placed unit home, and those whose net effect H lacks (of order at most MAX_SEQUENCE_ORDER)
-// are added. They are longer (a short word and the solution of a near-solved position), but
-// they cost their length in the phase's search, and they reach what no short word keeping the
-// placed slots does (the 4x4x4's wing parity: an odd number of inner slice turns). Whether the
-// phase was completed.
+// are solved by the phases `before` (their tables built here, in `tables` or a store of its own); u
+// v then sends every placed unit home, and those whose net effect H lacks (of order at most
+// MAX_SEQUENCE_ORDER) are added. They are longer (a short word and the solution of a near-solved
+// position), but they cost their length in the phase's search, and they reach what no short word
+// keeping the placed slots does (the 4x4x4's wing parity: an odd number of inner slice turns).
+// Whether the phase was completed.
 Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMarks& placed,
                                const std::vector<std::size_t>& active_moves,
                                const SequenceLibrary& library, const MetWords& met,
                                const std::vector<Phase>& before, std::size_t& named,
                                const mpz_class& need, mpz_class reached, int conjugator_length,
-                               const RunContext& run) {
+                               TableStore* tables, const RunContext& run) {
   auto ended = [&]() -> Result<bool> {
     if (run.should_stop()) return run.stop_error();
     return false;
@@ -195,32 +201,48 @@ Result<bool> complete_by_group(const Definition& d, Phase& phase, const SlotMark
     const int verdict = offer(std::move(q), std::move(x));
     if (verdict != 0) return verdict > 0 ? Result<bool>(true) : ended();
   }
-  // The last resort. Step 1: the solver of the phases before (their tables, in memory only).
+  // The last resort. Step 1: the solver of the phases before (their tables in `tables`, planned
+  // within the run's budget as the solve's are: it finds them there; or in a store of its own).
   if (before.empty()) return false;
   Definition partial = d;
   partial.solved = before.back().pattern;
-  TableStore store;
-  PhaseOptions solver_options;  // (its tables within the run's budget, when it has one)
-  if (run.memory_budget() > 0)
-    solver_options.memory_bytes = std::min(solver_options.memory_bytes, run.memory_budget());
-  auto solver = PhasedSolver::create(partial, before, solver_options, store, run);
+  TableStore own;
+  PhaseOptions solver_options;
+  if (run.memory_budget() > 0) solver_options.memory_bytes = run.memory_budget();
+  auto solver = PhasedSolver::create(partial, before, solver_options, tables ? *tables : own, run);
   if (!solver) return run.should_stop() ? Result<bool>(run.stop_error()) : false;
   // Step 2. Words u of one move, then two, each position solved: u v leaves every placed unit
   // home; those whose effect H lacks (order at most MAX_SEQUENCE_ORDER) are offered.
+  // (followers[a]: the moves that may follow a in a word: another base, commuting ones in order.)
   const std::vector<char> commuting = commuting_bases(d);
-  std::vector<std::vector<std::size_t>> words;
-  for (std::size_t m = 0; m < d.moves.size(); ++m) words.push_back({m});
+  std::vector<std::vector<std::size_t>> followers(d.moves.size());
   for (std::size_t a = 0; a < d.moves.size(); ++a) {
     for (std::size_t b = 0; b < d.moves.size(); ++b) {
       const std::size_t x = d.moves[a].base, y = d.moves[b].base;
-      if (x == y || (commuting[x * d.base_moves.size() + y] && y < x)) continue;
-      words.push_back({a, b});
+      if (x != y && !(commuting[x * d.base_moves.size() + y] && y < x)) followers[a].push_back(b);
     }
   }
-  std::size_t tried = 0;
+  std::vector<std::vector<std::size_t>> words;
+  for (std::size_t m = 0; m < d.moves.size(); ++m) words.push_back({m});
+  for (std::size_t a = 0; a < d.moves.size(); ++a)
+    for (std::size_t b : followers[a]) words.push_back({a, b});
+  if (words.size() > CHAIN_SOLVED_WORDS) words.resize(CHAIN_SOLVED_WORDS);
+  // Step 3. Where those are fewer, random words of 3 to 16 moves (seeded: the plan is the same
+  // every time) up to CHAIN_SOLVED_WORDS: the topspin's phases before undo every word of one or
+  // two moves (u v is then the identity, or an even reversal); longer ones leave them more. (A
+  // word ends early at a move nothing may follow.)
+  Rng rng(CHAIN_RANDOM_SEED);
+  for (std::size_t i = 0; words.size() < CHAIN_SOLVED_WORDS; ++i) {
+    std::vector<std::size_t> u{rng.below(d.moves.size())};
+    while (u.size() < CHAIN_RANDOM_SHORTEST + i % CHAIN_RANDOM_LENGTHS &&
+           !followers[u.back()].empty()) {
+      const auto& next = followers[u.back()];
+      u.push_back(next[rng.below(next.size())]);
+    }
+    words.push_back(std::move(u));
+  }
   for (const std::vector<std::size_t>& u : words) {
     if (run.should_stop()) return run.stop_error();
-    if (++tried > CHAIN_SOLVED_WORDS) break;
     auto solved = (*solver)->solve(apply_moves(partial, partial.solved, u), run);
     if (!solved) {
       if (run.should_stop()) return run.stop_error();
@@ -397,6 +419,8 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
   // The words met in the middle for the slots placed so far and the moves that keep them (the
   // same for every try and every round until more units are placed).
   std::optional<MetWords> met;
+  // The sequences of a phase this round found too big with them (kept for its smaller ones).
+  std::vector<PhaseSequence> carried;
   while (true) {
     if (run.should_stop()) return run.stop_error();
     std::vector<std::size_t> left;
@@ -722,6 +746,14 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       };
       complete = !phase.only_sequences && reaches(phase);
       if (run.should_stop()) return run.stop_error();
+      // The sequences of this round's larger phase (too big with them, step 3's end): they
+      // finish any part of it (its arrangements reached, so are their projections).
+      if (!complete && !carried.empty()) {
+        phase.sequences = carried;
+        for (PhaseSequence& q : phase.sequences) q.name = sequence_name(d, named++);
+        complete = reaches(phase);
+        if (run.should_stop()) return run.stop_error();
+      }
       // Tries: CHAIN_SEQUENCES sequences, twice as many, then twice as many with conjugating words
       // one move longer.
       // A try that reaches no more than the one before ends them (more of the same kinds of
@@ -763,9 +795,9 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       // (The tries ran: the library and this phase's words met in the middle are there.)
       if (!complete && library && met && searches < CHAIN_MAX_SEARCHES) {
         ++searches;
-        auto added =
-            complete_by_group(d, phase, placed, active_moves, *library, *met, phases, named, need,
-                              reached, options.sequences.conjugator_length + 1, run);
+        auto added = complete_by_group(
+            d, phase, placed, active_moves, *library, *met, phases, named, need, reached,
+            options.sequences.conjugator_length + 1, options.tables, run);
         if (!added) return added.error();
         complete = *added;
       }
@@ -777,8 +809,10 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
       double search_moves = static_cast<double>(phase.moves.size());
       for (const PhaseSequence& q : phase.sequences) search_moves += q.order - 1;
       if (need.get_d() * search_moves > CHAIN_SEQUENCE_WORK && fresh.size() > 1) {
-        // Too big with its sequences: the same round again within the cap they allow.
+        // Too big with its sequences: the same round again within the cap they allow, with
+        // them (the 5x5x5's last centres).
         round_cap = std::min(round_cap / 2, CHAIN_SEQUENCE_WORK / search_moves);
+        if (carried.empty()) carried = phase.sequences;
         continue;
       }
     }
@@ -790,6 +824,7 @@ Result<Plan> plan_chain(const Definition& d, const AutoPhaseOptions& options, bo
     }
     before = after;
     round_cap = cap;
+    carried.clear();
     met.reset();
     phases.push_back(std::move(phase));
   }

@@ -120,6 +120,9 @@ struct AutoPhaseOptions {
   // The tables' memory (PhaseOptions::memory_bytes): the planned chain sizes its phases by it.
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;
   SequenceSearchOptions sequences;
+  // Where the planned chain's last resort builds the tables of the phases it solves with: the
+  // store the solve will use finds them there; none: a store of its own, dropped with the plan.
+  TableStore* tables = nullptr;
 };
 
 // Phases derived from the puzzle (see the file comment). Group facts are computed with `run`.
