@@ -164,6 +164,33 @@ TEST(DefPhases, MovesMergeOnlyWhereTheyCommuteAsElements) {
   EXPECT_EQ(apply_moves(*d, d->identity(), short_form), apply_moves(*d, d->identity(), *parallel));
 }
 
+// A phase whose moves cannot change its pattern (every corner identical, orientations ignored)
+// leaves every slot out of its puzzle: it has nothing to search, counts one position, and the
+// solve goes on to the next phase (its answer replayed here; 3 moves, the scramble's length).
+TEST(DefPhases, PhaseItsMovesCannotChangeIsSolvedAsItStands) {
+  const Definition d = load("2x2x2-fixed-corner.tws");
+  auto specs = parse_phase_file(d, "Phase nothing\nCORNERS\n1 1 1 1 1 1 1\n? ? ? ? ? ? ?\nEnd\n",
+                                "nothing.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const auto phases = phases_from_specs(d, *specs);
+  ASSERT_EQ(phases.size(), 2u);
+  const auto sizes = phase_sizes(d, phases, RunContext{});
+  EXPECT_EQ(sizes[0].positions, "1");
+  EXPECT_EQ(sizes[1].positions, "3674160");
+  TableStore store;
+  auto solver = PhasedSolver::create(d, phases, {}, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto moves = parse_move_sequence(d, "R U F");
+  ASSERT_TRUE(moves);
+  const State start = apply_moves(d, d.solved, *moves);
+  auto r = (*solver)->solve(start, RunContext{});
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->phases.size(), 2u);
+  EXPECT_TRUE(r->phases[0].moves.empty());
+  EXPECT_EQ(r->move_indices.size(), 3u);
+  EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
+}
+
 TEST(DefPhases, BadPatternIsOneErrorWithItsLine) {
   const Definition d = load("2x2x2-fixed-corner.tws");
   // Line 5: an orientation other than the Solved one.

@@ -882,6 +882,12 @@ std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>
     s.moves = moves_text(d, phase);
     for (const PhaseSequence& q : phase.sequences) s.moves += " [" + q.name + "]";
     const Definition pd = phase_definition(d, phase);
+    if (pd.moves.empty() && pd.sets.empty()) {  // nothing its moves can change: one position
+      s.positions = "1";
+      s.rank_space = 1;
+      out.push_back(std::move(s));
+      continue;
+    }
     auto facts = group_facts(pd, run);
     if (facts) {
       s.positions = facts->positions.get_str();
@@ -955,7 +961,17 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
           static_cast<std::size_t>(options.branch) * (options.slack > 0 ? SLACK_EXAMINE_FACTOR : 1);
       o.slack = options.slack;
     }
-    auto s = DefSolver::create(phase_definition(d, phases[k]), o, tables, run);
+    const Definition phase_puzzle = phase_definition(d, phases[k]);
+    // A phase whose moves cannot change its pattern (every slot kept as it wants it: a pattern
+    // of identical pieces, orientations ignored) has nothing to search: its projection checks
+    // that the position already has it.
+    if (phase_puzzle.moves.empty() && phase_puzzle.sets.empty()) {
+      solver->solvers_.push_back(nullptr);
+      solver->projections_.push_back(
+          std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
+      continue;
+    }
+    auto s = DefSolver::create(phase_puzzle, o, tables, run);
     if (!s) {
       Error e = s.error();
       e.message = fmt::format("phase {} ({}): {}", k + 1, phases[k].name, e.message);
@@ -972,7 +988,7 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
 
 std::vector<std::vector<PdbInfo>> PhasedSolver::tables() const {
   std::vector<std::vector<PdbInfo>> out;
-  for (const auto& s : solvers_) out.push_back(s->tables());
+  for (const auto& s : solvers_) out.push_back(s ? s->tables() : std::vector<PdbInfo>{});
   return out;
 }
 
@@ -1028,6 +1044,7 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
       if (k + 1 == phases_.size()) return Ok{};
       auto projected = project_with(d, phases_[k + 1], *projections_[k + 1], p.position);
       if (!projected) return projected.error();
+      if (!solvers_[k + 1]) return Ok{};  // (nothing to search: no moves)
       auto bound = solvers_[k + 1]->lower_bound(*projected);
       if (!bound) return bound.error();
       p.score += *bound;
@@ -1041,6 +1058,16 @@ Result<PhasedSolution> PhasedSolver::solve(const State& start, const RunContext&
       // solutions).
       auto projected = project_with(d, phases_[k], *projections_[k], from.position);
       if (!projected) return projected.error();
+      if (!solvers_[k]) {  // nothing to search: the projection found the pattern there
+        Partial p{from.position, from.solution, 0};
+        PhaseReport rep;
+        rep.pattern = phases_[k].name;
+        rep.optimal = true;
+        p.solution.phases.push_back(std::move(rep));
+        p.score = p.solution.length;
+        next.push_back(std::move(p));
+        continue;
+      }
       auto r = solvers_[k]->solve(*projected, run);
       if (!r) {
         Error e = r.error();
