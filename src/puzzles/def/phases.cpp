@@ -78,6 +78,12 @@ std::map<int, std::size_t> powers_of(const Definition& d, std::size_t b) {
   return out;
 }
 
+// A phase's puzzle with no slot left (phase_definition): its moves cannot change its pattern,
+// and it has nothing to search.
+bool nothing_to_search(const Definition& phase_puzzle) {
+  return phase_puzzle.sets.empty();
+}
+
 // As group elements: on the identity, every piece distinct (on the Solved pattern, moves that
 // differ only on identical pieces there would pass: a phase's pattern with the topspin's free
 // discs identical made its turnstile commute with the shift, and merged moves across it).
@@ -766,19 +772,14 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
   // Moves are restricted to the kept slots; a move (or a power of one) that changes none of them
   // only moves pieces among slots the pattern has the same (KeptSlots): it is no move of the
   // phase's puzzle (no solution of it plays one), and left out.
-  auto is_identity = [&](const State& effect) {
-    for (std::size_t k = 0; k < p.sets.size(); ++k)
-      for (std::size_t j = 0; j < effect.sets[k].perm.size(); ++j)
-        if (touches_slot(p, effect, k, j)) return false;
-    return true;
-  };
+  const State identity = p.identity();
   p.base_moves.clear();
   p.moves.clear();
   std::vector<std::size_t> base_of(whole.base_moves.size(), whole.base_moves.size());
   for (std::size_t b = 0; b < whole.base_moves.size(); ++b) {
     BaseMove base = whole.base_moves[b];
     base.effect = restrict_effect(ks, base.effect);
-    if (is_identity(base.effect)) continue;
+    if (base.effect == identity) continue;
     base_of[b] = p.base_moves.size();
     p.base_moves.push_back(std::move(base));
   }
@@ -787,7 +788,7 @@ Definition phase_definition(const Definition& d, const Phase& phase) {
     Move m = whole_move;
     m.base = base_of[whole_move.base];
     m.effect = restrict_effect(ks, m.effect);
-    if (!is_identity(m.effect)) p.moves.push_back(std::move(m));
+    if (m.effect != identity) p.moves.push_back(std::move(m));
   }
   return p;
 }
@@ -882,7 +883,7 @@ std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>
     s.moves = moves_text(d, phase);
     for (const PhaseSequence& q : phase.sequences) s.moves += " [" + q.name + "]";
     const Definition pd = phase_definition(d, phase);
-    if (pd.moves.empty() && pd.sets.empty()) {  // nothing its moves can change: one position
+    if (nothing_to_search(pd)) {  // one position
       s.positions = "1";
       s.rank_space = 1;
       out.push_back(std::move(s));
@@ -962,10 +963,9 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
       o.slack = options.slack;
     }
     const Definition phase_puzzle = phase_definition(d, phases[k]);
-    // A phase whose moves cannot change its pattern (every slot kept as it wants it: a pattern
-    // of identical pieces, orientations ignored) has nothing to search: its projection checks
-    // that the position already has it.
-    if (phase_puzzle.moves.empty() && phase_puzzle.sets.empty()) {
+    // A phase whose moves cannot change its pattern (a pattern of identical pieces,
+    // orientations ignored): its projection checks that the position already has it.
+    if (nothing_to_search(phase_puzzle)) {
       solver->solvers_.push_back(nullptr);
       solver->projections_.push_back(
           std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
