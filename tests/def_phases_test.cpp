@@ -384,8 +384,8 @@ TEST(DefPhases, SequencesCostTheirMovesAndThePhaseSearchIsOptimalInMoves) {
   ASSERT_NO_FATAL_FAILURE(expect_optimal_in_moves(pd, 62208, 15, 0));
 }
 
-// The same with sequences made long (each followed by six sexy moves, (R U R' U')^6, the
-// identity): distances pass 254, where the weighted search goes on in two bytes per rank and the
+// The same with sequences made long (each followed by (R U R' U')^6, the identity, twice):
+// distances pass 254, where the weighted search goes on in two bytes per rank and the
 // bytes keep floor(d / 2) (scale 2): every bound within 1 of the distance (in one byte they
 // stopped at 254, and the searches from there took minutes on the 5x5x5).
 TEST(DefPhases, LongSequencesKeepTheirDistancesPast254) {
