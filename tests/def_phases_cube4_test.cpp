@@ -107,5 +107,76 @@ TEST(DefPhasesCube4, RandomPositionsSolvedReplayedAndPlacedPhaseByPhase) {
   }
 }
 
+// The 4x4x4 by reduction (data/puzzles/4x4x4-reduction.phases): centres, the three edges at
+// the fixed corner placed home (U, R and F never move them), the other nine edges' wings
+// paired with `Together` (anywhere), then the reduced cube as a 3x3x3 with U, R and F and the
+// two parity algorithms. Facts from outside the code under test: the wing pairs below (the
+// file's geometry: data/puzzles/geometry.py), the 3x3x3 stage's sizes (2^9 flips of nine
+// edges; 3^6 corner twists x C(9,3) places of the three middle-layer edges; twice the order of
+// <U, R2, F2>, found here on 3x3x3.tws, another file), every solution replayed.
+TEST(DefPhasesCube4, ReductionPairsTheWingsThenSolvesAThreeByThree) {
+  auto d = parse_definition(data_text("4x4x4-fixed-corner.tws"), "4x4x4-fixed-corner.tws");
+  ASSERT_TRUE(d) << d.error().message;
+  auto specs = parse_phase_file(*d, data_text("4x4x4-reduction.phases"), "4x4x4-reduction.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const std::vector<Phase> phases = phases_from_specs(*d, *specs);
+  ASSERT_EQ(phases.size(), 13u);  // the last is the Solved pattern: none added
+  const auto cube3 = parse_definition(data_text("3x3x3.tws"), "3x3x3.tws");
+  ASSERT_TRUE(cube3);
+  auto h_spec = parse_phase_file(*cube3, "Phase h\nMoves U U2 U' R2 F2\nEnd\n", "h.phases");
+  ASSERT_TRUE(h_spec);
+  const auto h = phase_sizes(*cube3, phases_from_specs(*cube3, *h_spec), RunContext{});
+  ASSERT_FALSE(h[0].positions.empty()) << h[0].refused;
+  std::vector<Phase> stage(phases.end() - 3, phases.end());
+  const auto sizes = phase_sizes(*d, stage, RunContext{});
+  ASSERT_EQ(sizes.size(), 3u);
+  EXPECT_EQ(sizes[0].positions, "512");                                     // eo
+  EXPECT_EQ(mpz_class(sizes[1].positions), 729 * binomial(9, 3));           // co-slice
+  EXPECT_EQ(mpz_class(sizes[2].positions), 2 * mpz_class(h[0].positions));  // finish
+  // The wing pairs (slots, 1-based) and the first pairing phase's index.
+  const std::vector<std::pair<int, int>> pairs = {{1, 2},   {9, 13},  {3, 5},   {4, 6},
+                                                  {7, 8},   {10, 14}, {11, 15}, {12, 16},
+                                                  {17, 18}, {19, 21}, {20, 22}, {23, 24}};
+  std::size_t last_pairing = 0;
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    if (!phases[p].together.empty()) last_pairing = p;
+  }
+  ASSERT_EQ(phases[last_pairing].together.size(), 9u);
+  TableStore store;
+  PhaseOptions options;
+  options.branch = 1;
+  auto solver = PhasedSolver::create(*d, phases, options, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(*d);
+  ASSERT_TRUE(g) << g.error().message;
+  const std::size_t edges = 1, centres = 2;
+  Rng rng(35);
+  for (int i = 0; i < 2; ++i) {
+    const State start = random_position(*d, *g, rng);
+    auto r = (*solver)->solve(start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(apply_moves(*d, start, r->move_indices), d->solved);
+    ASSERT_EQ(r->phases.size(), phases.size());
+    // After the pairing phases: centres on their faces, and each pair's two wings in the two
+    // slots of one pair (either way round).
+    State s = start;
+    for (std::size_t p = 0; p <= last_pairing; ++p) {
+      std::vector<std::size_t> moves;
+      for (const std::string& name : r->phases[p].moves) moves.push_back(*d->find_move(name));
+      s = apply_moves(*d, s, moves);
+    }
+    EXPECT_EQ(s.sets[centres].perm, d->solved.sets[centres].perm);
+    const auto& wings = s.sets[edges].perm;
+    for (const auto& [a, b] : pairs) {
+      const auto at_a = std::find(wings.begin(), wings.end(), a - 1) - wings.begin() + 1;
+      const auto at_b = std::find(wings.begin(), wings.end(), b - 1) - wings.begin() + 1;
+      const bool paired = std::any_of(pairs.begin(), pairs.end(), [&](const auto& q) {
+        return (at_a == q.first && at_b == q.second) || (at_a == q.second && at_b == q.first);
+      });
+      EXPECT_TRUE(paired) << "wings " << a << " and " << b << " at slots " << at_a << ", " << at_b;
+    }
+  }
+}
+
 }  // namespace def_phases_cube4_test
 }  // namespace permuzzle::def

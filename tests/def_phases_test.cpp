@@ -421,6 +421,157 @@ TEST(DefPhases, BadSequenceIsOneErrorWithItsPlace) {
   expect_error("Phase a\nSequence x\nEnd\n", "s.phases:2:", "expected the sequence's moves");
 }
 
+// An F2L pair (the DFR corner and the FR edge, 3x3x3.tws slots 5 and 9) that must end
+// together, not home: joined as a rotation of the cube would place them, anywhere (`Blocks`
+// are the rotations x and y; one of them written as a power). The second method is a
+// breadth-first search written here over the pair's 8·3·12·2 = 576 arrangements, from every
+// joined one (the home arrangement's images under the file's rotations, found here too).
+constexpr const char* F2L_PAIR =
+    "Phase pair\n"
+    "Blocks x\nBlocks y' y2\n"
+    "Together CORNERS 5 EDGES 9\n"
+    "CORNERS\n1 1 1 1 2 1 1 1\n? ? ? ? 0 ? ? ?\n"
+    "EDGES\n1 1 1 1 1 1 1 1 2 1 1 1\n? ? ? ? ? ? ? ? 0 ? ? ?\n"
+    "End\n";
+
+TEST(DefPhases, TogetherPiecesEndJoinedAtTheirDistance) {
+  const Definition d = load("3x3x3.tws");
+  auto specs = parse_phase_file(d, F2L_PAIR, "pair.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const Phase phase = phases_from_specs(d, *specs).front();
+  // The pair as (corner slot, twist, edge slot, flip), one index; a move takes the piece at
+  // slot s to the slot i whose effect reads s, turned by the effect's orientation there.
+  auto index = [](int c, int co, int e, int eo) { return ((c * 3 + co) * 12 + e) * 2 + eo; };
+  auto step = [&](int x, const Move& m) {
+    int eo = x % 2, e = (x / 2) % 12, co = (x / 24) % 3, c = x / 72;
+    const SetState& mc = m.effect.sets[0];
+    const SetState& me = m.effect.sets[1];
+    int c2 = 0, e2 = 0;
+    while (mc.perm[static_cast<std::size_t>(c2)] != c) ++c2;
+    while (me.perm[static_cast<std::size_t>(e2)] != e) ++e2;
+    co = (co + mc.ori[static_cast<std::size_t>(c2)]) % 3;
+    eo = (eo + me.ori[static_cast<std::size_t>(e2)]) % 2;
+    return index(c2, co, e2, eo);
+  };
+  std::vector<int> joined = {index(4, 0, 8, 0)};
+  std::vector<char> is_joined(576, 0);
+  is_joined[static_cast<std::size_t>(joined[0])] = 1;
+  ASSERT_GE(d.rotations.size(), 2u);
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    for (const BaseMove& r : d.rotations) {
+      Move m;
+      m.effect = r.effect;
+      const int y = step(joined[i], m);
+      if (!is_joined[static_cast<std::size_t>(y)]) {
+        is_joined[static_cast<std::size_t>(y)] = 1;
+        joined.push_back(y);
+      }
+    }
+  }
+  EXPECT_EQ(joined.size(), 24u);  // the cube's 24 rotations (the corner's 8 slots x 3 twists)
+  // The phase's places are the same 24.
+  auto groups = together_groups(d, phase, RunContext{});
+  ASSERT_TRUE(groups) << groups.error().message;
+  ASSERT_EQ(groups->size(), 1u);
+  EXPECT_EQ((*groups)[0].places.size(), 24u);
+  // Distances to a joined arrangement with every move (their inverses are moves), and to the
+  // home arrangement alone (what the phase would ask without `Together`).
+  auto distances = [&](const std::vector<int>& goals) {
+    std::vector<int> dist(576, -1);
+    std::queue<int> queue;
+    for (int x : goals) {
+      dist[static_cast<std::size_t>(x)] = 0;
+      queue.push(x);
+    }
+    while (!queue.empty()) {
+      const int x = queue.front();
+      queue.pop();
+      for (const Move& m : d.moves) {
+        const int y = step(x, m);
+        if (dist[static_cast<std::size_t>(y)] < 0) {
+          dist[static_cast<std::size_t>(y)] = dist[static_cast<std::size_t>(x)] + 1;
+          queue.push(y);
+        }
+      }
+    }
+    return dist;
+  };
+  const std::vector<int> dist = distances(joined);
+  const std::vector<int> home = distances({joined[0]});
+  // The phase's optimal solutions have exactly that length, from random positions.
+  const Definition pd = phase_definition(d, phase);
+  DefSolveOptions o;
+  o.together = *groups;
+  TableStore store;
+  auto solver = DefSolver::create(pd, o, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(35);
+  int longest = 0, closer = 0;
+  for (int i = 0; i < 30; ++i) {
+    const State position = random_position(d, *g, rng);
+    int c = 0, e = 0;
+    while (position.sets[0].perm[static_cast<std::size_t>(c)] != 4) ++c;
+    while (position.sets[1].perm[static_cast<std::size_t>(e)] != 8) ++e;
+    const auto x =
+        static_cast<std::size_t>(index(c, position.sets[0].ori[static_cast<std::size_t>(c)], e,
+                                       position.sets[1].ori[static_cast<std::size_t>(e)]));
+    const int expected = dist[x];
+    closer += expected < home[x] ? 1 : 0;
+    auto start = project_state(d, phase, position);
+    ASSERT_TRUE(start) << start.error().message;
+    auto r = (*solver)->solve(*start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->front().length, expected) << "position " << i;
+    longest = std::max(longest, expected);
+  }
+  EXPECT_GE(longest, 3);  // the sample reaches past trivial pairs
+  EXPECT_GE(closer, 10);  // and joining is mostly shorter than going home
+}
+
+TEST(DefPhases, BadTogetherIsOneErrorWithItsPlace) {
+  const Definition d = load("3x3x3.tws");
+  auto expect_error = [&](const std::string& text, const std::string& where,
+                          const std::string& what) {
+    auto r = parse_phase_file(d, text, "t.phases");
+    ASSERT_FALSE(r) << text;
+    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+  };
+  const std::string pattern = "EDGES\n1 2 3 4 4 4 4 4 4 4 4 4\n? ? ? ? ? ? ? ? ? ? ? ?\nEnd\n";
+  expect_error("Phase a\nTogether EDGES 1 2\n" + pattern, "t.phases:2:1: ", "Blocks");
+  expect_error("Phase a\nBlocks\nTogether EDGES 1 2\n" + pattern,
+               "t.phases:2:", "expected after Blocks the moves");
+  expect_error("Phase a\nBlocks U Q\n" + pattern, "t.phases:2:10: ", "Q");
+  expect_error("Phase a\nBlocks U\nTogether 1 2\n" + pattern,
+               "t.phases:3:10: ", "expected a set name");
+  expect_error("Phase a\nBlocks U\nTogether EDGES 1 13\n" + pattern,
+               "t.phases:3:18: ", "(1 to 12)");
+  expect_error("Phase a\nBlocks U\nTogether EDGES 1 2\nTogether EDGES 2 3\n" + pattern,
+               "t.phases:4:16: ", "in a together group already");
+  // A together piece shares its number; two kinds of free pieces.
+  expect_error("Phase a\nBlocks U\nTogether EDGES 1 4\n" + pattern,
+               "t.phases:3:1: ", "a number of its own");
+  expect_error(
+      "Phase a\nBlocks U\nTogether EDGES 1 2\n"
+      "EDGES\n1 2 3 4 4 4 4 4 4 4 5 5\n? ? ? ? ? ? ? ? ? ? ? ?\nEnd\n",
+      "t.phases:3:1: ", "free one");
+  // Free pieces whose orientation is tracked.
+  expect_error(
+      "Phase a\nBlocks U\nTogether EDGES 1 2\n"
+      "EDGES\n1 2 3 4 4 4 4 4 4 4 4 4\n? ? ? ? 0 ? ? ? ? ? ? ?\nEnd\n",
+      "t.phases:3:1: ", "orientation ?");
+  // Read back as written (format_phase_file).
+  auto ok = parse_phase_file(d, F2L_PAIR, "pair.phases");
+  ASSERT_TRUE(ok) << ok.error().message;
+  const auto phases = phases_from_specs(d, *ok);
+  auto again = parse_phase_file(d, format_phase_file(d, phases), "again.phases");
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ((*again)[0].blocks, (*ok)[0].blocks);
+  EXPECT_EQ((*again)[0].together, (*ok)[0].together);
+}
+
 TEST(DefPhasesCli, SolveInfoAndRandom) {
   const std::string cube = data_file("3x3x3.tws");
   // A phase file through the CLI: Kociemba's two phases.

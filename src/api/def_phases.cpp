@@ -278,6 +278,7 @@ std::string bench_phase_file(const std::string& name) {
   if (name == "loopover5x5") return "loopover-5x5.phases";
   if (name == "loopover5x5-small") return "loopover-5x5-small.phases";
   if (name == "4x4x4") return "4x4x4-fixed-corner.phases";
+  if (name == "4x4x4-reduction") return "4x4x4-reduction.phases";
   if (name == "megaminx") return "megaminx.phases";
   return {};
 }
@@ -288,17 +289,17 @@ Result<Definition> bench_definition(const std::string& name, Session& s) {
   if (name == "loopover5x5" || name == "loopover5x5-small") return loopover_definition({5, 5});
   if (name == "loopover4x4") return loopover_definition({4, 4});
   // The cases whose definition is a data/puzzles file.
-  const std::string file = name == "4x4x4"      ? "4x4x4-fixed-corner.tws"
-                           : name == "megaminx" ? "megaminx.tws"
-                                                : "";
+  const std::string file = name == "4x4x4" || name == "4x4x4-reduction" ? "4x4x4-fixed-corner.tws"
+                           : name == "megaminx"                         ? "megaminx.tws"
+                                                                        : "";
   if (!file.empty()) {
     auto text = read_data_puzzle_file(s, file, "bench def-phases");
     if (!text) return text.error();
     return parse_definition(*text, file);
   }
   return make_error("bench def-phases: unknown case '" + name +
-                        "': expected 2x2x2, 3x3x3, 4x4x4, loopover4x4, loopover5x5, "
-                        "loopover5x5-small or megaminx",
+                        "': expected 2x2x2, 3x3x3, 4x4x4, 4x4x4-reduction, loopover4x4, "
+                        "loopover5x5, loopover5x5-small or megaminx",
                     {}, Error::NO_POSITION, ErrorKind::InvalidInput);
 }
 
@@ -416,7 +417,9 @@ void register_def_phases_bench(Registry& r) {
       "Definition-file puzzles solved by auto phases: mean length and time per random position "
       "(issue 24)",
       {option("cases", ParamType::String,
-              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), loopover4x4, loopover5x5, "
+              "Comma-separated: 2x2x2, 3x3x3, 4x4x4 (data/puzzles), 4x4x4-reduction (the same "
+              "puzzle with 4x4x4-reduction.phases: pairing and a 3x3x3 stage), loopover4x4, "
+              "loopover5x5, "
               "loopover5x5-small (the same puzzle with loopover-5x5-small.phases), megaminx "
               "(data/puzzles, megaminx.phases)",
               "3x3x3,4x4x4,loopover5x5,megaminx"),
@@ -427,7 +430,8 @@ void register_def_phases_bench(Registry& r) {
        with_choices(option("phases", ParamType::String,
                            "files: a case's phase file in data/puzzles when it has one "
                            "(loopover5x5: loopover-5x5.phases; 4x4x4: 4x4x4-fixed-corner.phases; "
-                           "megaminx: megaminx.phases), else auto; auto: always auto",
+                           "4x4x4-reduction: 4x4x4-reduction.phases; megaminx: megaminx.phases), "
+                           "else auto; auto: always auto",
                            "files"),
                     {"files", "auto"}),
        with_choices(option("metric", ParamType::String,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "permuzzle/core/run_context.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
@@ -426,7 +427,8 @@ std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
   for (const PhaseSpec& s : specs)
-    out.push_back({s.name, s.pattern, s.moves, s.sequences, s.only_sequences});
+    out.push_back(
+        {s.name, s.pattern, s.moves, s.sequences, s.only_sequences, s.blocks, s.together});
   if (out.empty() || !is_full_pattern(d, out.back().pattern)) {
     out.push_back({"solved", d.solved, {}, {}});
   }
@@ -846,6 +848,108 @@ Result<State> project_state(const Definition& d, const Phase& phase, const State
   return project_with(d, phase, make_projection(d, phase), position);
 }
 
+Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Phase& phase,
+                                                   const RunContext& run) {
+  std::vector<TogetherGroup> out;
+  if (phase.together.empty()) return out;
+  const KeptSlots ks = kept_slots(phase_definition_whole(d, phase));
+  // Step 1. Where each slot goes under each block move (slot s's piece moves to slot i where
+  // the effect's perm[i] = s, turned by its ori[i]).
+  struct Image {
+    std::vector<std::vector<std::uint8_t>> to;  // [set][slot]
+    std::vector<std::vector<std::uint8_t>> turn;
+  };
+  std::vector<Image> images;
+  for (const BlockGenerator& generator : phase.blocks) {
+    Image im;
+    const State& effect = generator.effect;
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      const SetState& e = effect.sets[k];
+      const std::size_t n = static_cast<std::size_t>(d.sets[k].pieces);
+      im.to.emplace_back(n, 0);
+      im.turn.emplace_back(n, 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t from = e.perm.empty() ? static_cast<std::uint8_t>(i) : e.perm[i];
+        im.to[k][from] = static_cast<std::uint8_t>(i);
+        im.turn[k][from] = e.ori.empty() ? 0 : e.ori[i];
+      }
+    }
+    images.push_back(std::move(im));
+  }
+  // The phase puzzle's set index of each set (sets with no kept slot are left out) and slot
+  // index of each kept slot.
+  std::vector<std::size_t> set_index(d.sets.size(), d.sets.size());
+  std::vector<std::vector<int>> slot_index(d.sets.size());
+  for (std::size_t k = 0, next = 0; k < d.sets.size(); ++k) {
+    slot_index[k].assign(static_cast<std::size_t>(d.sets[k].pieces), -1);
+    if (ks.kept[k].empty()) continue;
+    set_index[k] = next++;
+    for (std::size_t i = 0; i < ks.kept[k].size(); ++i)
+      slot_index[k][ks.kept[k][i]] = static_cast<int>(i);
+  }
+  for (const auto& group : phase.together) {
+    // Step 2. The places: breadth-first over the tuples (slot and orientation per piece).
+    using Tuple = std::vector<TogetherGroup::Spot>;
+    Tuple home;
+    for (const SlotRef& p : group) {
+      const std::uint8_t o = d.solved.sets[p.set].ori[p.slot];
+      home.push_back({p.slot, o == ORIENTATION_IGNORED ? std::uint8_t{0} : o});
+    }
+    std::vector<Tuple> places = {home};
+    std::set<Tuple> seen = {home};
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      if ((i & 1023) == 0 && run.should_stop()) return run.stop_error();
+      for (const Image& im : images) {
+        Tuple next = places[i];
+        for (std::size_t k = 0; k < group.size(); ++k) {
+          const std::size_t set = group[k].set;
+          const int o = d.sets[set].orientations;
+          next[k].ori = static_cast<std::uint8_t>((next[k].ori + im.turn[set][next[k].slot]) % o);
+          next[k].slot = im.to[set][next[k].slot];
+        }
+        if (seen.insert(next).second) {
+          if (places.size() >= MAX_TOGETHER_PLACES) {
+            return make_error(fmt::format("phase {}: a together group has more than {} places "
+                                          "under its Blocks moves: expected fewer pieces or "
+                                          "block moves that keep them closer",
+                                          phase.name, MAX_TOGETHER_PLACES),
+                              {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+          }
+          places.push_back(std::move(next));
+        }
+      }
+    }
+    // Step 3. In the phase puzzle's terms: pieces whose home is left out stay out (they stay
+    // home), places through a slot left out are never reached.
+    TogetherGroup t;
+    std::vector<std::size_t> kept_pieces;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      if (slot_index[group[k].set][group[k].slot] < 0) continue;
+      kept_pieces.push_back(k);
+      t.pieces.push_back({set_index[group[k].set],
+                          static_cast<std::uint8_t>(slot_index[group[k].set][group[k].slot])});
+    }
+    if (t.pieces.empty()) continue;
+    for (const Tuple& place : places) {
+      Tuple mapped;
+      bool fixed_home = true;
+      for (std::size_t k = 0; k < group.size(); ++k) {
+        const int j = slot_index[group[k].set][place[k].slot];
+        const bool kept = slot_index[group[k].set][group[k].slot] >= 0;
+        if (!kept) {
+          fixed_home &= place[k].slot == group[k].slot;
+          continue;
+        }
+        if (j < 0) break;
+        mapped.push_back({static_cast<std::uint8_t>(j), place[k].ori});
+      }
+      if (mapped.size() == t.pieces.size() && fixed_home) t.places.push_back(std::move(mapped));
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::string phase_pattern_text(const Definition& d, const Phase& phase) {
   return format_state_body(d, phase.pattern);
 }
@@ -868,6 +972,17 @@ std::string format_phase_file(const Definition& d, const std::vector<Phase>& pha
     }
     for (const PhaseSequence& q : phase.sequences)
       out += "Sequence " + q.name + " " + move_sequence_text(d, q.moves) + "\n";
+    for (const BlockGenerator& generator : phase.blocks) out += "Blocks " + generator.text + "\n";
+    for (const auto& group : phase.together) {
+      out += "Together";
+      std::size_t set = d.sets.size();
+      for (const SlotRef& p : group) {
+        if (p.set != set) out += " " + d.sets[p.set].name;
+        set = p.set;
+        out += " " + std::to_string(p.slot + 1);
+      }
+      out += "\n";
+    }
     out += format_state_body(d, phase.pattern);
     out += "End\n";
   }
@@ -971,6 +1086,13 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
           std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
       continue;
     }
+    auto together = together_groups(d, phases[k], run);
+    if (!together) {
+      Error e = together.error();
+      e.message = fmt::format("phase {} ({}): {}", k + 1, phases[k].name, e.message);
+      return e;
+    }
+    o.together = std::move(*together);
     auto s = DefSolver::create(phase_puzzle, o, tables, run);
     if (!s) {
       Error e = s.error();

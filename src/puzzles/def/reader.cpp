@@ -1041,6 +1041,78 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
       }
       phase.sequences.push_back(std::move(seq));
     }
+    // Step 1c. An optional `Blocks MOVE ...` line and `Together SET n ... [SET n ...]` lines:
+    // pieces that end together (where the block moves take them from their home slots).
+    std::vector<const Token*> together_tokens;  // each Together line's keyword
+    while (i < toks.size() && toks[i].first && toks[i].text == "Blocks") {
+      const Token& bk = toks[i++];
+      BlockGenerator generator{"", d.identity()};
+      while (i < toks.size() && !toks[i].first) {
+        // A move, or a rotation's power (named as a base move's: x, x2, x').
+        const Token& t = toks[i++];
+        std::optional<State> effect;
+        if (auto m = d.find_move(t.text)) {
+          effect = d.moves[*m].effect;
+        } else {
+          for (const BaseMove& r : d.rotations) {
+            State power = r.effect;
+            for (int k = 1; k < r.order && !effect; ++k) {
+              if (power_name(r.name, k, r.order) == t.text) effect = power;
+              power = apply(d, power, r.effect);
+            }
+          }
+          if (!effect) return src.at(t, m.error().message + " (or a rotation)");
+        }
+        generator.effect = apply(d, generator.effect, *effect);
+        generator.text += (generator.text.empty() ? "" : " ") + std::string(t.text);
+      }
+      if (generator.text.empty()) {
+        return src.after(bk,
+                         "expected after Blocks the moves of one generator of the group "
+                         "under which pieces stay together");
+      }
+      phase.blocks.push_back(std::move(generator));
+    }
+    while (i < toks.size() && toks[i].first && toks[i].text == "Together") {
+      const Token& tk = toks[i++];
+      if (phase.blocks.empty()) {
+        return src.at(tk,
+                      "expected `Blocks MOVE ...` lines before `Together` (the group under "
+                      "which the pieces stay together)");
+      }
+      std::vector<SlotRef> group;
+      std::size_t set = d.sets.size();
+      while (i < toks.size() && !toks[i].first) {
+        const Token& t = toks[i++];
+        if (const std::size_t k = blocks.find_set(t.text); k != d.sets.size()) {
+          set = k;
+          continue;
+        }
+        if (set == d.sets.size()) {
+          return src.at(t, "unknown set '" + std::string(t.text) +
+                               "': expected a set name, then its slot numbers");
+        }
+        const auto x = parse_number(t.text);
+        if (!x || *x < 1 || *x > static_cast<std::uint64_t>(d.sets[set].pieces)) {
+          return src.at(t, fmt::format("expected a slot number of set '{}' (1 to {})",
+                                       d.sets[set].name, d.sets[set].pieces));
+        }
+        const SlotRef piece{set, static_cast<std::uint8_t>(*x - 1)};
+        bool seen = std::find(group.begin(), group.end(), piece) != group.end();
+        for (const auto& other : phase.together) {
+          seen |= std::find(other.begin(), other.end(), piece) != other.end();
+        }
+        if (seen) {
+          return src.at(t, fmt::format("slot {} of set '{}' is in a together group already: "
+                                       "expected each piece in one group",
+                                       *x, d.sets[set].name));
+        }
+        group.push_back(piece);
+      }
+      if (group.empty()) return src.after(tk, "expected `Together SET n ... [SET n ...]`");
+      phase.together.push_back(std::move(group));
+      together_tokens.push_back(&tk);
+    }
     // Step 2. The pattern, checked against the puzzle's solved pattern.
     auto sets = blocks.read(i, BlockKind::Pattern, Numbering::OneBased, true, true, kw);
     if (!sets) return sets.error();
@@ -1090,6 +1162,45 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
         }
         ignored[label] = flag;
         phase.pattern.sets[k].ori[j] = want_ignored ? ORIENTATION_IGNORED : solved.ori[j];
+      }
+    }
+    // Step 3. A together piece has a number of its own; the other pieces of its set are free
+    // (one number, orientations '?'): the goal places only the together pieces there.
+    for (std::size_t t = 0; t < phase.together.size(); ++t) {
+      for (const SlotRef& piece : phase.together[t]) {
+        const SetState& pat = phase.pattern.sets[piece.set];
+        const std::string what = "set '" + d.sets[piece.set].name + "'";
+        const auto count = std::count(pat.perm.begin(), pat.perm.end(), pat.perm[piece.slot]);
+        if (count != 1) {
+          return src.at(*together_tokens[t],
+                        fmt::format("{}: together slot {} has number {} in the pattern, shared "
+                                    "with other slots: expected a number of its own",
+                                    what, piece.slot + 1, pat.perm[piece.slot] + 1));
+        }
+        // Beside the together pieces: pieces placed home (a number of their own) and at most
+        // one free kind (a number several slots share, orientation '?').
+        int free_number = -1;
+        for (std::size_t j = 0; j < pat.perm.size(); ++j) {
+          bool in_group = false;
+          for (const auto& g : phase.together) {
+            in_group |= std::find(g.begin(), g.end(),
+                                  SlotRef{piece.set, static_cast<std::uint8_t>(j)}) != g.end();
+          }
+          if (in_group || std::count(pat.perm.begin(), pat.perm.end(), pat.perm[j]) == 1) {
+            continue;
+          }
+          const bool ori_free =
+              d.sets[piece.set].orientations == 1 || pat.ori[j] == ORIENTATION_IGNORED;
+          if ((free_number >= 0 && pat.perm[j] != free_number) || !ori_free) {
+            return src.at(*together_tokens[t],
+                          fmt::format("{}: beside its together pieces, a slot holds a piece "
+                                      "placed home (a number of its own) or a free one (one "
+                                      "number the free slots share, orientation ?): slot {} "
+                                      "has {}",
+                                      what, j + 1, pat.perm[j] + 1));
+          }
+          free_number = pat.perm[j];
+        }
       }
     }
     out.push_back(std::move(phase));

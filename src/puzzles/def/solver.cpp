@@ -15,6 +15,7 @@
 #include "core/huge_pages.hpp"
 #include "permuzzle/core/perm.hpp"
 #include "permuzzle/core/ranking.hpp"
+#include "permuzzle/core/table_cache.hpp"
 #include "permuzzle/puzzles/def/bfs.hpp"
 #include "permuzzle/puzzles/def/group_facts.hpp"
 #include "permuzzle/search/bfs.hpp"
@@ -23,9 +24,69 @@
 
 namespace permuzzle::def {
 
+// The together groups (TogetherGroup) in the compiled puzzle's terms. A position is at the goal
+// when every compiled group without a together piece is as solved, and each together group's
+// pieces sit at one of its places (the other pieces of their compiled groups are free).
+struct DefSolver::Goal {
+  struct Group {
+    std::vector<std::size_t> group;   // per piece: its compiled group
+    std::vector<std::uint8_t> label;  // per piece: its label there (one piece has it)
+    std::vector<char> ignore_ori;     // per piece: the pattern ignores its orientation
+    // [place][piece]: group slot and orientation; and the places by their first piece's group
+    // slot (by_first[slot] = the places' indices).
+    std::vector<std::vector<TogetherGroup::Spot>> places;
+    std::vector<std::vector<std::uint32_t>> by_first;
+  };
+  std::vector<Group> groups;
+  std::vector<char> free_group;  // [compiled group]: holds together pieces
+  // [compiled group]: its group slots whose one piece (neither together nor free) must be home.
+  std::vector<std::vector<std::uint8_t>> fixed;
+  std::string key;  // names the groups and places in the tables' keys
+
+  // Where a piece is: its group slot (the label is one piece's).
+  static std::size_t slot_of(const GroupState& s, std::uint8_t label) {
+    return static_cast<std::size_t>(std::find(s.labels.begin(), s.labels.end(), label) -
+                                    s.labels.begin());
+  }
+  bool reached(const Position& pos, const Position& solved) const {
+    for (std::size_t gi = 0; gi < pos.size(); ++gi) {
+      if (!free_group[gi]) {
+        if (!(pos[gi] == solved[gi])) return false;
+        continue;
+      }
+      for (std::uint8_t j : fixed[gi]) {
+        if (pos[gi].labels[j] != solved[gi].labels[j] || pos[gi].ori[j] != solved[gi].ori[j]) {
+          return false;
+        }
+      }
+    }
+    for (const Group& g : groups) {
+      const std::size_t first = slot_of(pos[g.group[0]], g.label[0]);
+      bool any = false;
+      for (std::uint32_t p : g.by_first[first]) {
+        bool all = true;
+        for (std::size_t k = 0; k < g.label.size() && all; ++k) {
+          const GroupState& s = pos[g.group[k]];
+          const std::size_t j = k == 0 ? first : slot_of(s, g.label[k]);
+          const TogetherGroup::Spot& want = g.places[p][k];
+          all = j == want.slot && (g.ignore_ori[k] || s.ori[j] == want.ori);
+        }
+        if (all) {
+          any = true;
+          break;
+        }
+      }
+      if (!any) return false;
+    }
+    return true;
+  }
+};
+
 namespace {
 
 constexpr std::uint32_t PDB_FORMAT = 1;
+// A database's goal positions (the together groups' places, projected) are at most this many.
+constexpr std::uint64_t MAX_GOAL_RANKS = std::uint64_t{1} << 22;
 // The quick pass's node budget (see DefSolver::solve): seconds at most.
 constexpr std::uint64_t QUICK_NODES = 1'000'000;
 constexpr int QUICK_WEIGHT = 3;  // f = g + 3h
@@ -34,6 +95,9 @@ constexpr int QUICK_WEIGHT = 3;  // f = g + 3h
 struct PieceUnit {
   std::size_t group;
   int label;
+  // The planner keeps a chunk's units in one table when they fit: a group's labels, or a
+  // together group's pieces.
+  std::size_t chunk;
 };
 
 // The definition with only the tracked labels kept: every other piece of a set becomes one
@@ -84,6 +148,16 @@ std::string pattern_name(const Definition& d, const CompiledPuzzle& full,
   return out;
 }
 
+// A table's pattern in its key: the tracked pieces, and the together groups' places when the
+// goal has them (their tables' distances are to those places).
+std::string tables_pattern(const Definition& d, const CompiledPuzzle& full,
+                           const std::vector<std::vector<char>>& tracked,
+                           const DefSolver::Goal* goal) {
+  std::string out = pattern_name(d, full, tracked);
+  if (goal != nullptr) out += " " + goal->key;
+  return out;
+}
+
 // The ranks of a projection, or 0 when past 2^64.
 std::uint64_t projected_states(const Definition& d, const CompiledPuzzle& full,
                                const std::vector<std::vector<char>>& tracked, Metric metric) {
@@ -110,9 +184,10 @@ void set_nibble(std::vector<std::uint8_t>& data, std::uint64_t r, int value) {
 
 // Distances of every rank of `p` in 4 bits (min(d, 15)), by a 2-bit BFS whose levels are read
 // after each one completes.
-Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzle& p,
-                                                             const RunContext& run,
-                                                             const std::string& phase) {
+// `starts`: the ranks at distance 0 (the goal's, goal_ranks).
+Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(
+    const CompiledPuzzle& p, const std::vector<std::uint64_t>& starts, const RunContext& run,
+    const std::string& phase) {
   auto nib = std::make_shared<std::vector<std::uint8_t>>((p.states() + 1) / 2, 0);
   auto table = search::BfsTable::create(p.states(), search::BfsBits::Two);
   if (!table) return table.error();
@@ -140,7 +215,6 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_pdb(const CompiledPuzzl
     }
     return Ok{};
   };
-  const std::uint64_t starts[] = {p.rank(p.solved())};
   auto r = search::bfs(
       *table, starts, [&] { return RankExpander(p); }, run, bo);
   if (!r) return r.error();
@@ -233,24 +307,22 @@ Result<int> dial_distances(const CompiledPuzzle& p, const std::vector<int>& cost
 // minutes), else in 4 bits as floor(D / scale), scale = ceil(max D / 15); either followed by one
 // byte, the scale (at most 255: farther distances are kept as 255 x 15, a lower bound). Rounded
 // down: scale * floor(D / scale) <= D, admissible. A rank no move reaches keeps 0.
-Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const CompiledPuzzle& p,
-                                                                      const std::vector<int>& costs,
-                                                                      bool wide,
-                                                                      const RunContext& run,
-                                                                      const std::string& phase) {
+Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(
+    const CompiledPuzzle& p, const std::vector<int>& costs, bool wide,
+    const std::vector<std::uint64_t>& starts, const RunContext& run, const std::string& phase) {
   const std::uint64_t n = p.states();
   const int top = wide ? 254 : 15;  // the largest entry
   // Step 1. The distances, in bytes; in two bytes where they saturate.
   std::vector<std::uint16_t> wider;
   std::vector<std::uint8_t> dist(n, 255);
-  dist[p.rank(p.solved())] = 0;
+  for (std::uint64_t r : starts) dist[r] = 0;
   auto last = dial_distances(p, costs, dist, run, phase);
   if (!last) return last.error();
   // (Two bytes per rank where the run's budget has them; else the bytes, 254 a lower bound.)
   if (*last >= 254 && run.check_memory(2 * n, "a weighted pattern database's distances")) {
     std::vector<std::uint8_t>().swap(dist);
     wider.assign(n, std::numeric_limits<std::uint16_t>::max());
-    wider[p.rank(p.solved())] = 0;
+    for (std::uint64_t r : starts) wider[r] = 0;
     last = dial_distances(p, costs, wider, run, phase);
     if (!last) return last.error();
   }
@@ -271,6 +343,256 @@ Result<std::shared_ptr<std::vector<std::uint8_t>>> build_weighted_pdb(const Comp
     }
   }
   out->back() = static_cast<std::uint8_t>(scale);
+  return out;
+}
+
+// The together groups in the compiled puzzle's terms (DefSolver::Goal), checked: each piece one
+// of its kind in the pattern, every other piece of its compiled group one free kind with its
+// orientation ignored. A place whose slots the phase's moves cannot bring a piece to (another
+// slot orbit) is left out; the home place is always one.
+Result<std::shared_ptr<const DefSolver::Goal>> compile_goal(
+    const Definition& d, const CompiledPuzzle& fp, const std::vector<TogetherGroup>& together) {
+  auto goal = std::make_shared<DefSolver::Goal>();
+  goal->free_group.assign(fp.groups().size(), 0);
+  auto where = [&](std::size_t set,
+                   std::uint8_t slot) -> std::optional<std::pair<std::size_t, std::uint8_t>> {
+    for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+      const PieceGroup& g = fp.groups()[gi];
+      if (g.set != set) continue;
+      const auto it = std::find(g.slots.begin(), g.slots.end(), slot);
+      if (it != g.slots.end())
+        return std::pair{gi, static_cast<std::uint8_t>(it - g.slots.begin())};
+    }
+    return std::nullopt;
+  };
+  auto bad = [](const std::string& what) {
+    return make_error(what, {}, Error::NO_POSITION, ErrorKind::InvalidInput);
+  };
+  std::string key;
+  for (const TogetherGroup& t : together) {
+    DefSolver::Goal::Group g;
+    std::vector<std::uint8_t> home;
+    if (t.pieces.empty()) return bad("a together group has no piece");
+    for (const SlotRef& piece : t.pieces) {
+      const auto at = piece.set < d.sets.size() ? where(piece.set, piece.slot) : std::nullopt;
+      if (!at) {
+        return bad(fmt::format("together piece at slot {} of set {}: no such slot", piece.slot + 1,
+                               piece.set + 1));
+      }
+      const PieceGroup& pg = fp.groups()[at->first];
+      const std::uint8_t label = pg.solved_labels[at->second];
+      if (pg.multiplicity[label] != 1) {
+        return bad(
+            fmt::format("together piece at slot {} of set '{}': its number is not its own "
+                        "in the pattern (a together piece is one of its kind)",
+                        piece.slot + 1, d.sets[piece.set].name));
+      }
+      if (std::find(g.label.begin(), g.label.end(), label) != g.label.end() &&
+          g.group[static_cast<std::size_t>(std::find(g.label.begin(), g.label.end(), label) -
+                                           g.label.begin())] == at->first) {
+        return bad(fmt::format("together piece at slot {} of set '{}' is given twice",
+                               piece.slot + 1, d.sets[piece.set].name));
+      }
+      g.group.push_back(at->first);
+      g.label.push_back(label);
+      g.ignore_ori.push_back(pg.label_ignored[label]);
+      home.push_back(at->second);
+      goal->free_group[at->first] = 1;
+    }
+    bool home_found = false;
+    for (const auto& place : t.places) {
+      if (place.size() != t.pieces.size()) return bad("a together place does not give every piece");
+      std::vector<TogetherGroup::Spot> spots;
+      for (std::size_t k = 0; k < place.size(); ++k) {
+        const auto at = where(t.pieces[k].set, place[k].slot);
+        if (!at || at->first != g.group[k]) break;
+        const int o = fp.groups()[g.group[k]].orientations;
+        spots.push_back(
+            {at->second, static_cast<std::uint8_t>(g.ignore_ori[k] ? 0 : place[k].ori % o)});
+      }
+      if (spots.size() != place.size()) continue;  // another slot orbit: never reached
+      if (std::find(g.places.begin(), g.places.end(), spots) != g.places.end()) continue;
+      bool is_home = true;
+      for (std::size_t k = 0; k < spots.size(); ++k) {
+        is_home &=
+            spots[k].slot == home[k] && spots[k].ori == fp.groups()[g.group[k]].solved_ori[home[k]];
+      }
+      home_found |= is_home;
+      g.places.push_back(std::move(spots));
+    }
+    if (!home_found) {
+      std::vector<TogetherGroup::Spot> spots;
+      for (std::size_t k = 0; k < home.size(); ++k) {
+        spots.push_back({home[k], fp.groups()[g.group[k]].solved_ori[home[k]]});
+      }
+      g.places.push_back(std::move(spots));
+    }
+    g.by_first.assign(fp.groups()[g.group[0]].slots.size(), {});
+    for (std::size_t p = 0; p < g.places.size(); ++p) {
+      g.by_first[g.places[p][0].slot].push_back(static_cast<std::uint32_t>(p));
+    }
+    for (std::size_t k = 0; k < g.label.size(); ++k) {
+      key += fmt::format("{}.{}.", g.group[k], g.label[k]);
+    }
+    for (const auto& place : g.places) {
+      for (const auto& spot : place) key += fmt::format("{}/{},", spot.slot, spot.ori);
+    }
+    key += ';';
+    goal->groups.push_back(std::move(g));
+  }
+  // Every other piece of a group holding together pieces: one of its kind, placed home
+  // (`fixed`), or of the one free kind (several pieces, orientation ignored).
+  goal->fixed.assign(fp.groups().size(), {});
+  for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+    if (!goal->free_group[gi]) continue;
+    const PieceGroup& pg = fp.groups()[gi];
+    int free_label = -1;
+    for (std::size_t l = 0; l < pg.label_value.size(); ++l) {
+      bool together_piece = false;
+      for (const auto& g : goal->groups) {
+        for (std::size_t k = 0; k < g.label.size(); ++k) {
+          together_piece |= g.group[k] == gi && g.label[k] == l;
+        }
+      }
+      if (together_piece) continue;
+      if (pg.multiplicity[l] == 1) {
+        const auto j = static_cast<std::size_t>(
+            std::find(pg.solved_labels.begin(), pg.solved_labels.end(), l) -
+            pg.solved_labels.begin());
+        goal->fixed[gi].push_back(static_cast<std::uint8_t>(j));
+        continue;
+      }
+      if (free_label >= 0 || (!pg.label_ignored[l] && pg.orientations > 1)) {
+        return bad(
+            fmt::format("set '{}': beside the pieces kept together its pieces must be "
+                        "placed (a number of their own) or of one free kind (one shared "
+                        "number, orientation ?)",
+                        d.sets[pg.set].name));
+      }
+      free_label = static_cast<int>(l);
+    }
+  }
+  goal->key = fmt::format("together-{:016x}",
+                          fnv1a64(reinterpret_cast<const std::uint8_t*>(key.data()), key.size()));
+  return std::shared_ptr<const DefSolver::Goal>(std::move(goal));
+}
+
+// The ranks of a database's goal positions: its projected Solved pattern with the tracked
+// together pieces (`tracked`: [group][label] of the full puzzle) moved to every combination of
+// their groups' places (projected onto the tracked pieces; pieces of two groups never share a
+// slot), the slots left filled with the database's untracked kind. A combination the
+// projected puzzle cannot rank (an arrangement its moves' invariants rule out, which no
+// position reached from the solved pattern has) is left out. Without goal: the solved rank.
+Result<std::vector<std::uint64_t>> goal_ranks(
+    const CompiledPuzzle& pp, const std::vector<std::vector<std::uint8_t>>& label_map,
+    const std::vector<std::vector<char>>& tracked, const DefSolver::Goal* goal,
+    const RunContext& run) {
+  const Position solved = pp.solved();
+  if (goal == nullptr) return std::vector<std::uint64_t>{pp.rank(solved)};
+  constexpr std::uint8_t EMPTY = 255;
+  Position base = solved;
+  // Step 1. The tracked pieces leave their home slots; each group's places, projected onto
+  // them (distinct).
+  struct Placed {
+    std::vector<std::size_t> group;
+    std::vector<std::uint8_t> label;  // projected
+    std::vector<std::vector<TogetherGroup::Spot>> places;
+  };
+  std::vector<Placed> placed;
+  std::uint64_t combinations = 1;
+  for (const auto& g : goal->groups) {
+    Placed p;
+    std::vector<std::size_t> which;
+    for (std::size_t k = 0; k < g.label.size(); ++k) {
+      if (!tracked[g.group[k]][g.label[k]]) continue;
+      which.push_back(k);
+      const std::uint8_t l = label_map[g.group[k]][g.label[k]];
+      p.group.push_back(g.group[k]);
+      p.label.push_back(l);
+      const std::size_t home = DefSolver::Goal::slot_of(solved[g.group[k]], l);
+      base[g.group[k]].labels[home] = EMPTY;
+      base[g.group[k]].ori[home] = 0;
+    }
+    if (which.empty()) continue;
+    for (const auto& place : g.places) {
+      std::vector<TogetherGroup::Spot> spots;
+      for (std::size_t k : which) {
+        const PieceGroup& pg = pp.groups()[g.group[k]];
+        const std::uint8_t l = label_map[g.group[k]][g.label[k]];
+        spots.push_back({place[k].slot, pg.label_ignored[l] ? std::uint8_t{0} : place[k].ori});
+      }
+      if (std::find(p.places.begin(), p.places.end(), spots) == p.places.end()) {
+        p.places.push_back(std::move(spots));
+      }
+    }
+    combinations *= p.places.size();
+    if (combinations > MAX_GOAL_RANKS) {
+      return make_error(fmt::format("a pattern database would have more than {} goal positions "
+                                    "(pieces kept together): expected fewer together groups "
+                                    "or places",
+                                    MAX_GOAL_RANKS),
+                        {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
+    }
+    placed.push_back(std::move(p));
+  }
+  // The untracked kind of each group (what its untracked labels project to), if any.
+  std::vector<int> blank(pp.groups().size(), -1);
+  for (std::size_t gi = 0; gi < pp.groups().size(); ++gi) {
+    for (std::size_t l = 0; l < tracked[gi].size(); ++l) {
+      if (!tracked[gi][l]) blank[gi] = label_map[gi][l];
+    }
+  }
+  // Step 2. Every combination (depth first), ranked and checked.
+  std::vector<std::uint64_t> out;
+  Position pos = base;
+  std::uint64_t visited = 0;
+  Status stop = Ok{};
+  auto finish = [&] {
+    Position full = pos;
+    for (std::size_t gi = 0; gi < full.size(); ++gi) {
+      for (std::size_t j = 0; j < full[gi].labels.size(); ++j) {
+        if (full[gi].labels[j] != EMPTY) continue;
+        if (blank[gi] < 0) return;  // a slot no piece can fill
+        full[gi].labels[j] = static_cast<std::uint8_t>(blank[gi]);
+        full[gi].ori[j] = 0;
+      }
+    }
+    const std::uint64_t r = pp.rank(full);
+    if (pp.joint_reachable(full) && pp.unrank(r) == full) out.push_back(r);
+  };
+  auto place = [&](auto&& self, std::size_t i) -> void {
+    if (!stop) return;
+    if ((++visited & 4095) == 0 && run.should_stop()) {
+      stop = run.stop_error();
+      return;
+    }
+    if (i == placed.size()) {
+      finish();
+      return;
+    }
+    const Placed& p = placed[i];
+    for (const auto& spots : p.places) {
+      std::size_t k = 0;
+      for (; k < spots.size(); ++k) {
+        // (A slot holds EMPTY, the untracked kind, or a piece placed before: taken.)
+        GroupState& s = pos[p.group[k]];
+        const std::uint8_t there = s.labels[spots[k].slot];
+        if (there != EMPTY && static_cast<int>(there) != blank[p.group[k]]) break;
+        s.labels[spots[k].slot] = p.label[k];
+        s.ori[spots[k].slot] = spots[k].ori;
+      }
+      if (k == spots.size()) self(self, i + 1);
+      for (std::size_t u = 0; u < k; ++u) {
+        const std::uint8_t slot = spots[u].slot;
+        pos[p.group[u]].labels[slot] = base[p.group[u]].labels[slot];
+        pos[p.group[u]].ori[slot] = base[p.group[u]].ori[slot];
+      }
+    }
+  };
+  place(place, 0);
+  if (!stop) return stop.error();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -553,8 +875,10 @@ class Kernel {
   using Move = int;
   Kernel(const CompiledPuzzle& full, const std::vector<DefSolver::Pdb>& pdbs,
          const std::vector<std::int32_t>& canonical, std::vector<int> costs, bool all,
-         int max_depth, const Inverter* inverter, const Symmetries* symmetries)
+         int max_depth, const Inverter* inverter, const Symmetries* symmetries,
+         const DefSolver::Goal* goal)
       : full_(full),
+        goal_set_(goal),
         inverter_(inverter),
         symmetries_(inverter != nullptr && symmetries != nullptr && symmetries->size() > 0
                         ? symmetries
@@ -720,7 +1044,7 @@ class Kernel {
       next_bound_ = std::min(next_bound_, g + weight_ * hv);
       return;
     }
-    if (pos == goal_) {
+    if (at_goal(pos)) {
       items.push_back({pos, own(), path_, state, g, hv, true, nodes_ - split_start_});
       return;
     }
@@ -803,7 +1127,7 @@ class Kernel {
       return false;
     }
     // The goal's bound is 0 in every database: a position with a positive bound is not it.
-    if (hv == 0 && pos == goal_) {
+    if (hv == 0 && at_goal(pos)) {
       if (!found_) solutions_.clear();
       found_ = true;
       solutions_.push_back(path_);
@@ -909,7 +1233,12 @@ class Kernel {
   };
   std::vector<std::vector<Child>> order_;  // [depth]: the quick pass's children, closest first
 
+  bool at_goal(const Position& pos) const {
+    return goal_set_ == nullptr ? pos == goal_ : goal_set_->reached(pos, goal_);
+  }
+
   const CompiledPuzzle& full_;
+  const DefSolver::Goal* goal_set_;  // null: the goal is goal_ itself
   static constexpr int SYMMETRY_MIN_DEPTH = 5;
   int weight_ = 1;
   int max_length_ = 0;
@@ -1088,11 +1417,31 @@ std::optional<std::size_t> piece_before_first(const std::vector<char>& tracked) 
 // none fits; the run's stop error when stopped.
 Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     const Definition& d, const CompiledPuzzle& fp, Metric metric, std::uint64_t memory_bytes,
-    bool fill_budget, const RunContext& run) {
+    bool fill_budget, const DefSolver::Goal* goal, const RunContext& run) {
+  // The units in order, in chunks: a group's labels; with together groups, each together
+  // group's pieces first (a table tracks a whole group where it can: a pair's bound needs
+  // both), then the labels of the groups without together pieces. The free pieces are never
+  // tracked (the goal does not place them).
   std::vector<PieceUnit> units;
+  if (goal != nullptr) {
+    for (std::size_t t = 0; t < goal->groups.size(); ++t) {
+      const auto& g = goal->groups[t];
+      for (std::size_t k = 0; k < g.label.size(); ++k) {
+        units.push_back({g.group[k], g.label[k], t});
+      }
+    }
+  }
   for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+    const std::size_t chunk = (goal != nullptr ? goal->groups.size() : 0) + gi;
+    if (goal != nullptr && goal->free_group[gi]) {
+      // (Of a group holding together pieces, only the pieces placed home.)
+      for (std::uint8_t j : goal->fixed[gi]) {
+        units.push_back({gi, fp.groups()[gi].solved_labels[j], chunk});
+      }
+      continue;
+    }
     for (std::size_t l = 0; l < fp.groups()[gi].label_value.size(); ++l)
-      units.push_back({gi, static_cast<int>(l)});
+      units.push_back({gi, static_cast<int>(l), chunk});
   }
   auto empty_tracking = [&] {
     std::vector<std::vector<char>> t;
@@ -1116,7 +1465,7 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
       // otherwise a table holding other groups is closed first, so that a group is not split
       // to fill the end of another group's table (corners + one edge is a poor bound).
       std::size_t last = first;
-      while (last < units.size() && units[last].group == units[first].group) ++last;
+      while (last < units.size() && units[last].chunk == units[first].chunk) ++last;
       auto whole = current;
       for (std::size_t i = first; i < last; ++i) {
         whole[units[i].group][static_cast<std::size_t>(units[i].label)] = 1;
@@ -1157,8 +1506,10 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     // A table that tracks part of a group may have room left (the last of a group's tables
     // holds what remained): it takes more of that group's pieces, those just before its own
     // first, while it fits. The bound is the maximum, so tables may overlap; a larger table is
-    // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12).
+    // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12). Not with together
+    // groups (the piece before may be a free one).
     for (auto& table : tables_plan) {
+      if (goal != nullptr) break;
       for (std::size_t gi = 0; gi < table.size(); ++gi) {
         while (const std::optional<std::size_t> l = piece_before_first(table[gi])) {
           auto trial = table;
@@ -1176,7 +1527,7 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     // first as above, while the whole plan stays within the budget. One larger table is a much
     // stronger bound than several small ones (the 2x2x2 antipode: corners 8,1-4 and 5-8 search
     // 350 K nodes where 1-4 and 5-8 search 3.5 M, for 0.05 s more of building).
-    if (fill_budget) {
+    if (fill_budget && goal == nullptr) {
       std::vector<std::uint64_t> sizes;
       std::uint64_t total = 0;
       for (const auto& table : tables_plan) {
@@ -1265,13 +1616,19 @@ Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
                                                   const RunContext& run) {
   auto full = compile_full(d, options.metric, run);
   if (!full) return full.error();
-  auto planned =
-      plan_databases(d, *full, options.metric, options.memory_bytes, options.fill_budget, run);
+  std::shared_ptr<const Goal> goal;
+  if (!options.together.empty()) {
+    auto g = compile_goal(d, *full, options.together);
+    if (!g) return g.error();
+    goal = *g;
+  }
+  auto planned = plan_databases(d, *full, options.metric, options.memory_bytes, options.fill_budget,
+                                goal.get(), run);
   if (!planned) return planned.error();
   const std::uint64_t hash = definition_hash(d);
   std::vector<PlannedTable> out;
   for (const auto& t : *planned) {
-    const std::string pattern = pattern_name(d, *full, t);
+    const std::string pattern = tables_pattern(d, *full, t, goal.get());
     const std::uint64_t entries = projected_states(d, *full, t, options.metric);
     out.push_back({pattern, entries, (entries + 1) / 2,
                    pdb_key(hash, options.metric, pattern,
@@ -1297,6 +1654,11 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   solver->full_ = std::make_shared<const CompiledPuzzle>(std::move(*full));
   const CompiledPuzzle& fp = *solver->full_;
   const std::uint64_t hash = definition_hash(d);
+  if (!options.together.empty()) {
+    auto goal = compile_goal(d, fp, options.together);
+    if (!goal) return goal.error();
+    solver->goal_ = *goal;
+  }
   // The group of the moves, for the reachability check before every search (a group too large
   // for Schreier–Sims here leaves that check to the search, as before).
   {
@@ -1341,8 +1703,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                     : weighted                    ? d.moves[m].htm_cost
                                                   : 1);
   }
-  auto planned =
-      plan_databases(d, fp, options.metric, options.memory_bytes, options.fill_budget, run);
+  auto planned = plan_databases(d, fp, options.metric, options.memory_bytes, options.fill_budget,
+                                solver->goal_.get(), run);
   if (!planned) return planned.error();
   std::vector<std::vector<std::vector<char>>> plan = std::move(*planned);
   if (plan.empty()) {
@@ -1382,7 +1744,20 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     const double compile_seconds = compile_clock.seconds();
     if (!pp) return pp.error();
     auto ppp = std::make_shared<const CompiledPuzzle>(std::move(*pp));
-    const std::string pattern = pattern_name(d, fp, plan[t]);
+    // The projected label of each of the full puzzle's labels (full and projected groups have
+    // the same slots: the solved patterns pair the labels).
+    std::vector<std::vector<std::uint8_t>> label_map;
+    for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+      const PieceGroup& fg = fp.groups()[gi];
+      const PieceGroup& pg = ppp->groups()[gi];
+      std::vector<std::uint8_t> map(fg.label_value.size(), 0);
+      for (int j = 0; j < fg.size(); ++j) {
+        map[fg.solved_labels[static_cast<std::size_t>(j)]] =
+            pg.solved_labels[static_cast<std::size_t>(j)];
+      }
+      label_map.push_back(std::move(map));
+    }
+    const std::string pattern = tables_pattern(d, fp, plan[t], solver->goal_.get());
     TableRecipe<std::vector<std::uint8_t>> recipe;
     recipe.key = pdb_key(hash, options.metric, pattern, pco.max_table_bytes);
     if (wide) recipe.key.pattern += "-scaled-bytes";
@@ -1395,9 +1770,14 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
     // The callbacks own what they read (the projected puzzle, the phase name), so a store that
     // allows it may finish the build after this request has gone (the server's does).
     recipe.background = true;
-    recipe.build = [ppp, phase, weighted, wide, costs](
+    recipe.build = [ppp, phase, weighted, wide, costs, label_map, tracked = plan[t],
+                    goal = solver->goal_](
                        const RunContext& r) -> Result<std::shared_ptr<std::vector<std::uint8_t>>> {
-      return weighted ? build_weighted_pdb(*ppp, costs, wide, r, phase) : build_pdb(*ppp, r, phase);
+      // Distance 0: the goal's positions (the solved one, or the together groups' places).
+      auto starts = goal_ranks(*ppp, label_map, tracked, goal.get(), r);
+      if (!starts) return starts.error();
+      return weighted ? build_weighted_pdb(*ppp, costs, wide, *starts, r, phase)
+                      : build_pdb(*ppp, *starts, r, phase);
     };
     recipe.payload = [](std::vector<std::uint8_t>& v) {
       return std::span<std::uint8_t>(v.data(), v.size());
@@ -1419,17 +1799,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
             {}, Error::NO_POSITION, ErrorKind::Internal);
       }
     }
-    for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
-      const PieceGroup& fg = fp.groups()[gi];
-      const PieceGroup& pg = ppp->groups()[gi];
-      // Full and projected groups have the same slots: the solved patterns pair the labels.
-      std::vector<std::uint8_t> map(fg.label_value.size(), 0);
-      for (int j = 0; j < fg.size(); ++j) {
-        map[fg.solved_labels[static_cast<std::size_t>(j)]] =
-            pg.solved_labels[static_cast<std::size_t>(j)];
-      }
-      pdb.label_map.push_back(std::move(map));
-    }
+    pdb.label_map = std::move(label_map);
     // (A scaled table rounds its distances down; a wide one may keep 254 for any farther.)
     bool exact =
         pdb.scale == 1 && (!wide || std::memchr((*nib)->data(), 254, (*nib)->size()) == nullptr);
@@ -1446,7 +1816,8 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
   // Step 5. The moves' costs and the lookups' tables, once for every solve.
   solver->costs_ = costs;
   auto lookups = std::make_shared<Lookups>();
-  if (options.inverse_lookups) lookups->inverter = Inverter::make(fp);
+  // (Dual and symmetry bounds need a goal that is one element: not with together groups.)
+  if (options.inverse_lookups && !solver->goal_) lookups->inverter = Inverter::make(fp);
   if (lookups->inverter && options.symmetry_lookups) {
     lookups->symmetries = Symmetries::make(fp, solver->costs_);
   }
@@ -1487,7 +1858,8 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
   kernels.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) {
     kernels.emplace_back(fp, pdbs_, canonical_, costs, options_.all_optimal, options_.max_length,
-                         lookups.inverter ? &*lookups.inverter : nullptr, &lookups.symmetries);
+                         lookups.inverter ? &*lookups.inverter : nullptr, &lookups.symmetries,
+                         goal_.get());
     kernels.back().set_max_solutions(options_.max_solutions);
   }
   ParallelKernel parallel(kernels, run, io, options_.all_optimal);
@@ -1496,7 +1868,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
     std::vector<std::size_t> seq;
     for (int m : moves) seq.push_back(fp.moves()[static_cast<std::size_t>(m)]);
     auto reached = fp.position_of(replay(d, start, seq));
-    return reached && *reached == fp.solved();
+    return reached && (goal_ ? goal_->reached(*reached, fp.solved()) : *reached == fp.solved());
   };
   auto to_solution = [&](const std::vector<int>& sol, std::uint64_t nodes, double seconds) {
     DefSolution s;

@@ -41,6 +41,13 @@ struct SetState {
   bool operator==(const SetState&) const = default;
 };
 
+// One slot of one set (both 0-based).
+struct SlotRef {
+  std::size_t set = 0;
+  std::uint8_t slot = 0;
+  bool operator==(const SlotRef&) const = default;
+};
+
 // A whole state: sets[k] belongs to Definition::sets[k].
 struct State {
   std::vector<SetState> sets;

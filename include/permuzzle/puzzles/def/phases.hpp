@@ -63,7 +63,17 @@ struct Phase {
   // No move of the puzzle, only the sequences (a phase file's `Moves` line with no move; an
   // auto phase where every move would disturb pieces already placed). `moves` is then empty.
   bool only_sequences = false;
+  // A phase file's `Blocks` and `Together` lines (reader.hpp's PhaseSpec): each together group's
+  // pieces end where the group the blocks generate (each a move sequence's net effect) can take
+  // them, all at once, from their home slots, rather than at home (together_groups; the
+  // 4x4x4's paired wings).
+  std::vector<BlockGenerator> blocks = {};
+  std::vector<std::vector<SlotRef>> together = {};
 };
+
+// A together group's places are at most this many (the images of its home slots under the
+// block moves' group, found by breadth-first search).
+inline constexpr std::size_t MAX_TOGETHER_PLACES = 100'000;
 
 // Block chain (auto step 2): each phase's arrangements of its new pieces stay within this, and
 // the rest is one phase once the remaining moves' group has at most this many elements; a step
@@ -144,6 +154,14 @@ std::string format_phase_file(const Definition& d, const std::vector<Phase>& pha
 // are left out of it (their content cannot change during the phase), and a set with no slot
 // left; the pattern numbers in the slots kept are renumbered 0.. in their order.
 Definition phase_definition(const Definition& d, const Phase& phase);
+// The phase's together groups in its puzzle's terms (phase_definition's sets and slots), as
+// DefSolveOptions::together takes them: each group's places are the images of its pieces' home
+// slots (and Solved orientations) under the group the phase's block moves generate; a piece
+// whose home slot the phase leaves out stays home (the projection checks it) and is no part of
+// its group there, nor is a place through a slot left out. LimitExceeded past
+// MAX_TOGETHER_PLACES places.
+Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Phase& phase,
+                                                   const RunContext& run);
 // A position of the puzzle (pattern form of d.solved) as a position of the phase's puzzle; an
 // error (Unsolvable) when a slot the phase leaves out does not already hold what the phase's
 // pattern wants there.

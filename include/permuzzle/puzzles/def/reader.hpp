@@ -74,12 +74,25 @@ inline constexpr int MAX_SEQUENCE_ORDER = 12;
 // power_name(seq.name, power, seq.order), as a base move's powers are.
 std::vector<std::size_t> sequence_power_moves(const PhaseSequence& seq, int power);
 
+// One `Blocks` line of a phase: its moves and rotations as written, and their net effect.
+struct BlockGenerator {
+  std::string text;
+  State effect;
+  bool operator==(const BlockGenerator&) const = default;
+};
+
 struct PhaseSpec {
   std::string name;
   std::size_t line = 0;            // 1-based line of `Phase`
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
   std::vector<PhaseSequence> sequences;
   bool only_sequences = false;  // `Moves` with no move: the sequences alone
+  // `Blocks MOVE ...` lines: each one generator (the net effect of its moves or rotations) of
+  // the group under which pieces stay together; `Together SET n ... [SET n ...]` lines: the
+  // pieces the puzzle's Solved pattern holds at those slots end together, where that group can
+  // take them from their home slots (docs/def-phases.md).
+  std::vector<BlockGenerator> blocks;
+  std::vector<std::vector<SlotRef>> together;
   State pattern;
 };
 Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,

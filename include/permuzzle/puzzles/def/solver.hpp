@@ -16,6 +16,7 @@
 // search (Dial's buckets) and keep floor(distance / scale) in their 4 bits.
 #pragma once
 
+#include <compare>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,23 @@
 #include "permuzzle/puzzles/def/compiled.hpp"
 
 namespace permuzzle::def {
+
+// Pieces that must end together rather than each in its home slot (a phase file's `Together`
+// line, issue 35 part 3: a 4x4x4's paired wings). The pieces the definition's Solved pattern
+// holds at `pieces` end at any one of `places`, a place giving each piece (in `pieces`' order)
+// its slot and orientation: the images of their home slots under the phase's `Blocks` moves.
+// Elsewhere the goal is the Solved pattern, and every other piece of a set that holds such a
+// piece is free: identical to the set's other free pieces, orientation ignored (checked).
+struct TogetherGroup {
+  struct Spot {
+    std::uint8_t slot = 0;
+    std::uint8_t ori = 0;
+    auto operator<=>(const Spot&) const = default;
+  };
+  std::vector<SlotRef> pieces;            // their home slots
+  std::vector<std::vector<Spot>> places;  // [place][piece]
+  bool operator==(const TogetherGroup&) const = default;
+};
 
 struct DefSolveOptions {
   Metric metric = Metric::Htm;
@@ -54,6 +72,9 @@ struct DefSolveOptions {
   // The plan's tables grow into the budget their equal shares leave unused (smallest growth
   // first): fewer, larger tables within the same memory. PlannedSolver's first tier.
   bool fill_budget = false;
+  // The goal: the Solved pattern, or with these its pieces together anywhere their places allow
+  // (TogetherGroup). The dual and symmetry lookups are then off (the goal is no single element).
+  std::vector<TogetherGroup> together;
 };
 
 struct DefSolution {
@@ -124,6 +145,8 @@ class DefSolver {
     bool wide = false;
     std::vector<std::vector<std::uint8_t>> label_map;  // [group][full label] = projected label
   };
+  // The together groups (DefSolveOptions::together) in the compiled puzzle's terms (solver.cpp).
+  struct Goal;
 
  private:
   DefSolveOptions options_;
@@ -138,6 +161,7 @@ class DefSolver {
   struct Lookups;
   std::shared_ptr<const Lookups> lookups_;
   std::shared_ptr<const PermGroup> group_;  // null: too large to build here
+  std::shared_ptr<const Goal> goal_;        // the together groups, compiled (null: none)
 };
 
 }  // namespace permuzzle::def
