@@ -2,9 +2,11 @@
 // fixed small definition, scramble files, move sequences and `--state` text. Selector byte:
 // bits 0-1 pick the format (0: definition, 1: scramble file, 2: move sequence, 3: state); with
 // format 1, bit 2 reads a phase file (parse_phase_file) instead.
+#include <algorithm>
 #include <string>
 
 #include "fuzz_common.hpp"
+#include "permuzzle/puzzles/def/phases.hpp"
 #include "permuzzle/puzzles/def/reader.hpp"
 
 namespace {
@@ -58,6 +60,32 @@ void fuzz_phases(const Definition& d, std::string_view text) {
       check(apply_moves(d, d.identity(), q.moves) == q.effect);
       check(apply_moves(d, q.effect, q.inverse) == d.identity());
       check(!d.find_move(q.name).ok());
+    }
+    // Together groups: slots in range, each in one group, each with a number of its own in
+    // the pattern; blocks given before them, each a state of the puzzle.
+    check(p.together.empty() || !p.blocks.empty());
+    for (const BlockGenerator& b : p.blocks) check_state(d, b.effect);
+    std::vector<SlotRef> seen;
+    for (const auto& group : p.together) {
+      check(!group.empty());
+      for (const SlotRef& piece : group) {
+        check(piece.set < d.sets.size() && piece.slot < d.sets[piece.set].pieces);
+        check(std::find(seen.begin(), seen.end(), piece) == seen.end());
+        seen.push_back(piece);
+        const auto& numbers = p.pattern.sets[piece.set].perm;
+        check(std::count(numbers.begin(), numbers.end(), numbers[piece.slot]) == 1);
+      }
+    }
+    // Their places: the home place first, every place a slot per piece.
+    if (!p.together.empty()) {
+      const Phase phase = phases_from_specs(d, {p}).front();
+      auto groups = together_groups(d, phase, permuzzle::RunContext{});
+      if (groups.ok()) {
+        for (const TogetherGroup& g : *groups) {
+          check(!g.places.empty());
+          for (const auto& place : g.places) check(place.size() == g.pieces.size());
+        }
+      }
     }
     // Pieces identical in the Solved pattern got one number (the reader's promise).
     for (std::size_t k = 0; k < d.sets.size(); ++k) {

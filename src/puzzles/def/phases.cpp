@@ -922,10 +922,8 @@ Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Ph
     // Step 3. In the phase puzzle's terms: pieces whose home is left out stay out (they stay
     // home), places through a slot left out are never reached.
     TogetherGroup t;
-    std::vector<std::size_t> kept_pieces;
     for (std::size_t k = 0; k < group.size(); ++k) {
       if (slot_index[group[k].set][group[k].slot] < 0) continue;
-      kept_pieces.push_back(k);
       t.pieces.push_back({set_index[group[k].set],
                           static_cast<std::uint8_t>(slot_index[group[k].set][group[k].slot])});
     }

@@ -39,8 +39,9 @@ struct DefSolver::Goal {
   };
   std::vector<Group> groups;
   std::vector<char> free_group;  // [compiled group]: holds together pieces
-  // [compiled group]: its group slots whose one piece (neither together nor free) must be home.
-  std::vector<std::vector<std::uint8_t>> fixed;
+  // [compiled group]: its group slots whose one piece (neither together nor free) must be home,
+  // each with whether its orientation counts (not '?').
+  std::vector<std::vector<std::pair<std::uint8_t, bool>>> fixed;
   std::string key;  // names the groups and places in the tables' keys
 
   // Where a piece is: its group slot (the label is one piece's).
@@ -54,8 +55,9 @@ struct DefSolver::Goal {
         if (!(pos[gi] == solved[gi])) return false;
         continue;
       }
-      for (std::uint8_t j : fixed[gi]) {
-        if (pos[gi].labels[j] != solved[gi].labels[j] || pos[gi].ori[j] != solved[gi].ori[j]) {
+      for (const auto& [j, with_ori] : fixed[gi]) {
+        if (pos[gi].labels[j] != solved[gi].labels[j] ||
+            (with_ori && pos[gi].ori[j] != solved[gi].ori[j])) {
           return false;
         }
       }
@@ -459,7 +461,7 @@ Result<std::shared_ptr<const DefSolver::Goal>> compile_goal(
         const auto j = static_cast<std::size_t>(
             std::find(pg.solved_labels.begin(), pg.solved_labels.end(), l) -
             pg.solved_labels.begin());
-        goal->fixed[gi].push_back(static_cast<std::uint8_t>(j));
+        goal->fixed[gi].push_back({static_cast<std::uint8_t>(j), !pg.label_ignored[l]});
         continue;
       }
       if (free_label >= 0 || (!pg.label_ignored[l] && pg.orientations > 1)) {
@@ -534,6 +536,11 @@ Result<std::vector<std::uint64_t>> goal_ranks(
                         {}, Error::NO_POSITION, ErrorKind::LimitExceeded);
     }
     placed.push_back(std::move(p));
+  }
+  if (auto ok = run.check_memory(combinations * sizeof(std::uint64_t),
+                                 "a pattern database's goal positions (pieces kept together)");
+      !ok) {
+    return ok.error();
   }
   // The untracked kind of each group (what its untracked labels project to), if any.
   std::vector<int> blank(pp.groups().size(), -1);
@@ -1435,7 +1442,7 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     const std::size_t chunk = (goal != nullptr ? goal->groups.size() : 0) + gi;
     if (goal != nullptr && goal->free_group[gi]) {
       // (Of a group holding together pieces, only the pieces placed home.)
-      for (std::uint8_t j : goal->fixed[gi]) {
+      for (const auto& [j, with_ori] : goal->fixed[gi]) {
         units.push_back({gi, fp.groups()[gi].solved_labels[j], chunk});
       }
       continue;
