@@ -848,33 +848,20 @@ Result<State> project_state(const Definition& d, const Phase& phase, const State
   return project_with(d, phase, make_projection(d, phase), position);
 }
 
-Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Phase& phase,
-                                                   const RunContext& run) {
+namespace {
+
+// together_groups with the phase's kept slots already worked out (PhasedSolver::create has
+// them in the phase's projection).
+Result<std::vector<TogetherGroup>> together_groups_kept(const Definition& d, const Phase& phase,
+                                                        const KeptSlots& ks,
+                                                        const RunContext& run) {
   std::vector<TogetherGroup> out;
   if (phase.together.empty()) return out;
-  const KeptSlots ks = kept_slots(phase_definition_whole(d, phase));
-  // Step 1. Where each slot goes under each block move (slot s's piece moves to slot i where
-  // the effect's perm[i] = s, turned by its ori[i]).
-  struct Image {
-    std::vector<std::vector<std::uint8_t>> to;  // [set][slot]
-    std::vector<std::vector<std::uint8_t>> turn;
-  };
-  std::vector<Image> images;
+  // Step 1. Where each slot's piece goes under each block: the inverse of the block's effect
+  // sends slot s to the slot i that reads it, with the opposite of the turn it gets there.
+  std::vector<State> images;
   for (const BlockGenerator& generator : phase.blocks) {
-    Image im;
-    const State& effect = generator.effect;
-    for (std::size_t k = 0; k < d.sets.size(); ++k) {
-      const SetState& e = effect.sets[k];
-      const std::size_t n = static_cast<std::size_t>(d.sets[k].pieces);
-      im.to.emplace_back(n, 0);
-      im.turn.emplace_back(n, 0);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint8_t from = e.perm.empty() ? static_cast<std::uint8_t>(i) : e.perm[i];
-        im.to[k][from] = static_cast<std::uint8_t>(i);
-        im.turn[k][from] = e.ori.empty() ? 0 : e.ori[i];
-      }
-    }
-    images.push_back(std::move(im));
+    images.push_back(inverse_position(d, generator.effect));
   }
   // The phase puzzle's set index of each set (sets with no kept slot are left out) and slot
   // index of each kept slot.
@@ -899,13 +886,13 @@ Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Ph
     std::set<Tuple> seen = {home};
     for (std::size_t i = 0; i < places.size(); ++i) {
       if ((i & 1023) == 0 && run.should_stop()) return run.stop_error();
-      for (const Image& im : images) {
+      for (const State& image : images) {
         Tuple next = places[i];
         for (std::size_t k = 0; k < group.size(); ++k) {
-          const std::size_t set = group[k].set;
-          const int o = d.sets[set].orientations;
-          next[k].ori = static_cast<std::uint8_t>((next[k].ori + im.turn[set][next[k].slot]) % o);
-          next[k].slot = im.to[set][next[k].slot];
+          const SetState& to = image.sets[group[k].set];
+          const int o = d.sets[group[k].set].orientations;
+          next[k].ori = static_cast<std::uint8_t>((next[k].ori + o - to.ori[next[k].slot]) % o);
+          next[k].slot = to.perm[next[k].slot];
         }
         if (seen.insert(next).second) {
           if (places.size() >= MAX_TOGETHER_PLACES) {
@@ -946,6 +933,13 @@ Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Ph
     out.push_back(std::move(t));
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<TogetherGroup>> together_groups(const Definition& d, const Phase& phase,
+                                                   const RunContext& run) {
+  return together_groups_kept(d, phase, kept_slots(phase_definition_whole(d, phase)), run);
 }
 
 std::string phase_pattern_text(const Definition& d, const Phase& phase) {
@@ -1084,7 +1078,8 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
           std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
       continue;
     }
-    auto together = together_groups(d, phases[k], run);
+    auto projection = std::make_shared<const PhaseProjection>(make_projection(d, phases[k]));
+    auto together = together_groups_kept(d, phases[k], projection->ks, run);
     if (!together) {
       Error e = together.error();
       e.message = fmt::format("phase {} ({}): {}", k + 1, phases[k].name, e.message);
@@ -1098,8 +1093,7 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
       return e;
     }
     solver->solvers_.push_back(std::move(*s));
-    solver->projections_.push_back(
-        std::make_shared<const PhaseProjection>(make_projection(d, phases[k])));
+    solver->projections_.push_back(std::move(projection));
   }
   solver->phases_ = std::move(phases);
   solver->commuting_ = commuting_bases(d);

@@ -481,6 +481,15 @@ struct NameTable {
     return {};
   }
 
+  // The names of a finished definition: its moves', rotations' and aliases'.
+  static NameTable of(const Definition& d) {
+    NameTable t;
+    for (std::size_t i = 0; i < d.base_moves.size(); ++i) t.add_base(d.base_moves[i], i, false);
+    for (std::size_t i = 0; i < d.rotations.size(); ++i) t.add_base(d.rotations[i], i, true);
+    for (const auto& [alias, target] : d.aliases) t.names[alias] = Entry{false, 0, 1, target};
+    return t;
+  }
+
   std::optional<State> effect(const Definition& d, const std::string& name) const {
     std::string current = name;
     for (int hops = 0; hops < 64; ++hops) {
@@ -936,6 +945,7 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
   Source src(text, file_name);
   const auto& toks = src.tokens();
   BlockReader blocks(src, d);
+  std::optional<NameTable> names;  // for `Blocks` lines, made at the first
   std::vector<PhaseSpec> out;
   std::size_t i = 0;
   while (i < toks.size()) {
@@ -1048,21 +1058,11 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
       const Token& bk = toks[i++];
       BlockGenerator generator{"", d.identity()};
       while (i < toks.size() && !toks[i].first) {
-        // A move, or a rotation's power (named as a base move's: x, x2, x').
+        // A move, a rotation's power (x, x2, x') or an alias.
         const Token& t = toks[i++];
-        std::optional<State> effect;
-        if (auto m = d.find_move(t.text)) {
-          effect = d.moves[*m].effect;
-        } else {
-          for (const BaseMove& r : d.rotations) {
-            State power = r.effect;
-            for (int k = 1; k < r.order && !effect; ++k) {
-              if (power_name(r.name, k, r.order) == t.text) effect = power;
-              power = apply(d, power, r.effect);
-            }
-          }
-          if (!effect) return src.at(t, m.error().message + " (or a rotation)");
-        }
+        if (!names) names = NameTable::of(d);
+        const std::optional<State> effect = names->effect(d, std::string(t.text));
+        if (!effect) return src.at(t, d.find_move(t.text).error().message + " (or a rotation)");
         generator.effect = apply(d, generator.effect, *effect);
         generator.text += (generator.text.empty() ? "" : " ") + std::string(t.text);
       }
@@ -1164,43 +1164,44 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
         phase.pattern.sets[k].ori[j] = want_ignored ? ORIENTATION_IGNORED : solved.ori[j];
       }
     }
-    // Step 3. A together piece has a number of its own; the other pieces of its set are free
-    // (one number, orientations '?'): the goal places only the together pieces there.
+    // Step 3. A together piece has a number of its own; beside the together pieces, a set
+    // holding some has pieces placed home (a number of their own) and at most one free kind (a
+    // number several slots share, orientation '?'): the goal places only the together pieces.
+    // Errors point at the Together line of the set's first together piece.
+    std::vector<const Token*> set_line(d.sets.size(), nullptr);
+    std::vector<std::vector<char>> in_group(d.sets.size());
     for (std::size_t t = 0; t < phase.together.size(); ++t) {
       for (const SlotRef& piece : phase.together[t]) {
         const SetState& pat = phase.pattern.sets[piece.set];
-        const std::string what = "set '" + d.sets[piece.set].name + "'";
-        const auto count = std::count(pat.perm.begin(), pat.perm.end(), pat.perm[piece.slot]);
-        if (count != 1) {
-          return src.at(*together_tokens[t],
-                        fmt::format("{}: together slot {} has number {} in the pattern, shared "
-                                    "with other slots: expected a number of its own",
-                                    what, piece.slot + 1, pat.perm[piece.slot] + 1));
+        if (std::count(pat.perm.begin(), pat.perm.end(), pat.perm[piece.slot]) != 1) {
+          return src.at(
+              *together_tokens[t],
+              fmt::format("set '{}': together slot {} has number {} in the pattern, "
+                          "shared with other slots: expected a number of its own",
+                          d.sets[piece.set].name, piece.slot + 1, pat.perm[piece.slot] + 1));
         }
-        // Beside the together pieces: pieces placed home (a number of their own) and at most
-        // one free kind (a number several slots share, orientation '?').
-        int free_number = -1;
-        for (std::size_t j = 0; j < pat.perm.size(); ++j) {
-          bool in_group = false;
-          for (const auto& g : phase.together) {
-            in_group |= std::find(g.begin(), g.end(),
-                                  SlotRef{piece.set, static_cast<std::uint8_t>(j)}) != g.end();
-          }
-          if (in_group || std::count(pat.perm.begin(), pat.perm.end(), pat.perm[j]) == 1) {
-            continue;
-          }
-          const bool ori_free =
-              d.sets[piece.set].orientations == 1 || pat.ori[j] == ORIENTATION_IGNORED;
-          if ((free_number >= 0 && pat.perm[j] != free_number) || !ori_free) {
-            return src.at(*together_tokens[t],
-                          fmt::format("{}: beside its together pieces, a slot holds a piece "
-                                      "placed home (a number of its own) or a free one (one "
-                                      "number the free slots share, orientation ?): slot {} "
-                                      "has {}",
-                                      what, j + 1, pat.perm[j] + 1));
-          }
-          free_number = pat.perm[j];
+        if (set_line[piece.set] == nullptr) set_line[piece.set] = together_tokens[t];
+        in_group[piece.set].resize(pat.perm.size(), 0);
+        in_group[piece.set][piece.slot] = 1;
+      }
+    }
+    for (std::size_t k = 0; k < d.sets.size(); ++k) {
+      if (set_line[k] == nullptr) continue;
+      const SetState& pat = phase.pattern.sets[k];
+      int free_number = -1;
+      for (std::size_t j = 0; j < pat.perm.size(); ++j) {
+        if (in_group[k][j] || std::count(pat.perm.begin(), pat.perm.end(), pat.perm[j]) == 1) {
+          continue;
         }
+        const bool ori_free = d.sets[k].orientations == 1 || pat.ori[j] == ORIENTATION_IGNORED;
+        if ((free_number >= 0 && pat.perm[j] != free_number) || !ori_free) {
+          return src.at(*set_line[k],
+                        fmt::format("set '{}': beside its together pieces, a slot holds a piece "
+                                    "placed home (a number of its own) or a free one (one "
+                                    "number the free slots share, orientation ?): slot {} has {}",
+                                    d.sets[k].name, j + 1, pat.perm[j] + 1));
+        }
+        free_number = pat.perm[j];
       }
     }
     out.push_back(std::move(phase));

@@ -49,6 +49,10 @@ struct DefSolver::Goal {
     return static_cast<std::size_t>(std::find(s.labels.begin(), s.labels.end(), label) -
                                     s.labels.begin());
   }
+  // At the goal: `solved` itself without together groups (goal null), else reached().
+  static bool at(const Goal* goal, const Position& pos, const Position& solved) {
+    return goal == nullptr ? pos == solved : goal->reached(pos, solved);
+  }
   bool reached(const Position& pos, const Position& solved) const {
     for (std::size_t gi = 0; gi < pos.size(); ++gi) {
       if (!free_group[gi]) {
@@ -370,6 +374,9 @@ Result<std::shared_ptr<const DefSolver::Goal>> compile_goal(
   auto bad = [](const std::string& what) {
     return make_error(what, {}, Error::NO_POSITION, ErrorKind::InvalidInput);
   };
+  // [compiled group][label]: a together piece.
+  std::vector<std::vector<char>> is_together;
+  for (const PieceGroup& pg : fp.groups()) is_together.emplace_back(pg.label_value.size(), 0);
   std::string key;
   for (const TogetherGroup& t : together) {
     DefSolver::Goal::Group g;
@@ -389,12 +396,11 @@ Result<std::shared_ptr<const DefSolver::Goal>> compile_goal(
                         "in the pattern (a together piece is one of its kind)",
                         piece.slot + 1, d.sets[piece.set].name));
       }
-      if (std::find(g.label.begin(), g.label.end(), label) != g.label.end() &&
-          g.group[static_cast<std::size_t>(std::find(g.label.begin(), g.label.end(), label) -
-                                           g.label.begin())] == at->first) {
+      if (is_together[at->first][label]) {
         return bad(fmt::format("together piece at slot {} of set '{}' is given twice",
                                piece.slot + 1, d.sets[piece.set].name));
       }
+      is_together[at->first][label] = 1;
       g.group.push_back(at->first);
       g.label.push_back(label);
       g.ignore_ori.push_back(pg.label_ignored[label]);
@@ -450,13 +456,7 @@ Result<std::shared_ptr<const DefSolver::Goal>> compile_goal(
     const PieceGroup& pg = fp.groups()[gi];
     int free_label = -1;
     for (std::size_t l = 0; l < pg.label_value.size(); ++l) {
-      bool together_piece = false;
-      for (const auto& g : goal->groups) {
-        for (std::size_t k = 0; k < g.label.size(); ++k) {
-          together_piece |= g.group[k] == gi && g.label[k] == l;
-        }
-      }
-      if (together_piece) continue;
+      if (is_together[gi][l]) continue;
       if (pg.multiplicity[l] == 1) {
         const auto j = static_cast<std::size_t>(
             std::find(pg.solved_labels.begin(), pg.solved_labels.end(), l) -
@@ -1240,9 +1240,7 @@ class Kernel {
   };
   std::vector<std::vector<Child>> order_;  // [depth]: the quick pass's children, closest first
 
-  bool at_goal(const Position& pos) const {
-    return goal_set_ == nullptr ? pos == goal_ : goal_set_->reached(pos, goal_);
-  }
+  bool at_goal(const Position& pos) const { return DefSolver::Goal::at(goal_set_, pos, goal_); }
 
   const CompiledPuzzle& full_;
   const DefSolver::Goal* goal_set_;  // null: the goal is goal_ itself
@@ -1515,14 +1513,15 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     // first, while it fits. The bound is the maximum, so tables may overlap; a larger table is
     // a stronger bound (the 3x3x3 at 4 GiB: edges 8-12 become edges 6-12). Not with together
     // groups (the piece before may be a free one).
-    for (auto& table : tables_plan) {
-      if (goal != nullptr) break;
-      for (std::size_t gi = 0; gi < table.size(); ++gi) {
-        while (const std::optional<std::size_t> l = piece_before_first(table[gi])) {
-          auto trial = table;
-          trial[gi][*l] = 1;
-          if (!fits(trial)) break;
-          table = std::move(trial);
+    if (goal == nullptr) {
+      for (auto& table : tables_plan) {
+        for (std::size_t gi = 0; gi < table.size(); ++gi) {
+          while (const std::optional<std::size_t> l = piece_before_first(table[gi])) {
+            auto trial = table;
+            trial[gi][*l] = 1;
+            if (!fits(trial)) break;
+            table = std::move(trial);
+          }
         }
       }
     }
@@ -1875,7 +1874,7 @@ Result<std::vector<DefSolution>> DefSolver::solve(const State& start, const RunC
     std::vector<std::size_t> seq;
     for (int m : moves) seq.push_back(fp.moves()[static_cast<std::size_t>(m)]);
     auto reached = fp.position_of(replay(d, start, seq));
-    return reached && (goal_ ? goal_->reached(*reached, fp.solved()) : *reached == fp.solved());
+    return reached && Goal::at(goal_.get(), *reached, fp.solved());
   };
   auto to_solution = [&](const std::vector<int>& sol, std::uint64_t nodes, double seconds) {
     DefSolution s;
