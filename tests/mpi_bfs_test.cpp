@@ -6,9 +6,12 @@
 // another number of processes; the message buffers stay within their budget.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include <unistd.h>
 
 #include "cli_runner.hpp"
 #include "def_test_data.hpp"
@@ -27,14 +30,29 @@ bool have_mpirun() {
 // `permuzzle --json --tables none <args>` as P processes of one mpirun job (root may run it:
 // the test machine's CI runs as root), each with one thread (a BFS command's --threads 1, unless
 // `one_thread` is false for a command without that option).
+// Each job gets a session directory of its own (Open MPI's orte_tmpdir_base): with the default
+// one shared under /tmp, two jobs launched at once by parallel tests (or a job started where a
+// killed job's directory was left) failed under load with "ORTE_ERROR_LOG ... session_dir.c
+// ... File exists".
 test::CliRun mpirun(int processes, const std::string& args, const std::string& env = "",
                     bool one_thread = true) {
-  const std::string prefix = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env +
-                             " mpirun --oversubscribe --bind-to none -np " +
-                             std::to_string(processes);
+  // (unique: this process's id and the clock)
+  const std::filesystem::path session =
+      std::filesystem::path(::testing::TempDir()) /
+      ("ompi-" + std::to_string(::getpid()) + "-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::filesystem::remove_all(session);
+  std::filesystem::create_directories(session);
+  const std::string prefix =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "OMPI_MCA_orte_tmpdir_base=" +
+      session.string() + " " + env + " mpirun --oversubscribe --bind-to none -np " +
+      std::to_string(processes);
   // run_cli_env puts the program after the environment: mpirun and its options go there.
-  return test::run_cli_env(prefix,
-                           "--json --tables none " + args + (one_thread ? " --threads 1" : ""));
+  test::CliRun run = test::run_cli_env(
+      prefix, "--json --tables none " + args + (one_thread ? " --threads 1" : ""));
+  std::filesystem::remove_all(session);
+  return run;
 }
 
 class MpiBfs : public ::testing::Test {
