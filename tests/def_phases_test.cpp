@@ -572,6 +572,23 @@ TEST(DefPhases, BadTogetherIsOneErrorWithItsPlace) {
   EXPECT_EQ((*again)[0].together, (*ok)[0].together);
 }
 
+// `def info --phases` names a together phase's blocks and groups (JSON and text) as the file
+// wrote them.
+TEST(DefPhasesCli, InfoListsTogetherGroups) {
+  const std::string path = ::testing::TempDir() + "/pair_info.phases";
+  std::ofstream(path) << F2L_PAIR;
+  auto info =
+      test::run_cli("--json --quiet def info " + data_file("3x3x3.tws") + " --phases " + path);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const auto phase = info.json()["phases"][0];
+  EXPECT_EQ(phase["blocks"], nlohmann::json::parse(R"(["x", "y' y2"])"));
+  EXPECT_EQ(phase["together"], nlohmann::json::parse(R"(["CORNERS 5 EDGES 9"])"));
+  auto text = test::run_cli("--quiet def info " + data_file("3x3x3.tws") + " --phases " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("1. pair (moves: all; 1 together group)"), std::string::npos) << text.out;
+  std::remove(path.c_str());
+}
+
 TEST(DefPhasesCli, SolveInfoAndRandom) {
   const std::string cube = data_file("3x3x3.tws");
   // A phase file through the CLI: Kociemba's two phases.

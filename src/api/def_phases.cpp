@@ -45,6 +45,15 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
       }
       entry["sequences"] = seqs;
     }
+    // A phase file's `Blocks` and `Together` lines: the pieces that must end together.
+    if (!p.together.empty()) {
+      nlohmann::json blocks = nlohmann::json::array();
+      for (const BlockGenerator& b : p.blocks) blocks.push_back(b.text);
+      nlohmann::json together = nlohmann::json::array();
+      for (const auto& group : p.together) together.push_back(together_text(d, group));
+      entry["blocks"] = blocks;
+      entry["together"] = together;
+    }
     list.push_back(std::move(entry));
   }
   return list;
@@ -216,8 +225,13 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
         z.positions.empty() ? nlohmann::json(nullptr) : nlohmann::json(z.positions);
     if (!z.refused.empty()) list[k]["positions_refused"] = z.refused;
     list[k]["rank_space"] = z.rank_space;
+    // A together phase's count is of its pattern's positions (the pieces told apart); its goal
+    // is every position with each group at one of its places.
+    const std::size_t groups = (*phases)[k].together.size();
     text += fmt::format(
-        "  {}. {} (moves: {}): {} positions\n", k + 1, z.name, z.moves,
+        "  {}. {} (moves: {}{}): {} positions\n", k + 1, z.name, z.moves,
+        groups == 0 ? std::string()
+                    : fmt::format("; {} together group{}", groups, groups == 1 ? "" : "s"),
         z.positions.empty() ? "not computed (" + z.refused + ")" : with_commas(z.positions));
   }
   out.json["phases"] = list;

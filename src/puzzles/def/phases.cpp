@@ -965,18 +965,20 @@ std::string format_phase_file(const Definition& d, const std::vector<Phase>& pha
     for (const PhaseSequence& q : phase.sequences)
       out += "Sequence " + q.name + " " + move_sequence_text(d, q.moves) + "\n";
     for (const BlockGenerator& generator : phase.blocks) out += "Blocks " + generator.text + "\n";
-    for (const auto& group : phase.together) {
-      out += "Together";
-      std::size_t set = d.sets.size();
-      for (const SlotRef& p : group) {
-        if (p.set != set) out += " " + d.sets[p.set].name;
-        set = p.set;
-        out += " " + std::to_string(p.slot + 1);
-      }
-      out += "\n";
-    }
+    for (const auto& group : phase.together) out += "Together " + together_text(d, group) + "\n";
     out += format_state_body(d, phase.pattern);
     out += "End\n";
+  }
+  return out;
+}
+
+std::string together_text(const Definition& d, const std::vector<SlotRef>& group) {
+  std::string out;
+  std::size_t set = d.sets.size();
+  for (const SlotRef& p : group) {
+    if (p.set != set) out += (out.empty() ? "" : " ") + d.sets[p.set].name;
+    set = p.set;
+    out += " " + std::to_string(p.slot + 1);
   }
   return out;
 }

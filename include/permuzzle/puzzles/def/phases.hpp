@@ -149,6 +149,9 @@ Result<std::optional<std::vector<Phase>>> planned_chain(const Definition& d,
 // phases: names made single tokens, `comment` lines first as `# ` lines.
 std::string format_phase_file(const Definition& d, const std::vector<Phase>& phases,
                               const std::vector<std::string>& comment = {});
+// One together group as a phase file's `Together` line writes it, without the keyword: each set's
+// name before its first slot, slots numbered from 1 ("EDGES 4 6").
+std::string together_text(const Definition& d, const std::vector<SlotRef>& group);
 
 // The phase's own puzzle (see the file comment). Slots that none of the phase's moves touch
 // are left out of it (their content cannot change during the phase), and a set with no slot
