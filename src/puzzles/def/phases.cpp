@@ -426,9 +426,7 @@ std::vector<std::size_t> merge_moves(const Definition& d, const std::vector<char
 
 std::vector<Phase> phases_from_specs(const Definition& d, const std::vector<PhaseSpec>& specs) {
   std::vector<Phase> out;
-  for (const PhaseSpec& s : specs)
-    out.push_back(
-        {s.name, s.pattern, s.moves, s.sequences, s.only_sequences, s.blocks, s.together});
+  for (const PhaseSpec& s : specs) out.push_back(s);
   if (out.empty() || !is_full_pattern(d, out.back().pattern)) {
     out.push_back({"solved", d.solved, {}, {}});
   }

@@ -2,7 +2,7 @@
 // to reach in order, each phase solved optimally by DefSolver (solver.hpp) for its pattern,
 // starting where the previous phase ended.
 //
-// A phase is a pattern in the puzzle's state form (reader.hpp's PhaseSpec): slots whose home
+// A phase is a pattern in the puzzle's state form (reader.hpp's Phase): slots whose home
 // pieces get the same number are identical for that phase, a '?' orientation is not cared for
 // yet. Its puzzle (phase_definition) is the definition with that pattern as Solved, only the
 // phase's moves (each base move replaced by the subgroup its allowed powers generate) and no
@@ -53,23 +53,6 @@
 #include "permuzzle/puzzles/def/solver.hpp"
 
 namespace permuzzle::def {
-
-struct Phase {
-  std::string name;
-  State pattern;                   // puzzle state form, as PhaseSpec::pattern
-  std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
-  // Played as one search move each, with their powers (a phase file's `Sequence` lines).
-  std::vector<PhaseSequence> sequences;
-  // No move of the puzzle, only the sequences (a phase file's `Moves` line with no move; an
-  // auto phase where every move would disturb pieces already placed). `moves` is then empty.
-  bool only_sequences = false;
-  // A phase file's `Blocks` and `Together` lines (reader.hpp's PhaseSpec): each together group's
-  // pieces end where the group the blocks generate (each a move sequence's net effect) can take
-  // them, all at once, from their home slots, rather than at home (together_groups; the
-  // 4x4x4's paired wings).
-  std::vector<BlockGenerator> blocks = {};
-  std::vector<std::vector<SlotRef>> together = {};
-};
 
 // A together group's places are at most this many (the images of its home slots under the
 // block moves' group, found by breadth-first search).

@@ -81,19 +81,30 @@ struct BlockGenerator {
   bool operator==(const BlockGenerator&) const = default;
 };
 
-struct PhaseSpec {
+// One phase: a pattern to reach (docs/def-phases.md), in the puzzle's state form: slots whose
+// home pieces get the same number are identical for that phase, a '?' orientation is not cared
+// for yet (phases.hpp says how a phase is solved).
+struct Phase {
   std::string name;
-  std::size_t line = 0;            // 1-based line of `Phase`
+  State pattern;
   std::vector<std::size_t> moves;  // indices into Definition::moves; empty = every move
+  // Played as one search move each, with their powers (a phase file's `Sequence` lines).
   std::vector<PhaseSequence> sequences;
-  bool only_sequences = false;  // `Moves` with no move: the sequences alone
+  // No move of the puzzle, only the sequences (a phase file's `Moves` line with no move; an
+  // auto phase where every move would disturb pieces already placed). `moves` is then empty.
+  bool only_sequences = false;
   // `Blocks MOVE ...` lines: each one generator (the net effect of its moves or rotations) of
   // the group under which pieces stay together; `Together SET n ... [SET n ...]` lines: the
   // pieces the puzzle's Solved pattern holds at those slots end together, where that group can
-  // take them from their home slots (docs/def-phases.md).
-  std::vector<BlockGenerator> blocks;
-  std::vector<std::vector<SlotRef>> together;
-  State pattern;
+  // take them from their home slots, all at once, rather than at home (together_groups; the
+  // 4x4x4's paired wings).
+  std::vector<BlockGenerator> blocks = {};
+  std::vector<std::vector<SlotRef>> together = {};
+};
+
+// A phase as a phase file gives it, with the line of its `Phase` keyword.
+struct PhaseSpec : Phase {
+  std::size_t line = 0;  // 1-based
 };
 Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string_view text,
                                                 std::string_view file_name);
