@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <limits>
@@ -25,9 +26,30 @@ constexpr std::uint64_t U64_MAX = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t JOINT_MAX_VALUES = std::uint64_t{1} << 21;
 __extension__ typedef unsigned __int128 U128;  // GCC/Clang extension: exact products
 
+// Pascal's triangle to row SMALL_BINOMIAL_ROWS - 1, made by the compiler (C(64, 32) < 2^64):
+// perm_rank's combination ranks read it in the search's hot path instead of dividing.
+constexpr int SMALL_BINOMIAL_ROWS = 65;
+constexpr std::array<std::array<std::uint64_t, SMALL_BINOMIAL_ROWS>, SMALL_BINOMIAL_ROWS>
+pascal_triangle() {
+  std::array<std::array<std::uint64_t, SMALL_BINOMIAL_ROWS>, SMALL_BINOMIAL_ROWS> c{};
+  for (int n = 0; n < SMALL_BINOMIAL_ROWS; ++n) {
+    c[static_cast<std::size_t>(n)][0] = 1;
+    for (int k = 1; k <= n; ++k) {
+      c[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)] =
+          c[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k - 1)] +
+          (k < n ? c[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k)] : 0);
+    }
+  }
+  return c;
+}
+constexpr auto SMALL_BINOMIALS = pascal_triangle();
+static_assert(SMALL_BINOMIALS[64][32] == 1832624140942590534ULL);
+
 // C(n, k), saturated at U64_MAX (callers compare it with values below 2^64).
 std::uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
+  if (n < SMALL_BINOMIAL_ROWS)
+    return SMALL_BINOMIALS[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)];
   k = std::min(k, n - k);
   U128 c = 1;
   for (int i = 1; i <= k; ++i) {
@@ -85,9 +107,7 @@ std::uint64_t perm_rank(const PieceGroup& g, const std::uint8_t* labels) {
   // Step by label: the combination rank of its slots among the free ones.
   const int label_count = static_cast<int>(g.multiplicity.size());
   std::uint64_t rank = 0;
-  std::uint32_t free_mask_lo = 0;  // unused: slots can exceed 32, so use a vector below
-  (void)free_mask_lo;
-  std::vector<char> taken(static_cast<std::size_t>(n), 0);
+  std::array<char, MAX_PIECES> taken{};  // on the stack: no allocation in the search
   int free_count = n;
   for (int l = 0; l + 1 < label_count; ++l) {
     const int c = g.multiplicity[static_cast<std::size_t>(l)];
@@ -1115,6 +1135,7 @@ RankExpander::RankExpander(const CompiledPuzzle& puzzle)
       continue;
     }
     d.scratch = puzzle.solved();
+    d.after_state = d.scratch[c.group];
     const PieceGroup& g = puzzle.groups()[c.group];
     d.fast = c.kind == Component::Kind::Perm && g.distinct && g.size() <= 20;
     d.arrangement = g.blank >= 0 && (c.kind == Component::Kind::Perm ||
@@ -1235,13 +1256,13 @@ std::uint64_t RankExpander::direct_after(std::size_t k, int m) {
     }
     return r;
   }
+  // The moved group into d.after (kept between calls: no allocation), swapped in for the rank
+  // and back out.
   const std::size_t gi = comp.group;
-  GroupState saved = d.scratch[gi];
-  GroupState after = saved;
-  apply_group(g, puzzle_->group_moves(m)[gi], saved, after);
-  d.scratch[gi] = std::move(after);
+  apply_group(g, puzzle_->group_moves(m)[gi], d.scratch[gi], d.after_state);
+  std::swap(d.scratch[gi], d.after_state);
   const std::uint64_t r = puzzle_->coordinate(k, d.scratch);
-  d.scratch[gi] = std::move(saved);
+  std::swap(d.scratch[gi], d.after_state);
   return r;
 }
 

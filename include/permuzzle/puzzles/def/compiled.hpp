@@ -290,6 +290,7 @@ class RankExpander {
     std::uint64_t ori_size = 1;                  // o^k
     std::vector<std::vector<std::uint8_t>> dst;  // [move][slot]
     Position scratch;                            // generic components: unrank, apply, rank
+    GroupState after_state;                      // (its group after a move)
     // A factored move table (Component::arrangement_moves): the loaded arrangement's row and
     // orientation value.
     const std::uint32_t* factored = nullptr;
