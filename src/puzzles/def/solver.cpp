@@ -928,6 +928,9 @@ class Kernel {
     children_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
     order_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
     ranks_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
+    child_bound_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
+    child_next_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
+    child_open_.assign(static_cast<std::size_t>(max_depth_) + 2, {});
     ranks_.back().assign(static_cast<std::size_t>(moves_) * pdbs_.size(), 0);
     return lookup_max(rank_all(root, scratch_ranks()), 0);
   }
@@ -1146,6 +1149,9 @@ class Kernel {
       kids.assign(static_cast<std::size_t>(moves_), pos);
       ranks_[depth].assign(static_cast<std::size_t>(moves_) * pdbs_.size(), 0);
       order_[depth].reserve(static_cast<std::size_t>(moves_));
+      child_bound_[depth].assign(static_cast<std::size_t>(moves_), 0);
+      child_next_[depth].assign(static_cast<std::size_t>(moves_), 0);
+      child_open_[depth].assign(static_cast<std::size_t>(moves_), 0);
     }
     std::uint64_t* ranks = ranks_[depth].data();
     const std::size_t np = pdbs_.size();
@@ -1160,6 +1166,8 @@ class Kernel {
       }
       return true;
     };
+    if (incremental_ && weight_ == 1)
+      return expand_by_database(pos, self, depth, g, state, bound, control);
     // Step 1. Every child and its ranks (prefetched): from the parent's ranks through each
     // database's move tables when they search with the same moves, else from the child.
     if (incremental_) {
@@ -1235,6 +1243,83 @@ class Kernel {
     }
     return false;
   }
+  // dfs's expansion for IDA* when every database searches with the puzzle's moves
+  // (incremental_, weight_ 1): the databases are read one at a time, each for the children
+  // still open. A child whose bound so far passes the iteration's is pruned, and once its f
+  // also reaches next_bound_ no later database can change what it decides (next_bound_ only
+  // falls), so it closes and they are not read for it: at an iteration's last level most
+  // children close on the first databases. The children expanded, the nodes counted and
+  // next_bound_ are those of reading every database (measured: a 3x3x3 solve's node count and
+  // the 4x4x4 reduction's solutions unchanged; the optimal lengths are tested against BFS).
+  bool expand_by_database(const Position& pos, const std::uint64_t* self, std::size_t depth, int g,
+                          int state, int bound, search::IdaControl& control) {
+    auto& kids = children_[depth];
+    std::uint64_t* ranks = ranks_[depth].data();
+    int* hm = child_bound_[depth].data();
+    int* next_state = child_next_[depth].data();
+    // 0: not a canonical move within the bound; 1: open; 2: closed.
+    char* open = child_open_[depth].data();
+    const std::size_t np = pdbs_.size();
+    std::size_t open_count = 0;
+    // Step 1. The canonical children within the bound's cost.
+    for (int m = 0; m < moves_; ++m) {
+      const auto mi = static_cast<std::size_t>(m);
+      hm[mi] = 0;
+      open[mi] = 0;
+      const int next =
+          canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) + mi];
+      if (next == search::CanonicalAutomaton::PRUNED) continue;
+      const int cost = costs_[mi];
+      if (g + cost > bound) {
+        next_bound_ = std::min(next_bound_, g + cost);
+        continue;
+      }
+      next_state[mi] = next;
+      open[mi] = 1;
+      ++open_count;
+    }
+    // Step 2. Database by database: the open children's ranks (prefetched), then their bounds.
+    for (std::size_t i = 0; i < np && open_count > 0; ++i) {
+      std::uint64_t* row = neighbours_.data();
+      expanders_[i]->neighbours(self[i], row);
+      for (int m = 0; m < moves_; ++m) {
+        const auto mi = static_cast<std::size_t>(m);
+        if (open[mi] != 1) continue;
+        ranks[mi * np + i] = row[mi];
+        __builtin_prefetch(nibbles_[i] + row[mi] / 2);
+      }
+      for (int m = 0; m < moves_; ++m) {
+        const auto mi = static_cast<std::size_t>(m);
+        if (open[mi] != 1) continue;
+        hm[mi] = std::max(hm[mi], bound_at(nibbles_[i], wide_[i] != 0, scales_[i], row[mi]));
+        const int f = g + costs_[mi] + hm[mi];
+        if (f > bound && f >= next_bound_) {
+          open[mi] = 2;
+          --open_count;
+        }
+      }
+    }
+    // Step 3. In move order: a child past the bound is counted and raises next_bound_ (what its
+    // dfs() would do), the others are searched.
+    for (int m = 0; m < moves_; ++m) {
+      const auto mi = static_cast<std::size_t>(m);
+      if (open[mi] == 0) continue;
+      const int h = hm[mi];
+      const int f = g + costs_[mi] + h;
+      if (f > bound) {
+        if (count_node(control)) return true;
+        next_bound_ = std::min(next_bound_, f);
+        continue;
+      }
+      full_.apply_to(pos, m, kids[mi]);
+      path_.push_back(m);
+      const bool stop = dfs(kids[mi], ranks + mi * np, depth + 1, g + costs_[mi], next_state[mi],
+                            bound, h, control);
+      path_.pop_back();
+      if (stop) return true;
+    }
+    return false;
+  }
   struct Child {
     int h, move, next;
   };
@@ -1273,6 +1358,9 @@ class Kernel {
   bool incremental_ = false;
   std::vector<std::unique_ptr<RankExpander>> expanders_;
   std::vector<std::uint64_t> neighbours_;
+  // expand_by_database's per-depth rows (per move): bound so far, canonical state, open flag.
+  std::vector<std::vector<int>> child_bound_, child_next_;
+  std::vector<std::vector<char>> child_open_;
   std::vector<int> path_;
   std::vector<std::vector<int>> solutions_;
   std::uint64_t nodes_ = 0;
