@@ -1256,8 +1256,8 @@ std::uint64_t RankExpander::direct_after(std::size_t k, int m) {
     }
     return r;
   }
-  // The moved group into d.after (kept between calls: no allocation), swapped in for the rank
-  // and back out.
+  // The moved group into d.after_state (kept between calls: no allocation), swapped in for
+  // the rank and back out.
   const std::size_t gi = comp.group;
   apply_group(g, puzzle_->group_moves(m)[gi], d.scratch[gi], d.after_state);
   std::swap(d.scratch[gi], d.after_state);
