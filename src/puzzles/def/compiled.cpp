@@ -107,7 +107,8 @@ std::uint64_t perm_rank(const PieceGroup& g, const std::uint8_t* labels) {
   // Step by label: the combination rank of its slots among the free ones.
   const int label_count = static_cast<int>(g.multiplicity.size());
   std::uint64_t rank = 0;
-  std::array<char, MAX_PIECES> taken{};  // on the stack: no allocation in the search
+  std::array<char, MAX_PIECES> taken;  // on the stack: no allocation in the search
+  std::fill_n(taken.begin(), n, 0);
   int free_count = n;
   for (int l = 0; l + 1 < label_count; ++l) {
     const int c = g.multiplicity[static_cast<std::size_t>(l)];

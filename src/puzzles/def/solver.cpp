@@ -1153,21 +1153,10 @@ class Kernel {
       child_next_[depth].assign(static_cast<std::size_t>(moves_), 0);
       child_open_[depth].assign(static_cast<std::size_t>(moves_), 0);
     }
+    if (weight_ == 1) return expand_ida(pos, self, depth, g, state, bound, control);
+    // The weighted quick pass, which wants any solution soon: the closest child first.
     std::uint64_t* ranks = ranks_[depth].data();
     const std::size_t np = pdbs_.size();
-    auto allowed = [&](int m, int& next) {
-      next = canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
-                        static_cast<std::size_t>(m)];
-      if (next == search::CanonicalAutomaton::PRUNED) return false;
-      const int cost = costs_[static_cast<std::size_t>(m)];
-      if (g + cost > bound) {
-        next_bound_ = std::min(next_bound_, g + cost);
-        return false;
-      }
-      return true;
-    };
-    if (incremental_ && weight_ == 1)
-      return expand_by_database(pos, self, depth, g, state, bound, control);
     // Step 1. Every child and its ranks (prefetched): from the parent's ranks through each
     // database's move tables when they search with the same moves, else from the child.
     if (incremental_) {
@@ -1178,7 +1167,7 @@ class Kernel {
     }
     for (int m = 0; m < moves_; ++m) {
       int next = 0;
-      if (!allowed(m, next)) continue;
+      if (!canonical_child(state, m, g, bound, next)) continue;
       std::uint64_t* out = ranks + static_cast<std::size_t>(m) * np;
       if (!incremental_) {
         full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
@@ -1190,50 +1179,21 @@ class Kernel {
         __builtin_prefetch(pdbs_[i].nibbles->data() + out[i] / 2);
       }
     }
-    // Step 2. Their bounds, then the search below each: in move order (IDA*: the order does not
-    // change the work of a failing iteration), or the closest child first in the weighted
-    // quick pass, which wants any solution soon. With incremental ranks a child's position is
-    // made only when it passes its bound: dfs() counts a child that does not and returns before
-    // reading its position (the node counts stay the same).
-    auto position_of_child = [&](int m, int h) {
-      if (incremental_ && g + costs_[static_cast<std::size_t>(m)] + weight_ * h <= bound) {
-        full_.apply_to(pos, m, kids[static_cast<std::size_t>(m)]);
-      }
-    };
-    if (weight_ == 1) {
-      for (int m = 0; m < moves_; ++m) {
-        int next = 0;
-        if (!allowed(m, next)) continue;
-        const int h = lookup_max(ranks + static_cast<std::size_t>(m) * np, 0);
-        const int f = g + costs_[static_cast<std::size_t>(m)] + h;
-        if (f > bound) {
-          // What the child's dfs() would do before returning at its bound (most children of
-          // an expanded node stop there): count it, poll, and raise the next bound.
-          if (count_node(control)) return true;
-          next_bound_ = std::min(next_bound_, f);
-          continue;
-        }
-        position_of_child(m, h);
-        path_.push_back(m);
-        const bool stop =
-            dfs(kids[static_cast<std::size_t>(m)], ranks + static_cast<std::size_t>(m) * np,
-                depth + 1, g + costs_[static_cast<std::size_t>(m)], next, bound, h, control);
-        path_.pop_back();
-        if (stop) return true;
-      }
-      return false;
-    }
+    // Step 2. Their bounds, then the search below each, closest first. With incremental ranks a
+    // child's position is made only when it passes its bound.
     auto& order = order_[depth];
     order.clear();
     for (int m = 0; m < moves_; ++m) {
       int next = 0;
-      if (!allowed(m, next)) continue;
+      if (!canonical_child(state, m, g, bound, next)) continue;
       order.push_back({lookup_max(ranks + static_cast<std::size_t>(m) * np, 0), m, next});
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const Child& a, const Child& b) { return a.h < b.h; });
     for (const Child& c : order) {
-      position_of_child(c.move, c.h);
+      if (incremental_ && g + costs_[static_cast<std::size_t>(c.move)] + weight_ * c.h <= bound) {
+        full_.apply_to(pos, c.move, kids[static_cast<std::size_t>(c.move)]);
+      }
       path_.push_back(c.move);
       const bool stop =
           dfs(kids[static_cast<std::size_t>(c.move)], ranks + static_cast<std::size_t>(c.move) * np,
@@ -1243,16 +1203,31 @@ class Kernel {
     }
     return false;
   }
-  // dfs's expansion for IDA* when every database searches with the puzzle's moves
-  // (incremental_, weight_ 1): the databases are read one at a time, each for the children
-  // still open. A child whose bound so far passes the iteration's is pruned, and once its f
-  // also reaches next_bound_ no later database can change what it decides (next_bound_ only
-  // falls), so it closes and they are not read for it: at an iteration's last level most
-  // children close on the first databases. The children expanded, the nodes counted and
-  // next_bound_ are those of reading every database (measured: a 3x3x3 solve's node count and
-  // the 4x4x4 reduction's solutions unchanged; the optimal lengths are tested against BFS).
-  bool expand_by_database(const Position& pos, const std::uint64_t* self, std::size_t depth, int g,
-                          int state, int bound, search::IdaControl& control) {
+  // A canonical child within the bound's cost: its automaton state in `next`; a move whose cost
+  // alone passes the bound raises next_bound_.
+  bool canonical_child(int state, int m, int g, int bound, int& next) {
+    next = canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) +
+                      static_cast<std::size_t>(m)];
+    if (next == search::CanonicalAutomaton::PRUNED) return false;
+    const int cost = costs_[static_cast<std::size_t>(m)];
+    if (g + cost > bound) {
+      next_bound_ = std::min(next_bound_, g + cost);
+      return false;
+    }
+    return true;
+  }
+  // dfs's expansion in IDA* (weight_ 1), children in move order (the order does not change the
+  // work of a failing iteration). With incremental ranks (every database searches with the
+  // puzzle's moves) the databases are read one at a time, each for the children still open: a
+  // child whose bound so far passes the iteration's is pruned, and once its f also reaches
+  // next_bound_ no later database can change what it decides (next_bound_ only falls), so it
+  // closes and they are not read for it: at an iteration's last level most children close on
+  // the first databases. The children expanded, the nodes counted and next_bound_ are those of
+  // reading every database (measured: a 3x3x3 solve's node count and the 4x4x4 reduction's
+  // solutions unchanged; the optimal lengths are tested against BFS). Without incremental ranks
+  // each child is made and ranked in every database.
+  bool expand_ida(const Position& pos, const std::uint64_t* self, std::size_t depth, int g,
+                  int state, int bound, search::IdaControl& control) {
     auto& kids = children_[depth];
     std::uint64_t* ranks = ranks_[depth].data();
     int* hm = child_bound_[depth].data();
@@ -1265,21 +1240,12 @@ class Kernel {
     for (int m = 0; m < moves_; ++m) {
       const auto mi = static_cast<std::size_t>(m);
       hm[mi] = 0;
-      open[mi] = 0;
-      const int next =
-          canonical_[static_cast<std::size_t>(state) * static_cast<std::size_t>(moves_) + mi];
-      if (next == search::CanonicalAutomaton::PRUNED) continue;
-      const int cost = costs_[mi];
-      if (g + cost > bound) {
-        next_bound_ = std::min(next_bound_, g + cost);
-        continue;
-      }
-      next_state[mi] = next;
-      open[mi] = 1;
-      ++open_count;
+      open[mi] = canonical_child(state, m, g, bound, next_state[mi]) ? 1 : 0;
+      open_count += open[mi];
     }
-    // Step 2. Database by database: the open children's ranks (prefetched), then their bounds.
-    for (std::size_t i = 0; i < np && open_count > 0; ++i) {
+    // Step 2. Their bounds: database by database (the open children's ranks, prefetched, then
+    // their bounds), or from each child made and ranked.
+    for (std::size_t i = 0; incremental_ && i < np && open_count > 0; ++i) {
       std::uint64_t* row = neighbours_.data();
       expanders_[i]->neighbours(self[i], row);
       for (int m = 0; m < moves_; ++m) {
@@ -1299,8 +1265,14 @@ class Kernel {
         }
       }
     }
+    for (int m = 0; !incremental_ && m < moves_; ++m) {
+      const auto mi = static_cast<std::size_t>(m);
+      if (open[mi] == 0) continue;
+      full_.apply_to(pos, m, kids[mi]);
+      hm[mi] = lookup_max(rank_all(kids[mi], ranks + mi * np), 0);
+    }
     // Step 3. In move order: a child past the bound is counted and raises next_bound_ (what its
-    // dfs() would do), the others are searched.
+    // dfs() would do before returning at its bound), the others are searched.
     for (int m = 0; m < moves_; ++m) {
       const auto mi = static_cast<std::size_t>(m);
       if (open[mi] == 0) continue;
@@ -1311,7 +1283,7 @@ class Kernel {
         next_bound_ = std::min(next_bound_, f);
         continue;
       }
-      full_.apply_to(pos, m, kids[mi]);
+      if (incremental_) full_.apply_to(pos, m, kids[mi]);
       path_.push_back(m);
       const bool stop = dfs(kids[mi], ranks + mi * np, depth + 1, g + costs_[mi], next_state[mi],
                             bound, h, control);
@@ -1358,7 +1330,7 @@ class Kernel {
   bool incremental_ = false;
   std::vector<std::unique_ptr<RankExpander>> expanders_;
   std::vector<std::uint64_t> neighbours_;
-  // expand_by_database's per-depth rows (per move): bound so far, canonical state, open flag.
+  // expand_ida's per-depth rows (per move): bound so far, canonical state, open flag.
   std::vector<std::vector<int>> child_bound_, child_next_;
   std::vector<std::vector<char>> child_open_;
   std::vector<int> path_;
