@@ -46,7 +46,7 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
       entry["sequences"] = seqs;
     }
     // A phase file's `Blocks` and `Together` lines: the pieces that must end together.
-    if (!p.together.empty()) {
+    if (!p.blocks.empty() || !p.together.empty()) {
       nlohmann::json blocks = nlohmann::json::array();
       for (const BlockGenerator& b : p.blocks) blocks.push_back(b.text);
       nlohmann::json together = nlohmann::json::array();
