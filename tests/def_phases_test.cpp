@@ -572,6 +572,146 @@ TEST(DefPhases, BadTogetherIsOneErrorWithItsPlace) {
   EXPECT_EQ((*again)[0].together, (*ok)[0].together);
 }
 
+// `Parity CORNERS`: the 2x2x2's corners oriented with their permutation even. The second
+// method is a breadth-first search written here over (the seven corners' twists, the
+// permutation's parity): 3^7 x 2 states, the parity of each move's permutation counted here by
+// its cycles. The phase's optimal lengths equal the distances to (twists 0, even), and are
+// longer than the plain pattern's (twists 0) for some positions; each solution replayed ends
+// oriented and even.
+constexpr const char* ORIENT_EVEN =
+    "Phase orient-even\nParity CORNERS\n"
+    "CORNERS\n1 1 1 1 1 1 1\n0 0 0 0 0 0 0\nEnd\n";
+
+TEST(DefPhases, ParityLineEndsEvenAtItsDistance) {
+  const Definition d = load("2x2x2-fixed-corner.tws");
+  auto specs = parse_phase_file(d, ORIENT_EVEN, "even.phases");
+  ASSERT_TRUE(specs) << specs.error().message;
+  const Phase phase = phases_from_specs(d, *specs).front();
+  ASSERT_EQ(phase.parity.size(), 1u);
+  const int n = d.sets[0].pieces;
+  ASSERT_EQ(n, 7);
+  // The parity of a permutation in state form (perm[slot] = the piece there), by its cycles.
+  auto parity_of = [&](const std::vector<std::uint8_t>& perm,
+                       const std::vector<std::uint8_t>& home) {
+    int p = 0;
+    std::vector<char> seen(perm.size(), 0);
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+      int length = 0;
+      for (std::size_t j = i; !seen[j]; j = home[perm[j]]) {
+        seen[j] = 1;
+        ++length;
+      }
+      if (length > 0) p ^= (length - 1) & 1;
+    }
+    return p;
+  };
+  std::vector<std::uint8_t> identity(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) identity[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(j);
+  std::vector<std::uint8_t> home(256, 0);
+  for (int j = 0; j < n; ++j)
+    home[d.solved.sets[0].perm[static_cast<std::size_t>(j)]] = static_cast<std::uint8_t>(j);
+  // A state: the twists by slot (base 3) and the parity.
+  const int twists = 2187;
+  auto step = [&](int x, const Move& m) {
+    const SetState& e = m.effect.sets[0];
+    int t = x % twists, next = 0, scale = 1;
+    std::vector<int> ori(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j, t /= 3) ori[static_cast<std::size_t>(j)] = t % 3;
+    for (int j = 0; j < n; ++j, scale *= 3) {
+      const std::size_t js = static_cast<std::size_t>(j);
+      next += scale * ((ori[e.perm[js]] + e.ori[js]) % 3);
+    }
+    return next + twists * ((x / twists) ^ parity_of(e.perm, identity));
+  };
+  std::vector<int> dist(2 * twists, -1), plain(2 * twists, -1);
+  auto bfs = [&](std::vector<int>& out, const std::vector<int>& goals) {
+    std::queue<int> queue;
+    for (int g : goals) {
+      out[static_cast<std::size_t>(g)] = 0;
+      queue.push(g);
+    }
+    while (!queue.empty()) {
+      const int x = queue.front();
+      queue.pop();
+      for (const Move& m : d.moves) {
+        const int y = step(x, m);
+        if (out[static_cast<std::size_t>(y)] < 0) {
+          out[static_cast<std::size_t>(y)] = out[static_cast<std::size_t>(x)] + 1;
+          queue.push(y);
+        }
+      }
+    }
+  };
+  bfs(dist, {0});
+  bfs(plain, {0, twists});
+  const Definition pd = phase_definition(d, phase);
+  ASSERT_EQ(pd.sets.size(), 2u);  // CORNERS and the parity's two pieces
+  DefSolveOptions o;
+  o.every_table_sets = {1};
+  TableStore store;
+  auto solver = DefSolver::create(pd, o, store, RunContext{});
+  ASSERT_TRUE(solver) << solver.error().message;
+  auto g = build_group(d);
+  ASSERT_TRUE(g);
+  Rng rng(36);
+  int longer = 0;
+  for (int i = 0; i < 30; ++i) {
+    const State position = random_position(d, *g, rng);
+    int x = 0;
+    for (int j = n - 1; j >= 0; --j) x = x * 3 + position.sets[0].ori[static_cast<std::size_t>(j)];
+    x += twists * parity_of(position.sets[0].perm, home);
+    auto start = project_state(d, phase, position);
+    ASSERT_TRUE(start) << start.error().message;
+    auto r = (*solver)->solve(*start, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->front().length, dist[static_cast<std::size_t>(x)]) << "position " << i;
+    longer += dist[static_cast<std::size_t>(x)] > plain[static_cast<std::size_t>(x)] ? 1 : 0;
+    std::vector<std::size_t> moves;
+    for (const std::string& name : r->front().moves) {
+      auto m = d.find_move(name);
+      ASSERT_TRUE(m) << name;
+      moves.push_back(*m);
+    }
+    const State end = apply_moves(d, position, moves);
+    EXPECT_EQ(parity_of(end.sets[0].perm, home), 0) << "position " << i;
+    for (std::uint8_t t : end.sets[0].ori) EXPECT_EQ(t, 0) << "position " << i;
+  }
+  EXPECT_GE(longer, 5);  // the parity costs moves for some positions
+  // Through the phase chain (PhasedSolver names the parity set's table itself): replayed.
+  auto chain = PhasedSolver::create(d, phases_from_specs(d, *specs), {}, store, RunContext{});
+  ASSERT_TRUE(chain) << chain.error().message;
+  for (int i = 0; i < 3; ++i) {
+    const State position = random_position(d, *g, rng);
+    auto r = (*chain)->solve(position, RunContext{});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(apply_moves(d, position, r->move_indices), d.solved);
+  }
+}
+
+TEST(DefPhases, BadParityIsOneErrorWithItsPlace) {
+  const Definition d = load("4x4x4-fixed-corner.tws");
+  auto expect_error = [&](const std::string& text, const std::string& where,
+                          const std::string& what) {
+    auto r = parse_phase_file(d, text, "p.phases");
+    ASSERT_FALSE(r) << text;
+    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+  };
+  const std::string pattern = "CORNERS\n1 1 1 1 1 1 1\n0 0 0 0 0 0 0\nEnd\n";
+  expect_error("Phase a\nParity\n" + pattern, "p.phases:2:", "expected `Parity SET");
+  expect_error("Phase a\nParity WINGS\n" + pattern, "p.phases:2:8: ", "unknown set 'WINGS'");
+  expect_error("Phase a\nParity EDGES EDGES\n" + pattern, "p.phases:2:14: ", "named twice");
+  // The centres' Solved pattern repeats pieces: their permutation has no parity.
+  expect_error("Phase a\nParity CENTERS\n" + pattern, "p.phases:2:8: ", "more than once");
+  // Read back as written (format_phase_file).
+  auto ok = parse_phase_file(d, "Phase a\nParity EDGES CORNERS\n" + pattern, "ok.phases");
+  ASSERT_TRUE(ok) << ok.error().message;
+  auto again = parse_phase_file(d, format_phase_file(d, phases_from_specs(d, *ok)), "again.phases");
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ((*again)[0].parity, (*ok)[0].parity);
+  EXPECT_EQ(parity_text(d, (*ok)[0].parity[0]), "EDGES CORNERS");
+}
+
 // `def info --phases` names a together phase's blocks and groups (JSON and text) as the file
 // wrote them.
 TEST(DefPhasesCli, InfoListsTogetherGroups) {

@@ -54,6 +54,12 @@ nlohmann::json phase_list_json(const Definition& d, const std::vector<Phase>& ph
       entry["blocks"] = blocks;
       entry["together"] = together;
     }
+    // `Parity` lines: sets whose permutation ends even.
+    if (!p.parity.empty()) {
+      nlohmann::json parity = nlohmann::json::array();
+      for (const auto& line : p.parity) parity.push_back(parity_text(d, line));
+      entry["parity"] = parity;
+    }
     list.push_back(std::move(entry));
   }
   return list;
@@ -228,10 +234,13 @@ Status add_phase_info(const Request& q, Session& s, const Definition& d, Output&
     // A together phase's count is of its pattern's positions (the pieces told apart); its goal
     // is every position with each group at one of its places.
     const std::size_t groups = (*phases)[k].together.size();
+    std::string parity;
+    for (const auto& line : (*phases)[k].parity) parity += "; even " + parity_text(d, line);
     text += fmt::format(
-        "  {}. {} (moves: {}{}): {} positions\n", k + 1, z.name, z.moves,
+        "  {}. {} (moves: {}{}{}): {} positions\n", k + 1, z.name, z.moves,
         groups == 0 ? std::string()
                     : fmt::format("; {} together group{}", groups, groups == 1 ? "" : "s"),
+        parity,
         z.positions.empty() ? "not computed (" + z.refused + ")" : with_commas(z.positions));
   }
   out.json["phases"] = list;

@@ -631,6 +631,41 @@ void restrict_moves(const Definition& d, const std::vector<std::size_t>& allowed
   }
 }
 
+// The parity (0 even, 1 odd) of the permutation that takes `reference` to `s` on the sets of
+// `sets` together: slot i's piece has its home where `reference` holds it (pieces distinct there,
+// as the reader checks for a `Parity` line). A move's effect against the identity is the
+// parity of the move itself.
+int permutation_parity(const State& s, const State& reference,
+                       const std::vector<std::size_t>& sets) {
+  int parity = 0;
+  for (std::size_t k : sets) {
+    const std::vector<std::uint8_t>& at = s.sets[k].perm;
+    std::vector<std::uint8_t> home(256, 0);
+    for (std::size_t j = 0; j < reference.sets[k].perm.size(); ++j)
+      home[reference.sets[k].perm[j]] = static_cast<std::uint8_t>(j);
+    // Cycles: a cycle of length L is L - 1 transpositions.
+    std::vector<char> seen(at.size(), 0);
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      for (std::size_t j = i; !seen[j]; j = home[at[j]]) {
+        seen[j] = 1;
+        if (j != i) parity ^= 1;
+      }
+    }
+  }
+  return parity;
+}
+
+// A parity set's part of a state: its two pieces swapped when the parity is odd.
+SetState parity_set_state(int parity) {
+  return parity != 0 ? SetState{{1, 0}, {0, 0}} : SetState{{0, 1}, {0, 0}};
+}
+
+std::string parity_set_name(const Definition& d, const std::vector<std::size_t>& sets) {
+  std::string names;
+  for (std::size_t k : sets) names += (names.empty() ? "" : "+") + d.sets[k].name;
+  return "parity(" + names + ")";
+}
+
 // The phase's definition before the slots its moves never touch are left out.
 Definition phase_definition_whole(const Definition& d, const Phase& phase) {
   Definition p = d;
@@ -663,6 +698,20 @@ Definition phase_definition_whole(const Definition& d, const Phase& phase) {
       m.effect = power;
       p.moves.push_back(std::move(m));
       power = apply(d, power, seq.effect);
+    }
+  }
+  // Each `Parity` line: a set of two pieces after the puzzle's, solved as 1 2, that every move
+  // odd on the line's sets swaps (Phase::parity). Effects above are in the puzzle's sets.
+  const State identity = d.identity();
+  for (const std::vector<std::size_t>& line : phase.parity) {
+    if (p.illegal.size() == p.sets.size()) p.illegal.emplace_back(2);  // (no piece illegal)
+    p.sets.push_back({parity_set_name(d, line), 2, 1});
+    p.solved.sets.push_back(parity_set_state(0));
+    for (BaseMove& b : p.base_moves) {
+      b.effect.sets.push_back(parity_set_state(permutation_parity(b.effect, identity, line)));
+    }
+    for (Move& m : p.moves) {
+      m.effect.sets.push_back(parity_set_state(permutation_parity(m.effect, identity, line)));
     }
   }
   return p;
@@ -818,9 +867,25 @@ Result<State> project_with(const Definition& d, const Phase& phase, const PhaseP
       if (maps[k].ignored[label]) s.ori[j] = ORIENTATION_IGNORED;
     }
   }
+  // The parity sets (phase_definition_whole): the position's parities, before the pattern
+  // forgets which piece is which.
+  for (const std::vector<std::size_t>& line : phase.parity) {
+    out.sets.push_back(parity_set_state(permutation_parity(position, d.solved, line)));
+  }
   if (ks.all) return out;
-  // The slots the phase's moves never touch must already hold what its pattern wants.
-  for (std::size_t k = 0; k < d.sets.size(); ++k) {
+  // The slots the phase's moves never touch must already hold what its pattern wants (a
+  // parity set that no phase move changes: the parity even already).
+  for (std::size_t k = 0; k < out.sets.size(); ++k) {
+    if (k >= d.sets.size()) {
+      if (ks.kept[k].empty() && !(out.sets[k] == parity_set_state(0))) {
+        return make_error(
+            fmt::format("phase {}: the permutation of {} is odd and none of the "
+                        "phase's moves changes its parity",
+                        phase.name, parity_set_name(d, phase.parity[k - d.sets.size()])),
+            {}, Error::NO_POSITION, ErrorKind::Unsolvable);
+      }
+      continue;
+    }
     const SetState& want = phase.pattern.sets[k];
     std::size_t next_kept = 0;
     for (std::size_t j = 0; j < want.perm.size(); ++j) {
@@ -964,6 +1029,7 @@ std::string format_phase_file(const Definition& d, const std::vector<Phase>& pha
       out += "Sequence " + q.name + " " + move_sequence_text(d, q.moves) + "\n";
     for (const BlockGenerator& generator : phase.blocks) out += "Blocks " + generator.text + "\n";
     for (const auto& group : phase.together) out += "Together " + together_text(d, group) + "\n";
+    for (const auto& line : phase.parity) out += "Parity " + parity_text(d, line) + "\n";
     out += format_state_body(d, phase.pattern);
     out += "End\n";
   }
@@ -978,6 +1044,12 @@ std::string together_text(const Definition& d, const std::vector<SlotRef>& group
     set = p.set;
     out += " " + std::to_string(p.slot + 1);
   }
+  return out;
+}
+
+std::string parity_text(const Definition& d, const std::vector<std::size_t>& sets) {
+  std::string out;
+  for (std::size_t k : sets) out += (out.empty() ? "" : " ") + d.sets[k].name;
   return out;
 }
 
@@ -1086,6 +1158,12 @@ Result<std::shared_ptr<PhasedSolver>> PhasedSolver::create(const Definition& d,
       return e;
     }
     o.together = std::move(*together);
+    // The parity sets a phase move changes come last in the phase's puzzle (phase_definition).
+    const std::size_t parity_sets = static_cast<std::size_t>(
+        std::count_if(projection->ks.kept.begin() + static_cast<std::ptrdiff_t>(d.sets.size()),
+                      projection->ks.kept.end(), [](const auto& kept) { return !kept.empty(); }));
+    for (std::size_t k = phase_puzzle.sets.size() - parity_sets; k < phase_puzzle.sets.size(); ++k)
+      o.every_table_sets.push_back(k);
     auto s = DefSolver::create(phase_puzzle, o, tables, run);
     if (!s) {
       Error e = s.error();

@@ -1113,6 +1113,35 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
       phase.together.push_back(std::move(group));
       together_tokens.push_back(&tk);
     }
+    // Step 1d. `Parity SET [SET ...]` lines: sets whose pieces end in an even permutation.
+    while (i < toks.size() && toks[i].first && toks[i].text == "Parity") {
+      const Token& pk = toks[i++];
+      std::vector<std::size_t> line;
+      while (i < toks.size() && !toks[i].first) {
+        const Token& t = toks[i++];
+        const std::size_t k = blocks.find_set(t.text);
+        if (k == d.sets.size()) {
+          return src.at(t, "unknown set '" + std::string(t.text) + "': expected a set name");
+        }
+        if (std::find(line.begin(), line.end(), k) != line.end()) {
+          return src.at(t, "set '" + d.sets[k].name + "' is named twice: expected each set once");
+        }
+        const SetState& solved = d.solved.sets[k];
+        std::vector<char> seen(256, 0);
+        for (std::uint8_t piece : solved.perm) {
+          if (seen[piece]) {
+            return src.at(t, fmt::format("set '{}': the puzzle's Solved pattern holds piece {} "
+                                         "more than once, so its permutation has no parity: "
+                                         "expected a set of distinct pieces",
+                                         d.sets[k].name, piece + 1));
+          }
+          seen[piece] = 1;
+        }
+        line.push_back(k);
+      }
+      if (line.empty()) return src.after(pk, "expected `Parity SET [SET ...]`");
+      phase.parity.push_back(std::move(line));
+    }
     // Step 2. The pattern, checked against the puzzle's solved pattern.
     auto sets = blocks.read(i, BlockKind::Pattern, Numbering::OneBased, true, true, kw);
     if (!sets) return sets.error();

@@ -1479,10 +1479,16 @@ std::optional<std::size_t> piece_before_first(const std::vector<char>& tracked) 
 
 // The databases for a budget of `memory_bytes`: as few as the budget allows (entries are half a
 // byte), each a tracked-label vector per group (see the file comment of solver.hpp). Empty when
-// none fits; the run's stop error when stopped.
+// none fits; the run's stop error when stopped. The groups of `every_table_sets` are tracked
+// whole by every table (DefSolveOptions::every_table_sets).
 Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     const Definition& d, const CompiledPuzzle& fp, Metric metric, std::uint64_t memory_bytes,
-    bool fill_budget, const DefSolver::Goal* goal, const RunContext& run) {
+    bool fill_budget, const DefSolver::Goal* goal, const std::vector<std::size_t>& every_table_sets,
+    const RunContext& run) {
+  auto in_every_table = [&](std::size_t gi) {
+    return std::find(every_table_sets.begin(), every_table_sets.end(), fp.groups()[gi].set) !=
+           every_table_sets.end();
+  };
   // The units in order, in chunks: a group's labels; with together groups, each together
   // group's pieces first (a table tracks a whole group where it can: a pair's bound needs
   // both), then the labels of the groups without together pieces. The free pieces are never
@@ -1497,6 +1503,7 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
     }
   }
   for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+    if (in_every_table(gi)) continue;
     const std::size_t chunk = (goal != nullptr ? goal->groups.size() : 0) + gi;
     if (goal != nullptr && goal->free_group[gi]) {
       // (Of a group holding together pieces, only the pieces placed home.)
@@ -1510,11 +1517,20 @@ Result<std::vector<std::vector<std::vector<char>>>> plan_databases(
   }
   auto empty_tracking = [&] {
     std::vector<std::vector<char>> t;
-    for (const PieceGroup& g : fp.groups()) t.emplace_back(g.label_value.size(), 0);
+    for (std::size_t gi = 0; gi < fp.groups().size(); ++gi) {
+      t.emplace_back(fp.groups()[gi].label_value.size(), in_every_table(gi) ? 1 : 0);
+    }
     return t;
   };
   const std::uint64_t budget_entries = memory_bytes * 2;
   std::vector<std::vector<std::vector<char>>> plan;
+  // Nothing but the groups every table tracks (a phase that only fixes a parity): one table.
+  if (units.empty() && !every_table_sets.empty()) {
+    const auto only = empty_tracking();
+    const std::uint64_t n = projected_states(d, fp, only, metric);
+    if (n != 0 && n <= budget_entries) plan.push_back(only);
+    return plan;
+  }
   for (std::uint64_t count = 1; count <= 16 && plan.empty(); ++count) {
     const std::uint64_t cap = budget_entries / count;
     std::vector<std::vector<std::vector<char>>> tables_plan;
@@ -1689,7 +1705,7 @@ Result<std::vector<PlannedTable>> DefSolver::plan(const Definition& d,
     goal = *g;
   }
   auto planned = plan_databases(d, *full, options.metric, options.memory_bytes, options.fill_budget,
-                                goal.get(), run);
+                                goal.get(), options.every_table_sets, run);
   if (!planned) return planned.error();
   const std::uint64_t hash = definition_hash(d);
   std::vector<PlannedTable> out;
@@ -1770,7 +1786,7 @@ Result<std::shared_ptr<DefSolver>> DefSolver::create(const Definition& d,
                                                   : 1);
   }
   auto planned = plan_databases(d, fp, options.metric, options.memory_bytes, options.fill_budget,
-                                solver->goal_.get(), run);
+                                solver->goal_.get(), options.every_table_sets, run);
   if (!planned) return planned.error();
   std::vector<std::vector<std::vector<char>>> plan = std::move(*planned);
   if (plan.empty()) {

@@ -135,6 +135,8 @@ std::string format_phase_file(const Definition& d, const std::vector<Phase>& pha
 // One together group as a phase file's `Together` line writes it, without the keyword: each set's
 // name before its first slot, slots numbered from 1 ("EDGES 4 6").
 std::string together_text(const Definition& d, const std::vector<SlotRef>& group);
+// A `Parity` line's sets as the file writes them after the keyword ("EDGES").
+std::string parity_text(const Definition& d, const std::vector<std::size_t>& sets);
 
 // The phase's own puzzle (see the file comment). Slots that none of the phase's moves touch
 // are left out of it (their content cannot change during the phase), and a set with no slot

@@ -100,6 +100,13 @@ struct Phase {
   // 4x4x4's paired wings).
   std::vector<BlockGenerator> blocks = {};
   std::vector<std::vector<SlotRef>> together = {};
+  // `Parity SET [SET ...]` lines: each a list of sets (indices into Definition::sets, pieces
+  // distinct in the Solved pattern) whose pieces' permutations, counted against the Solved
+  // pattern, end even together. A parity is no pattern (pieces told apart or not), so the
+  // phase's puzzle carries each as a set of two pieces that every odd move swaps
+  // (phase_definition): the 4x4x4's wing parity fixed while the wings are paired, before it
+  // costs the 15-move "OLL parity" sequence.
+  std::vector<std::vector<std::size_t>> parity = {};
 };
 
 // A phase as a phase file gives it, with the line of its `Phase` keyword.

@@ -75,6 +75,10 @@ struct DefSolveOptions {
   // The goal: the Solved pattern, or with these its pieces together anywhere their places allow
   // (TogetherGroup). The dual and symmetry lookups are then off (the goal is no single element).
   std::vector<TogetherGroup> together;
+  // Sets (indices into the definition's sets) that every database tracks whole: a phase's
+  // parity sets (Phase::parity; two pieces, doubling each table), so that every bound counts
+  // the parity the goal asks for.
+  std::vector<std::size_t> every_table_sets;
 };
 
 struct DefSolution {
