@@ -130,9 +130,12 @@ TEST(DefPhasesCube4, ReductionPairsTheWingsThenSolvesAThreeByThree) {
   std::vector<Phase> stage(phases.end() - 3, phases.end());
   const auto sizes = phase_sizes(*d, stage, RunContext{});
   ASSERT_EQ(sizes.size(), 3u);
-  EXPECT_EQ(sizes[0].positions, "512");                                     // eo
-  EXPECT_EQ(mpz_class(sizes[1].positions), 729 * binomial(9, 3));           // co-slice
+  // oll-parity: the wings' parity alone; eo-co-slice: a 3x3x3's edge flips (their sum even: 2^8
+  // for the nine edges that move), corner twists and middle-layer edges.
+  EXPECT_EQ(sizes[0].positions, "2");
+  EXPECT_EQ(mpz_class(sizes[1].positions), 256 * 729 * binomial(9, 3));
   EXPECT_EQ(mpz_class(sizes[2].positions), 2 * mpz_class(h[0].positions));  // finish
+  ASSERT_EQ(phases[phases.size() - 3].parity.size(), 1u);
   // The wing pairs (slots, 1-based) and the first pairing phase's index.
   const std::vector<std::pair<int, int>> pairs = {{1, 2},   {9, 13},  {3, 5},   {4, 6},
                                                   {7, 8},   {10, 14}, {11, 15}, {12, 16},
@@ -175,6 +178,22 @@ TEST(DefPhasesCube4, ReductionPairsTheWingsThenSolvesAThreeByThree) {
       });
       EXPECT_TRUE(paired) << "wings " << a << " and " << b << " at slots " << at_a << ", " << at_b;
     }
+    // After the OLL-parity phase the wings' permutation is even (counted here by its cycles;
+    // the Solved pattern holds wing w at slot w).
+    for (std::size_t p = last_pairing + 1; p < phases.size() - 2; ++p) {
+      std::vector<std::size_t> moves;
+      for (const std::string& name : r->phases[p].moves) moves.push_back(*d->find_move(name));
+      s = apply_moves(*d, s, moves);
+    }
+    int parity = 0;
+    std::vector<char> seen(24, 0);
+    for (std::size_t j = 0; j < 24; ++j) {
+      for (std::size_t k = j; !seen[k]; k = s.sets[edges].perm[k]) {
+        seen[k] = 1;
+        if (k != j) parity ^= 1;
+      }
+    }
+    EXPECT_EQ(parity, 0) << "position " << i;
   }
 }
 
