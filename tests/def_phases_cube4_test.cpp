@@ -120,7 +120,14 @@ TEST(DefPhasesCube4, ReductionPairsTheWingsThenSolvesAThreeByThree) {
   auto specs = parse_phase_file(*d, data_text("4x4x4-reduction.phases"), "4x4x4-reduction.phases");
   ASSERT_TRUE(specs) << specs.error().message;
   const std::vector<Phase> phases = phases_from_specs(*d, *specs);
-  ASSERT_EQ(phases.size(), 13u);  // the last is the Solved pattern: none added
+  ASSERT_EQ(phases.size(), 12u);  // the last is the Solved pattern: none added
+  // The second (every centre from R and L on their faces): the R/L centres apart, C(8,4), and
+  // the other four faces' sixteen centres, 16! / 4!^4.
+  const auto all_centres = phase_sizes(*d, {phases[1]}, RunContext{});
+  mpz_class arrangements;
+  mpz_fac_ui(arrangements.get_mpz_t(), 16);
+  EXPECT_EQ(mpz_class(all_centres[0].positions),
+            binomial(8, 4) * arrangements / (24 * 24 * 24 * 24));
   const auto cube3 = parse_definition(data_text("3x3x3.tws"), "3x3x3.tws");
   ASSERT_TRUE(cube3);
   auto h_spec = parse_phase_file(*cube3, "Phase h\nMoves U U2 U' R2 F2\nEnd\n", "h.phases");
