@@ -701,6 +701,9 @@ TEST(DefPhases, BadParityIsOneErrorWithItsPlace) {
   expect_error("Phase a\nParity\n" + pattern, "p.phases:2:", "expected `Parity SET");
   expect_error("Phase a\nParity WINGS\n" + pattern, "p.phases:2:8: ", "unknown set 'WINGS'");
   expect_error("Phase a\nParity EDGES EDGES\n" + pattern, "p.phases:2:14: ", "named twice");
+  std::string nine;
+  for (int k = 0; k < 9; ++k) nine += "Parity EDGES\n";
+  expect_error("Phase a\n" + nine + pattern, "p.phases:10:1: ", "more than 8 Parity lines");
   // The centres' Solved pattern repeats pieces: their permutation has no parity.
   expect_error("Phase a\nParity CENTERS\n" + pattern, "p.phases:2:8: ", "more than once");
   // Read back as written (format_phase_file).
@@ -727,6 +730,24 @@ TEST(DefPhasesCli, InfoListsTogetherGroups) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("1. pair (moves: all; 1 together group)"), std::string::npos) << text.out;
   std::remove(path.c_str());
+}
+
+// `def info --phases` shows a phase's Parity lines: the 4x4x4 reduction's OLL-parity phase.
+TEST(DefPhasesCli, InfoShowsParityLines) {
+  const std::string args = "def info " + data_file("4x4x4-fixed-corner.tws") + " --phases " +
+                           data_file("4x4x4-reduction.phases");
+  auto info = test::run_cli("--json --quiet " + args);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const auto phases = info.json()["phases"];
+  ASSERT_EQ(phases.size(), 12u);
+  EXPECT_EQ(phases[9]["parity"], nlohmann::json::parse(R"(["EDGES"])"));
+  EXPECT_EQ(phases[9]["positions"], "2");
+  EXPECT_FALSE(phases[10].contains("parity"));
+  auto text = test::run_cli("--quiet " + args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("10. oll-parity (moves: none [oll]; even EDGES): 2 positions"),
+            std::string::npos)
+      << text.out;
 }
 
 TEST(DefPhasesCli, SolveInfoAndRandom) {

@@ -1116,6 +1116,11 @@ Result<std::vector<PhaseSpec>> parse_phase_file(const Definition& d, std::string
     // Step 1d. `Parity SET [SET ...]` lines: sets whose pieces end in an even permutation.
     while (i < toks.size() && toks[i].first && toks[i].text == "Parity") {
       const Token& pk = toks[i++];
+      if (phase.parity.size() == MAX_PARITY_LINES) {
+        return src.at(pk, fmt::format("phase {}: more than {} Parity lines (each doubles the "
+                                      "phase's tables): expected at most {}",
+                                      phase.name, MAX_PARITY_LINES, MAX_PARITY_LINES));
+      }
       std::vector<std::size_t> line;
       while (i < toks.size() && !toks[i].first) {
         const Token& t = toks[i++];

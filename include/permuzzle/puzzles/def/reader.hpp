@@ -68,6 +68,8 @@ struct PhaseSequence {
   State effect;                      // net effect, in state form (as Move::effect)
 };
 inline constexpr int MAX_SEQUENCE_ORDER = 12;
+// A phase's `Parity` lines: each doubles every pattern database of the phase (Phase::parity).
+inline constexpr std::size_t MAX_PARITY_LINES = 8;
 
 // The puzzle's moves a sequence's power stands for (the sequence `power` times, or its inverse
 // order - power times, whichever is shorter). As a search move of its phase the power is named
