@@ -18,6 +18,8 @@
 namespace permuzzle::def {
 namespace def_phases_auto_test {
 
+using test_data::expect_solves_random_positions;
+
 Definition load(const std::string& name) {
   return test_data::data_definition(name);
 }
@@ -54,23 +56,6 @@ void expect_sizes_multiply_to_positions(const Definition& d, const std::vector<P
   auto facts = group_facts(d, RunContext{});
   ASSERT_TRUE(facts);
   EXPECT_EQ(product, facts->positions);
-}
-
-// `count` random positions (from `seed`) solved by the phases, each solution replayed here.
-void expect_solves_random_positions(const Definition& d, const std::vector<Phase>& phases,
-                                    std::uint64_t seed, int count) {
-  TableStore store;
-  auto solver = PhasedSolver::create(d, phases, {}, store, RunContext{});
-  ASSERT_TRUE(solver) << solver.error().message;
-  auto g = build_group(d);
-  ASSERT_TRUE(g);
-  Rng rng(seed);
-  for (int i = 0; i < count; ++i) {
-    const State start = random_position(d, *g, rng);
-    auto r = (*solver)->solve(start, RunContext{});
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(apply_moves(d, start, r->move_indices), d.solved);
-  }
 }
 
 // The 3x3x3's last layer: sequences that keep the first two layers (every slot no U turn

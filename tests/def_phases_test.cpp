@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <queue>
 #include <sstream>
 #include <unordered_map>
@@ -24,6 +25,32 @@ using test_data::data_file;
 
 Definition load(const std::string& name) {
   return test_data::data_definition(name);
+}
+
+// Distances by breadth-first search over a small coordinate (0..states-1) of the puzzle's
+// positions, from `goals`, with `step(x, move)` the coordinate after a move (the second method of
+// the Together and Parity tests: every move's inverse is a move, so these are distances to).
+std::vector<int> coordinate_distances(const Definition& d, int states,
+                                      const std::vector<int>& goals,
+                                      const std::function<int(int, const Move&)>& step) {
+  std::vector<int> dist(static_cast<std::size_t>(states), -1);
+  std::queue<int> queue;
+  for (int x : goals) {
+    dist[static_cast<std::size_t>(x)] = 0;
+    queue.push(x);
+  }
+  while (!queue.empty()) {
+    const int x = queue.front();
+    queue.pop();
+    for (const Move& m : d.moves) {
+      const int y = step(x, m);
+      if (dist[static_cast<std::size_t>(y)] < 0) {
+        dist[static_cast<std::size_t>(y)] = dist[static_cast<std::size_t>(x)] + 1;
+        queue.push(y);
+      }
+    }
+  }
+  return dist;
 }
 
 // Corners oriented first (all identical, orientations tracked), then solved.
@@ -477,24 +504,7 @@ TEST(DefPhases, TogetherPiecesEndJoinedAtTheirDistance) {
   // Distances to a joined arrangement with every move (their inverses are moves), and to the
   // home arrangement alone (what the phase would ask without `Together`).
   auto distances = [&](const std::vector<int>& goals) {
-    std::vector<int> dist(576, -1);
-    std::queue<int> queue;
-    for (int x : goals) {
-      dist[static_cast<std::size_t>(x)] = 0;
-      queue.push(x);
-    }
-    while (!queue.empty()) {
-      const int x = queue.front();
-      queue.pop();
-      for (const Move& m : d.moves) {
-        const int y = step(x, m);
-        if (dist[static_cast<std::size_t>(y)] < 0) {
-          dist[static_cast<std::size_t>(y)] = dist[static_cast<std::size_t>(x)] + 1;
-          queue.push(y);
-        }
-      }
-    }
-    return dist;
+    return coordinate_distances(d, 576, goals, step);
   };
   const std::vector<int> dist = distances(joined);
   const std::vector<int> home = distances({joined[0]});
@@ -623,27 +633,8 @@ TEST(DefPhases, ParityLineEndsEvenAtItsDistance) {
     }
     return next + twists * ((x / twists) ^ parity_of(e.perm, identity));
   };
-  std::vector<int> dist(2 * twists, -1), plain(2 * twists, -1);
-  auto bfs = [&](std::vector<int>& out, const std::vector<int>& goals) {
-    std::queue<int> queue;
-    for (int g : goals) {
-      out[static_cast<std::size_t>(g)] = 0;
-      queue.push(g);
-    }
-    while (!queue.empty()) {
-      const int x = queue.front();
-      queue.pop();
-      for (const Move& m : d.moves) {
-        const int y = step(x, m);
-        if (out[static_cast<std::size_t>(y)] < 0) {
-          out[static_cast<std::size_t>(y)] = out[static_cast<std::size_t>(x)] + 1;
-          queue.push(y);
-        }
-      }
-    }
-  };
-  bfs(dist, {0});
-  bfs(plain, {0, twists});
+  const std::vector<int> dist = coordinate_distances(d, 2 * twists, {0}, step);
+  const std::vector<int> plain = coordinate_distances(d, 2 * twists, {0, twists}, step);
   const Definition pd = phase_definition(d, phase);
   ASSERT_EQ(pd.sets.size(), 2u);  // CORNERS and the parity's two pieces
   DefSolveOptions o;
@@ -678,14 +669,7 @@ TEST(DefPhases, ParityLineEndsEvenAtItsDistance) {
   }
   EXPECT_GE(longer, 5);  // the parity costs moves for some positions
   // Through the phase chain (PhasedSolver names the parity set's table itself): replayed.
-  auto chain = PhasedSolver::create(d, phases_from_specs(d, *specs), {}, store, RunContext{});
-  ASSERT_TRUE(chain) << chain.error().message;
-  for (int i = 0; i < 3; ++i) {
-    const State position = random_position(d, *g, rng);
-    auto r = (*chain)->solve(position, RunContext{});
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(apply_moves(d, position, r->move_indices), d.solved);
-  }
+  test_data::expect_solves_random_positions(d, phases_from_specs(d, *specs), 37, 3);
 }
 
 TEST(DefPhases, BadParityIsOneErrorWithItsPlace) {

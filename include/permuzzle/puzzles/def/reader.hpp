@@ -106,8 +106,8 @@ struct Phase {
   // distinct in the Solved pattern) whose pieces' permutations, counted against the Solved
   // pattern, end even together. A parity is no pattern (pieces told apart or not), so the
   // phase's puzzle carries each as a set of two pieces that every odd move swaps
-  // (phase_definition): the 4x4x4's wing parity fixed while the wings are paired, before it
-  // costs the 15-move "OLL parity" sequence.
+  // (phase_definition): the 4x4x4's "OLL parity" as a phase of its own
+  // (data/puzzles/4x4x4-reduction.phases).
   std::vector<std::vector<std::size_t>> parity = {};
 };
 
