@@ -53,6 +53,17 @@ std::vector<int> coordinate_distances(const Definition& d, int states,
   return dist;
 }
 
+// `text`, read as the phase file `file_name`, is refused with one error that starts with `where`
+// (file:line:column) and names `what`.
+void expect_phase_file_error(const Definition& d, const std::string& file_name,
+                             const std::string& text, const std::string& where,
+                             const std::string& what) {
+  auto r = parse_phase_file(d, text, file_name);
+  ASSERT_FALSE(r) << text;
+  EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
+  EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+}
+
 // Corners oriented first (all identical, orientations tracked), then solved.
 constexpr const char* TWO_PHASES_2X2 =
     "# orient, then solve\n"
@@ -433,10 +444,7 @@ TEST(DefPhases, BadSequenceIsOneErrorWithItsPlace) {
   const Definition d = load("3x3x3.tws");
   auto expect_error = [&](const std::string& text, const std::string& where,
                           const std::string& what) {
-    auto r = parse_phase_file(d, text, "s.phases");
-    ASSERT_FALSE(r) << text;
-    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
-    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+    expect_phase_file_error(d, "s.phases", text, where, what);
   };
   expect_error("Phase a\nSequence x R Q\nEnd\n", "s.phases:2:14: ", "Q");
   expect_error("Phase a\nSequence R U R'\nEnd\n", "s.phases:2:10: ", "expected a new name");
@@ -544,10 +552,7 @@ TEST(DefPhases, BadTogetherIsOneErrorWithItsPlace) {
   const Definition d = load("3x3x3.tws");
   auto expect_error = [&](const std::string& text, const std::string& where,
                           const std::string& what) {
-    auto r = parse_phase_file(d, text, "t.phases");
-    ASSERT_FALSE(r) << text;
-    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
-    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+    expect_phase_file_error(d, "t.phases", text, where, what);
   };
   const std::string pattern = "EDGES\n1 2 3 4 4 4 4 4 4 4 4 4\n? ? ? ? ? ? ? ? ? ? ? ?\nEnd\n";
   expect_error("Phase a\nTogether EDGES 1 2\n" + pattern, "t.phases:2:1: ", "Blocks");
@@ -676,10 +681,7 @@ TEST(DefPhases, BadParityIsOneErrorWithItsPlace) {
   const Definition d = load("4x4x4-fixed-corner.tws");
   auto expect_error = [&](const std::string& text, const std::string& where,
                           const std::string& what) {
-    auto r = parse_phase_file(d, text, "p.phases");
-    ASSERT_FALSE(r) << text;
-    EXPECT_EQ(r.error().message.rfind(where, 0), 0u) << r.error().message;
-    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+    expect_phase_file_error(d, "p.phases", text, where, what);
   };
   const std::string pattern = "CORNERS\n1 1 1 1 1 1 1\n0 0 0 0 0 0 0\nEnd\n";
   expect_error("Phase a\nParity\n" + pattern, "p.phases:2:", "expected `Parity SET");
