@@ -631,26 +631,15 @@ void restrict_moves(const Definition& d, const std::vector<std::size_t>& allowed
   }
 }
 
-// The parity (0 even, 1 odd) of the permutation that takes `reference` to `s` on the sets of
-// `sets` together: slot i's piece has its home where `reference` holds it (pieces distinct there,
-// as the reader checks for a `Parity` line). A move's effect against the identity is the
-// parity of the move itself.
+// The parity (0 even, 1 odd) of `s` against `reference` on the sets of `sets` together (pieces
+// distinct in `reference`, as the reader checks for a `Parity` line): each set's arrangement
+// parity (compiled.hpp) against the reference's, as group_facts counts it. A move's effect
+// against the identity is the parity of the move itself.
 int permutation_parity(const State& s, const State& reference,
                        const std::vector<std::size_t>& sets) {
   int parity = 0;
   for (std::size_t k : sets) {
-    const std::vector<std::uint8_t>& at = s.sets[k].perm;
-    std::vector<std::uint8_t> home(256, 0);
-    for (std::size_t j = 0; j < reference.sets[k].perm.size(); ++j)
-      home[reference.sets[k].perm[j]] = static_cast<std::uint8_t>(j);
-    // Cycles: a cycle of length L is L - 1 transpositions.
-    std::vector<char> seen(at.size(), 0);
-    for (std::size_t i = 0; i < at.size(); ++i) {
-      for (std::size_t j = i; !seen[j]; j = home[at[j]]) {
-        seen[j] = 1;
-        if (j != i) parity ^= 1;
-      }
-    }
+    parity ^= arrangement_parity(s.sets[k].perm) ^ arrangement_parity(reference.sets[k].perm);
   }
   return parity;
 }
@@ -660,10 +649,17 @@ SetState parity_set_state(int parity) {
   return parity != 0 ? SetState{{1, 0}, {0, 0}} : SetState{{0, 1}, {0, 0}};
 }
 
-std::string parity_set_name(const Definition& d, const std::vector<std::size_t>& sets) {
+// The sets' names joined by `separator`.
+std::string set_names(const Definition& d, const std::vector<std::size_t>& sets,
+                      std::string_view separator) {
   std::string names;
-  for (std::size_t k : sets) names += (names.empty() ? "" : "+") + d.sets[k].name;
-  return "parity(" + names + ")";
+  for (std::size_t k : sets)
+    names += (names.empty() ? "" : std::string(separator)) + d.sets[k].name;
+  return names;
+}
+
+std::string parity_set_name(const Definition& d, const std::vector<std::size_t>& sets) {
+  return "parity(" + set_names(d, sets, "+") + ")";
 }
 
 // The phase's definition before the slots its moves never touch are left out.
@@ -1048,9 +1044,7 @@ std::string together_text(const Definition& d, const std::vector<SlotRef>& group
 }
 
 std::string parity_text(const Definition& d, const std::vector<std::size_t>& sets) {
-  std::string out;
-  for (std::size_t k : sets) out += (out.empty() ? "" : " ") + d.sets[k].name;
-  return out;
+  return set_names(d, sets, " ");
 }
 
 std::vector<PhaseSize> phase_sizes(const Definition& d, const std::vector<Phase>& phases,
