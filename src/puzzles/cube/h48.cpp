@@ -1,0 +1,263 @@
+#include "h48.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace permuzzle::cube::detail {
+
+namespace {
+
+// Entries of other rows are read while their owners (or other threads) write them: whole bytes,
+// relaxed (a reader compares the byte with one level; a concurrent write only ever turns an
+// unvisited byte into the next level).
+inline std::uint8_t load(const std::uint8_t* p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+inline void store(std::uint8_t* p, std::uint8_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+constexpr std::uint8_t UNVISITED = 0xFF;
+constexpr std::uint32_t NO_CLASS = ~std::uint32_t(0);
+
+}  // namespace
+
+int H48Coords::csep(const KCube& x) const {
+  int mask = 0;
+  for (int j = 0; j < 8; ++j) mask |= ((TETRAD_A_CUBIES >> x.cp[j]) & 1) << j;
+  return comb8_of_mask[mask];
+}
+
+int H48Coords::esep(const KCube& x) const {
+  int e = 0, mm = 0, k = 0;
+  for (int j = 0; j < 12; ++j) {
+    if (x.ep[j] >= 8) {
+      e |= 1 << j;
+    } else {
+      mm |= ((M_SLICE_CUBIES >> x.ep[j]) & 1) << k++;
+    }
+  }
+  return comb12_of_mask[e] * 70 + comb8_of_mask[mm];
+}
+
+KCube H48Coords::corners_cube(int cocsep) const {
+  KCube c;
+  const int mask = comb8_mask[cocsep % N_CSEP];
+  constexpr std::array<std::uint8_t, 4> A = {0, 2, 5, 7}, B = {1, 3, 4, 6};
+  int a = 0, b = 0;
+  for (int j = 0; j < 8; ++j) c.cp[j] = (mask >> j) & 1 ? A[a++] : B[b++];
+  int twist = cocsep / N_CSEP, sum = 0;
+  for (int i = 6; i >= 0; --i) {
+    c.co[i] = static_cast<std::uint8_t>(twist % 3);
+    sum += twist % 3;
+    twist /= 3;
+  }
+  c.co[7] = static_cast<std::uint8_t>((3 - sum % 3) % 3);
+  return c;
+}
+
+KCube H48Coords::edges_cube(int esep) const {
+  KCube c;
+  const int e = comb12_mask[esep / 70], mm = comb8_mask[esep % 70];
+  constexpr std::array<std::uint8_t, 4> M = {1, 3, 5, 7}, S = {0, 2, 4, 6};
+  int ne = 0, nm = 0, ns = 0, k = 0;
+  for (int j = 0; j < 12; ++j) {
+    if ((e >> j) & 1) {
+      c.ep[j] = static_cast<std::uint8_t>(8 + ne++);
+    } else {
+      c.ep[j] = (mm >> k++) & 1 ? M[nm++] : S[ns++];
+    }
+  }
+  return c;
+}
+
+H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& stop) {
+  H48Coords h;
+  const CubeBasics& b = t.basics;
+  // Step 1. Ranks of 4-element subsets (in increasing order of the mask).
+  h.comb12_of_mask.assign(1 << 12, 0);
+  for (int mask = 0, r8 = 0, r12 = 0; mask < (1 << 12); ++mask) {
+    if (__builtin_popcount(mask) != 4) continue;
+    if (mask < 256) {
+      h.comb8_of_mask[mask] = static_cast<std::uint8_t>(r8);
+      h.comb8_mask[r8++] = static_cast<std::uint8_t>(mask);
+    }
+    h.comb12_of_mask[mask] = static_cast<std::uint16_t>(r12++);
+    h.comb12_mask.push_back(static_cast<std::uint16_t>(mask));
+  }
+  // Step 2. Move tables (csep with twist_move gives cocsep's) and the edges' conjugation.
+  h.csep_move.resize(N_CSEP * N_MOVES);
+  for (int v = 0; v < N_CSEP; ++v) {
+    for (int m = 0; m < N_MOVES; ++m) {
+      KCube c = h.corners_cube(v);
+      c.corners_times(b.moves[m]);
+      h.csep_move[v * N_MOVES + m] = static_cast<std::uint8_t>(h.csep(c));
+    }
+  }
+  h.esep_move.resize(std::size_t(N_ESEP) * N_MOVES);
+  h.esep_conj.resize(std::size_t(N_ESEP) * N_SYM);
+  for (int v = 0; v < N_ESEP; ++v) {
+    if (v % 4096 == 0 && stop && stop()) return H48Coords{};
+    const KCube x = h.edges_cube(v);
+    for (int m = 0; m < N_MOVES; ++m) {
+      KCube c = x;
+      c.edges_times(b.moves[m]);
+      h.esep_move[v * N_MOVES + m] = static_cast<std::uint16_t>(h.esep(c));
+    }
+    for (int s = 0; s < N_SYM; ++s) {
+      h.esep_conj[v * N_SYM + s] = static_cast<std::uint16_t>(h.esep(b.conj(x, s)));
+    }
+  }
+  // Step 3. cocsep classes: the first value met of each class is its representative; every
+  // conjugate y = conj(rep, s) gets the symmetry s^-1 (conj(y, s^-1) = rep).
+  h.cocsep_class_sym.assign(N_COCSEP, NO_CLASS);
+  for (int x = 0; x < N_COCSEP; ++x) {
+    if (h.cocsep_class_sym[x] != NO_CLASS) continue;
+    const auto c = static_cast<std::uint32_t>(h.cocsep_rep.size());
+    if (c >= N_COCSEP_CLASS) return H48Coords{};
+    const KCube rep = h.corners_cube(x);
+    std::uint64_t stab = 0;
+    int orbit = 0;
+    for (int s = 0; s < N_SYM; ++s) {
+      const int y = h.cocsep(b.conj(rep, s));
+      if (y == x) stab |= std::uint64_t(1) << s;
+      if (h.cocsep_class_sym[y] == NO_CLASS) {
+        h.cocsep_class_sym[y] = c << 6 | static_cast<std::uint32_t>(b.sym_inverse[s]);
+        ++orbit;
+      }
+    }
+    h.cocsep_rep.push_back(static_cast<std::uint32_t>(x));
+    h.cocsep_stabilizer.push_back(stab);
+    h.cocsep_orbit.push_back(static_cast<std::uint8_t>(orbit));
+  }
+  if (h.cocsep_rep.size() != N_COCSEP_CLASS) return H48Coords{};
+  return h;
+}
+
+bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H48H0Table& out,
+                  const std::function<bool()>& cancelled,
+                  const std::function<void(int, std::uint64_t)>& progress) {
+  if (h.cocsep_rep.size() != N_COCSEP_CLASS) return false;
+  // Step 1. One byte an entry while building, filled in pieces (polling between them).
+  std::vector<std::uint8_t> dist;
+  dist.reserve(H48_H0_ENTRIES);
+  for (std::uint64_t left = H48_H0_ENTRIES; left > 0;) {
+    if (cancelled && cancelled()) return false;
+    const std::uint64_t piece = std::min<std::uint64_t>(left, std::uint64_t(16) << 20);
+    dist.insert(dist.end(), piece, UNVISITED);
+    left -= piece;
+  }
+  std::uint8_t* const base = dist.data();
+  // Bit d of row_depths[c]: row c holds an entry at distance d (forward levels skip the others).
+  std::vector<std::uint32_t> row_depths(N_COCSEP_CLASS, 0);
+  // Step 2. The goal: the solved cube's entry (every symmetry fixes it: one entry).
+  const std::uint64_t goal = h.h0_index(KCube{});
+  base[goal] = 0;
+  row_depths[goal / N_ESEP] = 1;
+  std::vector<std::uint64_t> counts{1};
+  std::uint64_t filled = 1;
+  const unsigned n_threads = std::max(1u, threads);
+  std::atomic<bool> stop{false};
+  bool backward = false;
+  for (int d = 0; filled < H48_H0_ENTRIES; ++d) {
+    if (d >= 15) return false;  // a distance of 16 would not fit 4 bits (h0's are at most 15)
+    // Step 3. Direction: forward while the level is small against what is left to find.
+    if (!backward && counts[d] * 3 > H48_H0_ENTRIES - filled) backward = true;
+    const auto cur = static_cast<std::uint8_t>(d), next = static_cast<std::uint8_t>(d + 1);
+    std::atomic<std::uint32_t> next_row{0};
+    std::atomic<std::uint64_t> found{0};
+    auto work = [&](bool main_thread) {
+      std::vector<std::uint16_t> list;  // the row's esep values in hand
+      list.reserve(N_ESEP);
+      std::uint64_t local = 0;
+      for (;;) {
+        if (main_thread && cancelled && cancelled()) stop = true;
+        if (stop.load(std::memory_order_relaxed)) break;
+        const std::uint32_t c = next_row.fetch_add(1);
+        if (c >= N_COCSEP_CLASS) break;
+        std::uint8_t* const row = base + std::uint64_t(c) * N_ESEP;
+        const int rep = static_cast<int>(h.cocsep_rep[c]);
+        list.clear();
+        if (!backward) {
+          // Forward: every entry of distance d sets its unvisited neighbours and their images
+          // under the target class's stabiliser (the same position up to symmetry).
+          if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) continue;
+          for (int e = 0; e < N_ESEP; ++e) {
+            if (load(row + e) == cur) list.push_back(static_cast<std::uint16_t>(e));
+          }
+          for (int m = 0; m < N_MOVES; ++m) {
+            const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
+            const std::uint32_t cc = cs >> 6, s = cs & 63;
+            std::uint8_t* const target = base + std::uint64_t(cc) * N_ESEP;
+            const std::uint64_t stab = h.cocsep_stabilizer[cc] & ~std::uint64_t(1);
+            const std::uint64_t before = local;
+            auto claim = [&](std::uint32_t e) {
+              std::uint8_t expected = UNVISITED;
+              if (load(target + e) == UNVISITED &&
+                  __atomic_compare_exchange_n(target + e, &expected, next, false, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED)) {
+                ++local;
+              }
+            };
+            for (const std::uint16_t e : list) {
+              const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
+              claim(e2);
+              for (std::uint64_t bits = stab; bits; bits &= bits - 1) {
+                claim(h.esep_conj[e2 * N_SYM + __builtin_ctzll(bits)]);
+              }
+            }
+            if (local != before) {
+              __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
+            }
+          }
+        } else {
+          // Backward: this thread owns row c; an unvisited entry with a neighbour at d is at
+          // d + 1 (its distance is more than d, and neighbours differ by at most 1).
+          for (int e = 0; e < N_ESEP; ++e) {
+            if (row[e] == UNVISITED) list.push_back(static_cast<std::uint16_t>(e));
+          }
+          const std::uint64_t before = local;
+          for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+            const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
+            const std::uint32_t s = cs & 63;
+            const std::uint8_t* const target = base + std::uint64_t(cs >> 6) * N_ESEP;
+            std::size_t kept = 0;
+            for (const std::uint16_t e : list) {
+              const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
+              if (load(target + e2) == cur) {
+                store(row + e, next);
+                ++local;
+              } else {
+                list[kept++] = e;
+              }
+            }
+            list.resize(kept);
+          }
+          if (local != before) {
+            __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+          }
+        }
+      }
+      found += local;
+    };
+    {
+      std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
+      for (unsigned k = 1; k < n_threads; ++k) pool.emplace_back(work, false);
+      work(true);
+    }
+    if (stop) return false;
+    counts.push_back(found.load());
+    filled += found.load();
+    if (progress) progress(d + 1, filled);
+    if (found.load() == 0) return false;
+  }
+  // Step 4. Packed two entries a byte.
+  out.nibbles.assign(H48H0Table::BYTES, 0);
+  for (std::uint64_t i = 0; i < H48_H0_ENTRIES; ++i) {
+    out.nibbles[i >> 1] |= static_cast<std::uint8_t>(base[i] << ((i & 1) * 4));
+  }
+  out.per_depth = counts;
+  return true;
+}
+
+}  // namespace permuzzle::cube::detail

@@ -1,0 +1,90 @@
+// Internal to the cube solvers: the coordinates of the H48 kind (Tronto's H48 solver, nissy-core
+// doc/h48.md) and their exact table h0.
+//
+// The target subgroup K: every corner in its own tetrad ({URF, ULB, DLF, DRB} or {UFL, UBR, DFR,
+// DBL}) and twisted 0, every edge in its own slice (M: UF UB DF DB, S: UR UL DR DL, E: FR FL BL
+// BR). Inside its tetrad a corner's twist is the same whichever axis it is counted from, so every
+// one of the 48 symmetries maps K to itself; K contains the half-turn group <U2, R2, F2, D2, L2,
+// B2>. The coordinates of a cube X are those of the coset K X (left multiplication by K keeps
+// them; moves act on the right):
+//   csep 0..69        which 4 corner positions hold the tetrad {URF, ULB, DLF, DRB}
+//   cocsep 0..153089  twist * 70 + csep (the corners' part)
+//   esep 0..34649     e * 70 + m: e (0..494) which 4 positions hold E edges, m (0..69) which 4 of
+//                     the other 8 positions (in increasing order) hold M edges
+// (4-element subsets ranked in increasing order of their bit masks: comb8, comb12).
+// Under the 48 symmetries the 153,090 cocsep values fall into 3393 classes (nissy's published
+// count; CubeH48 tests it). The h0 coordinate is (class, esep of the conjugate whose cocsep is the
+// class's representative): 3393 x 34650 = 117,567,450 values.
+//
+// Data layout of H48H0Table: entry c * 34650 + e holds the distance to K of class c's
+// representative corners with the edges e, 4 bits (low nibble first), 58,783,725 bytes. As in
+// optimal_table.hpp, a class with a non-trivial stabiliser has several entries for one position up
+// to symmetry (those of its conjugates by the stabiliser), each filled with its own distance.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "coordinates.hpp"
+
+namespace permuzzle::cube::detail {
+
+inline constexpr int N_CSEP = 70;
+inline constexpr int N_COCSEP = N_TWIST * N_CSEP;       // 153,090
+inline constexpr int N_COCSEP_CLASS = 3393;             // Tronto's count, checked on build
+inline constexpr int N_ESEP = N_SLICE * 70;             // 34,650
+inline constexpr std::uint8_t TETRAD_A_CUBIES = 0xA5;   // corners 0, 2, 5, 7 as a bit set
+inline constexpr std::uint16_t M_SLICE_CUBIES = 0x0AA;  // edges 1, 3, 5, 7
+inline constexpr std::uint64_t H48_H0_ENTRIES = std::uint64_t(N_COCSEP_CLASS) * N_ESEP;
+
+struct H48Coords {
+  std::vector<std::uint8_t> csep_move;            // [csep * 18 + m]
+  std::vector<std::uint16_t> esep_move;           // [esep * 18 + m]
+  std::vector<std::uint16_t> esep_conj;           // [esep * 48 + s]: esep of conj(x, s)
+  std::vector<std::uint32_t> cocsep_class_sym;    // [cocsep] -> class << 6 | s, conj(x, s) rep
+  std::vector<std::uint32_t> cocsep_rep;          // [class] -> cocsep
+  std::vector<std::uint64_t> cocsep_stabilizer;   // [class] -> bits s: conj(rep, s) is rep
+  std::vector<std::uint8_t> cocsep_orbit;         // [class] -> cocsep values in it (48 / |stab|)
+  std::array<std::uint8_t, 256> comb8_of_mask{};  // 4-bit masks of 8 positions -> 0..69
+  std::array<std::uint8_t, N_CSEP> comb8_mask{};  // the inverse
+  std::vector<std::uint16_t> comb12_of_mask;      // 4-bit masks of 12 positions -> 0..494
+  std::vector<std::uint16_t> comb12_mask;         // the inverse
+
+  int csep(const KCube& x) const;
+  int cocsep(const KCube& x) const { return x.twist() * N_CSEP + csep(x); }
+  int esep(const KCube& x) const;
+  int cocsep_after(const CoordTables& t, int cocsep, int m) const {
+    return t.twist_move[(cocsep / N_CSEP) * N_MOVES + m] * N_CSEP +
+           csep_move[(cocsep % N_CSEP) * N_MOVES + m];
+  }
+  // A cube with the given coordinates (its other pieces as they come).
+  KCube corners_cube(int cocsep) const;
+  KCube edges_cube(int esep) const;
+  // The h0 entry of a cube.
+  std::uint64_t h0_index(const KCube& x) const {
+    const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
+    return std::uint64_t(cs >> 6) * N_ESEP + esep_conj[esep(x) * N_SYM + (cs & 63)];
+  }
+  // Fails (empty class tables) if the classes are not Tronto's 3393; `stop` is asked between the
+  // steps (each well under a second).
+  static H48Coords make(const CoordTables& t, const std::function<bool()>& stop = {});
+};
+
+struct H48H0Table {
+  std::vector<std::uint8_t> nibbles;     // BYTES
+  std::vector<std::uint64_t> per_depth;  // entries at each distance
+  static constexpr std::uint64_t BYTES = (H48_H0_ENTRIES + 1) / 2;
+  int get(std::uint64_t index) const { return (nibbles[index >> 1] >> ((index & 1) * 4)) & 15; }
+};
+
+// Breadth-first search over the h0 entries (forward while a level is small, then backward:
+// each unvisited entry looks for a neighbour in the level), one byte an entry while building,
+// packed to nibbles at the end. Rows (classes) are shared among `threads` threads; `cancelled` is
+// polled between rows, `progress` called after each level. False when cancelled.
+bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H48H0Table& out,
+                  const std::function<bool()>& cancelled,
+                  const std::function<void(int depth, std::uint64_t filled)>& progress);
+
+}  // namespace permuzzle::cube::detail

@@ -1,0 +1,149 @@
+// The H48 coordinates and their h0 table (src/puzzles/cube/h48.hpp) against facts from outside
+// the code: Tronto's count of corner classes (3393, nissy-core doc/h48.md), the definition of the
+// target subgroup (every half-turn word keeps the coordinates; the cubie model's moves and
+// symmetries move them as the tables say), and a breadth-first search over the coordinates of
+// whole cubes (no tables, no symmetry) for the table's first levels.
+#include <gtest/gtest.h>
+
+#include <unordered_map>
+
+#include "../src/puzzles/cube/coordinates.hpp"
+#include "../src/puzzles/cube/h48.hpp"
+#include "permuzzle/core/rng.hpp"
+
+namespace permuzzle::cube {
+namespace cube_h48_test {
+
+using namespace detail;
+
+struct Fixture {
+  CoordTables t = CoordTables::make();
+  H48Coords h = H48Coords::make(t);
+};
+
+TEST(CubeH48, CornerClassesAreTrontos3393) {
+  const Fixture f;
+  const H48Coords& h = f.h;
+  ASSERT_EQ(h.cocsep_rep.size(), 3393u);  // nissy-core doc/h48.md
+  std::uint64_t sum = 0;
+  for (int c = 0; c < N_COCSEP_CLASS; ++c) {
+    // Orbit-stabiliser: the class's values times its representative's stabiliser is 48.
+    EXPECT_EQ(h.cocsep_orbit[c] * __builtin_popcountll(h.cocsep_stabilizer[c]), 48) << c;
+    sum += h.cocsep_orbit[c];
+  }
+  EXPECT_EQ(sum, std::uint64_t(N_COCSEP));  // 3^7 x C(8,4)
+  for (int x = 0; x < N_COCSEP; x += 7) {
+    const std::uint32_t cs = h.cocsep_class_sym[x];
+    const KCube rep = f.t.basics.conj(h.corners_cube(x), static_cast<int>(cs & 63));
+    EXPECT_EQ(h.cocsep(rep), static_cast<int>(h.cocsep_rep[cs >> 6])) << x;
+  }
+}
+
+// A random word in the half-turn group <U2, R2, F2, D2, L2, B2>, inside the target subgroup.
+KCube half_turn_word(const CubeBasics& b, Rng& rng) {
+  KCube g;
+  for (int i = 0; i < 30; ++i) g = g * b.moves[3 * static_cast<int>(rng.below(6)) + 1];
+  return g;
+}
+
+TEST(CubeH48, CoordinatesAreCosetsOfTheTetradSubgroupMovedAsTheCubiesAre) {
+  const Fixture f;
+  const H48Coords& h = f.h;
+  const CubeBasics& b = f.t.basics;
+  Rng rng(48);
+  int changed_by_quarter_turn = 0;
+  for (int i = 0; i < 300; ++i) {
+    const KCube x = from_cubie(random_state(rng));
+    // Left multiplication by the subgroup keeps the coordinates; by a quarter turn it does not
+    // (in general).
+    const KCube g = half_turn_word(b, rng);
+    EXPECT_EQ(h.cocsep(g * x), h.cocsep(x));
+    EXPECT_EQ(h.esep(g * x), h.esep(x));
+    EXPECT_EQ(h.h0_index(g * x), h.h0_index(x));
+    changed_by_quarter_turn += h.cocsep(b.moves[0] * x) != h.cocsep(x);
+    for (int m = 0; m < N_MOVES; ++m) {
+      const KCube y = x * b.moves[m];
+      EXPECT_EQ(h.cocsep_after(f.t, h.cocsep(x), m), h.cocsep(y));
+      EXPECT_EQ(h.esep_move[h.esep(x) * N_MOVES + m], h.esep(y));
+    }
+    // Conjugation is a function of the coordinates: the tables (made on other cubes with the
+    // same coordinates) give this cube's conjugates.
+    for (int s = 0; s < N_SYM; ++s) {
+      const KCube y = b.conj(x, s);
+      EXPECT_EQ(h.esep_conj[h.esep(x) * N_SYM + s], h.esep(y));
+      EXPECT_EQ(h.cocsep(b.conj(h.corners_cube(h.cocsep(x)), s)), h.cocsep(y));
+      // A cube and its conjugates have one h0 entry up to the stabiliser's images.
+      const std::uint32_t cs = h.cocsep_class_sym[h.cocsep(y)];
+      EXPECT_EQ(cs >> 6, h.cocsep_class_sym[h.cocsep(x)] >> 6);
+    }
+  }
+  EXPECT_GT(changed_by_quarter_turn, 250);
+}
+
+TEST(CubeH48, H0TableIsTheBreadthFirstDistanceOfItsCoordinate) {
+  const Fixture f;
+  const H48Coords& h = f.h;
+  const CubeBasics& b = f.t.basics;
+  H48H0Table table;
+  ASSERT_TRUE(build_h48_h0(f.t, h, 2, table, {}, {}));
+  ASSERT_EQ(table.nibbles.size(), H48H0Table::BYTES);
+  std::uint64_t entries = 0;
+  for (const std::uint64_t n : table.per_depth) entries += n;
+  EXPECT_EQ(entries, H48_H0_ENTRIES);
+  // Step 1. Positions per distance: each entry stands for its class's orbit of corner values
+  // (one per value, with the edges conjugated along).
+  std::vector<std::uint64_t> weighted(table.per_depth.size(), 0);
+  for (std::uint64_t i = 0; i < H48_H0_ENTRIES; ++i) {
+    weighted[table.get(i)] += h.cocsep_orbit[i / N_ESEP];
+  }
+  std::uint64_t raw = 0;
+  for (std::size_t d = 0; d < weighted.size(); ++d) {
+    EXPECT_GT(weighted[d], 0u) << d;
+    raw += weighted[d];
+  }
+  EXPECT_EQ(raw, std::uint64_t(5'304'568'500));  // C(8,4) 3^7 C(12,4) C(8,4), doc/h48.md
+  // Step 2. Breadth-first search over the coordinates of whole cubes, to depth 5, without the
+  // tables: every coordinate met has the table's value, and the counts per depth agree.
+  constexpr int DEPTH = 5;
+  std::unordered_map<std::uint64_t, int> depth_of;
+  auto key = [&](const KCube& x) { return std::uint64_t(h.cocsep(x)) * N_ESEP + h.esep(x); };
+  std::vector<KCube> layer{KCube{}};
+  depth_of[key(KCube{})] = 0;
+  for (int d = 0;; ++d) {
+    EXPECT_EQ(weighted[d], layer.size()) << d;
+    for (const KCube& x : layer) EXPECT_EQ(table.get(h.h0_index(x)), d);
+    if (d == DEPTH) break;
+    std::vector<KCube> next;
+    for (const KCube& x : layer) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const KCube y = x * b.moves[m];
+        if (depth_of.emplace(key(y), d + 1).second) next.push_back(y);
+      }
+    }
+    layer = std::move(next);
+  }
+  // Step 3. Random cubes: beyond the search's depth unless it met them; neighbours within one
+  // of each other; a neighbour one closer unless at the goal (so the values are distances).
+  Rng rng(480);
+  for (int i = 0; i < 2000; ++i) {
+    KCube x = from_cubie(random_state(rng));
+    if (i % 4 == 1) x = half_turn_word(b, rng) * x;
+    const int v = table.get(h.h0_index(x));
+    const auto it = depth_of.find(key(x));
+    if (it != depth_of.end()) {
+      EXPECT_EQ(v, it->second);
+    } else {
+      EXPECT_GT(v, DEPTH);
+    }
+    bool closer = false;
+    for (int m = 0; m < N_MOVES; ++m) {
+      const int w = table.get(h.h0_index(x * b.moves[m]));
+      EXPECT_LE(std::abs(w - v), 1);
+      closer |= w == v - 1;
+    }
+    EXPECT_TRUE(closer || v == 0);
+  }
+}
+
+}  // namespace cube_h48_test
+}  // namespace permuzzle::cube
