@@ -5,6 +5,7 @@
 // whole cubes (no tables, no symmetry) for the table's first levels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "../src/puzzles/cube/coordinates.hpp"
@@ -143,6 +144,82 @@ TEST(CubeH48, H0TableIsTheBreadthFirstDistanceOfItsCoordinate) {
     }
     EXPECT_TRUE(closer || v == 0);
   }
+}
+
+// The depth-first method (build_h48_k2) against the breadth-first h0 table: with K = 0 every
+// entry is its exact distance, clipped to the 2-bit layout.
+TEST(CubeH48, DepthFirstH0TableIsTheBreadthFirstOneClipped) {
+  const Fixture f;
+  H48H0Table exact;
+  ASSERT_TRUE(build_h48_h0(f.t, f.h, 2, exact, {}, {}));
+  constexpr int BASE = 5;
+  H48K2Table k2;
+  ASSERT_TRUE(build_h48_k2(f.t, f.h, 0, BASE, 4, 2, k2, {}, {}));
+  ASSERT_EQ(k2.data.size(), H48K2Table::bytes(0));
+  std::array<std::uint64_t, 4> counts{};
+  std::uint64_t wrong = 0;
+  for (std::uint64_t i = 0; i < H48_H0_ENTRIES; ++i) {
+    const int want = std::clamp(exact.get(i) - BASE, 0, 3);
+    wrong += k2.get(i) != want;
+    ++counts[k2.get(i)];
+  }
+  EXPECT_EQ(wrong, 0u);
+  for (int v = 0; v < 4; ++v) EXPECT_GT(counts[v], 0u) << v;
+}
+
+// With K = 2 (untracked flips) each entry is the least distance of the h11 coordinates it stands
+// for: checked against a breadth-first search over the h11 coordinates of whole cubes (no
+// symmetry), to base + 2 moves.
+TEST(CubeH48, DepthFirstH2TableIsTheLeastDistanceOfItsCoordinates) {
+  const Fixture f;
+  const H48Coords& h = f.h;
+  const CubeBasics& b = f.t.basics;
+  constexpr int K = 2, BASE = 4, DEPTH = BASE + 2;
+  H48K2Table k2;
+  ASSERT_TRUE(build_h48_k2(f.t, h, K, BASE, 3, 2, k2, {}, {}));
+  // Step 1. Breadth-first search over (cocsep, esep, flip) of whole cubes, no tables of symmetry.
+  auto key = [&](const KCube& x) {
+    return (std::uint64_t(h.cocsep(x)) * N_ESEP + h.esep(x)) * 2048 + x.flip();
+  };
+  std::unordered_map<std::uint64_t, int> depth_of{{key(KCube{}), 0}};
+  // The least depth met of each table entry (of the entries the cubes look up).
+  std::unordered_map<std::uint64_t, int> least;
+  auto entry = [&](const KCube& x) { return k2.index_of_h11(h.h11_index(b, x)); };
+  std::vector<KCube> layer{KCube{}};
+  least.emplace(entry(KCube{}), 0);
+  for (int d = 0; d < DEPTH; ++d) {
+    std::vector<KCube> next;
+    for (const KCube& x : layer) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const KCube y = x * b.moves[m];
+        if (!depth_of.emplace(key(y), d + 1).second) continue;
+        next.push_back(y);
+        least.emplace(entry(y), d + 1);  // first met = least (layers in order)
+      }
+    }
+    layer = std::move(next);
+  }
+  ASSERT_GT(least.size(), 40000u);
+  // Step 2. Every entry the search met holds its least depth, clipped; random cubes' entries that
+  // it did not meet hold "base + 3 or more".
+  for (const auto& [e, d] : least) EXPECT_EQ(k2.get(e), std::clamp(d - BASE, 0, 3)) << e;
+  Rng rng(4811);
+  int far = 0;
+  for (int i = 0; i < 3000; ++i) {
+    KCube x = from_cubie(random_state(rng));
+    if (i % 2) {  // near the goal: a few moves from a half-turn word
+      x = half_turn_word(b, rng);
+      for (int j = 0; j < 4; ++j) x = x * b.moves[rng.below(N_MOVES)];
+    }
+    const auto it = least.find(entry(x));
+    if (it == least.end()) {
+      EXPECT_EQ(k2.get(entry(x)), 3);
+      ++far;
+    } else {
+      EXPECT_EQ(k2.get(entry(x)), std::clamp(it->second - BASE, 0, 3));
+    }
+  }
+  EXPECT_GT(far, 1000);
 }
 
 }  // namespace cube_h48_test

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+#include <unordered_map>
 
 namespace permuzzle::cube::detail {
 
@@ -68,6 +69,20 @@ KCube H48Coords::edges_cube(int esep) const {
       c.ep[j] = (mm >> k++) & 1 ? M[nm++] : S[ns++];
     }
   }
+  return c;
+}
+
+KCube H48Coords::cube_of_h11(std::uint64_t index) const {
+  const std::uint64_t h0 = index / 2048;
+  KCube c = corners_cube(static_cast<int>(cocsep_rep[h0 / N_ESEP]));
+  const KCube e = edges_cube(static_cast<int>(h0 % N_ESEP));
+  c.ep = e.ep;
+  int parity = 0;
+  for (int i = 0; i < 11; ++i) {
+    c.eo[i] = static_cast<std::uint8_t>((index >> (10 - i)) & 1);
+    parity ^= c.eo[i];
+  }
+  c.eo[11] = static_cast<std::uint8_t>(parity);
   return c;
 }
 
@@ -257,6 +272,128 @@ bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H4
     out.nibbles[i >> 1] |= static_cast<std::uint8_t>(base[i] << ((i & 1) * 4));
   }
   out.per_depth = counts;
+  return true;
+}
+
+namespace {
+
+// Lowers entry i of the table to v if it is above (2-bit fields; other threads write the same
+// bytes).
+inline void mark_min(std::uint8_t* data, std::uint64_t i, int v) {
+  std::uint8_t* p = data + (i >> 2);
+  const int sh = static_cast<int>(i & 3) * 2;
+  std::uint8_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (((old >> sh) & 3) > v) {
+    const auto next = static_cast<std::uint8_t>((old & ~(3 << sh)) | (v << sh));
+    if (__atomic_compare_exchange_n(p, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int short_depth,
+                  unsigned threads, H48K2Table& out, const std::function<bool()>& cancelled,
+                  const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  if (k < 0 || k > 11 || short_depth < 0 || short_depth > base || base > 20 ||
+      h.cocsep_rep.size() != N_COCSEP_CLASS) {
+    return false;
+  }
+  const CubeBasics& b = t.basics;
+  out.k = k;
+  out.base = base;
+  // Step 1. Every entry "at least base + 3", filled in pieces (polling between them).
+  out.data.clear();
+  out.data.reserve(H48K2Table::bytes(k));
+  for (std::uint64_t left = H48K2Table::bytes(k); left > 0;) {
+    if (cancelled && cancelled()) return false;
+    const std::uint64_t piece = std::min<std::uint64_t>(left, std::uint64_t(64) << 20);
+    out.data.insert(out.data.end(), piece, 0xFF);
+    left -= piece;
+  }
+  std::uint8_t* const data = out.data.data();
+  auto mark = [&](const KCube& x, int depth) {
+    const int v = std::max(depth - base, 0);
+    return h.for_each_h11_variant(b, x,
+                                  [&](std::uint64_t i) { mark_min(data, out.index_of_h11(i), v); });
+  };
+  // Step 2. The h11 coordinates within short_depth (canonical keys: the least variant), each
+  // marked; the last layer's keys are the depth-first search's starts.
+  std::unordered_map<std::uint64_t, std::uint8_t> near;
+  std::vector<std::uint64_t> layer{mark(KCube{}, 0)};
+  near.emplace(layer[0], 0);
+  for (int d = 0; d < short_depth; ++d) {
+    std::vector<std::uint64_t> next;
+    for (const std::uint64_t key : layer) {
+      if (cancelled && cancelled()) return false;
+      const KCube x = h.cube_of_h11(key);
+      for (int m = 0; m < N_MOVES; ++m) {
+        const KCube y = x * b.moves[m];
+        const std::uint64_t c = h.for_each_h11_variant(b, y, [](std::uint64_t) {});
+        if (near.emplace(c, static_cast<std::uint8_t>(d + 1)).second) {
+          mark(y, d + 1);
+          next.push_back(c);
+        }
+      }
+    }
+    layer = std::move(next);
+  }
+  // Step 3. Depth-first from each start, threads taking starts in turn.
+  const int max_depth = base + 2;
+  std::atomic<std::uint64_t> next_start{0}, done{0};
+  std::atomic<bool> stop{false};
+  auto work = [&](bool main_thread) {
+    std::uint64_t polls = 0;
+    // Moves below a start, as an explicit stack: cube, depth and the next move to try.
+    struct Frame {
+      KCube cube;
+      int depth;
+      int last;
+      int next;
+    };
+    std::vector<Frame> stack;
+    for (;;) {
+      const std::uint64_t i = next_start.fetch_add(1);
+      if (i >= layer.size() || stop.load(std::memory_order_relaxed)) break;
+      if (short_depth < max_depth) stack.push_back({h.cube_of_h11(layer[i]), short_depth, -1, 0});
+      while (!stack.empty()) {
+        Frame& f = stack.back();
+        if (f.next == N_MOVES) {
+          stack.pop_back();
+          continue;
+        }
+        const int m = f.next++;
+        if (!allowed_after(f.last, m)) continue;
+        if ((++polls & 4095) == 0) {
+          if (main_thread && cancelled && cancelled()) stop = true;
+          if (stop.load(std::memory_order_relaxed)) break;
+        }
+        const KCube y = f.cube * b.moves[m];
+        const int depth = f.depth + 1;
+        // The position's entries (at most 48 variants), then marked unless the first step met
+        // it.
+        std::array<std::uint64_t, N_SYM> variants;
+        int n = 0;
+        const std::uint64_t key =
+            h.for_each_h11_variant(b, y, [&](std::uint64_t v) { variants[n++] = v; });
+        if (near.count(key)) continue;
+        const int v = std::max(depth - base, 0);
+        for (int j = 0; j < n; ++j) mark_min(data, out.index_of_h11(variants[j]), v);
+        if (depth < max_depth) stack.push_back({y, depth, m, 0});
+      }
+      stack.clear();
+      const std::uint64_t n = ++done;
+      if (main_thread && progress) progress(n, layer.size());
+    }
+  };
+  {
+    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
+    for (unsigned j = 1; j < std::max(1u, threads); ++j) pool.emplace_back(work, false);
+    work(true);
+  }
+  if (stop) return false;
+  if (progress) progress(layer.size(), layer.size());
   return true;
 }
 

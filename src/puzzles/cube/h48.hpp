@@ -22,6 +22,7 @@
 // to symmetry (those of its conjugates by the stabiliser), each filled with its own distance.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -67,6 +68,36 @@ struct H48Coords {
     const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
     return std::uint64_t(cs >> 6) * N_ESEP + esep_conj[esep(x) * N_SYM + (cs & 63)];
   }
+  // The h11 coordinate (the h0 entry and the 11 edge flips of the same conjugate, flip() order:
+  // position 0 in the highest bit), as one index: h0 entry * 2048 + flips.
+  std::uint64_t h11_index(const CubeBasics& b, const KCube& x) const {
+    const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
+    const KCube y = b.conj(x, static_cast<int>(cs & 63));
+    return (std::uint64_t(cs >> 6) * N_ESEP + esep(y)) * 2048 +
+           static_cast<std::uint64_t>(y.flip());
+  }
+  // Calls f(h11 index) for each conjugate of x by its class's stabiliser (the entries of one
+  // position up to symmetry; the identity's first). Returns the smallest (a canonical key).
+  template <class F>
+  std::uint64_t for_each_h11_variant(const CubeBasics& b, const KCube& x, F&& f) const {
+    const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
+    const KCube y = b.conj(x, static_cast<int>(cs & 63));
+    const std::uint64_t row = std::uint64_t(cs >> 6) * N_ESEP;
+    const std::uint64_t first = (row + esep(y)) * 2048 + static_cast<std::uint64_t>(y.flip());
+    f(first);
+    std::uint64_t least = first;
+    for (std::uint64_t bits = cocsep_stabilizer[cs >> 6] & ~std::uint64_t(1); bits;
+         bits &= bits - 1) {
+      const KCube z = b.conj(y, __builtin_ctzll(bits));
+      const std::uint64_t i = (row + esep(z)) * 2048 + static_cast<std::uint64_t>(z.flip());
+      f(i);
+      least = std::min(least, i);
+    }
+    return least;
+  }
+  // A cube with the h11 coordinate `index` (of the conjugate form: its corners are its class's
+  // representative's).
+  KCube cube_of_h11(std::uint64_t index) const;
   // Fails (empty class tables) if the classes are not Tronto's 3393; `stop` is asked between the
   // steps (each well under a second).
   static H48Coords make(const CoordTables& t, const std::function<bool()>& stop = {});
@@ -78,6 +109,39 @@ struct H48H0Table {
   static constexpr std::uint64_t BYTES = (H48_H0_ENTRIES + 1) / 2;
   int get(std::uint64_t index) const { return (nibbles[index >> 1] >> ((index & 1) * 4)) & 15; }
 };
+
+// The hK tables (K = 0..11): the h0 entry and the flips of the first K edge positions,
+// (h0 entry << K) | (flips >> (11 - K)), 2 bits an entry (4 a byte, low bits first) relative to a
+// base b: 0 = at most b (the reader falls back to another bound), 1 = b + 1, 2 = b + 2, 3 = at
+// least b + 3. For 0 < K < 11 the entry is not a coordinate of a subgroup (a move brings
+// untracked flips in); its value is the least distance of the positions it stands for (the
+// h11 distance minimised over the untracked flips), as Tronto's H48 tables hold. (A breadth-first
+// search over hK entries that lets untracked flips take any value on the way finds only h0's
+// distances: tried, see docs/cube.md.)
+struct H48K2Table {
+  int k = 0;
+  int base = 0;
+  std::vector<std::uint8_t> data;
+  static std::uint64_t entries(int k) { return H48_H0_ENTRIES << k; }
+  static std::uint64_t bytes(int k) { return (entries(k) + 3) / 4; }
+  std::uint64_t index_of_h11(std::uint64_t h11) const {
+    return (h11 >> 11) << k | (h11 & 2047) >> (11 - k);
+  }
+  int get(std::uint64_t index) const { return (data[index >> 2] >> ((index & 3) * 2)) & 3; }
+};
+
+// Fills an hK table by depth-first search, Tronto's method: (1) the h11 coordinates within
+// `short_depth` moves by breadth-first search over whole cubes (keys up to symmetry, in memory);
+// (2) from each at exactly `short_depth`, every canonical move sequence up to base + 2 moves in
+// all, skipping the positions the first step met (they are searched from their own start), each
+// position marking its entries (all its symmetric variants) with the least of its depth seen.
+// Every h11 coordinate at distance D in (short_depth, base + 2] is met at depth D along a
+// shortest path, so each entry gets min(distance) exactly, clipped as the layout says.
+// short_depth <= base is required. `cancelled` is polled every few thousand positions;
+// `progress` gets the start positions done and their number. False when cancelled.
+bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int short_depth,
+                  unsigned threads, H48K2Table& out, const std::function<bool()>& cancelled,
+                  const std::function<void(std::uint64_t done, std::uint64_t total)>& progress);
 
 // Breadth-first search over the h0 entries (forward while a level is small, then backward:
 // each unvisited entry looks for a neighbour in the level), one byte an entry while building,
