@@ -81,6 +81,33 @@ TEST(CubeH48, CoordinatesAreCosetsOfTheTetradSubgroupMovedAsTheCubiesAre) {
   EXPECT_GT(changed_by_quarter_turn, 250);
 }
 
+// The h11 coordinate kept through moves in tables (EdgeState) against conjugating whole cubes:
+// the same entries, in the same order, along random walks.
+TEST(CubeH48, EdgeStateFollowsTheCubes) {
+  const Fixture f;
+  const H48Coords& h = f.h;
+  const CubeBasics& b = f.t.basics;
+  Rng rng(4812);
+  int symmetric = 0;
+  for (int walk = 0; walk < 60; ++walk) {
+    KCube x = walk % 3 ? from_cubie(random_state(rng)) : half_turn_word(b, rng);
+    H48Coords::EdgeState st = h.state_of(x);
+    for (int step = 0; step < 40; ++step) {
+      std::vector<std::uint64_t> by_cube, by_state;
+      const auto k1 = h.for_each_h11_variant(b, x, [&](std::uint64_t i) { by_cube.push_back(i); });
+      const auto k2 = h.for_each_h11_variant(st, [&](std::uint64_t i) { by_state.push_back(i); });
+      ASSERT_EQ(by_cube, by_state) << walk << " " << step;
+      EXPECT_EQ(k1, k2);
+      EXPECT_EQ(by_cube.front(), h.h11_index(b, x));
+      symmetric += by_cube.size() > 1;
+      const int m = static_cast<int>(rng.below(N_MOVES));
+      x = x * b.moves[m];
+      st = h.after(f.t, st, m);
+    }
+  }
+  EXPECT_GT(symmetric, 0);
+}
+
 TEST(CubeH48, H0TableIsTheBreadthFirstDistanceOfItsCoordinate) {
   const Fixture f;
   const H48Coords& h = f.h;

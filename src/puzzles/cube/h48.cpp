@@ -86,6 +86,17 @@ KCube H48Coords::cube_of_h11(std::uint64_t index) const {
   return c;
 }
 
+H48Coords::EdgeState H48Coords::state_of(const KCube& x) const {
+  EdgeState st{static_cast<std::uint32_t>(cocsep(x)), static_cast<std::uint16_t>(esep(x)), 0, 0, 0};
+  for (int i = 0; i < 12; ++i) {
+    const int bit = 1 << (11 - i);
+    if (x.eo[i]) st.flips = static_cast<std::uint16_t>(st.flips | bit);
+    if (x.ep[i] >= 8) st.e_mask = static_cast<std::uint16_t>(st.e_mask | bit);
+    if ((M_SLICE_CUBIES >> x.ep[i]) & 1) st.m_mask = static_cast<std::uint16_t>(st.m_mask | bit);
+  }
+  return st;
+}
+
 H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& stop) {
   H48Coords h;
   const CubeBasics& b = t.basics;
@@ -123,7 +134,46 @@ H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& sto
       h.esep_conj[v * N_SYM + s] = static_cast<std::uint16_t>(h.esep(b.conj(x, s)));
     }
   }
-  // Step 3. cocsep classes: the first value met of each class is its representative; every
+  // Step 3. The edges' masks through moves and symmetries: position i of x * M holds what
+  // position M.ep[i] of x held (likewise S.ep for S^-1 x S), flipped by M.eo / S.eo, and by S^-1's
+  // flip of the cubie (a function of its slice: make() checks it).
+  auto permuted = [](const KCube& p, int mask) {
+    int r = 0;
+    for (int i = 0; i < 12; ++i) r |= ((mask >> (11 - p.ep[i])) & 1) << (11 - i);
+    return static_cast<std::uint16_t>(r);
+  };
+  auto flips = [](const KCube& p) {
+    int r = 0;
+    for (int i = 0; i < 12; ++i) r |= p.eo[i] << (11 - i);
+    return static_cast<std::uint16_t>(r);
+  };
+  h.mask_move.resize(N_MOVES * 4096);
+  h.mask_conj.resize(N_SYM * 4096);
+  for (int m = 0; m < N_MOVES; ++m) {
+    h.move_flips[m] = flips(b.moves[m]);
+    for (int mask = 0; mask < 4096; ++mask)
+      h.mask_move[m * 4096 + mask] = permuted(b.moves[m], mask);
+  }
+  for (int s = 0; s < N_SYM; ++s) {
+    const KCube& sym = b.syms[s];
+    h.sym_flips[s] = flips(sym);
+    for (int mask = 0; mask < 4096; ++mask) h.mask_conj[s * 4096 + mask] = permuted(sym, mask);
+    const KCube& inv = b.syms[b.sym_inverse[s]];
+    std::array<int, 3> of_slice{-1, -1, -1};  // S, M, E
+    for (int c = 0; c < 12; ++c) {
+      const int z = c >= 8 ? 2 : (M_SLICE_CUBIES >> c) & 1;
+      if (of_slice[z] >= 0 && of_slice[z] != inv.eo[c]) return H48Coords{};
+      of_slice[z] = inv.eo[c];
+    }
+    h.slice_flips[s] = static_cast<std::uint8_t>(of_slice[0] | of_slice[1] << 1 | of_slice[2] << 2);
+    for (int u = 0; u < N_SYM; ++u) {
+      const KCube p = sym * b.syms[u];
+      for (int v = 0; v < N_SYM; ++v) {
+        if (b.syms[v] == p) h.sym_mult[s * N_SYM + u] = static_cast<std::uint8_t>(v);
+      }
+    }
+  }
+  // Step 4. cocsep classes: the first value met of each class is its representative; every
   // conjugate y = conj(rep, s) gets the symmetry s^-1 (conj(y, s^-1) = rep).
   h.cocsep_class_sym.assign(N_COCSEP, NO_CLASS);
   for (int x = 0; x < N_COCSEP; ++x) {
@@ -347,7 +397,7 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
     std::uint64_t polls = 0;
     // Moves below a start, as an explicit stack: cube, depth and the next move to try.
     struct Frame {
-      KCube cube;
+      H48Coords::EdgeState state;
       int depth;
       int last;
       int next;
@@ -356,27 +406,55 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
     for (;;) {
       const std::uint64_t i = next_start.fetch_add(1);
       if (i >= layer.size() || stop.load(std::memory_order_relaxed)) break;
-      if (short_depth < max_depth) stack.push_back({h.cube_of_h11(layer[i]), short_depth, -1, 0});
+      if (short_depth < max_depth) {
+        stack.push_back({h.state_of(h.cube_of_h11(layer[i])), short_depth, -1, 0});
+      }
       while (!stack.empty()) {
         Frame& f = stack.back();
         if (f.next == N_MOVES) {
           stack.pop_back();
           continue;
         }
+        if (f.depth == max_depth - 1) {
+          // The last level, all children at once: their entries prefetched before any is
+          // marked (the table is far larger than the caches), and no look-up in the first
+          // step's keys (a position met there already holds its least depth; marking it again
+          // with more changes nothing).
+          std::array<std::uint64_t, N_MOVES * N_SYM> entries;
+          int n = 0;
+          for (int m = 0; m < N_MOVES; ++m) {
+            if (!allowed_after(f.last, m)) continue;
+            h.for_each_h11_variant(h.after(t, f.state, m), [&](std::uint64_t v) {
+              entries[n] = out.index_of_h11(v);
+              __builtin_prefetch(data + (entries[n] >> 2));
+              ++n;
+            });
+          }
+          for (int j = 0; j < n; ++j) mark_min(data, entries[j], std::max(max_depth - base, 0));
+          stack.pop_back();
+          polls += static_cast<std::uint64_t>(n);
+          if (polls >= 4096) {
+            polls = 0;
+            if (main_thread && cancelled && cancelled()) stop = true;
+            if (stop.load(std::memory_order_relaxed)) break;
+          }
+          continue;
+        }
         const int m = f.next++;
         if (!allowed_after(f.last, m)) continue;
-        if ((++polls & 4095) == 0) {
+        if (++polls >= 4096) {
+          polls = 0;
           if (main_thread && cancelled && cancelled()) stop = true;
           if (stop.load(std::memory_order_relaxed)) break;
         }
-        const KCube y = f.cube * b.moves[m];
+        const H48Coords::EdgeState y = h.after(t, f.state, m);
         const int depth = f.depth + 1;
         // The position's entries (at most 48 variants), then marked unless the first step met
         // it.
         std::array<std::uint64_t, N_SYM> variants;
         int n = 0;
         const std::uint64_t key =
-            h.for_each_h11_variant(b, y, [&](std::uint64_t v) { variants[n++] = v; });
+            h.for_each_h11_variant(y, [&](std::uint64_t v) { variants[n++] = v; });
         if (near.count(key)) continue;
         const int v = std::max(depth - base, 0);
         for (int j = 0; j < n; ++j) mark_min(data, out.index_of_h11(variants[j]), v);

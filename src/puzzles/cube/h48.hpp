@@ -52,6 +52,16 @@ struct H48Coords {
   std::array<std::uint8_t, N_CSEP> comb8_mask{};  // the inverse
   std::vector<std::uint16_t> comb12_of_mask;      // 4-bit masks of 12 positions -> 0..494
   std::vector<std::uint16_t> comb12_mask;         // the inverse
+  // Edges as 12-bit masks, bit 11 - i for position i (so that mask >> 1 is flip()'s number):
+  // moves and symmetries permute the positions (mask_move, mask_conj: [m or s][mask]), flip the
+  // bits of move_flips / sym_flips, and a symmetry also flips the cubies of the slices whose
+  // bit is set in slice_flips[s] (1 = S, 2 = M, 4 = E: how S^-1 counts their flips).
+  std::vector<std::uint16_t> mask_move;  // [m * 4096 + mask]
+  std::vector<std::uint16_t> mask_conj;  // [s * 4096 + mask]
+  std::array<std::uint16_t, N_MOVES> move_flips{};
+  std::array<std::uint16_t, N_SYM> sym_flips{};
+  std::array<std::uint8_t, N_SYM> slice_flips{};
+  std::array<std::uint8_t, N_SYM * N_SYM> sym_mult{};  // [a * 48 + b]: S_a S_b
 
   int csep(const KCube& x) const;
   int cocsep(const KCube& x) const { return x.twist() * N_CSEP + csep(x); }
@@ -98,6 +108,50 @@ struct H48Coords {
   // A cube with the h11 coordinate `index` (of the conjugate form: its corners are its class's
   // representative's).
   KCube cube_of_h11(std::uint64_t index) const;
+
+  // The h11 coordinate kept through moves without a cube: the corners' cocsep, the edges' esep,
+  // their flips and which positions hold E and M edges (masks as above). About ten table reads a
+  // move, where multiplying and conjugating cubes costs several times more.
+  struct EdgeState {
+    std::uint32_t cocsep;
+    std::uint16_t esep, flips, e_mask, m_mask;
+  };
+  EdgeState state_of(const KCube& x) const;
+  EdgeState after(const CoordTables& t, const EdgeState& x, int m) const {
+    return {static_cast<std::uint32_t>(cocsep_after(t, static_cast<int>(x.cocsep), m)),
+            esep_move[x.esep * N_MOVES + m],
+            static_cast<std::uint16_t>(mask_move[m * 4096 + x.flips] ^ move_flips[m]),
+            mask_move[m * 4096 + x.e_mask], mask_move[m * 4096 + x.m_mask]};
+  }
+  // The flips of conj(x, s) as flip() numbers them.
+  int conj_flip(const EdgeState& x, int s) const {
+    const std::uint16_t* c = &mask_conj[s * 4096];
+    const int z = slice_flips[s];
+    const int sm = 0xFFF & ~(x.e_mask | x.m_mask);
+    const int f = c[x.flips] ^ sym_flips[s] ^ (z & 1 ? c[sm] : 0) ^ (z & 2 ? c[x.m_mask] : 0) ^
+                  (z & 4 ? c[x.e_mask] : 0);
+    return f >> 1;
+  }
+  // for_each_h11_variant on a state.
+  template <class F>
+  std::uint64_t for_each_h11_variant(const EdgeState& x, F&& f) const {
+    const std::uint32_t cs = cocsep_class_sym[x.cocsep];
+    const int s = static_cast<int>(cs & 63);
+    const std::uint64_t row = std::uint64_t(cs >> 6) * N_ESEP;
+    const std::uint64_t first =
+        (row + esep_conj[x.esep * N_SYM + s]) * 2048 + static_cast<std::uint64_t>(conj_flip(x, s));
+    f(first);
+    std::uint64_t least = first;
+    for (std::uint64_t bits = cocsep_stabilizer[cs >> 6] & ~std::uint64_t(1); bits;
+         bits &= bits - 1) {
+      const int u = sym_mult[s * N_SYM + __builtin_ctzll(bits)];
+      const std::uint64_t i = (row + esep_conj[x.esep * N_SYM + u]) * 2048 +
+                              static_cast<std::uint64_t>(conj_flip(x, u));
+      f(i);
+      least = std::min(least, i);
+    }
+    return least;
+  }
   // Fails (empty class tables) if the classes are not Tronto's 3393; `stop` is asked between the
   // steps (each well under a second).
   static H48Coords make(const CoordTables& t, const std::function<bool()>& stop = {});
