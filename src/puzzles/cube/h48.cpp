@@ -1,5 +1,7 @@
 #include "h48.hpp"
 
+#include "row_levels.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -219,102 +221,81 @@ bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H4
   const std::uint64_t goal = h.h0_index(KCube{});
   base[goal] = 0;
   row_depths[goal / N_ESEP] = 1;
-  std::vector<std::uint64_t> counts{1};
-  std::uint64_t filled = 1;
-  const unsigned n_threads = std::max(1u, threads);
-  std::atomic<bool> stop{false};
-  bool backward = false;
-  for (int d = 0; filled < H48_H0_ENTRIES; ++d) {
-    if (d >= 15) return false;  // a distance of 16 would not fit 4 bits (h0's are at most 15)
-    // Step 3. Direction: forward while the level is small against what is left to find.
-    if (!backward && counts[d] * 3 > H48_H0_ENTRIES - filled) backward = true;
-    const auto cur = static_cast<std::uint8_t>(d), next = static_cast<std::uint8_t>(d + 1);
-    std::atomic<std::uint32_t> next_row{0};
-    std::atomic<std::uint64_t> found{0};
-    auto work = [&](bool main_thread) {
-      std::vector<std::uint16_t> list;  // the row's esep values in hand
-      list.reserve(N_ESEP);
+  // Step 3. The levels (row_levels.hpp), a row at a time.
+  std::vector<std::uint64_t> counts;
+  auto make_worker = [&] {
+    // The row's esep values in hand, kept between rows.
+    return [&, list = std::vector<std::uint16_t>()](std::uint32_t c,
+                                                    RowLevel level) mutable -> std::uint64_t {
+      const int d = level.depth;
+      const auto cur = static_cast<std::uint8_t>(d), next = static_cast<std::uint8_t>(d + 1);
+      std::uint8_t* const row = base + std::uint64_t(c) * N_ESEP;
+      const int rep = static_cast<int>(h.cocsep_rep[c]);
       std::uint64_t local = 0;
-      for (;;) {
-        if (main_thread && cancelled && cancelled()) stop = true;
-        if (stop.load(std::memory_order_relaxed)) break;
-        const std::uint32_t c = next_row.fetch_add(1);
-        if (c >= N_COCSEP_CLASS) break;
-        std::uint8_t* const row = base + std::uint64_t(c) * N_ESEP;
-        const int rep = static_cast<int>(h.cocsep_rep[c]);
-        list.clear();
-        if (!backward) {
-          // Forward: every entry of distance d sets its unvisited neighbours and their images
-          // under the target class's stabiliser (the same position up to symmetry).
-          if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) continue;
-          for (int e = 0; e < N_ESEP; ++e) {
-            if (load(row + e) == cur) list.push_back(static_cast<std::uint16_t>(e));
-          }
-          for (int m = 0; m < N_MOVES; ++m) {
-            const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
-            const std::uint32_t cc = cs >> 6, s = cs & 63;
-            std::uint8_t* const target = base + std::uint64_t(cc) * N_ESEP;
-            const std::uint64_t stab = h.cocsep_stabilizer[cc] & ~std::uint64_t(1);
-            const std::uint64_t before = local;
-            auto claim = [&](std::uint32_t e) {
-              std::uint8_t expected = UNVISITED;
-              if (load(target + e) == UNVISITED &&
-                  __atomic_compare_exchange_n(target + e, &expected, next, false, __ATOMIC_RELAXED,
-                                              __ATOMIC_RELAXED)) {
-                ++local;
-              }
-            };
-            for (const std::uint16_t e : list) {
-              const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
-              claim(e2);
-              for (std::uint64_t bits = stab; bits; bits &= bits - 1) {
-                claim(h.esep_conj[e2 * N_SYM + __builtin_ctzll(bits)]);
-              }
-            }
-            if (local != before) {
-              __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
-            }
-          }
-        } else {
-          // Backward: this thread owns row c; an unvisited entry with a neighbour at d is at
-          // d + 1 (its distance is more than d, and neighbours differ by at most 1).
-          for (int e = 0; e < N_ESEP; ++e) {
-            if (row[e] == UNVISITED) list.push_back(static_cast<std::uint16_t>(e));
-          }
+      list.clear();
+      if (!level.backward) {
+        // Forward: every entry of distance d sets its unvisited neighbours and their images
+        // under the target class's stabiliser (the same position up to symmetry).
+        if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) return 0;
+        for (int e = 0; e < N_ESEP; ++e) {
+          if (load(row + e) == cur) list.push_back(static_cast<std::uint16_t>(e));
+        }
+        for (int m = 0; m < N_MOVES; ++m) {
+          const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
+          const std::uint32_t cc = cs >> 6, s = cs & 63;
+          std::uint8_t* const target = base + std::uint64_t(cc) * N_ESEP;
+          const std::uint64_t stab = h.cocsep_stabilizer[cc] & ~std::uint64_t(1);
           const std::uint64_t before = local;
-          for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
-            const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
-            const std::uint32_t s = cs & 63;
-            const std::uint8_t* const target = base + std::uint64_t(cs >> 6) * N_ESEP;
-            std::size_t kept = 0;
-            for (const std::uint16_t e : list) {
-              const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
-              if (load(target + e2) == cur) {
-                store(row + e, next);
-                ++local;
-              } else {
-                list[kept++] = e;
-              }
+          auto claim = [&](std::uint32_t e) {
+            std::uint8_t expected = UNVISITED;
+            if (load(target + e) == UNVISITED &&
+                __atomic_compare_exchange_n(target + e, &expected, next, false, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED)) {
+              ++local;
             }
-            list.resize(kept);
+          };
+          for (const std::uint16_t e : list) {
+            const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
+            claim(e2);
+            for (std::uint64_t bits = stab; bits; bits &= bits - 1) {
+              claim(h.esep_conj[e2 * N_SYM + __builtin_ctzll(bits)]);
+            }
           }
           if (local != before) {
-            __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+            __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
           }
         }
+        return local;
       }
-      found += local;
+      // Backward: this thread owns row c; an unvisited entry with a neighbour at d is at d + 1
+      // (its distance is more than d, and neighbours differ by at most 1).
+      for (int e = 0; e < N_ESEP; ++e) {
+        if (row[e] == UNVISITED) list.push_back(static_cast<std::uint16_t>(e));
+      }
+      for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+        const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
+        const std::uint32_t s = cs & 63;
+        const std::uint8_t* const target = base + std::uint64_t(cs >> 6) * N_ESEP;
+        std::size_t kept = 0;
+        for (const std::uint16_t e : list) {
+          const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
+          if (load(target + e2) == cur) {
+            store(row + e, next);
+            ++local;
+          } else {
+            list[kept++] = e;
+          }
+        }
+        list.resize(kept);
+      }
+      if (local) __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+      return local;
     };
-    {
-      std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
-      for (unsigned k = 1; k < n_threads; ++k) pool.emplace_back(work, false);
-      work(true);
-    }
-    if (stop) return false;
-    counts.push_back(found.load());
-    filled += found.load();
-    if (progress) progress(d + 1, filled);
-    if (found.load() == 0) return false;
+  };
+  // (A distance of 16 would not fit 4 bits; h0's are at most 12.)
+  if (!run_row_levels(N_COCSEP_CLASS, 1, H48_H0_ENTRIES, 15, threads, cancelled, progress, counts,
+                      make_worker)) {
+    return false;
   }
   // Step 4. Packed two entries a byte.
   out.nibbles.assign(H48H0Table::BYTES, 0);
@@ -403,6 +384,14 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
       int next;
     };
     std::vector<Frame> stack;
+    // The last level's entries, two batches: one being prefetched, the previous one marked.
+    std::array<std::array<std::uint64_t, N_MOVES * N_SYM>, 2> batch;
+    int current = 0, pending = 0;
+    auto flush_pending = [&] {
+      const auto& prev = batch[current ^ 1];
+      for (int j = 0; j < pending; ++j) mark_min(data, prev[j], std::max(max_depth - base, 0));
+      pending = 0;
+    };
     for (;;) {
       const std::uint64_t i = next_start.fetch_add(1);
       if (i >= layer.size() || stop.load(std::memory_order_relaxed)) break;
@@ -420,7 +409,9 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
           // marked (the table is far larger than the caches), and no look-up in the first
           // step's keys (a position met there already holds its least depth; marking it again
           // with more changes nothing).
-          std::array<std::uint64_t, N_MOVES * N_SYM> entries;
+          // Software-pipelined: this batch's entries are prefetched, then the previous batch's
+          // are marked (marks are minima: their order does not matter).
+          auto& entries = batch[current];
           int n = 0;
           for (int m = 0; m < N_MOVES; ++m) {
             if (!allowed_after(f.last, m)) continue;
@@ -430,7 +421,9 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
               ++n;
             });
           }
-          for (int j = 0; j < n; ++j) mark_min(data, entries[j], std::max(max_depth - base, 0));
+          flush_pending();
+          pending = n;
+          current ^= 1;
           stack.pop_back();
           polls += static_cast<std::uint64_t>(n);
           if (polls >= 4096) {
@@ -461,6 +454,7 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
         if (depth < max_depth) stack.push_back({y, depth, m, 0});
       }
       stack.clear();
+      flush_pending();  // the start's last batch
       const std::uint64_t n = ++done;
       if (main_thread && progress) progress(n, layer.size());
     }

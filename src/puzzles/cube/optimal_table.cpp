@@ -1,5 +1,7 @@
 #include "optimal_table.hpp"
 
+#include "row_levels.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -174,146 +176,125 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
   };
   // Bit d of row_depths[c]: row c holds an entry at distance d (forward levels skip the others).
   std::vector<std::uint32_t> row_depths(N_FLIPSLICE_CLASS, 0);
-  std::vector<std::uint64_t> counts{1};
   // Step 2. The goal: twist 0, extra 0 in the row of flip-slice 0 (its own representative, which
   // every symmetry fixes with these coordinates: one entry).
   base[0] = 0xFC;
   row_depths[0] = 1;
-  std::uint64_t filled = 1;
-  const unsigned n_threads = std::max(1u, threads);
-  std::atomic<bool> stop{false};
-  bool backward = false;
-  for (int d = 0; filled < total; ++d) {
-    if (d >= 30) return false;  // cannot happen: the distances are at most about 18
-    // Step 3. Direction: forward while the level is small against what is left to find.
-    const std::uint64_t unvisited = total - filled;
-    if (!backward && counts[d] * 3 > unvisited) backward = true;
-    const int cur = d % 3, next = (d + 1) % 3;
-    std::atomic<std::uint32_t> next_row{0};
-    std::atomic<std::uint64_t> found{0};
-    auto work = [&](bool main_thread) {
-      std::vector<std::uint32_t> list;  // (t << 9) | x of the row's entries in hand
-      list.reserve(row_entries);
-      std::vector<std::uint16_t> xc(X);
+  // Step 3. The levels (row_levels.hpp), a row at a time; the distances are at most about 18.
+  std::vector<std::uint64_t> counts;
+  auto make_worker = [&] {
+    // (t << 9) | x of the row's entries in hand, and the extra coordinate's map, kept between
+    // rows.
+    std::vector<std::uint32_t> list;
+    list.reserve(row_entries);
+    return [&, list = std::move(list), xc = std::vector<std::uint16_t>(X)](
+               std::uint32_t c, RowLevel level) mutable -> std::uint64_t {
+      const int d = level.depth;
+      const int cur = d % 3, next = (d + 1) % 3;
+      std::uint8_t* const row = base + c * row_bytes;
       std::uint64_t local = 0;
-      constexpr std::uint32_t CHUNK = 16;
-      for (;;) {
-        if (main_thread && cancelled && cancelled()) stop = true;
-        if (stop.load(std::memory_order_relaxed)) break;
-        const std::uint32_t first = next_row.fetch_add(CHUNK);
-        if (first >= N_FLIPSLICE_CLASS) break;
-        const std::uint32_t last = std::min<std::uint32_t>(first + CHUNK, N_FLIPSLICE_CLASS);
-        for (std::uint32_t c = first; c < last; ++c) {
-          std::uint8_t* const row = base + c * row_bytes;
-          list.clear();
-          if (!backward) {
-            // Forward: every entry of residue d (a few of distance d - 3 come along: their
-            // neighbours are all visited, so they set nothing).
-            if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) continue;
-            for (std::uint64_t k = 0; k < row_bytes; ++k) {
-              const std::uint8_t b = load(row + k);
-              if (b == 0xFF) continue;
-              for (int j = 0; j < 4; ++j) {
-                const std::uint64_t e = 4 * k + j;
-                if (e < row_entries && ((b >> (2 * j)) & 3) == cur) {
-                  list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
-                }
-              }
-            }
-            for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
-              // The row of the representative of c moved by m, and the symmetry that takes the
-              // moved flip-slice to that row's representative.
-              const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
-              const int s = static_cast<int>(y & 15);
-              const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
-              extra_map(c, m, s, xc.data());
-              std::uint8_t* const target = base + cc * row_bytes;
-              const std::uint32_t stab = t.fs_stabilizer[cc] & ~1u;
-              const int target_slice = static_cast<int>(t.fs_rep[cc] / N_FLIP);
-              std::uint64_t before = local;
-              // Sets an unvisited entry of the target row (atomically: other threads may set
-              // entries of the same byte).
-              auto claim = [&](std::uint32_t e) {
-                std::uint8_t* p = target + (e >> 2);
-                const int sh = (e & 3) * 2;
-                if (((load(p) >> sh) & 3) != 3) return;
-                const std::uint8_t old = __atomic_fetch_and(
-                    p, static_cast<std::uint8_t>(~((3 ^ next) << sh)), __ATOMIC_RELAXED);
-                if (((old >> sh) & 3) == 3) ++local;
-              };
-              for (std::uint32_t v : list) {
-                const std::uint32_t t2 = tc[v >> 9], x2 = xc[v & 511];
-                claim(t2 * X + x2);
-                // The stabiliser's images of the new entry are the same position up to
-                // symmetry: same distance (a forward level must set every entry of it).
-                for (std::uint32_t bits = stab; bits; bits &= bits - 1) {
-                  const int s2 = __builtin_ctz(bits);
-                  claim(std::uint32_t(t.twist_conj[t2 * N_SYM_D4H + s2]) * X +
-                        static_cast<std::uint32_t>(
-                            extra.conjugated(static_cast<int>(x2), target_slice, s2)));
-                }
-              }
-              if (local != before) {
-                __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
-              }
-            }
-          } else {
-            // Backward: this thread owns row c; every unvisited entry looks for a neighbour of
-            // residue d (an unvisited entry is at distance > d, so such a neighbour is at d).
-            const auto* words = reinterpret_cast<const std::uint64_t*>(row);
-            for (std::uint64_t k = 0; k < row_bytes / 8; ++k) {
-              const std::uint64_t w = __atomic_load_n(words + k, __ATOMIC_RELAXED);
-              if (!has_unvisited(w)) continue;
-              for (int j = 0; j < 32; ++j) {
-                const std::uint64_t e = 32 * k + j;
-                if (e < row_entries && ((w >> (2 * j)) & 3) == 3) {
-                  list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
-                }
-              }
-            }
-            std::uint64_t before = local;
-            for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
-              // The row of the representative of c moved by m, and the symmetry that takes the
-              // moved flip-slice to that row's representative.
-              const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
-              const int s = static_cast<int>(y & 15);
-              const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
-              extra_map(c, m, s, xc.data());
-              const std::uint8_t* const target = base + cc * row_bytes;
-              std::size_t kept = 0;
-              for (std::uint32_t v : list) {
-                const std::uint32_t e2 = std::uint32_t(tc[v >> 9]) * X + xc[v & 511];
-                if (((load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
-                  const std::uint32_t e = (v >> 9) * X + (v & 511);
-                  std::uint8_t* p = row + (e >> 2);
-                  store(p, static_cast<std::uint8_t>(load(p) & ~((3 ^ next) << ((e & 3) * 2))));
-                  ++local;
-                } else {
-                  list[kept++] = v;
-                }
-              }
-              list.resize(kept);
-            }
-            if (local != before) {
-              __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+      list.clear();
+      if (!level.backward) {
+        // Forward: every entry of residue d (a few of distance d - 3 come along: their
+        // neighbours are all visited, so they set nothing).
+        if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) return 0;
+        for (std::uint64_t k = 0; k < row_bytes; ++k) {
+          const std::uint8_t b = load(row + k);
+          if (b == 0xFF) continue;
+          for (int j = 0; j < 4; ++j) {
+            const std::uint64_t e = 4 * k + j;
+            if (e < row_entries && ((b >> (2 * j)) & 3) == cur) {
+              list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
             }
           }
         }
+        for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+          // The row of the representative of c moved by m, and the symmetry that takes the
+          // moved flip-slice to that row's representative.
+          const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
+          const int s = static_cast<int>(y & 15);
+          const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
+          extra_map(c, m, s, xc.data());
+          std::uint8_t* const target = base + cc * row_bytes;
+          const std::uint32_t stab = t.fs_stabilizer[cc] & ~1u;
+          const int target_slice = static_cast<int>(t.fs_rep[cc] / N_FLIP);
+          std::uint64_t before = local;
+          // Sets an unvisited entry of the target row (atomically: other threads may set
+          // entries of the same byte).
+          auto claim = [&](std::uint32_t e) {
+            std::uint8_t* p = target + (e >> 2);
+            const int sh = (e & 3) * 2;
+            if (((load(p) >> sh) & 3) != 3) return;
+            const std::uint8_t old = __atomic_fetch_and(
+                p, static_cast<std::uint8_t>(~((3 ^ next) << sh)), __ATOMIC_RELAXED);
+            if (((old >> sh) & 3) == 3) ++local;
+          };
+          for (std::uint32_t v : list) {
+            const std::uint32_t t2 = tc[v >> 9], x2 = xc[v & 511];
+            claim(t2 * X + x2);
+            // The stabiliser's images of the new entry are the same position up to
+            // symmetry: same distance (a forward level must set every entry of it).
+            for (std::uint32_t bits = stab; bits; bits &= bits - 1) {
+              const int s2 = __builtin_ctz(bits);
+              claim(std::uint32_t(t.twist_conj[t2 * N_SYM_D4H + s2]) * X +
+                    static_cast<std::uint32_t>(
+                        extra.conjugated(static_cast<int>(x2), target_slice, s2)));
+            }
+          }
+          if (local != before) {
+            __atomic_fetch_or(&row_depths[cc], 1u << (d + 1), __ATOMIC_RELAXED);
+          }
+        }
+        return local;
       }
-      found += local;
+      // Backward: this thread owns row c; every unvisited entry looks for a neighbour of
+      // residue d (an unvisited entry is at distance > d, so such a neighbour is at d).
+      const auto* words = reinterpret_cast<const std::uint64_t*>(row);
+      for (std::uint64_t k = 0; k < row_bytes / 8; ++k) {
+        const std::uint64_t w = __atomic_load_n(words + k, __ATOMIC_RELAXED);
+        if (!has_unvisited(w)) continue;
+        for (int j = 0; j < 32; ++j) {
+          const std::uint64_t e = 32 * k + j;
+          if (e < row_entries && ((w >> (2 * j)) & 3) == 3) {
+            list.push_back(static_cast<std::uint32_t>(((e / X) << 9) | (e % X)));
+          }
+        }
+      }
+      std::uint64_t before = local;
+      for (int m = 0; m < N_MOVES && !list.empty(); ++m) {
+        // The row of the representative of c moved by m, and the symmetry that takes the
+        // moved flip-slice to that row's representative.
+        const std::uint32_t y = fs_rep_after(t, c, m), cc = y >> 4;
+        const int s = static_cast<int>(y & 15);
+        const std::uint16_t* tc = &tcol[(m * N_SYM_D4H + s) * N_TWIST];
+        extra_map(c, m, s, xc.data());
+        const std::uint8_t* const target = base + cc * row_bytes;
+        std::size_t kept = 0;
+        for (std::uint32_t v : list) {
+          const std::uint32_t e2 = std::uint32_t(tc[v >> 9]) * X + xc[v & 511];
+          if (((load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
+            const std::uint32_t e = (v >> 9) * X + (v & 511);
+            std::uint8_t* p = row + (e >> 2);
+            store(p, static_cast<std::uint8_t>(load(p) & ~((3 ^ next) << ((e & 3) * 2))));
+            ++local;
+          } else {
+            list[kept++] = v;
+          }
+        }
+        list.resize(kept);
+      }
+      if (local != before) {
+        __atomic_fetch_or(&row_depths[c], 1u << (d + 1), __ATOMIC_RELAXED);
+      }
+      return local;
     };
-    std::vector<std::jthread> pool;  // joined on every exit (a refused thread throws)
-    for (unsigned k = 1; k < n_threads; ++k) pool.emplace_back(work, false);
-    work(true);
-    for (auto& th : pool) th.join();
-    if (stop) return false;
-    counts.push_back(found.load());
-    filled += found.load();
-    if (progress) progress(d + 1, filled);
-    if (found.load() == 0) return false;
+  };
+  if (!run_row_levels(N_FLIPSLICE_CLASS, 16, total, 30, threads, cancelled, progress, counts,
+                      make_worker)) {
+    return false;
   }
   if (per_depth) *per_depth = counts;
-  return filled == total;
+  return true;
 }
 
 std::vector<std::vector<std::array<int, 4>>> raw_coordinate_layers(const CoordTables& t,
