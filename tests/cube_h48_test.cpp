@@ -10,7 +10,10 @@
 
 #include "../src/puzzles/cube/coordinates.hpp"
 #include "../src/puzzles/cube/h48.hpp"
+#include "../src/puzzles/cube/solver_tables.hpp"
 #include "permuzzle/core/rng.hpp"
+#include "permuzzle/core/table_store.hpp"
+#include "permuzzle/puzzles/cube/two_phase.hpp"
 
 namespace permuzzle::cube {
 namespace cube_h48_test {
@@ -247,6 +250,63 @@ TEST(CubeH48, DepthFirstH2TableIsTheLeastDistanceOfItsCoordinates) {
     }
   }
   EXPECT_GT(far, 1000);
+}
+
+// The search on H48 tables (small ones: h2 with base 5) against the phase-1 search, an independent
+// bound: the same optimal lengths on scrambles of 3 to 12 moves, every solution replayed; the
+// QTM and symmetric positions go through the same driver.
+TEST(CubeH48, SearchOnH48TablesFindsTheOptimalLengths) {
+  TableStore store(std::string(PERMUZZLE_TEST_TABLES_DIR));
+  const auto tables = solver_tables(store, RunContext{});
+  ASSERT_TRUE(tables);
+  const CoordTables& t = *(*tables)->coords;
+  auto h48 = std::make_shared<H48Tables>();
+  auto coords = std::make_shared<H48Coords>(H48Coords::make(t));
+  auto h0 = std::make_shared<H48H0Table>();
+  auto k2 = std::make_shared<H48K2Table>();
+  ASSERT_TRUE(build_h48_h0(t, *coords, 2, *h0, {}, {}));
+  ASSERT_TRUE(build_h48_k2(t, *coords, 2, 5, 4, 2, *k2, {}, {}));
+  h48->coords = coords;
+  h48->h0 = h0;
+  h48->k2 = k2;
+  OptimalOptions with_h48;
+  with_h48.h48 = h48;
+  Rng rng(4813);
+  for (int length = 3; length <= 12; ++length) {
+    for (int i = 0; i < 3; ++i) {
+      KCube x;
+      for (int j = 0, last = -1; j < length; ++j) {
+        int m;
+        do {
+          m = static_cast<int>(rng.below(N_MOVES));
+        } while (!allowed_after(last, m));
+        x = x * t.basics.moves[m];
+        last = m;
+      }
+      const CubieState c = to_cubie(x);
+      auto a = solve_optimal(**tables, c, with_h48, RunContext{}.with_threads(2));
+      auto b = solve_optimal(**tables, c, {}, RunContext{}.with_threads(2));
+      ASSERT_TRUE(a && b) << length;
+      EXPECT_EQ(a->length, b->length) << length << " " << i;
+      EXPECT_TRUE(a->optimal && a->verified);
+      EXPECT_NE(a->method.find("H48 h2"), std::string::npos) << a->method;
+    }
+  }
+  // A position with 48 symmetries inside the half-turn group (every H48 bound 0): the
+  // checkerboard R2 L2 U2 D2 F2 B2, 6 moves.
+  auto board =
+      solve_optimal(**tables,
+                    to_cubie(KCube{} * t.basics.moves[4] * t.basics.moves[13] * t.basics.moves[1] *
+                             t.basics.moves[10] * t.basics.moves[7] * t.basics.moves[16]),
+                    with_h48, RunContext{});
+  ASSERT_TRUE(board);
+  EXPECT_EQ(board->length, 6);
+  OptimalOptions qtm = with_h48;
+  qtm.metric = Metric::Qtm;
+  auto q =
+      solve_optimal(**tables, to_cubie(t.basics.moves[4] * t.basics.moves[0]), qtm, RunContext{});
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->length, 3);  // R2 U: three quarter turns
 }
 
 }  // namespace cube_h48_test

@@ -132,6 +132,13 @@ struct H48Coords {
                   (z & 4 ? c[x.e_mask] : 0);
     return f >> 1;
   }
+  // The h11 index of a state (the entry a search reads: the class's symmetry, no variants).
+  std::uint64_t h11_of(const EdgeState& x) const {
+    const std::uint32_t cs = cocsep_class_sym[x.cocsep];
+    const int s = static_cast<int>(cs & 63);
+    return (std::uint64_t(cs >> 6) * N_ESEP + esep_conj[x.esep * N_SYM + s]) * 2048 +
+           static_cast<std::uint64_t>(conj_flip(x, s));
+  }
   // for_each_h11_variant on a state.
   template <class F>
   std::uint64_t for_each_h11_variant(const EdgeState& x, F&& f) const {

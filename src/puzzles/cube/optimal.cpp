@@ -108,9 +108,105 @@ class SubtreeQueue {
   std::atomic<bool> stopped_{false};
 };
 
-class OptimalSearch {
+// The depth-first search of the searches that read one table entry per bound (OptimalSearch,
+// H48Search), over Derived's child(n, m), cost(m), solved(n), bound(n, limit), and the table
+// reads of a bound split in two: prepare(node, reads) computes a child's entries and prefetches
+// them, exceeds(node, reads, limit) reads them (and may note in the node what it read);
+// quarter_turns_only(node, budget) says that no half turn can come next.
+template <class Derived, class NodeT, int READS>
+class PlainSearch {
  public:
-  using Node = P1Node;
+  using Node = NodeT;
+  using Reads = std::array<std::uint64_t, READS>;
+
+  // Depth-first search below `n` with `budget` cost left. `abort` is polled with the node
+  // count; true when it says stop. Moves found are appended to `path` (kept on success).
+  struct Worker {
+    std::uint64_t nodes = 0;
+    std::vector<int> path;
+    bool aborted = false;
+  };
+  bool dfs(const Node& n, int budget, int last, Worker& w,
+           const std::function<bool()>& abort) const {
+    if (budget == 0) return Derived::solved(n);
+    // Step 1. Every child and its table entries, prefetched (memory-level parallelism).
+    struct Kid {
+      Node node;
+      Reads reads;
+      int move;
+    };
+    std::array<Kid, N_MOVES> kids;
+    int count = 0;
+    const bool quarter_turns_only = d().quarter_turns_only(n, budget);
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m) || d().cost(m) > budget) continue;
+      if (quarter_turns_only && m % 3 == 1) continue;
+      Kid& k = kids[count++];
+      k.move = m;
+      k.node = d().child(n, m);
+      d().prepare(k.node, k.reads);
+    }
+    // Step 2. Bound and descend, in move order.
+    for (int i = 0; i < count; ++i) {
+      Kid& k = kids[i];
+      const int limit = budget - d().cost(k.move);
+      if ((++w.nodes & 4095) == 0 && abort()) {
+        w.aborted = true;
+        return false;
+      }
+      if (d().exceeds(k.node, k.reads, limit)) continue;
+      if (limit == 0 && !Derived::solved(k.node)) continue;
+      w.path.push_back(k.move);
+      if (dfs(k.node, limit, k.move, w, abort)) return true;
+      w.path.pop_back();
+      if (w.aborted) return false;
+    }
+    return false;
+  }
+
+  // One thread's share of an iteration: subtrees one after the other.
+  void search_subtrees(SubtreeQueue<Node>& q) const {
+    for (std::size_t i; (i = q.take()) != SubtreeQueue<Node>::NONE;) {
+      const auto& p = q.subtree(i);
+      Worker w;
+      auto abort = [&] { return q.abandon(i); };
+      const bool ok = p.budget == 0
+                          ? Derived::solved(p.node)
+                          : dfs(p.node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
+      q.finish(i, w.nodes, ok ? &w.path : nullptr);
+    }
+  }
+
+  // The subtrees of one iteration: the nodes at depth `depth` that the one-thread search would
+  // enter, in its order, with the nodes it counts above them.
+  using Prefix = SearchPrefix<Node>;
+  void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
+                std::vector<Prefix>& out, std::uint64_t& nodes) const {
+    if (depth == 0 || budget == 0) {
+      out.push_back({n, moves, budget});
+      return;
+    }
+    const int last = moves.empty() ? -1 : moves.back();
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m)) continue;
+      const int c = d().cost(m);
+      if (c > budget) continue;
+      const Node ch = d().child(n, m);
+      ++nodes;
+      if (d().bound(ch, budget - c) > budget - c) continue;
+      if (budget - c == 0 && !Derived::solved(ch)) continue;
+      moves.push_back(m);
+      prefixes(ch, budget - c, depth - 1, moves, out, nodes);
+      moves.pop_back();
+    }
+  }
+
+ private:
+  const Derived& d() const { return static_cast<const Derived&>(*this); }
+};
+
+class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
+ public:
   OptimalSearch(const SolverTables& tables, Metric metric, const RunContext& run)
       : t_(*tables.coords), p1_(*tables.phase1), metric_(metric), run_(run) {}
 
@@ -153,100 +249,88 @@ class OptimalSearch {
 
   static bool solved(const Node& n) { return n.inverse == KCube{}; }
 
-  // Depth-first search below `n` with `budget` cost left. `abort` is polled with the node
-  // count; true when it says stop. Moves found are appended to `path` (kept on success).
-  struct Worker {
-    std::uint64_t nodes = 0;
-    std::vector<int> path;
-    bool aborted = false;
-  };
-  bool dfs(const Node& n, int budget, int last, Worker& w,
-           const std::function<bool()>& abort) const {
-    if (budget == 0) return solved(n);
-    // Step 1. Every child and its four table entries (three axes, the inverse), prefetched
-    // (memory-level parallelism).
-    struct Kid {
-      Node node;
-      std::array<std::uint64_t, 4> index;
-      int move;
-    };
-    std::array<Kid, N_MOVES> kids;
-    int count = 0;
-    for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m) || cost(m) > budget) continue;
-      Kid& k = kids[count++];
-      k.move = m;
-      k.node = child(n, m);
-      for (int a = 0; a < 3; ++a) {
-        k.index[a] = phase1_index(t_, k.node.twist[a], k.node.flip[a], k.node.slice[a]);
-        prefetch_phase1(p1_, k.index[a]);
-      }
-      const KCube& v = k.node.inverse;
-      k.index[3] = phase1_index(t_, v.twist(), v.flip(), v.slice());
-      prefetch_phase1(p1_, k.index[3]);
+  // The four phase-1 entries (three axes, the inverse), prefetched.
+  void prepare(const Node& n, Reads& reads) const {
+    for (int a = 0; a < 3; ++a) {
+      reads[a] = phase1_index(t_, n.twist[a], n.flip[a], n.slice[a]);
+      prefetch_phase1(p1_, reads[a]);
     }
-    // Step 2. Bound and descend, in move order.
-    for (int i = 0; i < count; ++i) {
-      const Kid& k = kids[i];
-      const int limit = budget - cost(k.move);
-      if ((++w.nodes & 4095) == 0 && abort()) {
-        w.aborted = true;
-        return false;
-      }
-      if (p1_.get(k.index[0]) > limit || p1_.get(k.index[1]) > limit ||
-          p1_.get(k.index[2]) > limit || p1_.get(k.index[3]) > limit) {
-        continue;
-      }
-      if (limit == 0 && !solved(k.node)) continue;
-      w.path.push_back(k.move);
-      if (dfs(k.node, limit, k.move, w, abort)) return true;
-      w.path.pop_back();
-      if (w.aborted) return false;
-    }
-    return false;
+    const KCube& v = n.inverse;
+    reads[3] = phase1_index(t_, v.twist(), v.flip(), v.slice());
+    prefetch_phase1(p1_, reads[3]);
   }
-
-  // One thread's share of an iteration: subtrees one after the other.
-  void search_subtrees(SubtreeQueue<Node>& q) const {
-    for (std::size_t i; (i = q.take()) != SubtreeQueue<Node>::NONE;) {
-      const auto& p = q.subtree(i);
-      Worker w;
-      auto abort = [&] { return q.abandon(i); };
-      const bool ok = p.budget == 0
-                          ? solved(p.node)
-                          : dfs(p.node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
-      q.finish(i, w.nodes, ok ? &w.path : nullptr);
-    }
+  bool exceeds(const Node&, const Reads& reads, int limit) const {
+    return p1_.get(reads[0]) > limit || p1_.get(reads[1]) > limit || p1_.get(reads[2]) > limit ||
+           p1_.get(reads[3]) > limit;
   }
+  static bool quarter_turns_only(const Node&, int) { return false; }
 
-  // The subtrees of one iteration: the nodes at depth `depth` that the one-thread search would
-  // enter, in its order, with the nodes it counts above them.
-  using Prefix = SearchPrefix<Node>;
-  void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
-                std::vector<Prefix>& out, std::uint64_t& nodes) const {
-    if (depth == 0 || budget == 0) {
-      out.push_back({n, moves, budget});
-      return;
-    }
-    const int last = moves.empty() ? -1 : moves.back();
-    for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m)) continue;
-      const int c = cost(m);
-      if (c > budget) continue;
-      const Node ch = child(n, m);
-      ++nodes;
-      if (bound(ch, budget - c) > budget - c) continue;
-      if (budget - c == 0 && !solved(ch)) continue;
-      moves.push_back(m);
-      prefixes(ch, budget - c, depth - 1, moves, out, nodes);
-      moves.pop_back();
-    }
-  }
-
+ private:
   const CoordTables& t_;
   const Phase1Table& p1_;
   Metric metric_;
   const RunContext& run_;
+};
+
+struct H48Node {
+  H48Coords::EdgeState x;
+  KCube inverse;
+  int inverse_bound = 0;  // the inverse's bound, once read (0 before)
+};
+
+// IDA* on the H48 tables: a node keeps the cube's h11 coordinate (EdgeState, moved by tables) and
+// the inverse cube (premultiplied by the inverse move; its coordinate is computed from it). The
+// bound of each is its hK entry (base + 1..3) or, where that says "at most the base", its exact h0
+// distance; the inverse has the cube's distance.
+class H48Search : public PlainSearch<H48Search, H48Node, 2> {
+ public:
+  H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric)
+      : t_(*tables.coords), h_(*h48.coords), h0_(*h48.h0), k2_(*h48.k2), metric_(metric) {}
+
+  Node root(const KCube& cube) const { return {h_.state_of(cube), cube.inverse()}; }
+
+  int value(std::uint64_t h11) const {
+    const int v = k2_.get(k2_.index_of_h11(h11));
+    return v ? k2_.base + v : h0_.get(h11 >> 11);
+  }
+  int bound(const Node& n, int limit) const {
+    const int a = value(h_.h11_of(n.x));
+    if (a > limit) return a;
+    return std::max(a, value(h_.h11_of(h_.state_of(n.inverse))));
+  }
+
+  Node child(const Node& n, int m) const {
+    return {h_.after(t_, n.x, m), t_.basics.moves[3 * (m / 3) + 2 - m % 3] * n.inverse};
+  }
+
+  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+
+  static bool solved(const Node& n) { return n.inverse == KCube{}; }
+
+  void prepare(const Node& n, Reads& reads) const {
+    reads[0] = h_.h11_of(n.x);
+    reads[1] = h_.h11_of(h_.state_of(n.inverse));
+    for (const std::uint64_t r : reads) {
+      __builtin_prefetch(k2_.data.data() + (k2_.index_of_h11(r) >> 2));
+    }
+  }
+  bool exceeds(Node& n, const Reads& reads, int limit) const {
+    if (value(reads[0]) > limit) return true;
+    n.inverse_bound = value(reads[1]);
+    return n.inverse_bound > limit;
+  }
+  // Tronto's H48 trick (after Rokicki's nxopt): the next move is the last of the inverse's
+  // solution. When the inverse's bound (a lower bound on its coordinate's distance) is the whole
+  // budget, that last move is no half turn: the half turns are in the coordinate's subgroup, so
+  // the position before it would have the coordinate of the goal, one move sooner.
+  static bool quarter_turns_only(const Node& n, int budget) { return n.inverse_bound == budget; }
+
+ private:
+  const CoordTables& t_;
+  const H48Coords& h_;
+  const H48H0Table& h0_;
+  const H48K2Table& k2_;
+  Metric metric_;
 };
 
 }  // namespace
@@ -409,6 +493,120 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
     return o;
   };
   return store.obtain(recipe, run, report);
+}
+
+namespace {
+// The hK tables' bases (Tronto's choices: few entries at or below the base, which fall back to h0,
+// and not too many at base + 3 or more) and the depth of the first step of their build.
+int h48_base(int k) {
+  return k <= 3 ? 8 : k <= 7 ? 9 : 10;
+}
+constexpr int H48_SHORT_DEPTH = 8;
+// Starts of the depth-first build a second per thread, measured on the project's machine (2
+// cores): h7 (base 9) about 3,500 a second on 2 threads from 6,235,366 starts.
+constexpr double H48_STARTS_PER_THREAD_SECOND = 1750;
+constexpr double H48_STARTS = 6'235'366;
+// The coordinate tables' bytes (H48Coords; about 6 MB), counted with the tables.
+constexpr std::uint64_t H48_COORDS_MAX_BYTES = 8'000'000;
+}  // namespace
+
+std::uint64_t h48_tables_bytes(int k) {
+  return H48K2Table::bytes(k) + H48H0Table::BYTES + H48_COORDS_MAX_BYTES;
+}
+
+std::string h48_table_name(int k) {
+  return fmt::format(
+      "{:.1f} GiB H48 table (h{}: corner tetrads and twist in 48-symmetry classes, "
+      "edge slices, {} edge flips; 2 bits over base {})",
+      double(H48K2Table::bytes(k)) / (1 << 30), k, k, h48_base(k));
+}
+
+Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
+                                                    const RunContext& run, TableReport* report,
+                                                    int k) {
+  if (k != H48_TABLE_K) {
+    return make_error(fmt::format("no H48 table h{}", k), {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  }
+  const auto coords = tables.coords;
+  auto h = std::make_shared<const H48Coords>(
+      H48Coords::make(*coords, [&run] { return run.should_stop(); }));
+  if (run.should_stop()) return run.stop_error();
+  if (h->cocsep_rep.size() != N_COCSEP_CLASS) {
+    return make_error("internal: the H48 corner classes are not Tronto's 3393", {},
+                      Error::NO_POSITION, ErrorKind::Internal);
+  }
+  // Step 1. h0 (exact, 4 bits; seconds to build).
+  TableRecipe<H48H0Table> r0;
+  r0.key = TableKey{"cube-3x3x3", "h48-h0-cocsep-esep-4bit", 1};
+  r0.bytes = H48H0Table::BYTES;
+  r0.allocate = [] {
+    auto t = std::make_shared<H48H0Table>();
+    t->nibbles.resize(H48H0Table::BYTES);
+    return t;
+  };
+  r0.payload = [](H48H0Table& t) { return std::span<std::uint8_t>(t.nibbles); };
+  r0.background = true;  // holds the coordinate tables
+  r0.build = [coords, h](const RunContext& r) -> Result<std::shared_ptr<H48H0Table>> {
+    auto t = std::make_shared<H48H0Table>();
+    if (!build_h48_h0(
+            *coords, *h, std::max(1u, r.threads()), *t, [&r] { return r.should_stop(); },
+            [&r](int depth, std::uint64_t filled) {
+              r.report({"building the H48 h0 table", filled, H48_H0_ENTRIES,
+                        fmt::format("depth {}: {} of {} entries", depth, filled, H48_H0_ENTRIES)});
+            })) {
+      if (r.should_stop()) return r.stop_error();
+      return make_error("internal: the H48 h0 table did not fill", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+    }
+    return t;
+  };
+  auto h0 = store.obtain(r0, run);
+  if (!h0) return h0.error();
+  // Step 2. hK (2 bits over its base; the long build).
+  const int base = h48_base(k);
+  TableRecipe<H48K2Table> rk;
+  rk.key =
+      TableKey{"cube-3x3x3", fmt::format("h48-h{}-k2-base{}-short{}", k, base, H48_SHORT_DEPTH), 1};
+  rk.bytes = H48K2Table::bytes(k);
+  const unsigned threads = std::max(1u, run.threads());
+  const double minutes = H48_STARTS / (H48_STARTS_PER_THREAD_SECOND * threads) / 60.0;
+  rk.build_note = fmt::format(
+      "the {} is built once: about {:.0f} minutes on {} thread{}, {} of memory", h48_table_name(k),
+      minutes, threads, threads == 1 ? "" : "s", memory_text(H48K2Table::bytes(k)));
+  rk.allocate = [k, base] {
+    auto t = std::make_shared<H48K2Table>();
+    t->k = k;
+    t->base = base;
+    t->data.resize(H48K2Table::bytes(k));
+    return t;
+  };
+  rk.payload = [](H48K2Table& t) { return std::span<std::uint8_t>(t.data); };
+  rk.background = true;  // holds the coordinate tables
+  rk.build = [coords, h, k, base](const RunContext& r) -> Result<std::shared_ptr<H48K2Table>> {
+    auto t = std::make_shared<H48K2Table>();
+    Stopwatch clock;
+    if (!build_h48_k2(
+            *coords, *h, k, base, H48_SHORT_DEPTH, std::max(1u, r.threads()), *t,
+            [&r] { return r.should_stop(); },
+            [&](std::uint64_t done, std::uint64_t total) {
+              if (done % 1024 && done != total) return;  // a report every 1024 starts
+              r.report({"building the H48 table", done, total,
+                        fmt::format("{} of {} starts, {:.0f} s", done, total, clock.seconds())});
+            })) {
+      if (r.should_stop()) return r.stop_error();
+      return make_error("internal: the H48 table did not fill", {}, Error::NO_POSITION,
+                        ErrorKind::Internal);
+    }
+    return t;
+  };
+  auto k2 = store.obtain(rk, run, report);
+  if (!k2) return k2.error();
+  auto out = std::make_shared<H48Tables>();
+  out->coords = h;
+  out->h0 = *h0;
+  out->k2 = *k2;
+  return std::shared_ptr<const H48Tables>(out);
 }
 
 Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
@@ -1178,7 +1376,15 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   const std::vector<int> stab = options.reduce_by_symmetry && options.metric == Metric::Htm
                                     ? stabilizer(basics, cube)
                                     : std::vector<int>{};
-  if (options.table) {
+  if (options.h48) {
+    H48Search search(tables, *options.h48, options.metric);
+    const auto root = search.root(cube);
+    h0 = search.bound(root, 99);
+    found =
+        iterate(search, root, h0, options.max_length, run, total_nodes, proven, basics, cube, stab);
+    method = fmt::format("IDA* with the H48 h{} table (base {}) and h0 on the cube and its inverse",
+                         options.h48->k2->k, options.h48->k2->base);
+  } else if (options.table) {
     BigSearch search(tables, *options.table, options.metric, options.lanes);
     const auto root = search.root(cube);
     h0 = BigSearch::bound(root);

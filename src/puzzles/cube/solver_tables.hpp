@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "coordinates.hpp"
+#include "h48.hpp"
 #include "optimal_table.hpp"
 #include "permuzzle/puzzles/cube/two_phase.hpp"
 
@@ -25,6 +26,14 @@ struct OptimalTable {
   std::shared_ptr<const detail::SliceOrder> order;
   std::vector<std::uint64_t> per_depth;
   static constexpr std::uint64_t TRAILER = 32 * 8;
+};
+
+// The H48 search's tables (h48.hpp): the coordinates, the exact h0 table (the fallback where the
+// hK table says "at most its base") and the hK table.
+struct H48Tables {
+  std::shared_ptr<const detail::H48Coords> coords;
+  std::shared_ptr<const detail::H48H0Table> h0;
+  std::shared_ptr<const detail::H48K2Table> k2;
 };
 
 namespace detail {

@@ -88,6 +88,7 @@ Result<CubeSolution> solve_two_phase(const SolverTables& tables, const CubieStat
 // about 5 minutes to build (about 100 times faster than the phase-1 table alone); 2: 4.60 GiB;
 // 3: 6.89 GiB; 6: 13.78 GiB (each larger one prunes more).
 struct OptimalTable;
+struct H48Tables;  // internal (src/puzzles/cube/solver_tables.hpp)
 inline constexpr std::array<int, 4> OPTIMAL_TABLE_ORDERS = {1, 2, 3, 6};
 // Bytes of memory a table takes (its payload), its entries, and its name for people.
 std::uint64_t optimal_table_bytes(int order = 1);
@@ -104,6 +105,17 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           const RunContext& run,
                                                           TableReport* report = nullptr,
                                                           int order = 1);
+// The H48 tables (Tronto's kind; src/puzzles/cube/h48.hpp): the hK table (K of the 11 edge flips
+// with the corner tetrads, twist and edge slices, reduced by the 48 symmetries; 2 bits over a
+// base) and the exact h0 table it falls back to. K = 7 only: 3.76 GB, built once in about 30
+// minutes on 2 threads.
+inline constexpr int H48_TABLE_K = 7;
+std::uint64_t h48_tables_bytes(int k = H48_TABLE_K);
+std::string h48_table_name(int k = H48_TABLE_K);
+Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
+                                                    const RunContext& run,
+                                                    TableReport* report = nullptr,
+                                                    int k = H48_TABLE_K);
 // What the table says about itself: the number of entries at each distance (from the build,
 // kept in the file), every coordinate within 5 moves of the goal (a breadth-first search of the
 // raw coordinates) against its entry, and a check of `samples` random entries: their exact
@@ -135,6 +147,9 @@ struct OptimalOptions {
   // fewer nodes, perhaps another solution of that length). Off: every subtree, as for any other
   // position.
   bool reduce_by_symmetry = true;
+  // The H48 tables (Tronto's kind, src/puzzles/cube/h48.hpp): when set, the search reads them
+  // (the cube and its inverse, one entry each) instead of the big table or the phase-1 table.
+  std::shared_ptr<const H48Tables> h48;
 };
 // Errors: Unsolvable; LimitExceeded when no solution of at most max_length moves exists (a
 // proof); the run's error when it stops first, with `partial` (if given) receiving the proven
