@@ -352,6 +352,10 @@ TEST(CubeOptimalTable, TableSizesAndTheChoiceByMemory) {
   EXPECT_EQ(optimal_table_order_for(~std::uint64_t(0)), 6);
   EXPECT_NE(optimal_table_name(6).find("13.8 GiB"), std::string::npos);
   EXPECT_NE(optimal_table_name(1).find("2.3 GiB"), std::string::npos);
+  // The H48 h7 table: 3393 classes x 34650 edge separations x 2^7 flips at 2 bits, with h0 (4
+  // bits) and its coordinate tables.
+  EXPECT_EQ(h48_tables_bytes(7), 3393ull * 34650 * 128 / 4 + (3393ull * 34650 + 1) / 2 + 8'000'000);
+  EXPECT_NE(h48_table_name(7).find("3.5 GiB H48 table (h7"), std::string::npos);
 }
 
 // A build polls its stop while it fills the table (tens of seconds for the largest) and between

@@ -198,6 +198,14 @@ TEST(CubeLimits, TheBudgetHasItsOwnNameAndTheTimeLimitIsTheGlobalOne) {
   // The two-phase solver's budget in bench cube too.
   r = test::run_cli_env(TABLES, "bench cube --count 1 --budget 0");
   EXPECT_EQ(r.exit_code, 2) << r.err;
+  // The H48 table is the optimal solver's; over the memory budget it is refused before it is
+  // built (3.6 GiB), with what it needs.
+  r = test::run_cli_env(TABLES, "bench cube --count 1 --h48");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--h48 is a table of the optimal solver"), std::string::npos) << r.err;
+  r = test::run_cli_env(TABLES, "--memory 1000 bench cube --count 1 --optimal --h48");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("H48 table"), std::string::npos) << r.err;
 }
 
 TEST(CubeLimits, BenchStoppedByTheTimeLimitReportsTheCubesSolved) {

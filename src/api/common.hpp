@@ -138,9 +138,10 @@ std::optional<Result<Word>> cube_group_word(const PermGroup& group, const Perm& 
 // for shorter solutions, a positive finite number, not with --optimal.
 Status check_cube_budget(const Request& q, bool optimal);
 
-// `--optimal --memory MB` (cube.cpp): from OPTIMAL_TABLE_MIN_MEMORY_MB on, the 2.3 GiB optimal
-// table (built once, about 5 minutes) into `options`, its time, size and report added to
-// `info`; below, nothing. `cube solve` and `bench cube` share it.
+// `--optimal --memory MB` (cube.cpp): from OPTIMAL_TABLE_MIN_MEMORY_MB on, the largest big
+// optimal table that fits (the 2.3 GiB one: built once, about 5 minutes) into `options`, its
+// time, size and report added to `info`; below, nothing. With `--h48` (bench cube only), the
+// H48 h7 tables instead. `cube solve` and `bench cube` share it.
 Status attach_optimal_table(const Request& q, Session& session, const cube::SolverTables& tables,
                             cube::SolverTablesInfo& info, cube::OptimalOptions& options);
 

@@ -413,6 +413,23 @@ Status check_cube_budget(const Request& q, bool optimal) {
 
 Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
                             SolverTablesInfo& info, OptimalOptions& options) {
+  Stopwatch clock;
+  TableReport report;
+  if (q.flag("h48")) {
+    // `bench cube --h48`: the H48 h7 table instead (slower here: docs/cube.md), to compare.
+    if (auto ok = s.run.check_memory(info.bytes + h48_tables_bytes(),
+                                     "the optimal solver's tables with the " + h48_table_name());
+        !ok) {
+      return ok.error();
+    }
+    auto h48 = h48_tables(s.tables, tables, s.run, &report);
+    if (!h48) return h48.error();
+    info.seconds += clock.seconds();
+    info.bytes += h48_tables_bytes();
+    info.reports.push_back(report);
+    options.h48 = *h48;
+    return Ok{};
+  }
   if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
   // The largest table that fits the budget beside the other tables (the budget is --memory
   // within the front end's).
@@ -425,8 +442,6 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
       !ok) {
     return ok.error();
   }
-  Stopwatch clock;
-  TableReport report;
   auto big = optimal_table(s.tables, tables, s.run, &report, order);
   if (!big) return big.error();
   info.seconds += clock.seconds();

@@ -609,6 +609,18 @@ Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const Sol
   return std::shared_ptr<const H48Tables>(out);
 }
 
+H48TableInfo h48_table_info(const H48Tables& tables) {
+  const H48K2Table& t = *tables.k2;
+  H48TableInfo info{t.k, t.base, {}};
+  const std::uint64_t entries = H48K2Table::entries(t.k);
+  for (std::uint64_t i = 0; i < entries / 4; ++i) {
+    const std::uint8_t b = t.data[i];
+    for (int j = 0; j < 4; ++j) ++info.per_value[(b >> (2 * j)) & 3];
+  }
+  for (std::uint64_t i = entries / 4 * 4; i < entries; ++i) ++info.per_value[t.get(i)];
+  return info;
+}
+
 Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
                                               std::uint64_t samples, std::uint64_t seed) {
   const CoordTables& t = *tables.coords;

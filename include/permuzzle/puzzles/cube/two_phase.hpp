@@ -116,6 +116,14 @@ Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const Sol
                                                     const RunContext& run,
                                                     TableReport* report = nullptr,
                                                     int k = H48_TABLE_K);
+// What an H48 table holds: its K and base, and how many entries have each 2-bit value (0: at
+// most the base, 1, 2: base + 1, + 2, 3: base + 3 or more; padding apart).
+struct H48TableInfo {
+  int k = 0;
+  int base = 0;
+  std::array<std::uint64_t, 4> per_value{};
+};
+H48TableInfo h48_table_info(const H48Tables& tables);
 // What the table says about itself: the number of entries at each distance (from the build,
 // kept in the file), every coordinate within 5 moves of the goal (a breadth-first search of the
 // raw coordinates) against its entry, and a check of `samples` random entries: their exact
