@@ -11,15 +11,6 @@ namespace permuzzle::cube::detail {
 
 namespace {
 
-// Entries of other rows are read while their owners (or other threads) write them: whole bytes,
-// relaxed (a reader compares the byte with one level; a concurrent write only ever turns an
-// unvisited byte into the next level).
-inline std::uint8_t load(const std::uint8_t* p) {
-  return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-inline void store(std::uint8_t* p, std::uint8_t v) {
-  __atomic_store_n(p, v, __ATOMIC_RELAXED);
-}
 constexpr std::uint8_t UNVISITED = 0xFF;
 constexpr std::uint32_t NO_CLASS = ~std::uint32_t(0);
 
@@ -238,7 +229,7 @@ bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H4
         // under the target class's stabiliser (the same position up to symmetry).
         if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) return 0;
         for (int e = 0; e < N_ESEP; ++e) {
-          if (load(row + e) == cur) list.push_back(static_cast<std::uint16_t>(e));
+          if (row_load(row + e) == cur) list.push_back(static_cast<std::uint16_t>(e));
         }
         for (int m = 0; m < N_MOVES; ++m) {
           const std::uint32_t cs = h.cocsep_class_sym[h.cocsep_after(t, rep, m)];
@@ -248,7 +239,7 @@ bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H4
           const std::uint64_t before = local;
           auto claim = [&](std::uint32_t e) {
             std::uint8_t expected = UNVISITED;
-            if (load(target + e) == UNVISITED &&
+            if (row_load(target + e) == UNVISITED &&
                 __atomic_compare_exchange_n(target + e, &expected, next, false, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED)) {
               ++local;
@@ -279,8 +270,8 @@ bool build_h48_h0(const CoordTables& t, const H48Coords& h, unsigned threads, H4
         std::size_t kept = 0;
         for (const std::uint16_t e : list) {
           const std::uint32_t e2 = h.esep_conj[h.esep_move[e * N_MOVES + m] * N_SYM + s];
-          if (load(target + e2) == cur) {
-            store(row + e, next);
+          if (row_load(target + e2) == cur) {
+            row_store(row + e, next);
             ++local;
           } else {
             list[kept++] = e;

@@ -11,15 +11,6 @@ namespace permuzzle::cube::detail {
 
 namespace {
 
-// Entries of other rows are read while their owners write them (whole bytes, relaxed: a reader
-// only compares the 2 bits of its own entry, which the concurrent write does not change).
-inline std::uint8_t load(const std::uint8_t* p) {
-  return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-inline void store(std::uint8_t* p, std::uint8_t v) {
-  __atomic_store_n(p, v, __ATOMIC_RELAXED);
-}
-
 // Any 2-bit field equal to 3 (unvisited) in the word?
 inline bool has_unvisited(std::uint64_t w) {
   return (w & (w >> 1) & 0x5555555555555555ull) != 0;
@@ -199,7 +190,7 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
         // neighbours are all visited, so they set nothing).
         if (!((__atomic_load_n(&row_depths[c], __ATOMIC_RELAXED) >> d) & 1)) return 0;
         for (std::uint64_t k = 0; k < row_bytes; ++k) {
-          const std::uint8_t b = load(row + k);
+          const std::uint8_t b = row_load(row + k);
           if (b == 0xFF) continue;
           for (int j = 0; j < 4; ++j) {
             const std::uint64_t e = 4 * k + j;
@@ -224,7 +215,7 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
           auto claim = [&](std::uint32_t e) {
             std::uint8_t* p = target + (e >> 2);
             const int sh = (e & 3) * 2;
-            if (((load(p) >> sh) & 3) != 3) return;
+            if (((row_load(p) >> sh) & 3) != 3) return;
             const std::uint8_t old = __atomic_fetch_and(
                 p, static_cast<std::uint8_t>(~((3 ^ next) << sh)), __ATOMIC_RELAXED);
             if (((old >> sh) & 3) == 3) ++local;
@@ -272,10 +263,10 @@ bool build_mod3_table(const CoordTables& t, const ExtraCoord& extra, unsigned th
         std::size_t kept = 0;
         for (std::uint32_t v : list) {
           const std::uint32_t e2 = std::uint32_t(tc[v >> 9]) * X + xc[v & 511];
-          if (((load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
+          if (((row_load(target + (e2 >> 2)) >> ((e2 & 3) * 2)) & 3) == cur) {
             const std::uint32_t e = (v >> 9) * X + (v & 511);
             std::uint8_t* p = row + (e >> 2);
-            store(p, static_cast<std::uint8_t>(load(p) & ~((3 ^ next) << ((e & 3) * 2))));
+            row_store(p, static_cast<std::uint8_t>(row_load(p) & ~((3 ^ next) << ((e & 3) * 2))));
             ++local;
           } else {
             list[kept++] = v;

@@ -12,6 +12,17 @@
 
 namespace permuzzle::cube::detail {
 
+// Entries of other rows are read while their owners (or other threads) write them: whole bytes,
+// relaxed (a reader looks only at its own entry's bits, which a concurrent write to another
+// entry of the byte does not change, and a write only turns an unvisited entry into the next
+// level).
+inline std::uint8_t row_load(const std::uint8_t* p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+inline void row_store(std::uint8_t* p, std::uint8_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 // One level of the search: its entries are at distance `depth`; `backward`: the level is large
 // against what is left, so each unvisited entry looks for a neighbour in it (a thread owns the
 // rows it takes), instead of each entry of the level setting its neighbours.
