@@ -240,7 +240,7 @@ void register_cube_bench(Registry& r) {
               "Optimal: most MB of tables; from 2600 the largest big table that fits (2.3, 4.6, "
               "6.9 or 13.8 GiB; built once: minutes)"),
        flag("h48",
-            "Optimal: the H48 h7 table (Tronto's kind, 3.6 GiB with h0; built once: about 35 "
+            "Optimal: the H48 h7 table (Tronto's kind, 3.6 GiB with h0; built once: about 30 "
             "minutes on 2 threads) instead of the big tables, to compare (slower here today)")},
       bench_cube};
   cube.long_running = true;
