@@ -367,7 +367,8 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
   std::atomic<bool> stop{false};
   auto work = [&](bool main_thread) {
     std::uint64_t polls = 0;
-    // Moves below a start, as an explicit stack: cube, depth and the next move to try.
+    // Moves below a start, as an explicit stack: the position's h11 state, its depth, the move
+    // that led to it and the next move to try.
     struct Frame {
       H48Coords::EdgeState state;
       int depth;

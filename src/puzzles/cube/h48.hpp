@@ -1,5 +1,5 @@
 // Internal to the cube solvers: the coordinates of the H48 kind (Tronto's H48 solver, nissy-core
-// doc/h48.md) and their exact table h0.
+// doc/h48.md), their exact table h0 and the hK tables (2 bits over a base, below).
 //
 // The target subgroup K: every corner in its own tetrad ({URF, ULB, DLF, DRB} or {UFL, UBR, DFR,
 // DBL}) and twisted 0, every edge in its own slice (M: UF UB DF DB, S: UR UL DR DL, E: FR FL BL
