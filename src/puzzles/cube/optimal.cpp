@@ -112,12 +112,21 @@ class SubtreeQueue {
 // H48Search), over Derived's child(n, m), cost(m), solved(n), bound(n, limit), and the table
 // reads of a bound split in two: prepare(node, reads) computes a child's entries and prefetches
 // them, exceeds(node, reads, limit) reads them (and may note in the node what it read);
-// quarter_turns_only(node, budget) says that no half turn can come next.
+// quarter_turns_only(node, budget) says that no half turn can come next. Both nodes keep the
+// inverse cube (`inverse`), premultiplied by the inverse move (inverse_after).
 template <class Derived, class NodeT, int READS>
 class PlainSearch {
  public:
   using Node = NodeT;
   using Reads = std::array<std::uint64_t, READS>;
+  PlainSearch(const CubeBasics& basics, Metric metric) : basics_(basics), metric_(metric) {}
+
+  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  static bool solved(const Node& n) { return n.inverse == KCube{}; }
+  // (X M)^-1 = M^-1 X^-1.
+  KCube inverse_after(const KCube& inverse, int m) const {
+    return basics_.moves[3 * (m / 3) + 2 - m % 3] * inverse;
+  }
 
   // Depth-first search below `n` with `budget` cost left. `abort` is polled with the node
   // count; true when it says stop. Moves found are appended to `path` (kept on success).
@@ -128,7 +137,7 @@ class PlainSearch {
   };
   bool dfs(const Node& n, int budget, int last, Worker& w,
            const std::function<bool()>& abort) const {
-    if (budget == 0) return Derived::solved(n);
+    if (budget == 0) return solved(n);
     // Step 1. Every child and its table entries, prefetched (memory-level parallelism).
     struct Kid {
       Node node;
@@ -139,7 +148,7 @@ class PlainSearch {
     int count = 0;
     const bool quarter_turns_only = d().quarter_turns_only(n, budget);
     for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m) || d().cost(m) > budget) continue;
+      if (!allowed_after(last, m) || cost(m) > budget) continue;
       if (quarter_turns_only && m % 3 == 1) continue;
       Kid& k = kids[count++];
       k.move = m;
@@ -149,13 +158,13 @@ class PlainSearch {
     // Step 2. Bound and descend, in move order.
     for (int i = 0; i < count; ++i) {
       Kid& k = kids[i];
-      const int limit = budget - d().cost(k.move);
+      const int limit = budget - cost(k.move);
       if ((++w.nodes & 4095) == 0 && abort()) {
         w.aborted = true;
         return false;
       }
       if (d().exceeds(k.node, k.reads, limit)) continue;
-      if (limit == 0 && !Derived::solved(k.node)) continue;
+      if (limit == 0 && !solved(k.node)) continue;
       w.path.push_back(k.move);
       if (dfs(k.node, limit, k.move, w, abort)) return true;
       w.path.pop_back();
@@ -171,7 +180,7 @@ class PlainSearch {
       Worker w;
       auto abort = [&] { return q.abandon(i); };
       const bool ok = p.budget == 0
-                          ? Derived::solved(p.node)
+                          ? solved(p.node)
                           : dfs(p.node, p.budget, p.moves.empty() ? -1 : p.moves.back(), w, abort);
       q.finish(i, w.nodes, ok ? &w.path : nullptr);
     }
@@ -189,12 +198,12 @@ class PlainSearch {
     const int last = moves.empty() ? -1 : moves.back();
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m)) continue;
-      const int c = d().cost(m);
+      const int c = cost(m);
       if (c > budget) continue;
       const Node ch = d().child(n, m);
       ++nodes;
       if (d().bound(ch, budget - c) > budget - c) continue;
-      if (budget - c == 0 && !Derived::solved(ch)) continue;
+      if (budget - c == 0 && !solved(ch)) continue;
       moves.push_back(m);
       prefixes(ch, budget - c, depth - 1, moves, out, nodes);
       moves.pop_back();
@@ -203,12 +212,14 @@ class PlainSearch {
 
  private:
   const Derived& d() const { return static_cast<const Derived&>(*this); }
+  const CubeBasics& basics_;
+  Metric metric_;
 };
 
 class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
  public:
-  OptimalSearch(const SolverTables& tables, Metric metric, const RunContext& run)
-      : t_(*tables.coords), p1_(*tables.phase1), metric_(metric), run_(run) {}
+  OptimalSearch(const SolverTables& tables, Metric metric)
+      : PlainSearch(tables.coords->basics, metric), t_(*tables.coords), p1_(*tables.phase1) {}
 
   Node root(const KCube& cube) const {
     Node n;
@@ -241,13 +252,9 @@ class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
       c.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
       c.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
     }
-    c.inverse = t_.basics.moves[3 * (m / 3) + 2 - m % 3] * n.inverse;
+    c.inverse = inverse_after(n.inverse, m);
     return c;
   }
-
-  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
-
-  static bool solved(const Node& n) { return n.inverse == KCube{}; }
 
   // The four phase-1 entries (three axes, the inverse), prefetched.
   void prepare(const Node& n, Reads& reads) const {
@@ -268,8 +275,6 @@ class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
  private:
   const CoordTables& t_;
   const Phase1Table& p1_;
-  Metric metric_;
-  const RunContext& run_;
 };
 
 struct H48Node {
@@ -285,7 +290,11 @@ struct H48Node {
 class H48Search : public PlainSearch<H48Search, H48Node, 2> {
  public:
   H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric)
-      : t_(*tables.coords), h_(*h48.coords), h0_(*h48.h0), k2_(*h48.k2), metric_(metric) {}
+      : PlainSearch(tables.coords->basics, metric),
+        t_(*tables.coords),
+        h_(*h48.coords),
+        h0_(*h48.h0),
+        k2_(*h48.k2) {}
 
   Node root(const KCube& cube) const { return {h_.state_of(cube), cube.inverse()}; }
 
@@ -300,12 +309,8 @@ class H48Search : public PlainSearch<H48Search, H48Node, 2> {
   }
 
   Node child(const Node& n, int m) const {
-    return {h_.after(t_, n.x, m), t_.basics.moves[3 * (m / 3) + 2 - m % 3] * n.inverse};
+    return {h_.after(t_, n.x, m), inverse_after(n.inverse, m)};
   }
-
-  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
-
-  static bool solved(const Node& n) { return n.inverse == KCube{}; }
 
   void prepare(const Node& n, Reads& reads) const {
     reads[0] = h_.h11_of(n.x);
@@ -330,7 +335,6 @@ class H48Search : public PlainSearch<H48Search, H48Node, 2> {
   const H48Coords& h_;
   const H48H0Table& h0_;
   const H48K2Table& k2_;
-  Metric metric_;
 };
 
 }  // namespace
@@ -1410,7 +1414,7 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
     method = fmt::format("IDA* with the {} (mod 3) on 3 axes and the inverse, nxopt's tricks",
                          optimal_table_name(optimal_table_order(*options.table)));
   } else {
-    OptimalSearch search(tables, options.metric, run);
+    OptimalSearch search(tables, options.metric);
     const auto root = search.root(cube);
     h0 = search.bound(root, 99);
     found =
