@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
-#include <unordered_map>
+#include <unordered_set>
 
 namespace permuzzle::cube::detail {
 
@@ -175,18 +175,15 @@ H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& sto
     if (c >= N_COCSEP_CLASS) return H48Coords{};
     const KCube rep = h.corners_cube(x);
     std::uint64_t stab = 0;
-    int orbit = 0;
     for (int s = 0; s < N_SYM; ++s) {
       const int y = h.cocsep(b.conj(rep, s));
       if (y == x) stab |= std::uint64_t(1) << s;
       if (h.cocsep_class_sym[y] == NO_CLASS) {
         h.cocsep_class_sym[y] = c << 6 | static_cast<std::uint32_t>(b.sym_inverse[s]);
-        ++orbit;
       }
     }
     h.cocsep_rep.push_back(static_cast<std::uint32_t>(x));
     h.cocsep_stabilizer.push_back(stab);
-    h.cocsep_orbit.push_back(static_cast<std::uint8_t>(orbit));
   }
   if (h.cocsep_rep.size() != N_COCSEP_CLASS) return H48Coords{};
   return h;
@@ -322,7 +319,6 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
       h.cocsep_rep.size() != N_COCSEP_CLASS) {
     return false;
   }
-  const CubeBasics& b = t.basics;
   out.k = k;
   out.base = base;
   // Step 1. Every entry "at least base + 3", filled in pieces (polling between them).
@@ -335,27 +331,40 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
     left -= piece;
   }
   std::uint8_t* const data = out.data.data();
-  auto mark = [&](const KCube& x, int depth) {
-    const int v = std::max(depth - base, 0);
-    return h.for_each_h11_variant(b, x,
-                                  [&](std::uint64_t i) { mark_min(data, out.index_of_h11(i), v); });
+  // A position's entries (all its symmetric variants, at most 48) and its canonical key (the
+  // least of them).
+  struct Entries {
+    std::array<std::uint64_t, N_SYM> h11;
+    int count = 0;
+    std::uint64_t key = 0;
   };
-  // Step 2. The h11 coordinates within short_depth (canonical keys: the least variant), each
-  // marked; the last layer's keys are the depth-first search's starts.
-  std::unordered_map<std::uint64_t, std::uint8_t> near;
-  std::vector<std::uint64_t> layer{mark(KCube{}, 0)};
-  near.emplace(layer[0], 0);
+  auto entries_of = [&](const H48Coords::EdgeState& x) {
+    Entries e;
+    e.key = h.for_each_h11_variant(x, [&](std::uint64_t i) { e.h11[e.count++] = i; });
+    return e;
+  };
+  auto mark = [&](const Entries& e, int depth) {
+    for (int j = 0; j < e.count; ++j) {
+      mark_min(data, out.index_of_h11(e.h11[j]), std::max(depth - base, 0));
+    }
+  };
+  // Step 2. The h11 coordinates within short_depth (canonical keys), each marked; the last
+  // layer's keys are the depth-first search's starts.
+  std::unordered_set<std::uint64_t> near;
+  const Entries goal = entries_of(h.state_of(KCube{}));
+  mark(goal, 0);
+  std::vector<std::uint64_t> layer{goal.key};
+  near.insert(goal.key);
   for (int d = 0; d < short_depth; ++d) {
     std::vector<std::uint64_t> next;
     for (const std::uint64_t key : layer) {
       if (cancelled && cancelled()) return false;
-      const KCube x = h.cube_of_h11(key);
+      const H48Coords::EdgeState x = h.state_of(h.cube_of_h11(key));
       for (int m = 0; m < N_MOVES; ++m) {
-        const KCube y = x * b.moves[m];
-        const std::uint64_t c = h.for_each_h11_variant(b, y, [](std::uint64_t) {});
-        if (near.emplace(c, static_cast<std::uint8_t>(d + 1)).second) {
-          mark(y, d + 1);
-          next.push_back(c);
+        const Entries e = entries_of(h.after(t, x, m));
+        if (near.insert(e.key).second) {
+          mark(e, d + 1);
+          next.push_back(e.key);
         }
       }
     }
@@ -434,15 +443,10 @@ bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int
         }
         const H48Coords::EdgeState y = h.after(t, f.state, m);
         const int depth = f.depth + 1;
-        // The position's entries (at most 48 variants), then marked unless the first step met
-        // it.
-        std::array<std::uint64_t, N_SYM> variants;
-        int n = 0;
-        const std::uint64_t key =
-            h.for_each_h11_variant(y, [&](std::uint64_t v) { variants[n++] = v; });
-        if (near.count(key)) continue;
-        const int v = std::max(depth - base, 0);
-        for (int j = 0; j < n; ++j) mark_min(data, out.index_of_h11(variants[j]), v);
+        // Marked unless the first step met it.
+        const Entries e = entries_of(y);
+        if (near.count(e.key)) continue;
+        mark(e, depth);
         if (depth < max_depth) stack.push_back({y, depth, m, 0});
       }
       stack.clear();

@@ -47,7 +47,6 @@ struct H48Coords {
   std::vector<std::uint32_t> cocsep_class_sym;    // [cocsep] -> class << 6 | s, conj(x, s) rep
   std::vector<std::uint32_t> cocsep_rep;          // [class] -> cocsep
   std::vector<std::uint64_t> cocsep_stabilizer;   // [class] -> bits s: conj(rep, s) is rep
-  std::vector<std::uint8_t> cocsep_orbit;         // [class] -> cocsep values in it (48 / |stab|)
   std::array<std::uint8_t, 256> comb8_of_mask{};  // 4-bit masks of 8 positions -> 0..69
   std::array<std::uint8_t, N_CSEP> comb8_mask{};  // the inverse
   std::vector<std::uint16_t> comb12_of_mask;      // 4-bit masks of 12 positions -> 0..494
@@ -78,33 +77,6 @@ struct H48Coords {
     const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
     return std::uint64_t(cs >> 6) * N_ESEP + esep_conj[esep(x) * N_SYM + (cs & 63)];
   }
-  // The h11 coordinate (the h0 entry and the 11 edge flips of the same conjugate, flip() order:
-  // position 0 in the highest bit), as one index: h0 entry * 2048 + flips.
-  std::uint64_t h11_index(const CubeBasics& b, const KCube& x) const {
-    const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
-    const KCube y = b.conj(x, static_cast<int>(cs & 63));
-    return (std::uint64_t(cs >> 6) * N_ESEP + esep(y)) * 2048 +
-           static_cast<std::uint64_t>(y.flip());
-  }
-  // Calls f(h11 index) for each conjugate of x by its class's stabiliser (the entries of one
-  // position up to symmetry; the identity's first). Returns the smallest (a canonical key).
-  template <class F>
-  std::uint64_t for_each_h11_variant(const CubeBasics& b, const KCube& x, F&& f) const {
-    const std::uint32_t cs = cocsep_class_sym[cocsep(x)];
-    const KCube y = b.conj(x, static_cast<int>(cs & 63));
-    const std::uint64_t row = std::uint64_t(cs >> 6) * N_ESEP;
-    const std::uint64_t first = (row + esep(y)) * 2048 + static_cast<std::uint64_t>(y.flip());
-    f(first);
-    std::uint64_t least = first;
-    for (std::uint64_t bits = cocsep_stabilizer[cs >> 6] & ~std::uint64_t(1); bits;
-         bits &= bits - 1) {
-      const KCube z = b.conj(y, __builtin_ctzll(bits));
-      const std::uint64_t i = (row + esep(z)) * 2048 + static_cast<std::uint64_t>(z.flip());
-      f(i);
-      least = std::min(least, i);
-    }
-    return least;
-  }
   // A cube with the h11 coordinate `index` (of the conjugate form: its corners are its class's
   // representative's).
   KCube cube_of_h11(std::uint64_t index) const;
@@ -132,14 +104,17 @@ struct H48Coords {
                   (z & 4 ? c[x.e_mask] : 0);
     return f >> 1;
   }
-  // The h11 index of a state (the entry a search reads: the class's symmetry, no variants).
+  // The h11 coordinate of a state as one index: the h0 entry and the 11 edge flips of the same
+  // conjugate (flip() order: position 0 in the highest bit), h0 entry * 2048 + flips. The entry
+  // a search reads: the class's symmetry, no variants.
   std::uint64_t h11_of(const EdgeState& x) const {
     const std::uint32_t cs = cocsep_class_sym[x.cocsep];
     const int s = static_cast<int>(cs & 63);
     return (std::uint64_t(cs >> 6) * N_ESEP + esep_conj[x.esep * N_SYM + s]) * 2048 +
            static_cast<std::uint64_t>(conj_flip(x, s));
   }
-  // for_each_h11_variant on a state.
+  // Calls f(h11 index) for each conjugate of the state by its class's stabiliser (the entries of
+  // one position up to symmetry; the identity's first). Returns the smallest (a canonical key).
   template <class F>
   std::uint64_t for_each_h11_variant(const EdgeState& x, F&& f) const {
     const std::uint32_t cs = cocsep_class_sym[x.cocsep];
