@@ -125,6 +125,7 @@ TEST(CubeH48, EdgeStateFollowsTheCubes) {
       ASSERT_EQ(by_cube, by_state) << walk << " " << step;
       EXPECT_EQ(*std::min_element(by_cube.begin(), by_cube.end()), k2);
       EXPECT_EQ(by_cube.front(), h.h11_of(st));
+      EXPECT_EQ(by_cube.front(), h.h11_of_cube(x));
       symmetric += by_cube.size() > 1;
       const int m = static_cast<int>(rng.below(N_MOVES));
       x = x * b.moves[m];

@@ -356,6 +356,13 @@ TEST(CubeOptimalTable, TableSizesAndTheChoiceByMemory) {
   // bits) and its coordinate tables.
   EXPECT_EQ(h48_tables_bytes(7), 3393ull * 34650 * 128 / 4 + (3393ull * 34650 + 1) / 2 + 8'000'000);
   EXPECT_NE(h48_table_name(7).find("3.5 GiB H48 table (h7"), std::string::npos);
+  // Each further flip doubles the hK table; --memory takes the largest K that fits.
+  EXPECT_EQ(h48_tables_bytes(9) - h48_tables_bytes(7), 3393ull * 34650 * (512 - 128) / 4);
+  EXPECT_NE(h48_table_name(9).find("14.0 GiB H48 table (h9"), std::string::npos);
+  EXPECT_EQ(h48_table_k_for(h48_tables_bytes(9)), 9);
+  EXPECT_EQ(h48_table_k_for(h48_tables_bytes(9) - 1), 8);
+  EXPECT_EQ(h48_table_k_for(h48_tables_bytes(8) - 1), 7);
+  EXPECT_EQ(h48_table_k_for(h48_tables_bytes(7) - 1), 0);
 }
 
 // A build polls its stop while it fills the table (tens of seconds for the largest) and between

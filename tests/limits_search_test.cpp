@@ -206,6 +206,10 @@ TEST(CubeLimits, TheBudgetHasItsOwnNameAndTheTimeLimitIsTheGlobalOne) {
   r = test::run_cli_env(TABLES, "--memory 1000 bench cube --count 1 --optimal --h48");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("H48 table"), std::string::npos) << r.err;
+  // With bench's own --memory, the largest that fits; below the smallest (h7), refused with it.
+  r = test::run_cli_env(TABLES, "bench cube --count 1 --optimal --h48 --memory 3000");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("H48 table (h7"), std::string::npos) << r.err;
 }
 
 TEST(CubeLimits, BenchStoppedByTheTimeLimitReportsTheCubesSolved) {

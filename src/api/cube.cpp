@@ -416,16 +416,22 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
   Stopwatch clock;
   TableReport report;
   if (q.flag("h48")) {
-    // `bench cube --h48`: the H48 h7 table instead (slower here: docs/cube.md), to compare.
-    if (auto ok = s.run.check_memory(info.bytes + h48_tables_bytes(),
-                                     "the optimal solver's tables with the " + h48_table_name());
+    // `bench cube --h48`: the H48 tables instead, h7 or with --memory the largest that fits.
+    int k = H48_TABLE_K;
+    if (q.has("memory")) {
+      const std::uint64_t budget = s.run.memory_budget();
+      k = budget > info.bytes ? h48_table_k_for(budget - info.bytes) : 0;
+      if (k == 0) k = H48_TABLE_KS.front();  // refused just below, with the sizes
+    }
+    if (auto ok = s.run.check_memory(info.bytes + h48_tables_bytes(k),
+                                     "the optimal solver's tables with the " + h48_table_name(k));
         !ok) {
       return ok.error();
     }
-    auto h48 = h48_tables(s.tables, tables, s.run, &report);
+    auto h48 = h48_tables(s.tables, tables, s.run, &report, k);
     if (!h48) return h48.error();
     info.seconds += clock.seconds();
-    info.bytes += h48_tables_bytes();
+    info.bytes += h48_tables_bytes(k);
     info.reports.push_back(report);
     options.h48 = *h48;
     return Ok{};

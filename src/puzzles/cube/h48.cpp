@@ -166,6 +166,25 @@ H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& sto
       }
     }
   }
+  // The same edge data as bytes for h11_of_cube.
+  auto edge_bytes = [](const KCube& c) {
+    EdgeBytes e{};
+    for (int i = 0; i < 16; ++i) e.ep[i] = static_cast<std::uint8_t>(i < 12 ? c.ep[i] : i);
+    for (int i = 0; i < 12; ++i) e.eo[i] = c.eo[i];
+    return e;
+  };
+  for (int s = 0; s < N_SYM; ++s) {
+    h.sym_edges[s] = edge_bytes(b.syms[s]);
+    h.sym_inverse_edges[s] = edge_bytes(b.syms[b.sym_inverse[s]]);
+  }
+  for (const std::uint16_t mask : h.comb12_mask) {
+    std::array<std::uint8_t, 16> gather;
+    gather.fill(0x80);
+    for (int i = 0, j = 0; i < 12; ++i) {
+      if (!((mask >> i) & 1)) gather[j++] = static_cast<std::uint8_t>(i);
+    }
+    h.non_e_positions.push_back(gather);
+  }
   // Step 4. cocsep classes: the first value met of each class is its representative; every
   // conjugate y = conj(rep, s) gets the symmetry s^-1 (conj(y, s^-1) = rep).
   h.cocsep_class_sym.assign(N_COCSEP, NO_CLASS);

@@ -28,6 +28,11 @@
 #include <functional>
 #include <vector>
 
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
+#include "../../core/huge_pages.hpp"
 #include "coordinates.hpp"
 
 namespace permuzzle::cube::detail {
@@ -113,6 +118,63 @@ struct H48Coords {
     return (std::uint64_t(cs >> 6) * N_ESEP + esep_conj[x.esep * N_SYM + s]) * 2048 +
            static_cast<std::uint64_t>(conj_flip(x, s));
   }
+  // The h11 coordinate of a cube (h11_of(state_of(x)) without the state): the corners' class
+  // and symmetry s, then the edges of conj(x, s) = S^-1 x S by byte shuffles. The searches'
+  // coordinate of a node: one read of a 600 KB table and a few of small ones.
+  std::uint64_t h11_of_cube(const KCube& x) const {
+#if defined(__SSE4_1__)
+    // KCube's bytes: cp at 0, co at 8, ep at 16, eo at 28 (40 in all).
+    const auto* base = reinterpret_cast<const std::uint8_t*>(&x);
+    auto load = [](const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); };
+    // Step 1. cocsep: twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 + co5) 3 + co6;
+    // the positions holding tetrad A's corners (a byte lookup of each cp) as a mask.
+    const __m128i corners = load(base);
+    const __m128i pairs =
+        _mm_maddubs_epi16(corners, _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 3, 1, 3, 1, 1, 0));
+    const __m128i sums = _mm_madd_epi16(pairs, _mm_setr_epi16(0, 0, 0, 0, 243, 27, 3, 1));
+    const int twist = _mm_extract_epi32(sums, 2) + _mm_extract_epi32(sums, 3);
+    const __m128i in_a = _mm_setr_epi8(-1, 0, -1, 0, 0, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const int cmask = _mm_movemask_epi8(_mm_shuffle_epi8(in_a, corners)) & 0xFF;
+    const std::uint32_t cs = cocsep_class_sym[twist * N_CSEP + comb8_of_mask[cmask]];
+    const int s = static_cast<int>(cs & 63);
+    // Step 2. The edges of S^-1 x S: t = x S (t.ep[i] = x.ep[S.ep[i]], t.eo[i] = x.eo[S.ep[i]]
+    // ^ S.eo[i]), then S^-1 t. Lanes 12..15 carry nothing used.
+    const __m128i xep = load(base + 16);
+    const __m128i xeo = _mm_srli_si128(load(base + 24), 4);
+    const __m128i sep = load(sym_edges[s].ep.data()), seo = load(sym_edges[s].eo.data());
+    const __m128i iep = load(sym_inverse_edges[s].ep.data());
+    const __m128i ieo = load(sym_inverse_edges[s].eo.data());
+    const __m128i tep = _mm_shuffle_epi8(xep, sep);
+    const __m128i teo = _mm_xor_si128(_mm_shuffle_epi8(xeo, sep), seo);
+    const __m128i cep = _mm_shuffle_epi8(iep, tep);
+    const __m128i ceo = _mm_xor_si128(_mm_shuffle_epi8(ieo, tep), teo);
+    // Step 3. esep: the E edges' positions, then the M edges' among the other 8 (gathered in
+    // increasing order by the E mask's shuffle); flips with position 0 in the highest bit.
+    const int emask = _mm_movemask_epi8(_mm_cmpgt_epi8(cep, _mm_set1_epi8(7))) & 0xFFF;
+    const int e = comb12_of_mask[emask];
+    const __m128i others = _mm_shuffle_epi8(cep, load(non_e_positions[e].data()));
+    const __m128i in_m = _mm_setr_epi8(0, -1, 0, -1, 0, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const int mmask = _mm_movemask_epi8(_mm_shuffle_epi8(in_m, others)) & 0xFF;
+    const __m128i reversed =
+        _mm_shuffle_epi8(ceo, _mm_setr_epi8(10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1, -1));
+    const int flips = _mm_movemask_epi8(_mm_cmpgt_epi8(reversed, _mm_setzero_si128())) & 0x7FF;
+    return (std::uint64_t(cs >> 6) * N_ESEP +
+            static_cast<std::uint64_t>(e * 70 + comb8_of_mask[mmask])) *
+               2048 +
+           static_cast<std::uint64_t>(flips);
+#else
+    return h11_of(state_of(x));
+#endif
+  }
+  // Edge parts of the symmetries and their inverses, and the 8 positions outside each E mask
+  // (by its comb12 rank, increasing, then -1s), for h11_of_cube's shuffles.
+  struct EdgeBytes {
+    alignas(16) std::array<std::uint8_t, 16> ep;
+    alignas(16) std::array<std::uint8_t, 16> eo;
+  };
+  std::array<EdgeBytes, N_SYM> sym_edges{}, sym_inverse_edges{};
+  std::vector<std::array<std::uint8_t, 16>> non_e_positions;
+
   // Calls f(h11 index) for each conjugate of the state by its class's stabiliser (the entries of
   // one position up to symmetry; the identity's first). Returns the smallest (a canonical key).
   template <class F>
@@ -140,7 +202,7 @@ struct H48Coords {
 };
 
 struct H48H0Table {
-  std::vector<std::uint8_t> nibbles;     // BYTES
+  std::vector<std::uint8_t, permuzzle::detail::HugePageAllocator<std::uint8_t>> nibbles;  // BYTES
   std::vector<std::uint64_t> per_depth;  // entries at each distance
   static constexpr std::uint64_t BYTES = (H48_H0_ENTRIES + 1) / 2;
   int get(std::uint64_t index) const { return (nibbles[index >> 1] >> ((index & 1) * 4)) & 15; }
@@ -157,7 +219,7 @@ struct H48H0Table {
 struct H48K2Table {
   int k = 0;
   int base = 0;
-  std::vector<std::uint8_t> data;
+  std::vector<std::uint8_t, permuzzle::detail::HugePageAllocator<std::uint8_t>> data;
   static std::uint64_t entries(int k) { return H48_H0_ENTRIES << k; }
   static std::uint64_t bytes(int k) { return (entries(k) + 3) / 4; }
   std::uint64_t index_of_h11(std::uint64_t h11) const {

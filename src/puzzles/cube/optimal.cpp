@@ -1,7 +1,8 @@
-// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method), with one of two
-// searches: OptimalSearch (the phase-1 table only) or BigSearch (the 2.3 GiB table of
-// optimal_table.hpp, nxopt's method; described above the class). This file also obtains the big
-// table through the table store and checks it.
+// Optimal solutions: IDA* over the whole cube (see two_phase.hpp for the method), with one of three
+// searches: OptimalSearch (the phase-1 table only), BigSearch (the big tables of
+// optimal_table.hpp, nxopt's method; described above the class) or H48Search (the H48 tables of
+// h48.hpp, Tronto's kind). The last two go in lanes (LaneDriver). This file also obtains the big
+// and H48 tables through the table store and checks the big ones.
 //
 // OptimalSearch: a node carries the phase-1 coordinates of the cube seen along each of the three
 // axes (twist, flip, slice of S^-1 X S for the symmetries 0, 16, 32; a move m of X is the move
@@ -40,6 +41,53 @@ struct P1Node {
   std::array<std::uint16_t, 3> twist, flip, slice;
   KCube inverse;
 };
+
+// out = m * z (both unmirrored; corner twists below 3): the inverse's update with m a move, the
+// cube's with z one.
+void multiply(const KCube& m, const KCube& z, KCube& out) {
+#if defined(__SSE4_1__)
+  // Byte shuffles: corners [cp | co] in one register; edges in two overlapping ones,
+  // [ep0..11 eo0..3] at byte 16 and [ep8..11 eo0..11] at byte 24.
+  const auto* zb = reinterpret_cast<const std::uint8_t*>(&z);
+  const auto* mb = reinterpret_cast<const std::uint8_t*>(&m);
+  auto* ob = reinterpret_cast<std::uint8_t*>(&out);
+  auto load = [](const std::uint8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  };
+  const __m128i zc = load(zb), mc = load(mb);
+  const __m128i hi = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
+  const __m128i lo_twice = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+  // [m.cp[cp_i] | m.co[cp_i] + co_i], the orientations reduced mod 3.
+  const __m128i picked = _mm_shuffle_epi8(mc, _mm_add_epi8(_mm_shuffle_epi8(zc, lo_twice), hi));
+  __m128i c = _mm_add_epi8(picked, _mm_and_si128(zc, _mm_cmpeq_epi8(hi, _mm_set1_epi8(8))));
+  const __m128i over =
+      _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8(2)), _mm_cmpeq_epi8(hi, _mm_set1_epi8(8)));
+  c = _mm_sub_epi8(c, _mm_and_si128(over, _mm_set1_epi8(3)));
+  const __m128i za = load(zb + 16), zo = load(zb + 24);
+  const __m128i ma = load(mb + 16), mo = load(mb + 24);
+  // out.ep[i] = m.ep[ep_i] (lanes 0..11); out.eo[i] = m.eo[ep_i] ^ eo_i (lanes 4..15 of the
+  // second register, where m.eo[k] is lane 4 + k).
+  const __m128i ep = _mm_shuffle_epi8(ma, za);
+  const __m128i idx = _mm_add_epi8(_mm_slli_si128(za, 4), _mm_set1_epi8(4));
+  __m128i eo = _mm_xor_si128(_mm_shuffle_epi8(mo, idx), zo);
+  eo = _mm_blend_epi16(eo, _mm_srli_si128(ep, 8), 0x03);  // lanes 0..3: ep8..11
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(ob), c);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 16), ep);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 24), eo);
+#else
+  for (int i = 0; i < 8; ++i) {
+    const int c = z.cp[i];
+    out.cp[i] = m.cp[c];
+    const int o = m.co[c] + z.co[i];
+    out.co[i] = static_cast<std::uint8_t>(o >= 3 ? o - 3 : o);
+  }
+  for (int i = 0; i < 12; ++i) {
+    const int e = z.ep[i];
+    out.ep[i] = m.ep[e];
+    out.eo[i] = static_cast<std::uint8_t>(m.eo[e] ^ z.eo[i]);
+  }
+#endif
+}
 
 // A subtree of one iteration (see iterate): its root, the moves to it and the budget left.
 template <class Node>
@@ -108,12 +156,13 @@ class SubtreeQueue {
   std::atomic<bool> stopped_{false};
 };
 
-// The depth-first search of the searches that read one table entry per bound (OptimalSearch,
-// H48Search), over Derived's child(n, m), cost(m), solved(n), bound(n, limit), and the table
-// reads of a bound split in two: prepare(node, reads) computes a child's entries and prefetches
-// them, exceeds(node, reads, limit) reads them (and may note in the node what it read);
-// quarter_turns_only(node, budget) says that no half turn can come next. Both nodes keep the
-// inverse cube (`inverse`), premultiplied by the inverse move (inverse_after).
+// The recursive depth-first search of OptimalSearch (a CRTP base), over Derived's child(n, m) (the
+// cube's own coordinates), with_inverse(n, m, c) (the inverse cube, premultiplied by the inverse
+// move), cost(m), solved(n), bound(n, limit), and the table reads of a bound in two groups, the
+// cube's and then the inverse's: prepare(node, reads) computes the cube's entries and prefetches
+// them, exceeds(node, reads, limit) reads them; prepare_inverse and inverse_exceeds the same for
+// the inverse (which a child pruned by its own entries never computes; inverse_exceeds may note in
+// the node what it read); quarter_turns_only(node, budget) says that no half turn can come next.
 template <class Derived, class NodeT, int READS>
 class PlainSearch {
  public:
@@ -124,8 +173,8 @@ class PlainSearch {
   int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
   static bool solved(const Node& n) { return n.inverse == KCube{}; }
   // (X M)^-1 = M^-1 X^-1.
-  KCube inverse_after(const KCube& inverse, int m) const {
-    return basics_.moves[3 * (m / 3) + 2 - m % 3] * inverse;
+  void inverse_after(const KCube& inverse, int m, KCube& out) const {
+    multiply(basics_.moves[3 * (m / 3) + 2 - m % 3], inverse, out);
   }
 
   // Depth-first search below `n` with `budget` cost left. `abort` is polled with the node
@@ -138,11 +187,12 @@ class PlainSearch {
   bool dfs(const Node& n, int budget, int last, Worker& w,
            const std::function<bool()>& abort) const {
     if (budget == 0) return solved(n);
-    // Step 1. Every child and its table entries, prefetched (memory-level parallelism).
+    // Step 1. Every child and its own table entries, prefetched (memory-level parallelism).
     struct Kid {
       Node node;
       Reads reads;
       int move;
+      bool alive;
     };
     std::array<Kid, N_MOVES> kids;
     int count = 0;
@@ -155,7 +205,16 @@ class PlainSearch {
       k.node = d().child(n, m);
       d().prepare(k.node, k.reads);
     }
-    // Step 2. Bound and descend, in move order.
+    // Step 2. The children those entries do not prune get their inverse, its entries
+    // prefetched.
+    for (int i = 0; i < count; ++i) {
+      Kid& k = kids[i];
+      k.alive = !d().exceeds(k.node, k.reads, budget - cost(k.move));
+      if (!k.alive) continue;
+      d().with_inverse(n, k.move, k.node);
+      d().prepare_inverse(k.node, k.reads);
+    }
+    // Step 3. Bound and descend, in move order; every child counts as a node.
     for (int i = 0; i < count; ++i) {
       Kid& k = kids[i];
       const int limit = budget - cost(k.move);
@@ -163,7 +222,7 @@ class PlainSearch {
         w.aborted = true;
         return false;
       }
-      if (d().exceeds(k.node, k.reads, limit)) continue;
+      if (!k.alive || d().inverse_exceeds(k.node, k.reads, limit)) continue;
       if (limit == 0 && !solved(k.node)) continue;
       w.path.push_back(k.move);
       if (dfs(k.node, limit, k.move, w, abort)) return true;
@@ -200,7 +259,8 @@ class PlainSearch {
       if (!allowed_after(last, m)) continue;
       const int c = cost(m);
       if (c > budget) continue;
-      const Node ch = d().child(n, m);
+      Node ch = d().child(n, m);
+      d().with_inverse(n, m, ch);
       ++nodes;
       if (d().bound(ch, budget - c) > budget - c) continue;
       if (budget - c == 0 && !solved(ch)) continue;
@@ -252,89 +312,33 @@ class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
       c.flip[a] = t_.flip_move[n.flip[a] * N_MOVES + ma];
       c.slice[a] = t_.slice_move[n.slice[a] * N_MOVES + ma];
     }
-    c.inverse = inverse_after(n.inverse, m);
     return c;
   }
+  void with_inverse(const Node& n, int m, Node& c) const { inverse_after(n.inverse, m, c.inverse); }
 
-  // The four phase-1 entries (three axes, the inverse), prefetched.
+  // The phase-1 entries of the three axes, then of the inverse, prefetched.
   void prepare(const Node& n, Reads& reads) const {
     for (int a = 0; a < 3; ++a) {
       reads[a] = phase1_index(t_, n.twist[a], n.flip[a], n.slice[a]);
       prefetch_phase1(p1_, reads[a]);
     }
+  }
+  bool exceeds(const Node&, const Reads& reads, int limit) const {
+    return p1_.get(reads[0]) > limit || p1_.get(reads[1]) > limit || p1_.get(reads[2]) > limit;
+  }
+  void prepare_inverse(const Node& n, Reads& reads) const {
     const KCube& v = n.inverse;
     reads[3] = phase1_index(t_, v.twist(), v.flip(), v.slice());
     prefetch_phase1(p1_, reads[3]);
   }
-  bool exceeds(const Node&, const Reads& reads, int limit) const {
-    return p1_.get(reads[0]) > limit || p1_.get(reads[1]) > limit || p1_.get(reads[2]) > limit ||
-           p1_.get(reads[3]) > limit;
+  bool inverse_exceeds(const Node&, const Reads& reads, int limit) const {
+    return p1_.get(reads[3]) > limit;
   }
   static bool quarter_turns_only(const Node&, int) { return false; }
 
  private:
   const CoordTables& t_;
   const Phase1Table& p1_;
-};
-
-struct H48Node {
-  H48Coords::EdgeState x;
-  KCube inverse;
-  int inverse_bound = 0;  // the inverse's bound, once read (0 before)
-};
-
-// IDA* on the H48 tables: a node keeps the cube's h11 coordinate (EdgeState, moved by tables) and
-// the inverse cube (premultiplied by the inverse move; its coordinate is computed from it). The
-// bound of each is its hK entry (base + 1..3) or, where that says "at most the base", its exact h0
-// distance; the inverse has the cube's distance.
-class H48Search : public PlainSearch<H48Search, H48Node, 2> {
- public:
-  H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric)
-      : PlainSearch(tables.coords->basics, metric),
-        t_(*tables.coords),
-        h_(*h48.coords),
-        h0_(*h48.h0),
-        k2_(*h48.k2) {}
-
-  Node root(const KCube& cube) const { return {h_.state_of(cube), cube.inverse()}; }
-
-  int value(std::uint64_t h11) const {
-    const int v = k2_.get(k2_.index_of_h11(h11));
-    return v ? k2_.base + v : h0_.get(h11 >> 11);
-  }
-  int bound(const Node& n, int limit) const {
-    const int a = value(h_.h11_of(n.x));
-    if (a > limit) return a;
-    return std::max(a, value(h_.h11_of(h_.state_of(n.inverse))));
-  }
-
-  Node child(const Node& n, int m) const {
-    return {h_.after(t_, n.x, m), inverse_after(n.inverse, m)};
-  }
-
-  void prepare(const Node& n, Reads& reads) const {
-    reads[0] = h_.h11_of(n.x);
-    reads[1] = h_.h11_of(h_.state_of(n.inverse));
-    for (const std::uint64_t r : reads) {
-      __builtin_prefetch(k2_.data.data() + (k2_.index_of_h11(r) >> 2));
-    }
-  }
-  bool exceeds(Node& n, const Reads& reads, int limit) const {
-    if (value(reads[0]) > limit) return true;
-    n.inverse_bound = value(reads[1]);
-    return n.inverse_bound > limit;
-  }
-  // Tronto's H48 trick (after Rokicki's nxopt): the next move is the last of the inverse's
-  // solution. When the inverse's bound (a lower bound on its coordinate's distance) is the whole
-  // budget, that last move is no half turn: the half turns are in the coordinate's subgroup, so
-  // the position before it would have the coordinate of the goal, one move sooner.
-  static bool quarter_turns_only(const Node& n, int budget) { return n.inverse_bound == budget; }
-
- private:
-  const CoordTables& t_;
-  const H48Coords& h_;
-  const H48H0Table& h0_;
-  const H48K2Table& k2_;
 };
 
 }  // namespace
@@ -502,8 +506,10 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
 namespace {
 // The hK tables' bases (Tronto's choices: few entries at or below the base, which fall back to h0,
 // and not too many at base + 3 or more) and the depth of the first step of their build.
+// Base 9 from K = 4 (Tronto uses 10 from K = 8, but the depth-first build then goes one level
+// deeper, about 13 times longer): every K within the same build time.
 int h48_base(int k) {
-  return k <= 3 ? 8 : k <= 7 ? 9 : 10;
+  return k <= 3 ? 8 : 9;
 }
 constexpr int H48_SHORT_DEPTH = 8;
 // Starts of the depth-first build a second per thread, measured on the project's machine (2
@@ -520,6 +526,14 @@ std::uint64_t h48_tables_bytes(int k) {
   return H48K2Table::bytes(k) + H48H0Table::BYTES + H48_COORDS_MAX_BYTES;
 }
 
+int h48_table_k_for(std::uint64_t bytes) {
+  int best = 0;
+  for (int k : H48_TABLE_KS) {
+    if (h48_tables_bytes(k) <= bytes) best = k;
+  }
+  return best;
+}
+
 std::string h48_table_name(int k) {
   return fmt::format(
       "{:.1f} GiB H48 table (h{}: corner tetrads and twist in 48-symmetry classes, "
@@ -530,7 +544,7 @@ std::string h48_table_name(int k) {
 Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
                                                     const RunContext& run, TableReport* report,
                                                     int k) {
-  if (k != H48_TABLE_K) {
+  if (std::find(H48_TABLE_KS.begin(), H48_TABLE_KS.end(), k) == H48_TABLE_KS.end()) {
     return make_error(fmt::format("no H48 table h{}", k), {}, Error::NO_POSITION,
                       ErrorKind::Internal);
   }
@@ -622,9 +636,11 @@ H48TableInfo h48_table_info(const H48Tables& tables) {
   const H48K2Table& t = *tables.k2;
   H48TableInfo info{t.k, t.base, {}};
   const std::uint64_t entries = H48K2Table::entries(t.k);
-  for (std::uint64_t i = 0; i < entries / 4; ++i) {
-    const std::uint8_t b = t.data[i];
-    for (int j = 0; j < 4; ++j) ++info.per_value[(b >> (2 * j)) & 3];
+  // Bytes counted by value (a pass over GiB at memory speed), then their four entries.
+  std::array<std::uint64_t, 256> per_byte{};
+  for (std::uint64_t i = 0; i < entries / 4; ++i) ++per_byte[t.data[i]];
+  for (int b = 0; b < 256; ++b) {
+    for (int j = 0; j < 4; ++j) info.per_value[(b >> (2 * j)) & 3] += per_byte[b];
   }
   for (std::uint64_t i = entries / 4 * 4; i < entries; ++i) ++info.per_value[t.get(i)];
   return info;
@@ -694,6 +710,161 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
 }
 
 namespace {
+
+// The lanes of a thread (BigSearch, H48Search): depth-first searches of several subtrees at
+// once, each an explicit stack of expansions advanced one round of table reads at a time, so that
+// one lane's reads arrive while the others work. The search gives Node, Kid (node, move, limit),
+// Expansion (kids, alive[0, live) once complete), expand_begin(n, budget, last, e, nodes) (counts
+// every child it makes), expand_round(n, e) (true once complete: the survivors of every bound,
+// those of limit 0 solved), last_move(n, last, nodes) (budget 1 without reads: the solving move
+// or -1) and solved(n).
+template <class Search>
+class LaneDriver {
+ public:
+  using Node = typename Search::Node;
+  using Kid = typename Search::Kid;
+  using Expansion = typename Search::Expansion;
+  LaneDriver(const Search& s, int lanes) : s_(s), lanes_(std::max(1, lanes)) {}
+
+  // A lane: the depth-first search of one subtree as an explicit stack of expansions, advanced
+  // one table round at a time. stack[0, depth) are the open expansions; path[d] is the move of
+  // the child entered from stack[d].
+  struct Frame {
+    const Node* node = nullptr;
+    int next = 0;  // the next survivor to enter once the expansion is complete
+    bool expanding = false;
+    Expansion e;
+  };
+  struct Lane {
+    std::size_t subtree = SubtreeQueue<Node>::NONE;
+    std::vector<Frame> stack;
+    int depth = 0;
+    std::vector<int> path;
+    std::uint64_t nodes = 0;
+  };
+
+  // One thread's share of an iteration: `lanes_` subtrees at a time, each advanced by one round in
+  // turn. Each subtree is searched exactly as a recursive depth-first search would (same order,
+  // same nodes), whatever the lanes.
+  void run(SubtreeQueue<Node>& q) const {
+    std::vector<Lane> lanes(lanes_);
+    for (;;) {
+      bool busy = false;
+      for (Lane& lane : lanes) {
+        if (lane.subtree == SubtreeQueue<Node>::NONE) {
+          busy |= start(lane, q);  // its first round is in flight: step it next turn
+        } else {
+          busy = true;
+          step(lane, q);
+        }
+      }
+      if (!busy) return;
+    }
+  }
+
+ private:
+  // Takes subtrees until one needs an expansion (those of budget 0 or 1 are settled at once) and
+  // begins it; false when the queue has none left.
+  bool start(Lane& lane, SubtreeQueue<Node>& q) const {
+    for (;;) {
+      const std::size_t i = q.take();
+      if (i == SubtreeQueue<Node>::NONE) return false;
+      const auto& p = q.subtree(i);
+      const int last = p.moves.empty() ? -1 : p.moves.back();
+      lane.subtree = i;
+      lane.nodes = 0;
+      lane.path.clear();
+      if (p.budget <= 1) {
+        const int m = p.budget == 0 ? (Search::solved(p.node) ? N_MOVES : -1)
+                                    : s_.last_move(p.node, last, lane.nodes);
+        if (m >= 0 && m < N_MOVES) lane.path.push_back(m);
+        finish(lane, q, m >= 0);
+        continue;
+      }
+      if (lane.stack.size() < static_cast<std::size_t>(p.budget)) lane.stack.resize(p.budget);
+      lane.depth = 1;
+      Frame& f = lane.stack[0];
+      f.node = &p.node;
+      f.expanding = true;
+      s_.expand_begin(p.node, p.budget, last, f.e, lane.nodes);
+      return true;
+    }
+  }
+
+  void finish(Lane& lane, SubtreeQueue<Node>& q, bool found) const {
+    q.finish(lane.subtree, lane.nodes, found ? &lane.path : nullptr);
+    lane.subtree = SubtreeQueue<Node>::NONE;
+    lane.depth = 0;
+  }
+
+  // Advances a lane: the top expansion's next round; once complete, the next survivor that needs
+  // table reads is entered (its first round prefetched) and exhausted expansions are left.
+  void step(Lane& lane, SubtreeQueue<Node>& q) const {
+    // Step 1. The pending round.
+    {
+      Frame& top = lane.stack[lane.depth - 1];
+      if (top.expanding) {
+        if (!s_.expand_round(*top.node, top.e)) return;
+        top.expanding = false;
+        top.next = 0;
+      }
+    }
+    // Step 2. Enter the next survivor, settling those with budget 0 or 1 on the way.
+    while (lane.depth > 0) {
+      Frame& top = lane.stack[lane.depth - 1];
+      if (top.next == top.e.live) {
+        --lane.depth;
+        continue;
+      }
+      const Kid& k = top.e.kids[top.e.alive[top.next++]];
+      lane.path.resize(lane.depth - 1);
+      lane.path.push_back(k.move);
+      if (k.limit == 0) return finish(lane, q, true);  // survivors with no budget are solved
+      if (k.limit == 1) {
+        const int m = s_.last_move(k.node, k.move, lane.nodes);
+        if (m < 0) continue;
+        lane.path.push_back(m);
+        return finish(lane, q, true);
+      }
+      Frame& child = lane.stack[lane.depth++];
+      child.node = &k.node;
+      child.expanding = true;
+      const std::uint64_t before = lane.nodes;
+      s_.expand_begin(k.node, k.limit, k.move, child.e, lane.nodes);
+      if ((before >> 12) != (lane.nodes >> 12) && q.abandon(lane.subtree)) {
+        finish(lane, q, false);
+      }
+      return;
+    }
+    // Step 3. The subtree is exhausted.
+    finish(lane, q, false);
+  }
+
+  const Search& s_;
+  int lanes_;
+};
+
+// The subtrees of one iteration for a lane search: the nodes at depth `depth` that the search
+// enters, in its order, with the nodes it counts above them.
+template <class Search>
+void lane_prefixes(const Search& s, const typename Search::Node& n, int budget, int depth,
+                   std::vector<int>& moves, std::vector<SearchPrefix<typename Search::Node>>& out,
+                   std::uint64_t& nodes) {
+  if (depth == 0 || budget == 0) {
+    out.push_back({n, moves, budget});
+    return;
+  }
+  typename Search::Expansion e;
+  s.expand_begin(n, budget, moves.empty() ? -1 : moves.back(), e, nodes);
+  while (!s.expand_round(n, e)) {
+  }
+  for (int j = 0; j < e.live; ++j) {
+    const auto& k = e.kids[e.alive[j]];
+    moves.push_back(k.move);
+    lane_prefixes(s, k.node, k.limit, depth - 1, moves, out, nodes);
+    moves.pop_back();
+  }
+}
 
 // The search with the big table (nxopt's method). A node carries, per axis a (the conjugates
 // Y_a = S^-1 X S for the symmetries 0, 16, 32: the cube seen with the U-D, R-L, F-B axis as its
@@ -849,7 +1020,7 @@ class BigSearch {
       // along a, which lies in H' and in H, so Z_a's bound is the parent's (the value a read
       // would give: both tables' distances are the same on Z and U Z).
       const int own = axis_of_move(m);
-      premultiply(t_.basics.moves[inv_conj_[own][m]], n.inv[own], k.node.inv[own]);
+      multiply(t_.basics.moves[inv_conj_[own][m]], n.inv[own], k.node.inv[own]);
       k.node.inv_lb[own] = n.inv_lb[own];
       if (k.node.inv_lb[own] > k.limit) continue;
       e.inherited[i] = static_cast<std::uint8_t>(3 + (e.axis[3] == own   ? 0
@@ -969,7 +1140,7 @@ class BigSearch {
       advance(n, k, a);
       c = {k.node.fs[a], k.node.twist[a], k.node.slice[a], k.node.ccomb[a], k.node.sorder[a]};
     } else {
-      premultiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
+      multiply(t_.basics.moves[inv_conj_[a][k.move]], n.inv[a], k.node.inv[a]);
       c = coords_of(k.node.inv[a]);
       __builtin_prefetch(&t_.fs_class_sym[c.flipslice]);
     }
@@ -1005,14 +1176,6 @@ class BigSearch {
     return k.limit > 0 || solved(k.node);
   }
 
-  // A whole expansion at once (the prefixes above the subtrees).
-  int expand(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
-    expand_begin(n, budget, last, e, nodes);
-    while (!expand_round(n, e)) {
-    }
-    return e.live;
-  }
-
   // The last move (budget 1): a child X m is solved iff X^-1 = m, so no table reads. The
   // children count as nodes as expand would count them, up to the solving one (a solved child
   // passes every bound). Returns the solving move or -1.
@@ -1026,136 +1189,12 @@ class BigSearch {
     return -1;
   }
 
-  // A lane: the depth-first search of one subtree as an explicit stack of expansions, advanced
-  // one table round at a time. stack[0, depth) are the open expansions; path[d] is the move of
-  // the child entered from stack[d].
-  struct Frame {
-    const Node* node = nullptr;
-    int next = 0;  // the next survivor to enter once the expansion is complete
-    bool expanding = false;
-    Expansion e;
-  };
-  struct Lane {
-    std::size_t subtree = SubtreeQueue<Node>::NONE;
-    std::vector<Frame> stack;
-    int depth = 0;
-    std::vector<int> path;
-    std::uint64_t nodes = 0;
-  };
-
-  // One thread's share of an iteration: `lanes_` subtrees at a time, each advanced by one round in
-  // turn. Each subtree is searched exactly as a recursive depth-first search would (same order,
-  // same nodes), whatever the lanes.
-  void search_subtrees(SubtreeQueue<Node>& q) const {
-    std::vector<Lane> lanes(lanes_);
-    for (;;) {
-      bool busy = false;
-      for (Lane& lane : lanes) {
-        if (lane.subtree == SubtreeQueue<Node>::NONE) {
-          busy |= start(lane, q);  // its first round is in flight: step it next turn
-        } else {
-          busy = true;
-          step(lane, q);
-        }
-      }
-      if (!busy) return;
-    }
-  }
-
- private:
-  // Takes subtrees until one needs an expansion (those of budget 0 or 1 are settled at once) and
-  // begins it; false when the queue has none left.
-  bool start(Lane& lane, SubtreeQueue<Node>& q) const {
-    for (;;) {
-      const std::size_t i = q.take();
-      if (i == SubtreeQueue<Node>::NONE) return false;
-      const auto& p = q.subtree(i);
-      const int last = p.moves.empty() ? -1 : p.moves.back();
-      lane.subtree = i;
-      lane.nodes = 0;
-      lane.path.clear();
-      if (p.budget <= 1) {
-        const int m =
-            p.budget == 0 ? (solved(p.node) ? N_MOVES : -1) : last_move(p.node, last, lane.nodes);
-        if (m >= 0 && m < N_MOVES) lane.path.push_back(m);
-        finish(lane, q, m >= 0);
-        continue;
-      }
-      if (lane.stack.size() < static_cast<std::size_t>(p.budget)) lane.stack.resize(p.budget);
-      lane.depth = 1;
-      Frame& f = lane.stack[0];
-      f.node = &p.node;
-      f.expanding = true;
-      expand_begin(p.node, p.budget, last, f.e, lane.nodes);
-      return true;
-    }
-  }
-
-  void finish(Lane& lane, SubtreeQueue<Node>& q, bool found) const {
-    q.finish(lane.subtree, lane.nodes, found ? &lane.path : nullptr);
-    lane.subtree = SubtreeQueue<Node>::NONE;
-    lane.depth = 0;
-  }
-
-  // Advances a lane: the top expansion's next round; once complete, the next survivor that needs
-  // table reads is entered (its first round prefetched) and exhausted expansions are left.
-  void step(Lane& lane, SubtreeQueue<Node>& q) const {
-    // Step 1. The pending round.
-    {
-      Frame& top = lane.stack[lane.depth - 1];
-      if (top.expanding) {
-        if (!expand_round(*top.node, top.e)) return;
-        top.expanding = false;
-        top.next = 0;
-      }
-    }
-    // Step 2. Enter the next survivor, settling those with budget 0 or 1 on the way.
-    while (lane.depth > 0) {
-      Frame& top = lane.stack[lane.depth - 1];
-      if (top.next == top.e.live) {
-        --lane.depth;
-        continue;
-      }
-      const Kid& k = top.e.kids[top.e.alive[top.next++]];
-      lane.path.resize(lane.depth - 1);
-      lane.path.push_back(k.move);
-      if (k.limit == 0) return finish(lane, q, true);  // survivors with no budget are solved
-      if (k.limit == 1) {
-        const int m = last_move(k.node, k.move, lane.nodes);
-        if (m < 0) continue;
-        lane.path.push_back(m);
-        return finish(lane, q, true);
-      }
-      Frame& child = lane.stack[lane.depth++];
-      child.node = &k.node;
-      child.expanding = true;
-      const std::uint64_t before = lane.nodes;
-      expand_begin(k.node, k.limit, k.move, child.e, lane.nodes);
-      if ((before >> 12) != (lane.nodes >> 12) && q.abandon(lane.subtree)) {
-        finish(lane, q, false);
-      }
-      return;
-    }
-    // Step 3. The subtree is exhausted.
-    finish(lane, q, false);
-  }
-
- public:
+  // One thread's share of an iteration (see LaneDriver).
+  void search_subtrees(SubtreeQueue<Node>& q) const { LaneDriver<BigSearch>(*this, lanes_).run(q); }
   using Prefix = SearchPrefix<Node>;
   void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
                 std::vector<Prefix>& out, std::uint64_t& nodes) const {
-    if (depth == 0 || budget == 0) {
-      out.push_back({n, moves, budget});
-      return;
-    }
-    Expansion e;
-    const int count = expand(n, budget, moves.empty() ? -1 : moves.back(), e, nodes);
-    for (int j = 0; j < count; ++j) {
-      const Kid& k = e.kids[e.alive[j]];
-      moves.push_back(k.move);
-      prefixes(k.node, k.limit, depth - 1, moves, out, nodes);
-      moves.pop_back();
-    }
+    lane_prefixes(*this, n, budget, depth, moves, out, nodes);
   }
 
  private:
@@ -1223,52 +1262,6 @@ class BigSearch {
     const int hi = std::max({int(v[0]), int(v[1]), int(v[2])});
     return std::max(hi, lo > 0 ? lo + 1 : 0);
   }
-  // out = m * z (m a face turn, z unmirrored): the inverse's update.
-  static void premultiply(const KCube& m, const KCube& z, KCube& out) {
-#if defined(__SSE4_1__)
-    // Byte shuffles: corners [cp | co] in one register; edges in two overlapping ones,
-    // [ep0..11 eo0..3] at byte 16 and [ep8..11 eo0..11] at byte 24.
-    const auto* zb = reinterpret_cast<const std::uint8_t*>(&z);
-    const auto* mb = reinterpret_cast<const std::uint8_t*>(&m);
-    auto* ob = reinterpret_cast<std::uint8_t*>(&out);
-    auto load = [](const std::uint8_t* p) {
-      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    };
-    const __m128i zc = load(zb), mc = load(mb);
-    const __m128i hi = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
-    const __m128i lo_twice = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-    // [m.cp[cp_i] | m.co[cp_i] + co_i], the orientations reduced mod 3.
-    const __m128i picked = _mm_shuffle_epi8(mc, _mm_add_epi8(_mm_shuffle_epi8(zc, lo_twice), hi));
-    __m128i c = _mm_add_epi8(picked, _mm_and_si128(zc, _mm_cmpeq_epi8(hi, _mm_set1_epi8(8))));
-    const __m128i over =
-        _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8(2)), _mm_cmpeq_epi8(hi, _mm_set1_epi8(8)));
-    c = _mm_sub_epi8(c, _mm_and_si128(over, _mm_set1_epi8(3)));
-    const __m128i za = load(zb + 16), zo = load(zb + 24);
-    const __m128i ma = load(mb + 16), mo = load(mb + 24);
-    // out.ep[i] = m.ep[ep_i] (lanes 0..11); out.eo[i] = m.eo[ep_i] ^ eo_i (lanes 4..15 of the
-    // second register, where m.eo[k] is lane 4 + k).
-    const __m128i ep = _mm_shuffle_epi8(ma, za);
-    const __m128i idx = _mm_add_epi8(_mm_slli_si128(za, 4), _mm_set1_epi8(4));
-    __m128i eo = _mm_xor_si128(_mm_shuffle_epi8(mo, idx), zo);
-    eo = _mm_blend_epi16(eo, _mm_srli_si128(ep, 8), 0x03);  // lanes 0..3: ep8..11
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob), c);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 16), ep);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ob + 24), eo);
-#else
-    for (int i = 0; i < 8; ++i) {
-      const int c = z.cp[i];
-      out.cp[i] = m.cp[c];
-      const int o = m.co[c] + z.co[i];
-      out.co[i] = static_cast<std::uint8_t>(o >= 3 ? o - 3 : o);
-    }
-    for (int i = 0; i < 12; ++i) {
-      const int e = z.ep[i];
-      out.ep[i] = m.ep[e];
-      out.eo[i] = static_cast<std::uint8_t>(m.eo[e] ^ z.eo[i]);
-    }
-#endif
-  }
-
   int lanes_;
   const CoordTables& t_;
   const Phase1Table& p1_;
@@ -1279,6 +1272,190 @@ class BigSearch {
   std::array<std::array<std::uint8_t, N_MOVES>, 3> conj_{}, inv_conj_{};
   std::array<std::uint32_t, 3> axis_moves_{};
   std::array<std::uint16_t, 2048> reverse11_{};  // 11-bit reversal
+};
+
+// IDA* on the H48 tables, in lanes (LaneDriver): a node keeps the cube and its inverse
+// (premultiplied by the inverse move), their h11 coordinates computed from them by shuffles
+// (h11_of_cube). The bound of each is its hK entry (base + 1..3) or, where that says "at most the
+// base", its exact h0 distance; the inverse has the cube's distance. A child's reads go in rounds,
+// each prefetched a round ahead: its hK entry, its h0 entry when the hK entry is "at most the
+// base" and the limit is below the base, then the same for the inverse (computed only for the
+// children its own entries do not prune).
+class H48Search {
+ public:
+  struct Node {
+    KCube cube;
+    KCube inverse;
+    int inverse_bound = 0;  // the inverse's bound where needed (see inverse_bound_needed), or 0
+  };
+  H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric, int lanes)
+      : t_(*tables.coords),
+        h_(*h48.coords),
+        h0_(*h48.h0),
+        k2_(*h48.k2),
+        metric_(metric),
+        lanes_(std::max(1, lanes)) {}
+
+  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  static bool solved(const Node& n) { return n.inverse == KCube{}; }
+  Node root(const KCube& cube) const { return {cube, cube.inverse(), 0}; }
+  // The bound of an h11 coordinate: its hK entry, or where that says "at most the base", its
+  // h0 distance.
+  int value(std::uint64_t h11) const {
+    const int v = k2_.get(k2_.index_of_h11(h11));
+    return v ? k2_.base + v : h0_.get(h11 >> 11);
+  }
+  int bound(const Node& n) const {
+    return std::max(value(h_.h11_of_cube(n.cube)), value(h_.h11_of_cube(n.inverse)));
+  }
+
+  struct Kid {
+    Node node;
+    int move;
+    int limit;
+  };
+  // The read in flight of each child: its own hK entry, its own h0 entry, the inverse's hK
+  // entry, the inverse's h0 entry; DONE once it survives all.
+  enum Stage : std::uint8_t { OWN_K, OWN_H0, INVERSE_K, INVERSE_H0, DONE };
+  struct Expansion {
+    std::array<Kid, N_MOVES> kids;
+    std::array<std::uint8_t, N_MOVES> alive;
+    std::array<std::uint64_t, N_MOVES> h11;  // the coordinate of the read in flight
+    std::array<Stage, N_MOVES> stage;
+    int live = 0;
+    int pending = 0;
+  };
+  // Step 1 of an expansion: the children in canonical order within the budget (no half turn when
+  // the inverse's bound is the whole budget: quarter_turns_only), their own hK entries in flight.
+  void expand_begin(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
+    const bool quarter_turns = quarter_turns_only(n, budget);
+    int count = 0;
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m) || cost(m) > budget || (quarter_turns && m % 3 == 1)) continue;
+      const int i = count++;
+      Kid& k = e.kids[i];
+      k.move = m;
+      k.limit = budget - cost(m);
+      multiply(n.cube, t_.basics.moves[m], k.node.cube);
+      k.node.inverse_bound = 0;
+      e.h11[i] = h_.h11_of_cube(k.node.cube);
+      prefetch_k(e.h11[i]);
+      e.stage[i] = OWN_K;
+      e.alive[i] = static_cast<std::uint8_t>(i);
+    }
+    nodes += static_cast<std::uint64_t>(count);
+    e.live = count;
+    e.pending = count;
+  }
+  // The next round: each child's read in flight settles it (pruned, or its next read in flight,
+  // or done). True once complete.
+  bool expand_round(const Node& n, Expansion& e) const {
+    if (e.pending == 0) return true;
+    int kept = 0, pending = 0;
+    for (int j = 0; j < e.live; ++j) {
+      const int i = e.alive[j];
+      if (e.stage[i] != DONE && !advance(n, e, i)) continue;
+      pending += e.stage[i] != DONE;
+      e.alive[kept++] = static_cast<std::uint8_t>(i);
+    }
+    e.live = kept;
+    e.pending = pending;
+    return pending == 0;
+  }
+  // The last move (budget 1): a child X m is solved iff X^-1 = m, so no table reads.
+  int last_move(const Node& n, int last, std::uint64_t& nodes) const {
+    const bool quarter_turns = quarter_turns_only(n, 1);
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m) || cost(m) > 1 || (quarter_turns && m % 3 == 1)) continue;
+      ++nodes;
+      if (n.inverse == t_.basics.moves[m]) return m;
+    }
+    return -1;
+  }
+
+  void search_subtrees(SubtreeQueue<Node>& q) const { LaneDriver<H48Search>(*this, lanes_).run(q); }
+  using Prefix = SearchPrefix<Node>;
+  void prefixes(const Node& n, int budget, int depth, std::vector<int>& moves,
+                std::vector<Prefix>& out, std::uint64_t& nodes) const {
+    lane_prefixes(*this, n, budget, depth, moves, out, nodes);
+  }
+
+ private:
+  void prefetch_k(std::uint64_t h11) const {
+    __builtin_prefetch(k2_.data.data() + (k2_.index_of_h11(h11) >> 2));
+  }
+  void prefetch_h0(std::uint64_t h11) const {
+    __builtin_prefetch(h0_.nibbles.data() + ((h11 >> 11) >> 1));
+  }
+  // Settles child i's read in flight; false when it prunes the child. An hK entry "at most the
+  // base" prunes nothing within a limit of at least the base, so h0 is read only below it (for
+  // the inverse also at the base: quarter_turns_only needs its exact bound there).
+  bool advance(const Node& n, Expansion& e, int i) const {
+    Kid& k = e.kids[i];
+    const std::uint64_t h11 = e.h11[i];
+    switch (e.stage[i]) {
+      case OWN_K: {
+        const int v = k2_.get(k2_.index_of_h11(h11));
+        if (v) {
+          if (k2_.base + v > k.limit) return false;
+        } else if (k.limit < k2_.base) {
+          prefetch_h0(h11);
+          e.stage[i] = OWN_H0;
+          return true;
+        }
+        return to_inverse(n, e, i);
+      }
+      case OWN_H0:
+        if (h0_.get(h11 >> 11) > k.limit) return false;
+        return to_inverse(n, e, i);
+      case INVERSE_K: {
+        const int v = k2_.get(k2_.index_of_h11(h11));
+        if (v) {
+          k.node.inverse_bound = k2_.base + v;
+          if (k.node.inverse_bound > k.limit) return false;
+        } else if (k.limit <= k2_.base) {
+          prefetch_h0(h11);
+          e.stage[i] = INVERSE_H0;
+          return true;
+        }
+        return finish(e, i);
+      }
+      case INVERSE_H0:
+        k.node.inverse_bound = h0_.get(h11 >> 11);
+        if (k.node.inverse_bound > k.limit) return false;
+        return finish(e, i);
+      case DONE:
+        break;
+    }
+    return true;
+  }
+  // The child's inverse and its hK entry in flight.
+  bool to_inverse(const Node& n, Expansion& e, int i) const {
+    Kid& k = e.kids[i];
+    const int m = k.move;
+    multiply(t_.basics.moves[3 * (m / 3) + 2 - m % 3], n.inverse, k.node.inverse);
+    e.h11[i] = h_.h11_of_cube(k.node.inverse);
+    prefetch_k(e.h11[i]);
+    e.stage[i] = INVERSE_K;
+    return true;
+  }
+  // Past every bound: a child with nothing left must be solved.
+  bool finish(Expansion& e, int i) const {
+    e.stage[i] = DONE;
+    return e.kids[i].limit > 0 || solved(e.kids[i].node);
+  }
+  // Tronto's H48 trick (after Rokicki's nxopt): the next move is the last of the inverse's
+  // solution. When the inverse's bound (a lower bound on its coordinate's distance) is the whole
+  // budget, that last move is no half turn: the half turns are in the coordinate's subgroup, so
+  // the position before it would have the coordinate of the goal, one move sooner.
+  static bool quarter_turns_only(const Node& n, int budget) { return n.inverse_bound == budget; }
+
+  const CoordTables& t_;
+  const H48Coords& h_;
+  const H48H0Table& h0_;
+  const H48K2Table& k2_;
+  Metric metric_;
+  int lanes_;
 };
 
 // The symmetries s (of the 48, besides the identity) with conj(x, s) = x: a subgroup.
@@ -1398,9 +1575,9 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
                                     ? stabilizer(basics, cube)
                                     : std::vector<int>{};
   if (options.h48) {
-    H48Search search(tables, *options.h48, options.metric);
+    H48Search search(tables, *options.h48, options.metric, 2);
     const auto root = search.root(cube);
-    h0 = search.bound(root, 99);
+    h0 = search.bound(root);
     found =
         iterate(search, root, h0, options.max_length, run, total_nodes, proven, basics, cube, stab);
     method = fmt::format("IDA* with the H48 h{} table (base {}) and h0 on the cube and its inverse",

@@ -29,8 +29,6 @@
 // the parent's plus 0, +1 or -1, whichever has the child's residue (mod3_step).
 #pragma once
 
-#include <sys/mman.h>
-
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -38,41 +36,12 @@
 #include <new>
 #include <vector>
 
+#include "../../core/huge_pages.hpp"
 #include "coordinates.hpp"
 
 namespace permuzzle::cube::detail {
 
-// Large blocks on 2 MiB boundaries with transparent huge pages asked for: the search reads the
-// big table at random, and with 4 KiB pages nearly every read also misses the TLB.
-template <class T>
-struct HugePageAllocator {
-  using value_type = T;
-  static constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
-  static constexpr std::size_t THRESHOLD = 64 * HUGE_PAGE;
-  HugePageAllocator() = default;
-  template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}
-  T* allocate(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < THRESHOLD) return static_cast<T*>(::operator new(bytes));
-    const std::size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void* p = std::aligned_alloc(HUGE_PAGE, rounded);
-    if (!p) throw std::bad_alloc();
-    madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it the table still works
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (n * sizeof(T) < THRESHOLD) {
-      ::operator delete(p);
-    } else {
-      std::free(p);
-    }
-  }
-  template <class U>
-  bool operator==(const HugePageAllocator<U>&) const {
-    return true;
-  }
-};
+using permuzzle::detail::HugePageAllocator;
 
 struct Mod3Table {
   int extra = 1;                  // size of the extra coordinate (1, 70 x Q or Q)

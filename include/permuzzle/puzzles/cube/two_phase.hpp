@@ -107,9 +107,13 @@ Result<std::shared_ptr<const OptimalTable>> optimal_table(TableStore& store,
                                                           int order = 1);
 // The H48 tables (Tronto's kind; src/puzzles/cube/h48.hpp): the hK table (K of the 11 edge flips
 // with the corner tetrads, twist and edge slices, reduced by the 48 symmetries; 2 bits over a
-// base) and the exact h0 table it falls back to. K = 7 only: 3.76 GB, built once in about 30
-// minutes on 2 threads.
+// base) and the exact h0 table it falls back to. K = 7, 8 or 9 (3.76, 7.52, 15.05 GB; base 9:
+// each built once in about the same time, 30-40 minutes on 2 threads); K = 7 by default, and
+// the largest that fits a memory budget (h48_table_k_for).
 inline constexpr int H48_TABLE_K = 7;
+inline constexpr std::array<int, 3> H48_TABLE_KS = {7, 8, 9};
+// The largest K whose tables take at most `bytes` (0 if none).
+int h48_table_k_for(std::uint64_t bytes);
 std::uint64_t h48_tables_bytes(int k = H48_TABLE_K);
 std::string h48_table_name(int k = H48_TABLE_K);
 Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
