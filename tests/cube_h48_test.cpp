@@ -294,6 +294,21 @@ TEST(CubeH48, SearchOnH48TablesFindsTheOptimalLengths) {
   h48->coords = coords;
   h48->h0 = h0;
   h48->k2 = k2;
+  // The bench's sample check of a table (IDA* with h0 per sampled entry) agrees with this one,
+  // which the test above checks against breadth-first search, and refuses a wrong one.
+  auto check = check_h48_table(**tables, *h48, 20, 7, RunContext{});
+  ASSERT_TRUE(check) << check.error().message;
+  EXPECT_GE(check->per_value[0], 1u);  // "at most the base": rare in h2 (draws run out)
+  EXPECT_EQ(check->per_value[1], 20u);
+  EXPECT_EQ(check->per_value[2], 20u);
+  EXPECT_EQ(check->per_value[3], 20u);
+  auto wrong = std::make_shared<H48Tables>(*h48);
+  auto all_two = std::make_shared<H48K2Table>(*k2);
+  std::fill(all_two->data.begin(), all_two->data.end(), 0xAA);
+  wrong->k2 = all_two;
+  auto refused = check_h48_table(**tables, *wrong, 20, 7, RunContext{});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("H48 table check: entry"), std::string::npos);
   OptimalOptions with_h48;
   with_h48.h48 = h48;
   Rng rng(4813);

@@ -646,6 +646,84 @@ H48TableInfo h48_table_info(const H48Tables& tables) {
   return info;
 }
 
+namespace {
+// The least number of moves taking a position (its h11 state) into K, or more than `max`
+// (max + 1): IDA* over positions with h0 as the bound (exact on the h0 coordinate, which every
+// position's h11 coordinate refines, so admissible). Independent of the depth-first build.
+class H48Distance {
+ public:
+  H48Distance(const CoordTables& t, const H48Coords& h, const H48H0Table& h0)
+      : t_(t), h_(h), h0_(h0), goal_(h.state_of(KCube{})) {}
+  int operator()(const H48Coords::EdgeState& x, int max) {
+    for (int bound = h0(x); bound <= max; ++bound) {
+      if (reach(x, bound, -1)) return bound;
+    }
+    return max + 1;
+  }
+  std::uint64_t nodes = 0;
+
+ private:
+  int h0(const H48Coords::EdgeState& x) const { return h0_.get(h_.h11_of(x) >> 11); }
+  bool reach(const H48Coords::EdgeState& x, int budget, int last) {
+    if (x.cocsep == goal_.cocsep && x.esep == goal_.esep && x.flips == goal_.flips) return true;
+    for (int m = 0; m < N_MOVES; ++m) {
+      if (!allowed_after(last, m)) continue;
+      ++nodes;
+      const H48Coords::EdgeState y = h_.after(t_, x, m);
+      if (1 + h0(y) <= budget && reach(y, budget - 1, m)) return true;
+    }
+    return false;
+  }
+  const CoordTables& t_;
+  const H48Coords& h_;
+  const H48H0Table& h0_;
+  H48Coords::EdgeState goal_;
+};
+}  // namespace
+
+Result<H48TableCheck> check_h48_table(const SolverTables& tables, const H48Tables& h48,
+                                      std::uint64_t samples, std::uint64_t seed,
+                                      const RunContext& run) {
+  const H48K2Table& k2 = *h48.k2;
+  const H48Coords& h = *h48.coords;
+  H48Distance distance(*tables.coords, h, *h48.h0);
+  H48TableCheck out;
+  Rng rng(seed);
+  const std::uint64_t entries = H48K2Table::entries(k2.k);
+  const int untracked = 11 - k2.k;
+  // Random entries until each value has `samples` of them (the rare ones may run out of draws).
+  const std::uint64_t max_draws = samples * 4 * 10'000;
+  for (std::uint64_t draw = 0; draw < max_draws; ++draw) {
+    if (out.per_value[0] >= samples && out.per_value[1] >= samples && out.per_value[2] >= samples &&
+        out.per_value[3] >= samples) {
+      break;
+    }
+    const std::uint64_t i = rng.below(entries);
+    const int v = k2.get(i);
+    if (out.per_value[v] >= samples) continue;
+    if (run.should_stop()) return run.stop_error();
+    // The entry's h11 coordinates: its h0 entry and K flips, with every value of the others.
+    int least = k2.base + 3;
+    const std::uint64_t prefix = (i >> k2.k) << 11 | (i & ((std::uint64_t(1) << k2.k) - 1))
+                                                         << untracked;
+    for (std::uint64_t u = 0; u < (std::uint64_t(1) << untracked); ++u) {
+      const KCube x = h.cube_of_h11(prefix | u);
+      least = std::min(least, distance(h.state_of(x), least - 1));
+    }
+    const int expected = least <= k2.base ? 0 : least - k2.base;
+    if (expected != v) {
+      return make_error(
+          fmt::format("internal: H48 table check: entry {} holds {}, its coordinates' "
+                      "least distance says {}",
+                      i, v, expected),
+          {}, Error::NO_POSITION, ErrorKind::Internal);
+    }
+    ++out.per_value[v];
+  }
+  out.nodes = distance.nodes;
+  return out;
+}
+
 Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const OptimalTable& table,
                                               std::uint64_t samples, std::uint64_t seed) {
   const CoordTables& t = *tables.coords;

@@ -128,6 +128,16 @@ struct H48TableInfo {
   std::array<std::uint64_t, 4> per_value{};
 };
 H48TableInfo h48_table_info(const H48Tables& tables);
+// Random entries of an H48 table, `samples` of each value (fewer where draws run out), each
+// against the least distance to K of the coordinates it stands for, found by IDA* over positions
+// with h0 (a second method, beside the depth-first build). An error names a disagreeing entry.
+struct H48TableCheck {
+  std::array<std::uint64_t, 4> per_value{};  // entries checked of each value
+  std::uint64_t nodes = 0;                   // of the searches
+};
+Result<H48TableCheck> check_h48_table(const SolverTables& tables, const H48Tables& h48,
+                                      std::uint64_t samples, std::uint64_t seed,
+                                      const RunContext& run);
 // What the table says about itself: the number of entries at each distance (from the build,
 // kept in the file), every coordinate within 5 moves of the goal (a breadth-first search of the
 // raw coordinates) against its entry, and a check of `samples` random entries: their exact
