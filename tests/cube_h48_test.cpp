@@ -145,6 +145,17 @@ TEST(CubeH48, H0TableIsTheBreadthFirstDistanceOfItsCoordinate) {
   std::uint64_t entries = 0;
   for (const std::uint64_t n : table.per_depth) entries += n;
   EXPECT_EQ(entries, H48_H0_ENTRIES);
+  // The corners' own distances (their breadth-first search, the searches' first bound): each
+  // class's least h0 distance over the edges is its corners' distance (the edges can be put
+  // in place along with them: equal, not just at least), the same for every member.
+  std::vector<int> least(N_COCSEP_CLASS, 99);
+  for (std::uint64_t i = 0; i < H48_H0_ENTRIES; ++i) {
+    int& l = least[i / N_ESEP];
+    l = std::min(l, table.get(i));
+  }
+  for (int x = 0; x < N_COCSEP; ++x) {
+    ASSERT_EQ(h.cocsep_distance[x], least[h.cocsep_class_sym[x] >> 6]) << x;
+  }
   // Step 1. Positions per distance: each entry stands for its class's orbit of corner values
   // (one per value, with the edges conjugated along).
   const std::vector<int> orbit = orbit_sizes(h);

@@ -415,14 +415,10 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
                             SolverTablesInfo& info, OptimalOptions& options) {
   Stopwatch clock;
   TableReport report;
-  if (q.flag("h48")) {
-    // `bench cube --h48`: the H48 tables instead, h7 or with --memory the largest that fits.
-    int k = H48_TABLE_K;
-    if (q.has("memory")) {
-      const std::uint64_t budget = s.run.memory_budget();
-      k = budget > info.bytes ? h48_table_k_for(budget - info.bytes) : 0;
-      if (k == 0) k = H48_TABLE_KS.front();  // refused just below, with the sizes
-    }
+  const std::uint64_t budget = s.run.memory_budget();
+  const std::uint64_t room = budget > info.bytes ? budget - info.bytes : 0;
+  // The H48 tables hK (checked against the budget first, then obtained).
+  auto attach_h48 = [&](int k) -> Status {
     if (auto ok = s.run.check_memory(info.bytes + h48_tables_bytes(k),
                                      "the optimal solver's tables with the " + h48_table_name(k));
         !ok) {
@@ -435,13 +431,23 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
     info.reports.push_back(report);
     options.h48 = *h48;
     return Ok{};
+  };
+  if (q.flag("h48")) {
+    // `bench cube --h48`: the H48 tables whatever their speed, h7 or with --memory the largest
+    // that fits (below h7, refused with its size).
+    const int k = q.has("memory") ? h48_table_k_for(room) : H48_TABLE_K;
+    return attach_h48(k == 0 ? H48_TABLE_KS.front() : k);
   }
   if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
-  // The largest table that fits the budget beside the other tables (the budget is --memory
-  // within the front end's).
-  const std::uint64_t budget = s.run.memory_budget();
-  const int order =
-      budget > info.bytes ? std::max(1, optimal_table_order_for(budget - info.bytes)) : 1;
+  // The largest big table that fits the budget beside the other tables (the budget is --memory
+  // within the front end's), or the largest H48 table that fits where that one was measured
+  // faster (optimal_table_mean_seconds).
+  const int order = std::max(1, optimal_table_order_for(room));
+  const int k = h48_table_k_for(room);
+  if (k > 0 && h48_table_mean_seconds(k) > 0 &&
+      h48_table_mean_seconds(k) < optimal_table_mean_seconds(order)) {
+    return attach_h48(k);
+  }
   if (auto ok =
           s.run.check_memory(info.bytes + optimal_table_bytes(order),
                              "the optimal solver's tables with the " + optimal_table_name(order));

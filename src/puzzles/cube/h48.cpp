@@ -205,6 +205,22 @@ H48Coords H48Coords::make(const CoordTables& t, const std::function<bool()>& sto
     h.cocsep_stabilizer.push_back(stab);
   }
   if (h.cocsep_rep.size() != N_COCSEP_CLASS) return H48Coords{};
+  // Step 5. The corners' distances to K's corners, breadth-first over cocsep values.
+  h.cocsep_distance.assign(N_COCSEP, 0xFF);
+  std::vector<int> level{h.cocsep(KCube{})};
+  h.cocsep_distance[level.front()] = 0;
+  for (int d = 1; !level.empty(); ++d) {
+    std::vector<int> next;
+    for (const int x : level) {
+      for (int m = 0; m < N_MOVES; ++m) {
+        const int y = h.cocsep_after(t, x, m);
+        if (h.cocsep_distance[y] != 0xFF) continue;
+        h.cocsep_distance[y] = static_cast<std::uint8_t>(d);
+        next.push_back(y);
+      }
+    }
+    level = std::move(next);
+  }
   return h;
 }
 

@@ -46,12 +46,16 @@ inline constexpr std::uint16_t M_SLICE_CUBIES = 0x0AA;  // edges 1, 3, 5, 7
 inline constexpr std::uint64_t H48_H0_ENTRIES = std::uint64_t(N_COCSEP_CLASS) * N_ESEP;
 
 struct H48Coords {
-  std::vector<std::uint8_t> csep_move;            // [csep * 18 + m]
-  std::vector<std::uint16_t> esep_move;           // [esep * 18 + m]
-  std::vector<std::uint16_t> esep_conj;           // [esep * 48 + s]: esep of conj(x, s)
-  std::vector<std::uint32_t> cocsep_class_sym;    // [cocsep] -> class << 6 | s, conj(x, s) rep
-  std::vector<std::uint32_t> cocsep_rep;          // [class] -> cocsep
-  std::vector<std::uint64_t> cocsep_stabilizer;   // [class] -> bits s: conj(rep, s) is rep
+  std::vector<std::uint8_t> csep_move;           // [csep * 18 + m]
+  std::vector<std::uint16_t> esep_move;          // [esep * 18 + m]
+  std::vector<std::uint16_t> esep_conj;          // [esep * 48 + s]: esep of conj(x, s)
+  std::vector<std::uint32_t> cocsep_class_sym;   // [cocsep] -> class << 6 | s, conj(x, s) rep
+  std::vector<std::uint32_t> cocsep_rep;         // [class] -> cocsep
+  std::vector<std::uint64_t> cocsep_stabilizer;  // [class] -> bits s: conj(rep, s) is rep
+  // [cocsep] -> the least number of moves taking the corners into K's (a lower bound of the
+  // position's distance to K that the searches check before reading a big table: nissy's
+  // "cdata" bound).
+  std::vector<std::uint8_t> cocsep_distance;
   std::array<std::uint8_t, 256> comb8_of_mask{};  // 4-bit masks of 8 positions -> 0..69
   std::array<std::uint8_t, N_CSEP> comb8_mask{};  // the inverse
   std::vector<std::uint16_t> comb12_of_mask;      // 4-bit masks of 12 positions -> 0..494
@@ -121,21 +125,33 @@ struct H48Coords {
   // The h11 coordinate of a cube (h11_of(state_of(x)) without the state): the corners' class
   // and symmetry s, then the edges of conj(x, s) = S^-1 x S by byte shuffles. The searches'
   // coordinate of a node: one read of a 600 KB table and a few of small ones.
-  std::uint64_t h11_of_cube(const KCube& x) const {
+  // cocsep by shuffles: twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 + co5) 3 + co6;
+  // the positions holding tetrad A's corners (a byte lookup of each cp) as a mask.
+  int cocsep_of_cube(const KCube& x) const {
 #if defined(__SSE4_1__)
     // KCube's bytes: cp at 0, co at 8, ep at 16, eo at 28 (40 in all).
-    const auto* base = reinterpret_cast<const std::uint8_t*>(&x);
-    auto load = [](const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); };
-    // Step 1. cocsep: twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 + co5) 3 + co6;
-    // the positions holding tetrad A's corners (a byte lookup of each cp) as a mask.
-    const __m128i corners = load(base);
+    const __m128i corners = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&x));
     const __m128i pairs =
         _mm_maddubs_epi16(corners, _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 3, 1, 3, 1, 1, 0));
     const __m128i sums = _mm_madd_epi16(pairs, _mm_setr_epi16(0, 0, 0, 0, 243, 27, 3, 1));
     const int twist = _mm_extract_epi32(sums, 2) + _mm_extract_epi32(sums, 3);
     const __m128i in_a = _mm_setr_epi8(-1, 0, -1, 0, 0, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
     const int cmask = _mm_movemask_epi8(_mm_shuffle_epi8(in_a, corners)) & 0xFF;
-    const std::uint32_t cs = cocsep_class_sym[twist * N_CSEP + comb8_of_mask[cmask]];
+    return twist * N_CSEP + comb8_of_mask[cmask];
+#else
+    return cocsep(x);
+#endif
+  }
+  std::uint64_t h11_of_cube(const KCube& x) const {
+    return h11_of_cube(x, cocsep_of_cube(x));
+  }
+  // The same with the cube's cocsep known.
+  std::uint64_t h11_of_cube(const KCube& x, int cocsep_value) const {
+#if defined(__SSE4_1__)
+    const auto* base = reinterpret_cast<const std::uint8_t*>(&x);
+    auto load = [](const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); };
+    // Step 1. The corners' class and the symmetry taking them to its representative.
+    const std::uint32_t cs = cocsep_class_sym[cocsep_value];
     const int s = static_cast<int>(cs & 63);
     // Step 2. The edges of S^-1 x S: t = x S (t.ep[i] = x.ep[S.ep[i]], t.eo[i] = x.eo[S.ep[i]]
     // ^ S.eo[i]), then S^-1 t. Lanes 12..15 carry nothing used.
@@ -163,6 +179,7 @@ struct H48Coords {
                2048 +
            static_cast<std::uint64_t>(flips);
 #else
+    (void)cocsep_value;
     return h11_of(state_of(x));
 #endif
   }

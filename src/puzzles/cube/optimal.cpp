@@ -158,11 +158,10 @@ class SubtreeQueue {
 
 // The recursive depth-first search of OptimalSearch (a CRTP base), over Derived's child(n, m) (the
 // cube's own coordinates), with_inverse(n, m, c) (the inverse cube, premultiplied by the inverse
-// move), cost(m), solved(n), bound(n, limit), and the table reads of a bound in two groups, the
-// cube's and then the inverse's: prepare(node, reads) computes the cube's entries and prefetches
-// them, exceeds(node, reads, limit) reads them; prepare_inverse and inverse_exceeds the same for
-// the inverse (which a child pruned by its own entries never computes; inverse_exceeds may note in
-// the node what it read); quarter_turns_only(node, budget) says that no half turn can come next.
+// move), bound(n, limit), and the table reads of a bound in two groups, the cube's and then the
+// inverse's: prepare(node, reads) computes the cube's entries and prefetches them, exceeds(node,
+// reads, limit) reads them; prepare_inverse and inverse_exceeds the same for the inverse (which a
+// child pruned by its own entries never computes).
 template <class Derived, class NodeT, int READS>
 class PlainSearch {
  public:
@@ -196,10 +195,8 @@ class PlainSearch {
     };
     std::array<Kid, N_MOVES> kids;
     int count = 0;
-    const bool quarter_turns_only = d().quarter_turns_only(n, budget);
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > budget) continue;
-      if (quarter_turns_only && m % 3 == 1) continue;
       Kid& k = kids[count++];
       k.move = m;
       k.node = d().child(n, m);
@@ -334,7 +331,6 @@ class OptimalSearch : public PlainSearch<OptimalSearch, P1Node, 4> {
   bool inverse_exceeds(const Node&, const Reads& reads, int limit) const {
     return p1_.get(reads[3]) > limit;
   }
-  static bool quarter_turns_only(const Node&, int) { return false; }
 
  private:
   const CoordTables& t_;
@@ -526,6 +522,32 @@ std::uint64_t h48_tables_bytes(int k) {
   return H48K2Table::bytes(k) + H48H0Table::BYTES + H48_COORDS_MAX_BYTES;
 }
 
+double optimal_table_mean_seconds(int order) {
+  switch (order) {  // the twentieth session (docs/cube.md)
+    case 1:
+      return 7.05;
+    case 2:
+      return 3.97;
+    case 3:
+      return 3.99;
+    case 6:
+      return 3.92;
+    default:
+      return 0;
+  }
+}
+
+double h48_table_mean_seconds(int k) {
+  switch (k) {  // the twenty-eighth session (docs/cube.md); h8 not measured
+    case 7:
+      return 4.61;
+    case 9:
+      return 3.19;
+    default:
+      return 0;
+  }
+}
+
 int h48_table_k_for(std::uint64_t bytes) {
   int best = 0;
   for (int k : H48_TABLE_KS) {
@@ -625,6 +647,10 @@ Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const Sol
   };
   auto k2 = store.obtain(rk, run, report);
   if (!k2) return k2.error();
+  // Every page huge now, not as khugepaged gets to them during the first searches (measured: the
+  // first cube of a bench up to 40% slower without).
+  permuzzle::detail::collapse_huge_pages((*h0)->nibbles.data(), (*h0)->nibbles.size());
+  permuzzle::detail::collapse_huge_pages((*k2)->data.data(), (*k2)->data.size());
   auto out = std::make_shared<H48Tables>();
   out->coords = h;
   out->h0 = *h0;
@@ -1359,6 +1385,11 @@ class BigSearch {
 // each prefetched a round ahead: its hK entry, its h0 entry when the hK entry is "at most the
 // base" and the limit is below the base, then the same for the inverse (computed only for the
 // children its own entries do not prune).
+// Lanes a thread for H48Search: two measured best with h7 (the first cube of seed 1, 2 threads:
+// 1 lane 17.8 s, 2 12.3 s, 3 13.6 s, 4 13.8 s, 8 15.9 s; reads beyond two lanes' wait in the
+// memory system's queues); with h9, 4 lanes were within the noise of 2.
+constexpr int H48_LANES = 2;
+
 class H48Search {
  public:
   struct Node {
@@ -1407,7 +1438,7 @@ class H48Search {
   // the inverse's bound is the whole budget: quarter_turns_only), their own hK entries in flight.
   void expand_begin(const Node& n, int budget, int last, Expansion& e, std::uint64_t& nodes) const {
     const bool quarter_turns = quarter_turns_only(n, budget);
-    int count = 0;
+    int count = 0, live = 0;
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m) || cost(m) > budget || (quarter_turns && m % 3 == 1)) continue;
       const int i = count++;
@@ -1416,14 +1447,17 @@ class H48Search {
       k.limit = budget - cost(m);
       multiply(n.cube, t_.basics.moves[m], k.node.cube);
       k.node.inverse_bound = 0;
-      e.h11[i] = h_.h11_of_cube(k.node.cube);
+      // The corners' distance first (a small table): most children at small limits stop here.
+      const int c = h_.cocsep_of_cube(k.node.cube);
+      if (h_.cocsep_distance[c] > k.limit) continue;
+      e.h11[i] = h_.h11_of_cube(k.node.cube, c);
       prefetch_k(e.h11[i]);
       e.stage[i] = OWN_K;
-      e.alive[i] = static_cast<std::uint8_t>(i);
+      e.alive[live++] = static_cast<std::uint8_t>(i);
     }
     nodes += static_cast<std::uint64_t>(count);
-    e.live = count;
-    e.pending = count;
+    e.live = live;
+    e.pending = live;
   }
   // The next round: each child's read in flight settles it (pruned, or its next read in flight,
   // or done). True once complete.
@@ -1499,7 +1533,7 @@ class H48Search {
         return finish(e, i);
       }
       case INVERSE_H0:
-        k.node.inverse_bound = h0_.get(h11 >> 11);
+        k.node.inverse_bound = std::max(k.node.inverse_bound, int(h0_.get(h11 >> 11)));
         if (k.node.inverse_bound > k.limit) return false;
         return finish(e, i);
       case DONE:
@@ -1512,7 +1546,12 @@ class H48Search {
     Kid& k = e.kids[i];
     const int m = k.move;
     multiply(t_.basics.moves[3 * (m / 3) + 2 - m % 3], n.inverse, k.node.inverse);
-    e.h11[i] = h_.h11_of_cube(k.node.inverse);
+    // The inverse's corners first, as the cube's; their distance is also a bound for
+    // quarter_turns_only (its argument holds for K's corner part, which has the half turns).
+    const int c = h_.cocsep_of_cube(k.node.inverse);
+    k.node.inverse_bound = h_.cocsep_distance[c];
+    if (k.node.inverse_bound > k.limit) return false;
+    e.h11[i] = h_.h11_of_cube(k.node.inverse, c);
     prefetch_k(e.h11[i]);
     e.stage[i] = INVERSE_K;
     return true;
@@ -1653,7 +1692,7 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
                                     ? stabilizer(basics, cube)
                                     : std::vector<int>{};
   if (options.h48) {
-    H48Search search(tables, *options.h48, options.metric, 2);
+    H48Search search(tables, *options.h48, options.metric, H48_LANES);
     const auto root = search.root(cube);
     h0 = search.bound(root);
     found =

@@ -114,6 +114,11 @@ inline constexpr int H48_TABLE_K = 7;
 inline constexpr std::array<int, 3> H48_TABLE_KS = {7, 8, 9};
 // The largest K whose tables take at most `bytes` (0 if none).
 int h48_table_k_for(std::uint64_t bytes);
+// Mean seconds per random cube measured with each table on the project's machine (2 threads,
+// `bench cube --optimal --count 20 --seed 1`; 0 for one not measured): `--memory` takes the
+// largest H48 table that fits where it was faster than the largest big table that fits.
+double optimal_table_mean_seconds(int order);
+double h48_table_mean_seconds(int k);
 std::uint64_t h48_tables_bytes(int k = H48_TABLE_K);
 std::string h48_table_name(int k = H48_TABLE_K);
 Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
@@ -162,7 +167,8 @@ struct OptimalOptions {
   // The big table: null = the phase-1 table alone (85 MB, minutes per random cube).
   std::shared_ptr<const OptimalTable> table;
   // With the big table: subtrees each thread searches at once, interleaved so that their table
-  // reads overlap (a speed setting only: answers and node counts do not depend on it).
+  // reads overlap (a speed setting only: answers and node counts do not depend on it). The H48
+  // search takes 2, measured best there.
   int lanes = 4;
   // In the half-turn metric, a position with symmetries (conj(X, s) = X for some of the 48
   // besides the identity) searches one subtree of each class of conjugate ones (the same length;
