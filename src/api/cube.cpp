@@ -440,14 +440,10 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
   }
   if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
   // The largest big table that fits the budget beside the other tables (the budget is --memory
-  // within the front end's), or the largest H48 table that fits where that one was measured
-  // faster (optimal_table_mean_seconds).
+  // within the front end's). Not an H48 table, though faster on random cubes: their values stop
+  // at 12, so at 19-20 moves the search's top levels go unpruned (the superflip did not finish
+  // in 15 minutes with h9; docs/cube.md).
   const int order = std::max(1, optimal_table_order_for(room));
-  const int k = h48_table_k_for(room);
-  if (k > 0 && h48_table_mean_seconds(k) > 0 &&
-      h48_table_mean_seconds(k) < optimal_table_mean_seconds(order)) {
-    return attach_h48(k);
-  }
   if (auto ok =
           s.run.check_memory(info.bytes + optimal_table_bytes(order),
                              "the optimal solver's tables with the " + optimal_table_name(order));

@@ -522,32 +522,6 @@ std::uint64_t h48_tables_bytes(int k) {
   return H48K2Table::bytes(k) + H48H0Table::BYTES + H48_COORDS_MAX_BYTES;
 }
 
-double optimal_table_mean_seconds(int order) {
-  switch (order) {  // the twentieth session (docs/cube.md)
-    case 1:
-      return 7.05;
-    case 2:
-      return 3.97;
-    case 3:
-      return 3.99;
-    case 6:
-      return 3.92;
-    default:
-      return 0;
-  }
-}
-
-double h48_table_mean_seconds(int k) {
-  switch (k) {  // the twenty-eighth session (docs/cube.md); h8 not measured
-    case 7:
-      return 4.61;
-    case 9:
-      return 3.19;
-    default:
-      return 0;
-  }
-}
-
 int h48_table_k_for(std::uint64_t bytes) {
   int best = 0;
   for (int k : H48_TABLE_KS) {

@@ -114,11 +114,6 @@ inline constexpr int H48_TABLE_K = 7;
 inline constexpr std::array<int, 3> H48_TABLE_KS = {7, 8, 9};
 // The largest K whose tables take at most `bytes` (0 if none).
 int h48_table_k_for(std::uint64_t bytes);
-// Mean seconds per random cube measured with each table on the project's machine (2 threads,
-// `bench cube --optimal --count 20 --seed 1`; 0 for one not measured): `--memory` takes the
-// largest H48 table that fits where it was faster than the largest big table that fits.
-double optimal_table_mean_seconds(int order);
-double h48_table_mean_seconds(int k);
 std::uint64_t h48_tables_bytes(int k = H48_TABLE_K);
 std::string h48_table_name(int k = H48_TABLE_K);
 Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const SolverTables& tables,
