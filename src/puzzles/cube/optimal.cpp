@@ -789,6 +789,22 @@ Result<OptimalTableCheck> check_optimal_table(const SolverTables& tables, const 
 
 namespace {
 
+// The last move of the lane searches (budget 1): a child X m is solved iff X^-1 = m, so no table
+// reads. The children count as nodes as an expansion would count them, up to the solving one (a
+// solved child passes every bound). `banned`: bit m for move m. Returns the solving move or -1.
+int solving_last_move(const CubeBasics& b, Metric metric, const KCube& inverse, int last,
+                      std::uint32_t banned, std::uint64_t& nodes) {
+  for (int m = 0; m < N_MOVES; ++m) {
+    const int cost = metric == Metric::Qtm && m % 3 == 1 ? 2 : 1;
+    if (!allowed_after(last, m) || cost > 1 || ((banned >> m) & 1)) continue;
+    ++nodes;
+    if (inverse == b.moves[m]) return m;
+  }
+  return -1;
+}
+// The half turns as such a set (move 3f + 1 turns face f twice).
+constexpr std::uint32_t HALF_TURNS = 0x12492;
+
 // The lanes of a thread (BigSearch, H48Search): depth-first searches of several subtrees at
 // once, each an explicit stack of expansions advanced one round of table reads at a time, so that
 // one lane's reads arrive while the others work. The search gives Node, Kid (node, move, limit),
@@ -1254,17 +1270,8 @@ class BigSearch {
     return k.limit > 0 || solved(k.node);
   }
 
-  // The last move (budget 1): a child X m is solved iff X^-1 = m, so no table reads. The
-  // children count as nodes as expand would count them, up to the solving one (a solved child
-  // passes every bound). Returns the solving move or -1.
   int last_move(const Node& n, int last, std::uint64_t& nodes) const {
-    const std::uint32_t banned = banned_moves(n, 1);
-    for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m) || cost(m) > 1 || ((banned >> m) & 1)) continue;
-      ++nodes;
-      if (n.inv[0] == t_.basics.moves[m]) return m;
-    }
-    return -1;
+    return solving_last_move(t_.basics, metric_, n.inv[0], last, banned_moves(n, 1), nodes);
   }
 
   // One thread's share of an iteration (see LaneDriver).
@@ -1448,15 +1455,9 @@ class H48Search {
     e.pending = pending;
     return pending == 0;
   }
-  // The last move (budget 1): a child X m is solved iff X^-1 = m, so no table reads.
   int last_move(const Node& n, int last, std::uint64_t& nodes) const {
-    const bool quarter_turns = quarter_turns_only(n, 1);
-    for (int m = 0; m < N_MOVES; ++m) {
-      if (!allowed_after(last, m) || cost(m) > 1 || (quarter_turns && m % 3 == 1)) continue;
-      ++nodes;
-      if (n.inverse == t_.basics.moves[m]) return m;
-    }
-    return -1;
+    return solving_last_move(t_.basics, metric_, n.inverse, last,
+                             quarter_turns_only(n, 1) ? HALF_TURNS : 0, nodes);
   }
 
   void search_subtrees(SubtreeQueue<Node>& q) const { LaneDriver<H48Search>(*this, lanes_).run(q); }
