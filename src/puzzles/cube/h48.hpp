@@ -122,11 +122,8 @@ struct H48Coords {
     return (std::uint64_t(cs >> 6) * N_ESEP + esep_conj[x.esep * N_SYM + s]) * 2048 +
            static_cast<std::uint64_t>(conj_flip(x, s));
   }
-  // The h11 coordinate of a cube (h11_of(state_of(x)) without the state): the corners' class
-  // and symmetry s, then the edges of conj(x, s) = S^-1 x S by byte shuffles. The searches'
-  // coordinate of a node: one read of a 600 KB table and a few of small ones.
-  // cocsep by shuffles: twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 + co5) 3 + co6;
-  // the positions holding tetrad A's corners (a byte lookup of each cp) as a mask.
+  // cocsep (as cocsep(x)) by shuffles: twist = (3 co0 + co1) 243 + (3 co2 + co3) 27 + (3 co4 +
+  // co5) 3 + co6; the positions holding tetrad A's corners (a byte lookup of each cp) as a mask.
   int cocsep_of_cube(const KCube& x) const {
 #if defined(__SSE4_1__)
     // KCube's bytes: cp at 0, co at 8, ep at 16, eo at 28 (40 in all).
@@ -142,6 +139,9 @@ struct H48Coords {
     return cocsep(x);
 #endif
   }
+  // The h11 coordinate of a cube (h11_of(state_of(x)) without the state): the corners' class
+  // and symmetry s, then the edges of conj(x, s) = S^-1 x S by byte shuffles. The searches'
+  // coordinate of a node: one read of a 600 KB table and a few of small ones.
   std::uint64_t h11_of_cube(const KCube& x) const {
     return h11_of_cube(x, cocsep_of_cube(x));
   }
