@@ -141,7 +141,8 @@ Status check_cube_budget(const Request& q, bool optimal);
 // `--optimal --memory MB` (cube.cpp): from OPTIMAL_TABLE_MIN_MEMORY_MB on, the largest big
 // optimal table that fits (the 2.3 GiB one: built once, about 5 minutes) into `options`, its
 // time, size and report added to `info`; below, nothing. With `--h48` (bench cube only), the
-// H48 h7 tables instead. `cube solve` and `bench cube` share it.
+// H48 tables instead (h7, or with --memory the largest that fits). `cube solve` and `bench
+// cube` share it.
 Status attach_optimal_table(const Request& q, Session& session, const cube::SolverTables& tables,
                             cube::SolverTablesInfo& info, cube::OptimalOptions& options);
 

@@ -411,32 +411,42 @@ Status check_cube_budget(const Request& q, bool optimal) {
   return check_time_limit(q.number("budget"), "--budget");
 }
 
-Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
-                            SolverTablesInfo& info, OptimalOptions& options) {
+namespace {
+// One optimal table of `bytes` into the options: checked against the budget beside the other
+// tables first, then obtained (built once, or loaded), its time, size and report into `info`.
+template <class Obtain, class Keep>
+Status attach_table(Session& s, SolverTablesInfo& info, std::uint64_t bytes,
+                    const std::string& name, Obtain obtain, Keep keep) {
   Stopwatch clock;
   TableReport report;
+  if (auto ok =
+          s.run.check_memory(info.bytes + bytes, "the optimal solver's tables with the " + name);
+      !ok) {
+    return ok.error();
+  }
+  auto table = obtain(report);
+  if (!table) return table.error();
+  info.seconds += clock.seconds();
+  info.bytes += bytes;
+  info.reports.push_back(report);
+  keep(*table);
+  return Ok{};
+}
+}  // namespace
+
+Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
+                            SolverTablesInfo& info, OptimalOptions& options) {
   const std::uint64_t budget = s.run.memory_budget();
   const std::uint64_t room = budget > info.bytes ? budget - info.bytes : 0;
-  // The H48 tables hK (checked against the budget first, then obtained).
-  auto attach_h48 = [&](int k) -> Status {
-    if (auto ok = s.run.check_memory(info.bytes + h48_tables_bytes(k),
-                                     "the optimal solver's tables with the " + h48_table_name(k));
-        !ok) {
-      return ok.error();
-    }
-    auto h48 = h48_tables(s.tables, tables, s.run, &report, k);
-    if (!h48) return h48.error();
-    info.seconds += clock.seconds();
-    info.bytes += h48_tables_bytes(k);
-    info.reports.push_back(report);
-    options.h48 = *h48;
-    return Ok{};
-  };
   if (q.flag("h48")) {
     // `bench cube --h48`: the H48 tables whatever their speed, h7 or with --memory the largest
     // that fits (below h7, refused with its size).
-    const int k = q.has("memory") ? h48_table_k_for(room) : H48_TABLE_K;
-    return attach_h48(k == 0 ? H48_TABLE_KS.front() : k);
+    int k = q.has("memory") ? h48_table_k_for(room) : H48_TABLE_K;
+    if (k == 0) k = H48_TABLE_KS.front();
+    return attach_table(
+        s, info, h48_tables_bytes(k), h48_table_name(k),
+        [&](TableReport& report) { return h48_tables(s.tables, tables, s.run, &report, k); },
+        [&](std::shared_ptr<const H48Tables> t) { options.h48 = std::move(t); });
   }
   if (!q.has("memory") || q.unsigned_integer("memory") < OPTIMAL_TABLE_MIN_MEMORY_MB) return Ok{};
   // The largest big table that fits the budget beside the other tables (the budget is --memory
@@ -444,19 +454,10 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
   // at 12, so at 19-20 moves the search's top levels go unpruned (the superflip did not finish
   // in 15 minutes with h9; docs/cube.md).
   const int order = std::max(1, optimal_table_order_for(room));
-  if (auto ok =
-          s.run.check_memory(info.bytes + optimal_table_bytes(order),
-                             "the optimal solver's tables with the " + optimal_table_name(order));
-      !ok) {
-    return ok.error();
-  }
-  auto big = optimal_table(s.tables, tables, s.run, &report, order);
-  if (!big) return big.error();
-  info.seconds += clock.seconds();
-  info.bytes += optimal_table_bytes(order);
-  info.reports.push_back(report);
-  options.table = *big;
-  return Ok{};
+  return attach_table(
+      s, info, optimal_table_bytes(order), optimal_table_name(order),
+      [&](TableReport& report) { return optimal_table(s.tables, tables, s.run, &report, order); },
+      [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
 }
 
 std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {

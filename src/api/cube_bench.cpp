@@ -48,9 +48,9 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   const int order = oo.table ? optimal_table_order(*oo.table) : 0;
   int h48_k = 0;
   if (oo.h48) {
-    // Entries of each value checked against a search (IDA* with h0; milliseconds each).
+    // The H48 table: its values' counts and H48_SAMPLES entries of each value checked against
+    // a search (IDA* with h0; milliseconds each).
     constexpr std::uint64_t H48_SAMPLES = 50;
-    // The H48 table: its values' counts and a sample of its entries checked by search.
     const TableReport& report = info.reports.back();
     const H48TableInfo h = h48_table_info(*oo.h48);
     h48_k = h.k;
@@ -257,7 +257,10 @@ void register_cube_bench(Registry& r) {
   cube.long_running = true;
   cube.cost = Cost::Expensive;
   cube.hard_example = {{"count", 1000000}};  // about a millisecond a cube: minutes
-  cube.invalid_examples = {{{"count", -1}}, {{"budget", 0}}, {{"optimal", true}, {"budget", 1}}};
+  cube.invalid_examples = {{{"count", -1}},
+                           {{"budget", 0}},
+                           {{"optimal", true}, {"budget", 1}},
+                           {{"h48", true}}};  // H48 without --optimal
   r.add(std::move(cube));
 }
 

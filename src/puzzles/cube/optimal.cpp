@@ -42,6 +42,14 @@ struct P1Node {
   KCube inverse;
 };
 
+// A move's cost in the metric (a half turn is two quarter turns in QTM) and its inverse.
+int move_cost(Metric metric, int m) {
+  return metric == Metric::Qtm && m % 3 == 1 ? 2 : 1;
+}
+int inverse_move(int m) {
+  return 3 * (m / 3) + 2 - m % 3;
+}
+
 // out = m * z (both unmirrored; corner twists below 3): the inverse's update with m a move, the
 // cube's with z one.
 void multiply(const KCube& m, const KCube& z, KCube& out) {
@@ -169,11 +177,11 @@ class PlainSearch {
   using Reads = std::array<std::uint64_t, READS>;
   PlainSearch(const CubeBasics& basics, Metric metric) : basics_(basics), metric_(metric) {}
 
-  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  int cost(int m) const { return move_cost(metric_, m); }
   static bool solved(const Node& n) { return n.inverse == KCube{}; }
   // (X M)^-1 = M^-1 X^-1.
   void inverse_after(const KCube& inverse, int m, KCube& out) const {
-    multiply(basics_.moves[3 * (m / 3) + 2 - m % 3], inverse, out);
+    multiply(basics_.moves[inverse_move(m)], inverse, out);
   }
 
   // Depth-first search below `n` with `budget` cost left. `abort` is polled with the node
@@ -654,21 +662,19 @@ class H48Distance {
  public:
   H48Distance(const CoordTables& t, const H48Coords& h, const H48H0Table& h0)
       : t_(t), h_(h), h0_(h0), goal_(h.state_of(KCube{})) {}
-  int operator()(const H48Coords::EdgeState& x, int max) {
+  int operator()(const H48Coords::EdgeState& x, int max) const {
     for (int bound = h0(x); bound <= max; ++bound) {
       if (reach(x, bound, -1)) return bound;
     }
     return max + 1;
   }
-  std::uint64_t nodes = 0;
 
  private:
   int h0(const H48Coords::EdgeState& x) const { return h0_.get(h_.h11_of(x) >> 11); }
-  bool reach(const H48Coords::EdgeState& x, int budget, int last) {
+  bool reach(const H48Coords::EdgeState& x, int budget, int last) const {
     if (x.cocsep == goal_.cocsep && x.esep == goal_.esep && x.flips == goal_.flips) return true;
     for (int m = 0; m < N_MOVES; ++m) {
       if (!allowed_after(last, m)) continue;
-      ++nodes;
       const H48Coords::EdgeState y = h_.after(t_, x, m);
       if (1 + h0(y) <= budget && reach(y, budget - 1, m)) return true;
     }
@@ -686,7 +692,7 @@ Result<H48TableCheck> check_h48_table(const SolverTables& tables, const H48Table
                                       const RunContext& run) {
   const H48K2Table& k2 = *h48.k2;
   const H48Coords& h = *h48.coords;
-  H48Distance distance(*tables.coords, h, *h48.h0);
+  const H48Distance distance(*tables.coords, h, *h48.h0);
   H48TableCheck out;
   Rng rng(seed);
   const std::uint64_t entries = H48K2Table::entries(k2.k);
@@ -720,7 +726,6 @@ Result<H48TableCheck> check_h48_table(const SolverTables& tables, const H48Table
     }
     ++out.per_value[v];
   }
-  out.nodes = distance.nodes;
   return out;
 }
 
@@ -795,8 +800,7 @@ namespace {
 int solving_last_move(const CubeBasics& b, Metric metric, const KCube& inverse, int last,
                       std::uint32_t banned, std::uint64_t& nodes) {
   for (int m = 0; m < N_MOVES; ++m) {
-    const int cost = metric == Metric::Qtm && m % 3 == 1 ? 2 : 1;
-    if (!allowed_after(last, m) || cost > 1 || ((banned >> m) & 1)) continue;
+    if (!allowed_after(last, m) || move_cost(metric, m) > 1 || ((banned >> m) & 1)) continue;
     ++nodes;
     if (inverse == b.moves[m]) return m;
   }
@@ -1020,7 +1024,7 @@ class BigSearch {
     }
   }
 
-  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  int cost(int m) const { return move_cost(metric_, m); }
   static bool solved(const Node& n) { return n.inv[0] == KCube{}; }
 
   Node root(const KCube& cube) const {
@@ -1359,24 +1363,25 @@ class BigSearch {
   std::array<std::uint16_t, 2048> reverse11_{};  // 11-bit reversal
 };
 
+// Lanes a thread for H48Search: two measured best with h7 (the first cube of seed 1, 2 threads:
+// 1 lane 17.8 s, 2 12.3 s, 3 13.6 s, 4 13.8 s, 8 15.9 s; reads beyond two lanes' wait in the
+// memory system's queues); with h9, 4 lanes were within the noise of 2.
+constexpr int H48_LANES = 2;
+
 // IDA* on the H48 tables, in lanes (LaneDriver): a node keeps the cube and its inverse
 // (premultiplied by the inverse move), their h11 coordinates computed from them by shuffles
 // (h11_of_cube). The bound of each is its hK entry (base + 1..3) or, where that says "at most the
 // base", its exact h0 distance; the inverse has the cube's distance. A child's reads go in rounds,
 // each prefetched a round ahead: its hK entry, its h0 entry when the hK entry is "at most the
 // base" and the limit is below the base, then the same for the inverse (computed only for the
-// children its own entries do not prune).
-// Lanes a thread for H48Search: two measured best with h7 (the first cube of seed 1, 2 threads:
-// 1 lane 17.8 s, 2 12.3 s, 3 13.6 s, 4 13.8 s, 8 15.9 s; reads beyond two lanes' wait in the
-// memory system's queues); with h9, 4 lanes were within the noise of 2.
-constexpr int H48_LANES = 2;
-
+// children its own entries do not prune). Before a child's or its inverse's hK entry, the
+// corners' distance (cocsep_distance, a small table) bounds it.
 class H48Search {
  public:
   struct Node {
     KCube cube;
     KCube inverse;
-    int inverse_bound = 0;  // the inverse's bound where needed (see inverse_bound_needed), or 0
+    int inverse_bound = 0;  // a lower bound of the inverse's distance (for quarter_turns_only)
   };
   H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric, int lanes)
       : t_(*tables.coords),
@@ -1386,7 +1391,7 @@ class H48Search {
         metric_(metric),
         lanes_(std::max(1, lanes)) {}
 
-  int cost(int m) const { return metric_ == Metric::Qtm && m % 3 == 1 ? 2 : 1; }
+  int cost(int m) const { return move_cost(metric_, m); }
   static bool solved(const Node& n) { return n.inverse == KCube{}; }
   Node root(const KCube& cube) const { return {cube, cube.inverse(), 0}; }
   // The bound of an h11 coordinate: its hK entry, or where that says "at most the base", its
@@ -1519,8 +1524,7 @@ class H48Search {
   // The child's inverse and its hK entry in flight.
   bool to_inverse(const Node& n, Expansion& e, int i) const {
     Kid& k = e.kids[i];
-    const int m = k.move;
-    multiply(t_.basics.moves[3 * (m / 3) + 2 - m % 3], n.inverse, k.node.inverse);
+    multiply(t_.basics.moves[inverse_move(k.move)], n.inverse, k.node.inverse);
     // The inverse's corners first, as the cube's; their distance is also a bound for
     // quarter_turns_only (its argument holds for K's corner part, which has the half turns).
     const int c = h_.cocsep_of_cube(k.node.inverse);

@@ -133,7 +133,6 @@ H48TableInfo h48_table_info(const H48Tables& tables);
 // with h0 (a second method, beside the depth-first build). An error names a disagreeing entry.
 struct H48TableCheck {
   std::array<std::uint64_t, 4> per_value{};  // entries checked of each value
-  std::uint64_t nodes = 0;                   // of the searches
 };
 Result<H48TableCheck> check_h48_table(const SolverTables& tables, const H48Tables& h48,
                                       std::uint64_t samples, std::uint64_t seed,
