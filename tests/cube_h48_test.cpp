@@ -288,6 +288,44 @@ TEST(CubeH48, DepthFirstH2TableIsTheLeastDistanceOfItsCoordinates) {
   EXPECT_GT(far, 1000);
 }
 
+// The depth-first build halted for checkpoints, then cancelled, and a new build resumed from one
+// of its checkpoints: the same table as one build without halts (the checkpoint alone is not).
+TEST(CubeH48, DepthFirstBuildResumesFromItsCheckpoints) {
+  const Fixture f;
+  constexpr int K = 2, BASE = 4, SHORT = 4;
+  // Step 1. The whole build.
+  H48K2Table whole;
+  ASSERT_TRUE(build_h48_k2(f.t, f.h, K, BASE, SHORT, 2, whole, {}, {}));
+  // Step 2. A build with a checkpoint due after every 10 starts the main thread finishes (as a
+  // time would be), keeping the table of the third checkpoint and cancelled after it.
+  H48K2Table first;
+  std::vector<std::uint64_t> saved_at;
+  std::vector<std::uint8_t> kept;
+  int finished = 0;
+  H48BuildResume halting;
+  halting.due = [&] { return finished >= 10; };
+  halting.save = [&](std::uint64_t next_start) {
+    finished = 0;
+    saved_at.push_back(next_start);
+    if (saved_at.size() == 3) kept.assign(first.data.begin(), first.data.end());
+  };
+  EXPECT_FALSE(build_h48_k2(
+      f.t, f.h, K, BASE, SHORT, 2, first, [&] { return saved_at.size() >= 3; },
+      [&](std::uint64_t, std::uint64_t) { ++finished; }, halting));
+  ASSERT_EQ(saved_at.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(saved_at.begin(), saved_at.end()));
+  EXPECT_GT(saved_at[2], 0u);
+  EXPECT_FALSE(std::equal(kept.begin(), kept.end(), whole.data.begin(), whole.data.end()));
+  // Step 3. A new build from the kept table.
+  H48K2Table second;
+  second.data.assign(kept.begin(), kept.end());
+  H48BuildResume from;
+  from.first_start = saved_at[2];
+  ASSERT_TRUE(build_h48_k2(f.t, f.h, K, BASE, SHORT, 2, second, {}, {}, from));
+  EXPECT_TRUE(
+      std::equal(second.data.begin(), second.data.end(), whole.data.begin(), whole.data.end()));
+}
+
 // The search on H48 tables (small ones: h2 with base 5) against the phase-1 search, an independent
 // bound: the same optimal lengths on scrambles of 3 to 12 moves, every solution replayed; the
 // QTM and symmetric positions go through the same driver.

@@ -181,6 +181,95 @@ TEST_F(TableStoreTest, CorruptFileIsRebuiltWithTheReason) {
   EXPECT_NE(report.reason.find("checksum"), std::string::npos) << report.reason;
 }
 
+// A resumable build: fills the table a quarter at a time (progress = quarters done), saving a
+// checkpoint after each quarter; it stops (an error, as a cancelled build does) after
+// `stop_after` quarters of this run. Records where each run began.
+TableRecipe<Bytes> resumable_recipe(std::atomic<int>& builds, int stop_after,
+                                    std::vector<std::uint64_t>& began_at) {
+  TableRecipe<Bytes> r = recipe(builds);
+  r.build = nullptr;
+  r.resumable_build = [&builds, stop_after, &began_at](
+                          const RunContext&,
+                          TableCheckpoint& checkpoint) -> Result<std::shared_ptr<Bytes>> {
+    ++builds;
+    auto t = std::make_shared<Bytes>();
+    t->data.assign(SIZE, 0);
+    std::uint64_t quarter = 0;
+    if (checkpoint.saved_progress() > 0) quarter = checkpoint.resume(t->data);
+    if (quarter == 0) t->data.assign(SIZE, 0);
+    began_at.push_back(quarter);
+    for (int done = 0; quarter < 4; ++quarter, ++done) {
+      if (done == stop_after) return make_error("stopped", {}, Error::NO_POSITION);
+      for (std::size_t i = quarter * SIZE / 4; i < (quarter + 1) * SIZE / 4; ++i) {
+        t->data[i] = expected_byte(i);
+      }
+      checkpoint.save(t->data, quarter + 1);
+    }
+    return t;
+  };
+  return r;
+}
+
+// A build stopped after its checkpoints goes on from the last one in a later process (the files
+// beside the table), and the checkpoint files go once the table is saved.
+TEST_F(TableStoreTest, StoppedBuildResumesFromItsCheckpoint) {
+  std::vector<std::uint64_t> began_at;
+  {
+    TableStore store(dir_.string());
+    EXPECT_FALSE(store.obtain(resumable_recipe(builds_, 2, began_at), RunContext{}).ok());
+  }
+  EXPECT_EQ(files_in(dir_), 2u);  // the payload so far and its progress, no table
+  TableStore store(dir_.string());
+  TableReport report;
+  auto table = store.obtain(resumable_recipe(builds_, 99, began_at), RunContext{}, &report);
+  ASSERT_TRUE(table.ok()) << table.error().message;
+  EXPECT_TRUE(has_expected_content(**table));
+  EXPECT_EQ(began_at, (std::vector<std::uint64_t>{0, 2}));
+  EXPECT_TRUE(report.saved);
+  EXPECT_TRUE(report.warning.empty()) << report.warning;
+  EXPECT_EQ(files_in(dir_), 1u);  // the table alone
+}
+
+// A damaged checkpoint is never resumed: the build starts over (and gives the right table).
+TEST_F(TableStoreTest, DamagedCheckpointIsNotResumed) {
+  std::vector<std::uint64_t> began_at;
+  {
+    TableStore store(dir_.string());
+    EXPECT_FALSE(store.obtain(resumable_recipe(builds_, 3, began_at), RunContext{}).ok());
+  }
+  for (auto& entry : fs::directory_iterator(dir_)) {
+    if (entry.path().string().find("partial-at") != std::string::npos) continue;
+    if (entry.path().extension() != ".pztable") continue;
+    std::fstream f(entry.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-1, std::ios::end);
+    f.put('\x55');
+  }
+  TableStore store(dir_.string());
+  auto table = store.obtain(resumable_recipe(builds_, 99, began_at), RunContext{});
+  ASSERT_TRUE(table.ok());
+  EXPECT_TRUE(has_expected_content(**table));
+  EXPECT_EQ(began_at, (std::vector<std::uint64_t>{0, 0}));
+}
+
+// No directory, or checkpoints turned off: nothing is saved, nothing resumed.
+TEST_F(TableStoreTest, CheckpointsNeedADirectoryAndAnInterval) {
+  std::vector<std::uint64_t> began_at;
+  TableStore memory_only;
+  EXPECT_FALSE(memory_only.obtain(resumable_recipe(builds_, 2, began_at), RunContext{}).ok());
+  TableStore::Options off;
+  off.checkpoint_seconds = 0;
+  {
+    TableStore store(dir_.string(), off);
+    EXPECT_FALSE(store.obtain(resumable_recipe(builds_, 2, began_at), RunContext{}).ok());
+  }
+  EXPECT_FALSE(fs::exists(dir_) && files_in(dir_) > 0);
+  TableStore store(dir_.string());
+  ASSERT_TRUE(store.obtain(resumable_recipe(builds_, 99, began_at), RunContext{}).ok());
+  EXPECT_EQ(began_at, (std::vector<std::uint64_t>{0, 0, 0}));
+  TableCheckpoint checkpoint(dir_.string(), TableKey{"p", "q", 1}, std::chrono::seconds(600));
+  EXPECT_FALSE(checkpoint.due());  // not before the interval
+}
+
 TEST_F(TableStoreTest, DerivedFieldsThatFailMakeTheFileCorrupt) {
   {
     TableStore store(dir_.string());

@@ -1,6 +1,7 @@
 #include "permuzzle/core/table_store.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -92,6 +93,69 @@ std::string describe(const TableReport& r) {
   }
   if (!r.warning.empty()) out += "; warning: " + r.warning;
   return out;
+}
+
+TableCheckpoint::TableCheckpoint(std::string dir, TableKey key, std::chrono::seconds interval)
+    : dir_(interval.count() > 0 ? std::move(dir) : std::string()),
+      key_(std::move(key)),
+      interval_(interval) {}
+
+TableKey TableCheckpoint::payload_key() const {
+  return TableKey{key_.puzzle, key_.pattern + "+partial", key_.format_version};
+}
+
+TableKey TableCheckpoint::progress_key() const {
+  return TableKey{key_.puzzle, key_.pattern + "+partial-at", key_.format_version};
+}
+
+std::uint64_t TableCheckpoint::saved_progress() const {
+  if (!active()) return 0;
+  std::uint64_t progress = 0;
+  auto* at = reinterpret_cast<std::uint8_t*>(&progress);
+  if (load_table(dir_, progress_key(), at, sizeof progress).status != TableLoadStatus::Loaded) {
+    return 0;
+  }
+  return progress;
+}
+
+std::uint64_t TableCheckpoint::resume(std::span<std::uint8_t> payload) const {
+  const std::uint64_t progress = saved_progress();
+  if (progress == 0 || load_table(dir_, payload_key(), payload.data(), payload.size()).status !=
+                           TableLoadStatus::Loaded) {
+    return 0;
+  }
+  return progress;
+}
+
+bool TableCheckpoint::due() const {
+  if (!active()) return false;
+  const auto since = std::chrono::steady_clock::now() - last_;
+  return since >= interval_ && since >= 10 * last_save_;
+}
+
+void TableCheckpoint::save(std::span<const std::uint8_t> payload, std::uint64_t progress) {
+  if (!active()) return;
+  const auto start = std::chrono::steady_clock::now();
+  // Step 1. The payload, then the number (see the class comment for why in this order).
+  Status saved = save_table(dir_, payload_key(), payload.data(), payload.size());
+  if (saved) {
+    saved = save_table(dir_, progress_key(), reinterpret_cast<const std::uint8_t*>(&progress),
+                       sizeof progress);
+  }
+  // Step 2. The next one is due an interval from now.
+  last_ = std::chrono::steady_clock::now();
+  last_save_ = last_ - start;
+  if (saved) {
+    ++saves_;
+  } else {
+    warning_ = "could not save a checkpoint: " + saved.error().message;
+  }
+}
+
+void TableCheckpoint::remove() const {
+  if (!active()) return;
+  remove_table(dir_, progress_key());  // the number first: a payload alone is never resumed
+  remove_table(dir_, payload_key());
 }
 
 // A background load or build: its result for the requests waiting, its latest progress for the
@@ -337,9 +401,10 @@ Result<std::shared_ptr<void>> TableStore::load_or_build(const ErasedRecipe& reci
     if (Status fits = run.check_memory(build_bytes, what); !fits) return fits.error();
     report.reason = "no table cache";
     run.report(
-        {"building " + name, 0, 0,
+        {"building " + name, 1, 1,
          recipe.build_note.empty() ? report.reason : report.reason + "; " + recipe.build_note});
-    auto built = recipe.build(run);
+    TableCheckpoint none;
+    auto built = recipe.build ? recipe.build(run) : recipe.resumable_build(run, none);
     if (!built) return built.error();
     report.source = TableReport::Source::Built;
     report.seconds = watch.seconds();
@@ -385,22 +450,33 @@ Result<std::shared_ptr<void>> TableStore::load_or_build(const ErasedRecipe& reci
   // Step 3. Build, saying why ("rebuilding" when a file was there but not usable), once the
   // memory it needs is known to be within the budget.
   if (Status fits = run.check_memory(build_bytes, what); !fits) return fits.error();
-  run.report(
-      {(report.reason == "missing" ? "building " : "rebuilding ") + name, 0, 0,
-       recipe.build_note.empty() ? report.reason : report.reason + "; " + recipe.build_note});
-  auto built = recipe.build(run);
+  TableCheckpoint checkpoint(dir_, key, std::chrono::seconds(options().checkpoint_seconds));
+  std::string note =
+      recipe.build_note.empty() ? report.reason : report.reason + "; " + recipe.build_note;
+  if (recipe.resumable_build && checkpoint.active()) {
+    const std::uint32_t minutes = (options().checkpoint_seconds + 59) / 60;
+    note +=
+        fmt::format("; a checkpoint every {} minute{} at least (a stopped build goes on from it)",
+                    minutes, minutes == 1 ? "" : "s");
+  }
+  // Done = total: a lasting line (a front end shows it whole, not as a passing progress line).
+  run.report({(report.reason == "missing" ? "building " : "rebuilding ") + name, 1, 1, note});
+  auto built = recipe.build ? recipe.build(run) : recipe.resumable_build(run, checkpoint);
   if (!built) return built.error();
   report.source = TableReport::Source::Built;
   report.seconds = watch.seconds();
+  if (!checkpoint.warning().empty()) report.warning = checkpoint.warning();
   // Step 4. Save, best effort: the caller gets the table either way.
   std::span<std::uint8_t> data = recipe.payload(built->get());
   Status saved = save_table(dir_, key, data.data(), data.size());
   report.saved = saved.ok();
   if (saved) {
+    checkpoint.remove();
     run.report({"saved " + name, 1, 1, report.path});
     cap_disk(key);
   } else {
-    report.warning = "could not save the table: " + saved.error().message;
+    if (!report.warning.empty()) report.warning += "; ";
+    report.warning += "could not save the table: " + saved.error().message;
     run.report({"not saved " + name, 1, 1, report.warning});
   }
   return *built;

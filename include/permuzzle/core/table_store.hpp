@@ -30,6 +30,7 @@
 // be capped on disk (Options::max_disk_bytes): the least recently used files go first.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -66,6 +67,50 @@ struct TableReport {
 
 std::string describe(const TableReport& report);
 
+// A long build's checkpoint, so that a build stopped anywhere (the process killed, the machine
+// rebooted) goes on later from its last checkpoint instead of from nothing. Kept in the cache
+// directory beside the table as two table files (table_cache.hpp: atomic, checksummed):
+// "<pattern>+partial", the payload as far as it is built, and "<pattern>+partial-at", a number
+// saying how far that is (its meaning is the recipe's: the next start of a depth-first build). The
+// payload is saved before the number, so a crash between the two leaves an older number beside a
+// newer payload: builds that use checkpoints must be able to redo a step already in the payload
+// (marks that keep a minimum can). The store removes both files once the table is saved.
+// Inactive (no directory, or the store's checkpoint interval 0): nothing to resume, saves nothing.
+class TableCheckpoint {
+ public:
+  TableCheckpoint() = default;
+  TableCheckpoint(std::string dir, TableKey key, std::chrono::seconds interval);
+  bool active() const { return !dir_.empty(); }
+  // How far the saved checkpoint got (reads the number only); 0 when there is none.
+  std::uint64_t saved_progress() const;
+  // Fills `payload` from the saved checkpoint (of exactly its size) and returns how far it got; 0
+  // when there is none usable (missing, stale, corrupt), and then `payload`'s content is
+  // unspecified.
+  std::uint64_t resume(std::span<std::uint8_t> payload) const;
+  // Whether a checkpoint is due: the interval has passed since the build began or was last saved,
+  // and at least ten times the last save's duration (a save of GBs takes a minute: at most a
+  // tenth of the build goes to saving).
+  bool due() const;
+  // Saves `payload` and then `progress`, best effort: a failure is kept in warning() and the build
+  // goes on.
+  void save(std::span<const std::uint8_t> payload, std::uint64_t progress);
+  // Removes both files (the store does, once the table itself is saved).
+  void remove() const;
+  const std::string& warning() const { return warning_; }
+  int saves() const { return saves_; }
+
+ private:
+  TableKey payload_key() const;
+  TableKey progress_key() const;
+  std::string dir_;
+  TableKey key_;
+  std::chrono::seconds interval_{0};
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration last_save_{0};
+  std::string warning_;
+  int saves_ = 0;
+};
+
 // How to make one table of type T. The payload that is loaded and saved is the span returned by
 // `payload` (the table's own storage, so that tables of hundreds of MB need no second copy).
 // The key and the payload bytes are the file format: a recipe must keep them byte-identical
@@ -90,6 +135,9 @@ struct TableRecipe {
   std::string build_note;
   std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size (null: no memory)
   std::function<Result<std::shared_ptr<T>>(const RunContext&)> build;
+  // Instead of `build`, for builds of many minutes: the same, with the table's checkpoint (see
+  // TableCheckpoint) to resume from and to save into as it goes.
+  std::function<Result<std::shared_ptr<T>>(const RunContext&, TableCheckpoint&)> resumable_build;
   std::function<std::span<std::uint8_t>(T&)> payload;
   // Optional: after a verified load, derives what is not in the payload (a histogram, the
   // largest value). An error makes the file count as corrupt: the table is rebuilt.
@@ -112,6 +160,9 @@ class TableStore {
     // were last saved or loaded) are removed until the total fits; the file just used stays.
     std::uint64_t max_disk_bytes = 0;
     std::string disk_prefix = "def-";
+    // Seconds between checkpoints of the builds that take them (TableRecipe::resumable_build;
+    // 0 = none).
+    std::uint32_t checkpoint_seconds = 600;
   };
 
   // `dir` empty: no disk cache at all (tables are built in memory and never saved).
@@ -174,6 +225,8 @@ class TableStore {
     std::string build_note;
     std::function<std::shared_ptr<void>()> allocate;
     std::function<Result<std::shared_ptr<void>>(const RunContext&)> build;
+    std::function<Result<std::shared_ptr<void>>(const RunContext&, TableCheckpoint&)>
+        resumable_build;
     std::function<std::span<std::uint8_t>(void*)> payload;
     std::function<Status(void*)> loaded;
   };
@@ -233,11 +286,22 @@ Result<std::shared_ptr<const T>> TableStore::obtain(const TableRecipe<T>& recipe
   erased.allocate = [allocate = recipe.allocate] {
     return std::static_pointer_cast<void>(allocate());
   };
-  erased.build = [build = recipe.build](const RunContext& r) -> Result<std::shared_ptr<void>> {
-    auto built = build(r);
-    if (!built) return built.error();
-    return std::static_pointer_cast<void>(*built);
-  };
+  if (recipe.build) {
+    erased.build = [build = recipe.build](const RunContext& r) -> Result<std::shared_ptr<void>> {
+      auto built = build(r);
+      if (!built) return built.error();
+      return std::static_pointer_cast<void>(*built);
+    };
+  }
+  if (recipe.resumable_build) {
+    erased.resumable_build = [build = recipe.resumable_build](
+                                 const RunContext& r,
+                                 TableCheckpoint& c) -> Result<std::shared_ptr<void>> {
+      auto built = build(r, c);
+      if (!built) return built.error();
+      return std::static_pointer_cast<void>(*built);
+    };
+  }
   erased.payload = [payload = recipe.payload](void* table) {
     return payload(*static_cast<T*>(table));
   };

@@ -254,9 +254,22 @@ struct H48K2Table {
 // shortest path, so each entry gets min(distance) exactly, clipped as the layout says.
 // short_depth <= base is required. `cancelled` is polled every few thousand positions;
 // `progress` gets the start positions done and their number. False when cancelled.
+//
+// Checkpoints (`resume`): the starts are an index and marks keep minima, so a table saved when
+// every start below some index is done, with that index, is a valid point to go on from (a start
+// done twice changes nothing). `resume.first_start` > 0 says that `out.data` already holds such a
+// table (its size checked) and the search goes on from there; `resume.due` is polled with
+// `cancelled`, and when it says so the threads stop, `resume.save` gets the index below which every
+// start is done (the table complete up to it), and the threads go on.
+struct H48BuildResume {
+  std::uint64_t first_start = 0;
+  std::function<bool()> due;
+  std::function<void(std::uint64_t next_start)> save;
+};
 bool build_h48_k2(const CoordTables& t, const H48Coords& h, int k, int base, int short_depth,
                   unsigned threads, H48K2Table& out, const std::function<bool()>& cancelled,
-                  const std::function<void(std::uint64_t done, std::uint64_t total)>& progress);
+                  const std::function<void(std::uint64_t done, std::uint64_t total)>& progress,
+                  const H48BuildResume& resume = {});
 
 // Breadth-first search over the h0 entries (forward while a level is small, then backward:
 // each unvisited entry looks for a neighbour in the level), one byte an entry while building,

@@ -610,9 +610,32 @@ Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const Sol
   };
   rk.payload = [](H48K2Table& t) { return std::span<std::uint8_t>(t.data); };
   rk.background = true;  // holds the coordinate tables
-  rk.build = [coords, h, k, base](const RunContext& r) -> Result<std::shared_ptr<H48K2Table>> {
+  // Resumable: the depth-first build saves its table and next start every few minutes (a stopped
+  // build goes on from there).
+  rk.resumable_build = [coords, h, k, base](
+                           const RunContext& r,
+                           TableCheckpoint& checkpoint) -> Result<std::shared_ptr<H48K2Table>> {
     auto t = std::make_shared<H48K2Table>();
     Stopwatch clock;
+    // Step 1. The checkpoint of an earlier build, if any.
+    H48BuildResume resume;
+    if (checkpoint.saved_progress() > 0) {
+      t->data.resize(H48K2Table::bytes(k));
+      resume.first_start = checkpoint.resume(std::span<std::uint8_t>(t->data));
+      if (resume.first_start > 0) {
+        r.report({"", 0, 0,  // a lasting note
+                  fmt::format("the H48 table's build goes on from its checkpoint at start {}",
+                              resume.first_start)});
+      }
+    }
+    // Step 2. The build, with a checkpoint whenever one is due.
+    resume.due = [&checkpoint] { return checkpoint.due(); };
+    resume.save = [&](std::uint64_t next_start) {
+      r.report({"", 0, 0,  // a lasting note
+                fmt::format("the H48 table's build: a checkpoint at start {}, {:.0f} s", next_start,
+                            clock.seconds())});
+      checkpoint.save(std::span<const std::uint8_t>(t->data), next_start);
+    };
     if (!build_h48_k2(
             *coords, *h, k, base, H48_SHORT_DEPTH, std::max(1u, r.threads()), *t,
             [&r] { return r.should_stop(); },
@@ -620,7 +643,8 @@ Result<std::shared_ptr<const H48Tables>> h48_tables(TableStore& store, const Sol
               if (done % 1024 && done != total) return;  // a report every 1024 starts
               r.report({"building the H48 table", done, total,
                         fmt::format("{} of {} starts, {:.0f} s", done, total, clock.seconds())});
-            })) {
+            },
+            resume)) {
       if (r.should_stop()) return r.stop_error();
       return make_error("internal: the H48 table did not fill", {}, Error::NO_POSITION,
                         ErrorKind::Internal);
