@@ -145,5 +145,8 @@ Status check_cube_budget(const Request& q, bool optimal);
 // cube` share it.
 Status attach_optimal_table(const Request& q, Session& session, const cube::SolverTables& tables,
                             cube::SolverTablesInfo& info, cube::OptimalOptions& options);
+// Today's table, the 2.3 GiB big one (`bench cube --beside`), into `options` the same way.
+Status attach_todays_table(Session& session, const cube::SolverTables& tables,
+                           cube::SolverTablesInfo& info, cube::OptimalOptions& options);
 
 }  // namespace permuzzle::api

@@ -460,6 +460,14 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
       [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
 }
 
+Status attach_todays_table(Session& s, const SolverTables& tables, SolverTablesInfo& info,
+                           OptimalOptions& options) {
+  return attach_table(
+      s, info, optimal_table_bytes(1), optimal_table_name(1),
+      [&](TableReport& report) { return optimal_table(s.tables, tables, s.run, &report, 1); },
+      [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
+}
+
 std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {
   // Step 1. Recognise the cube group: generators on GAP's 48 stickers, each a face turn, every
   // face present as a quarter turn (six face quarter turns generate the whole cube group).

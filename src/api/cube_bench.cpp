@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 #include <map>
+#include <optional>
 
 #include "common.hpp"
 #include "permuzzle/core/rng.hpp"
@@ -17,6 +18,85 @@ namespace {
 
 using namespace permuzzle::cube;
 
+// The first cubes listed one by one (the output stays bounded).
+constexpr std::uint64_t MAX_LISTED = 1000;
+
+std::string table_name(const OptimalOptions& oo, int h48_k, int order) {
+  return oo.h48     ? h48_table_name(h48_k)
+         : oo.table ? optimal_table_name(order)
+                    : std::string("the phase-1 table alone");
+}
+
+// One series of the seeded random cubes, each solved by `solve` and replayed.
+struct Series {
+  std::uint64_t done = 0;  // cubes solved (fewer than count when the run is stopped)
+  std::map<int, std::uint64_t> histogram;
+  std::vector<int> lengths;  // per cube (the first MAX_LISTED)
+  double total_seconds = 0, max_seconds = 0, total_cpu = 0;
+  std::uint64_t total_length = 0, total_nodes = 0, max_nodes = 0;
+  int longest = 0;
+  bool all_verified = true;
+  std::string failure;                             // the first failed check
+  std::optional<Error> error;                      // a solver's error (not a stop)
+  nlohmann::json cubes = nlohmann::json::array();  // per cube (optimal solves)
+  std::string cubes_text;
+};
+
+template <class Solve>
+Series solve_series(const Request& q, Session& s, Solve solve) {
+  const std::uint64_t count = q.unsigned_integer("count");
+  const bool optimal = q.flag("optimal");
+  const int ceiling = q.has("max-length") ? static_cast<int>(q.unsigned_integer("max-length")) : 20;
+  Series out;
+  Rng rng(q.unsigned_integer("seed"));
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const CubieState state = random_state(rng);
+    Stopwatch clock;
+    const std::clock_t cpu0 = std::clock();
+    Result<CubeSolution> sol = solve(state);
+    const double seconds = clock.seconds();
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    out.total_cpu += cpu;
+    if (!sol && s.run.should_stop()) break;  // the cubes so far are the answer
+    if (!sol) {
+      out.error = sol.error();
+      return out;
+    }
+    ++out.done;
+    // The solver replayed it; replay once more here so the bench's claim rests on its own check.
+    const bool verified = sol->verified && replay_solves(state, sol->moves);
+    out.all_verified = out.all_verified && verified;
+    if (!verified && out.failure.empty()) out.failure = fmt::format("cube {} not verified", i);
+    if (!optimal && sol->length > ceiling && out.failure.empty()) {
+      out.failure = fmt::format("cube {}: {} moves, over the most of {}", i, sol->length, ceiling);
+    }
+    if (optimal && sol->length > 20 && out.failure.empty()) {
+      out.failure = fmt::format("cube {}: optimal length {} above God's number 20", i, sol->length);
+    }
+    if (optimal && i < MAX_LISTED) {
+      out.lengths.push_back(sol->length);
+      out.cubes.push_back({{"length", sol->length},
+                           {"nodes", sol->nodes},
+                           {"seconds", seconds},
+                           {"cpu_seconds", cpu},
+                           {"verified", verified}});
+      out.cubes_text += fmt::format("  cube {}: {} moves, {} nodes, {:.3f} s, CPU {:.3f} s\n", i,
+                                    sol->length, sol->nodes, seconds, cpu);
+    }
+    ++out.histogram[sol->length];
+    out.total_length += static_cast<std::uint64_t>(sol->length);
+    out.longest = std::max(out.longest, sol->length);
+    out.total_seconds += seconds;
+    out.max_seconds = std::max(out.max_seconds, seconds);
+    out.total_nodes += sol->nodes;
+    out.max_nodes = std::max(out.max_nodes, sol->nodes);
+    s.run.report({"bench cube", i + 1, count,
+                  fmt::format("{} of {} cubes, mean length {:.2f}", i + 1, count,
+                              double(out.total_length) / double(i + 1))});
+  }
+  return out;
+}
+
 Result<Output> bench_cube(const Request& q, Session& s) {
   const std::uint64_t count = q.unsigned_integer("count");
   const std::uint64_t seed = q.unsigned_integer("seed");
@@ -28,6 +108,9 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   if (auto ok = check_cube_budget(q, optimal); !ok) return ok.error();
   if (q.flag("h48") && !optimal) {
     return make_error("--h48 is a table of the optimal solver: give it with --optimal");
+  }
+  if (q.flag("beside") && !optimal) {
+    return make_error("--beside compares tables of the optimal solver: give it with --optimal");
   }
   if (q.has("threads")) s.run.with_threads(static_cast<unsigned>(q.unsigned_integer("threads")));
   if (auto ok = s.run.check_memory(solver_tables_bytes(), "the cube solver's tables"); !ok) {
@@ -45,6 +128,11 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     if (auto ok = attach_optimal_table(q, s, **tables, info, oo); !ok) return ok.error();
   }
   const double table_seconds = table_clock.seconds();
+  if (q.flag("beside") && oo.table && optimal_table_order(*oo.table) == 1) {
+    return make_error(
+        "--beside compares with today's table (the " + optimal_table_name(1) +
+        "), and this run uses it already: give --h48, or --memory for a larger table");
+  }
   const int order = oo.table ? optimal_table_order(*oo.table) : 0;
   int h48_k = 0;
   if (oo.h48) {
@@ -103,72 +191,63 @@ Result<Output> bench_cube(const Request& q, Session& s) {
         optimal_table_name(order), check->entries, describe(report), counts, check->samples,
         check->bfs_coordinates, check->bfs_depth);
   }
-  Rng rng(seed);
-  std::map<int, std::uint64_t> histogram;
-  double total_seconds = 0, max_seconds = 0, total_cpu = 0;
-  std::uint64_t total_length = 0, total_nodes = 0, max_nodes = 0;
-  int longest = 0;
-  bool all_verified = true;
-  std::string failure;
-  std::uint64_t done = 0;  // cubes solved (fewer than count when the run is stopped)
-  // Optimal solves, one by one (the first MAX_LISTED: the output stays bounded).
-  constexpr std::uint64_t MAX_LISTED = 1000;
-  nlohmann::json cubes = nlohmann::json::array();
-  std::string cubes_text;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const CubieState state = random_state(rng);
-    Stopwatch clock;
-    const std::clock_t cpu0 = std::clock();
-    Result<CubeSolution> sol = make_error("unreached");
-    if (optimal) {
-      sol = solve_optimal(**tables, state, oo, s.run);
-    } else {
-      TwoPhaseOptions o;
-      o.max_length = ceiling;
-      o.budget = q.has("budget") ? q.number("budget") : max_length >= 0 ? 0 : 0.01;
-      sol = solve_two_phase(**tables, state, o, s.run);
+  auto solve_optimal_with = [&](const OptimalOptions& with) {
+    return [&](const CubieState& state) { return solve_optimal(**tables, state, with, s.run); };
+  };
+  auto solve_two_phase_capped = [&](const CubieState& state) {
+    TwoPhaseOptions o;
+    o.max_length = ceiling;
+    o.budget = q.has("budget") ? q.number("budget") : max_length >= 0 ? 0 : 0.01;
+    return solve_two_phase(**tables, state, o, s.run);
+  };
+  Series series = optimal ? solve_series(q, s, solve_optimal_with(oo))
+                          : solve_series(q, s, solve_two_phase_capped);
+  if (series.error) return *series.error;
+  // Step 3. With --beside: the same cubes with today's table (the 2.3 GiB big table).
+  nlohmann::json beside_json = nullptr;
+  std::string beside_text;
+  if (optimal && q.flag("beside") && series.done == count) {
+    OptimalOptions today;
+    if (auto ok = attach_todays_table(s, **tables, info, today); !ok) return ok.error();
+    Series other = solve_series(q, s, solve_optimal_with(today));
+    if (other.error) return *other.error;
+    // The same cubes: their optimal lengths must agree (two searches on different tables).
+    for (std::size_t i = 0; i < std::min(other.lengths.size(), series.lengths.size()); ++i) {
+      if (other.lengths[i] != series.lengths[i] && series.failure.empty()) {
+        series.failure =
+            fmt::format("cube {}: {} moves with the {}, {} with the {}", i, series.lengths[i],
+                        table_name(oo, h48_k, order), other.lengths[i], optimal_table_name(1));
+      }
     }
-    const double seconds = clock.seconds();
-    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
-    total_cpu += cpu;
-    if (!sol && s.run.should_stop()) break;  // the cubes so far are the answer
-    if (!sol) return sol.error();
-    ++done;
-    // The solver replayed it; replay once more here so the bench's claim rests on its own check.
-    const bool verified = sol->verified && replay_solves(state, sol->moves);
-    all_verified = all_verified && verified;
-    if (!verified && failure.empty()) failure = fmt::format("cube {} not verified", i);
-    if (!optimal && sol->length > ceiling && failure.empty()) {
-      failure = fmt::format("cube {}: {} moves, over the most of {}", i, sol->length, ceiling);
+    if (!other.failure.empty() && series.failure.empty()) series.failure = other.failure;
+    series.all_verified = series.all_verified && other.all_verified;
+    const double m = other.done == 0 ? 1.0 : double(other.done);
+    beside_json = {{"table", optimal_table_name(1)},
+                   {"solved", other.done},
+                   {"mean_seconds", other.total_seconds / m},
+                   {"max_seconds", other.max_seconds},
+                   {"mean_cpu_seconds", other.total_cpu / m},
+                   {"mean_nodes", double(other.total_nodes) / m},
+                   {"max_nodes", other.max_nodes},
+                   {"all_verified", other.all_verified},
+                   {"report", describe(info.reports.back())},
+                   {"cubes", other.cubes}};
+    beside_text = fmt::format(
+        "  beside it, the same cubes with the {}: mean {:.3f} ms, max {:.3f} ms (wall clock); "
+        "mean CPU {:.3f} ms; nodes mean {:.0f}, max {}\n{}",
+        optimal_table_name(1), 1000 * other.total_seconds / m, 1000 * other.max_seconds,
+        1000 * other.total_cpu / m, double(other.total_nodes) / m, other.max_nodes,
+        other.cubes_text);
+    if (other.done < count) {
+      series.done = other.done;  // stopped in the second series: the run was stopped
     }
-    if (optimal && sol->length > 20 && failure.empty()) {
-      failure = fmt::format("cube {}: optimal length {} above God's number 20", i, sol->length);
-    }
-    if (optimal && i < MAX_LISTED) {
-      cubes.push_back({{"length", sol->length},
-                       {"nodes", sol->nodes},
-                       {"seconds", seconds},
-                       {"cpu_seconds", cpu},
-                       {"verified", verified}});
-      cubes_text += fmt::format("  cube {}: {} moves, {} nodes, {:.3f} s, CPU {:.3f} s\n", i,
-                                sol->length, sol->nodes, seconds, cpu);
-    }
-    ++histogram[sol->length];
-    total_length += static_cast<std::uint64_t>(sol->length);
-    longest = std::max(longest, sol->length);
-    total_seconds += seconds;
-    max_seconds = std::max(max_seconds, seconds);
-    total_nodes += sol->nodes;
-    max_nodes = std::max(max_nodes, sol->nodes);
-    s.run.report({"bench cube", i + 1, count,
-                  fmt::format("{} of {} cubes, mean length {:.2f}", i + 1, count,
-                              double(total_length) / double(i + 1))});
   }
+  const std::uint64_t done = series.done;
   const bool stopped = done < count;
   const double n = done == 0 ? 1.0 : double(done);
   nlohmann::json hist = nlohmann::json::object();
   std::string hist_text;
-  for (auto [len, k] : histogram) {
+  for (auto [len, k] : series.histogram) {
     hist[std::to_string(len)] = k;
     hist_text += fmt::format(" {}:{}", len, k);
   }
@@ -179,17 +258,17 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       {"solver", optimal ? "optimal" : "two-phase"},
       {"max_length_option", max_length < 0 ? nlohmann::json(nullptr) : nlohmann::json(max_length)},
       {"threads", optimal ? s.run.threads() : 1u},
-      {"mean_length", double(total_length) / n},
-      {"max_length", longest},
+      {"mean_length", double(series.total_length) / n},
+      {"max_length", series.longest},
       {"histogram", hist},
-      {"mean_seconds", total_seconds / n},
-      {"max_seconds", max_seconds},
-      {"total_seconds", total_seconds},
-      {"mean_cpu_seconds", total_cpu / n},
-      {"mean_nodes", double(total_nodes) / n},
-      {"max_nodes", max_nodes},
-      {"total_nodes", total_nodes},
-      {"all_verified", all_verified},
+      {"mean_seconds", series.total_seconds / n},
+      {"max_seconds", series.max_seconds},
+      {"total_seconds", series.total_seconds},
+      {"mean_cpu_seconds", series.total_cpu / n},
+      {"mean_nodes", double(series.total_nodes) / n},
+      {"max_nodes", series.max_nodes},
+      {"total_nodes", series.total_nodes},
+      {"all_verified", series.all_verified},
       {"tables_seconds", info.seconds},
       {"table_bytes", info.bytes},
       {"optimal_table", table_json}};
@@ -203,27 +282,29 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       done, seed, optimal ? "optimal" : "two-phase",
       max_length >= 0 ? fmt::format(", --max-length {}", max_length) : std::string(),
       stopped ? fmt::format(" (stopped: {} of {} cubes)", done, count) : std::string(),
-      double(total_length) / n, longest, hist_text, 1000 * total_seconds / n, 1000 * max_seconds,
-      1000 * total_cpu / n, double(total_nodes) / n, max_nodes, info.seconds, info.bytes,
-      all_verified ? "yes" : "NO");
+      double(series.total_length) / n, series.longest, hist_text, 1000 * series.total_seconds / n,
+      1000 * series.max_seconds, 1000 * series.total_cpu / n, double(series.total_nodes) / n,
+      series.max_nodes, info.seconds, info.bytes, series.all_verified ? "yes" : "NO");
   out.text += table_text;
   if (optimal) {
-    out.json["cubes"] = std::move(cubes);
-    const std::string table_name = oo.h48     ? h48_table_name(h48_k)
-                                   : oo.table ? optimal_table_name(order)
-                                              : std::string("the phase-1 table alone");
-    out.json["table"] = table_name;
-    out.text += fmt::format("  table: {}\n", table_name);
-    out.text += cubes_text;
+    out.json["cubes"] = std::move(series.cubes);
+    out.json["table"] = table_name(oo, h48_k, order);
+    out.text += fmt::format("  table: {}\n", table_name(oo, h48_k, order));
+    out.text += series.cubes_text;
     if (count > MAX_LISTED) out.text += fmt::format("  (the first {} cubes listed)\n", MAX_LISTED);
+    if (q.flag("beside")) {
+      out.json["beside"] = std::move(beside_json);
+      out.text += beside_text;
+    }
   }
   if (stopped) {
     out.json["complete"] = false;
     out.json["solved"] = done;
     out.stopped = s.run.stop_error();
   }
-  if (!failure.empty()) {
-    return make_error("check failed: " + failure, {}, Error::NO_POSITION, ErrorKind::Internal);
+  if (!series.failure.empty()) {
+    return make_error("check failed: " + series.failure, {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
   }
   return out;
 }
@@ -252,7 +333,11 @@ void register_cube_bench(Registry& r) {
        flag("h48",
             "Optimal: an H48 table (Tronto's kind) instead of the big tables: h7 (3.6 GiB with "
             "h0), or with --memory the largest that fits (h8 7.1 GiB, h9 14.1 GiB); each built "
-            "once: 30-40 minutes on 2 threads")},
+            "once: 30-40 minutes on 2 threads"),
+       flag("beside",
+            "Optimal: the same cubes again with today's table (the 2.3 GiB big table; built "
+            "once: minutes) beside the one this run uses, both reported; their lengths must "
+            "agree")},
       bench_cube};
   cube.long_running = true;
   cube.cost = Cost::Expensive;
@@ -260,7 +345,8 @@ void register_cube_bench(Registry& r) {
   cube.invalid_examples = {{{"count", -1}},
                            {{"budget", 0}},
                            {{"optimal", true}, {"budget", 1}},
-                           {{"h48", true}}};  // H48 without --optimal
+                           {{"h48", true}},      // H48 without --optimal
+                           {{"beside", true}}};  // a second table without --optimal
   r.add(std::move(cube));
 }
 
