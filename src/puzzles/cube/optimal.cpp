@@ -1406,6 +1406,11 @@ class H48Search {
     KCube cube;
     KCube inverse;
     int inverse_bound = 0;  // a lower bound of the inverse's distance (for quarter_turns_only)
+    // What inverse_bound was read from: the inverse's h11 coordinate, its hK entry (-1: not
+    // read) and whether its h0 entry was read too. A child by a half turn has the same (below).
+    std::uint64_t inverse_h11 = 0;
+    std::int8_t inverse_k = -1;
+    bool inverse_h0_read = false;
   };
   H48Search(const SolverTables& tables, const H48Tables& h48, Metric metric, int lanes)
       : t_(*tables.coords),
@@ -1417,7 +1422,7 @@ class H48Search {
 
   int cost(int m) const { return move_cost(metric_, m); }
   static bool solved(const Node& n) { return n.inverse == KCube{}; }
-  Node root(const KCube& cube) const { return {cube, cube.inverse(), 0}; }
+  Node root(const KCube& cube) const { return {cube, cube.inverse()}; }
   // The bound of an h11 coordinate: its hK entry, or where that says "at most the base", its
   // h0 distance.
   int value(std::uint64_t h11) const {
@@ -1526,6 +1531,8 @@ class H48Search {
         return to_inverse(n, e, i);
       case INVERSE_K: {
         const int v = k2_.get(k2_.index_of_h11(h11));
+        k.node.inverse_h11 = h11;
+        k.node.inverse_k = static_cast<std::int8_t>(v);
         if (v) {
           k.node.inverse_bound = k2_.base + v;
           if (k.node.inverse_bound > k.limit) return false;
@@ -1538,6 +1545,7 @@ class H48Search {
       }
       case INVERSE_H0:
         k.node.inverse_bound = std::max(k.node.inverse_bound, int(h0_.get(h11 >> 11)));
+        k.node.inverse_h0_read = true;
         if (k.node.inverse_bound > k.limit) return false;
         return finish(e, i);
       case DONE:
@@ -1549,10 +1557,29 @@ class H48Search {
   bool to_inverse(const Node& n, Expansion& e, int i) const {
     Kid& k = e.kids[i];
     multiply(t_.basics.moves[inverse_move(k.move)], n.inverse, k.node.inverse);
+    if (k.move % 3 == 1 && n.inverse_k >= 0) {
+      // A half turn h: the child's inverse is h X^-1, in the same coset of K (h is in K) as the
+      // parent's inverse X^-1: the same coordinate, entries and bound, nothing to read (Tronto's
+      // trick, doc/h48.md), unless its h0 entry is needed and the parent did not read it.
+      k.node.inverse_bound = n.inverse_bound;
+      k.node.inverse_h11 = n.inverse_h11;
+      k.node.inverse_k = n.inverse_k;
+      k.node.inverse_h0_read = n.inverse_h0_read;
+      if (k.node.inverse_bound > k.limit) return false;
+      if (n.inverse_k == 0 && k.limit <= k2_.base && !n.inverse_h0_read) {
+        e.h11[i] = n.inverse_h11;
+        prefetch_h0(e.h11[i]);
+        e.stage[i] = INVERSE_H0;
+        return true;
+      }
+      return finish(e, i);
+    }
     // The inverse's corners first, as the cube's; their distance is also a bound for
     // quarter_turns_only (its argument holds for K's corner part, which has the half turns).
     const int c = h_.cocsep_of_cube(k.node.inverse);
     k.node.inverse_bound = h_.cocsep_distance[c];
+    k.node.inverse_k = -1;
+    k.node.inverse_h0_read = false;
     if (k.node.inverse_bound > k.limit) return false;
     e.h11[i] = h_.h11_of_cube(k.node.inverse, c);
     prefetch_k(e.h11[i]);
