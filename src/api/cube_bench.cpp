@@ -203,9 +203,10 @@ Result<Output> bench_cube(const Request& q, Session& s) {
   Series series = optimal ? solve_series(q, s, solve_optimal_with(oo))
                           : solve_series(q, s, solve_two_phase_capped);
   if (series.error) return *series.error;
-  // Step 3. With --beside: the same cubes with today's table (the 2.3 GiB big table).
+  // With --beside: the same cubes with today's table (the 2.3 GiB big table), once all are solved.
   nlohmann::json beside_json = nullptr;
   std::string beside_text;
+  bool beside_stopped = false;
   if (optimal && q.flag("beside") && series.done == count) {
     OptimalOptions today;
     if (auto ok = attach_todays_table(s, **tables, info, today); !ok) return ok.error();
@@ -238,12 +239,10 @@ Result<Output> bench_cube(const Request& q, Session& s) {
         optimal_table_name(1), 1000 * other.total_seconds / m, 1000 * other.max_seconds,
         1000 * other.total_cpu / m, double(other.total_nodes) / m, other.max_nodes,
         other.cubes_text);
-    if (other.done < count) {
-      series.done = other.done;  // stopped in the second series: the run was stopped
-    }
+    beside_stopped = other.done < count;
   }
   const std::uint64_t done = series.done;
-  const bool stopped = done < count;
+  const bool stopped = done < count || beside_stopped;
   const double n = done == 0 ? 1.0 : double(done);
   nlohmann::json hist = nlohmann::json::object();
   std::string hist_text;
@@ -281,7 +280,9 @@ Result<Output> bench_cube(const Request& q, Session& s) {
       "  every solution replayed on the sticker model: {}\n",
       done, seed, optimal ? "optimal" : "two-phase",
       max_length >= 0 ? fmt::format(", --max-length {}", max_length) : std::string(),
-      stopped ? fmt::format(" (stopped: {} of {} cubes)", done, count) : std::string(),
+      done < count     ? fmt::format(" (stopped: {} of {} cubes)", done, count)
+      : beside_stopped ? std::string(" (stopped in the cubes beside)")
+                       : std::string(),
       double(series.total_length) / n, series.longest, hist_text, 1000 * series.total_seconds / n,
       1000 * series.max_seconds, 1000 * series.total_cpu / n, double(series.total_nodes) / n,
       series.max_nodes, info.seconds, info.bytes, series.all_verified ? "yes" : "NO");
@@ -333,7 +334,7 @@ void register_cube_bench(Registry& r) {
        flag("h48",
             "Optimal: an H48 table (Tronto's kind) instead of the big tables: h7 (3.6 GiB with "
             "h0), or with --memory the largest that fits (h8 7.1 GiB, h9 14.1 GiB); each built "
-            "once: 30-40 minutes on 2 threads"),
+            "once: about 25 minutes on 2 threads, checkpointed"),
        flag("beside",
             "Optimal: the same cubes again with today's table (the 2.3 GiB big table; built "
             "once: minutes) beside the one this run uses, both reported; their lengths must "
