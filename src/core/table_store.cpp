@@ -145,11 +145,7 @@ void TableCheckpoint::save(std::span<const std::uint8_t> payload, std::uint64_t 
   // Step 2. The next one is due an interval from now.
   last_ = std::chrono::steady_clock::now();
   last_save_ = last_ - start;
-  if (saved) {
-    ++saves_;
-  } else {
-    warning_ = "could not save a checkpoint: " + saved.error().message;
-  }
+  if (!saved) warning_ = "could not save a checkpoint: " + saved.error().message;
 }
 
 void TableCheckpoint::remove() const {

@@ -30,6 +30,7 @@
 // be capped on disk (Options::max_disk_bytes): the least recently used files go first.
 #pragma once
 
+#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -97,7 +98,6 @@ class TableCheckpoint {
   // Removes both files (the store does, once the table itself is saved).
   void remove() const;
   const std::string& warning() const { return warning_; }
-  int saves() const { return saves_; }
 
  private:
   TableKey payload_key() const;
@@ -108,7 +108,6 @@ class TableCheckpoint {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::duration last_save_{0};
   std::string warning_;
-  int saves_ = 0;
 };
 
 // How to make one table of type T. The payload that is loaded and saved is the span returned by
@@ -136,7 +135,7 @@ struct TableRecipe {
   std::function<std::shared_ptr<T>()> allocate;  // empty table of the right size (null: no memory)
   std::function<Result<std::shared_ptr<T>>(const RunContext&)> build;
   // Instead of `build`, for builds of many minutes: the same, with the table's checkpoint (see
-  // TableCheckpoint) to resume from and to save into as it goes.
+  // TableCheckpoint) to resume from and to save into as it goes. A recipe sets exactly one.
   std::function<Result<std::shared_ptr<T>>(const RunContext&, TableCheckpoint&)> resumable_build;
   std::function<std::span<std::uint8_t>(T&)> payload;
   // Optional: after a verified load, derives what is not in the payload (a histogram, the
@@ -277,6 +276,7 @@ template <class T>
 Result<std::shared_ptr<const T>> TableStore::obtain(const TableRecipe<T>& recipe,
                                                     const RunContext& run, TableReport* report) {
   // The callbacks are copied (not referenced): a background build may outlive this call.
+  assert(bool(recipe.build) != bool(recipe.resumable_build));
   ErasedRecipe erased;
   erased.key = recipe.key;
   erased.bytes = recipe.bytes;

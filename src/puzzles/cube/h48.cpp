@@ -334,7 +334,7 @@ namespace {
 // The first step's keys for the depth-first step's look-ups (one per position below the last
 // level): open addressing, linear probing, a multiplicative hash, at most half full. One cache miss
 // a look-up where std::unordered_set took a division and two or more (a third of the build's time
-// went there, measured with perf on h7). Layout: `slots` of keys, EMPTY where none (h11 keys are
+// went there, measured with perf on h7). Layout: `slots_` of keys, EMPTY where none (h11 keys are
 // below 2^38).
 class KeySet {
  public:
@@ -359,9 +359,7 @@ class KeySet {
 
  private:
   static constexpr std::uint64_t EMPTY = ~std::uint64_t(0);
-  std::uint64_t slot_of(std::uint64_t key) const {
-    return (key * 0x9E3779B97F4A7C15ull) >> shift_;
-  }
+  std::uint64_t slot_of(std::uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
   std::vector<std::uint64_t> slots_;
   std::uint64_t mask_ = 0;
   int shift_ = 63;
