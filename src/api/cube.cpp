@@ -432,6 +432,14 @@ Status attach_table(Session& s, SolverTablesInfo& info, std::uint64_t bytes,
   keep(*table);
   return Ok{};
 }
+// The big table of slice order `order` into the options.
+Status attach_big_table(Session& s, const SolverTables& tables, SolverTablesInfo& info,
+                        OptimalOptions& options, int order) {
+  return attach_table(
+      s, info, optimal_table_bytes(order), optimal_table_name(order),
+      [&](TableReport& report) { return optimal_table(s.tables, tables, s.run, &report, order); },
+      [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
+}
 }  // namespace
 
 Status attach_optimal_table(const Request& q, Session& s, const SolverTables& tables,
@@ -453,19 +461,12 @@ Status attach_optimal_table(const Request& q, Session& s, const SolverTables& ta
   // within the front end's). Not an H48 table, though faster on random cubes: their values stop
   // at 12, so at 19-20 moves the search's top levels go unpruned (the superflip did not finish
   // in 15 minutes with h9; docs/cube.md).
-  const int order = std::max(1, optimal_table_order_for(room));
-  return attach_table(
-      s, info, optimal_table_bytes(order), optimal_table_name(order),
-      [&](TableReport& report) { return optimal_table(s.tables, tables, s.run, &report, order); },
-      [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
+  return attach_big_table(s, tables, info, options, std::max(1, optimal_table_order_for(room)));
 }
 
 Status attach_todays_table(Session& s, const SolverTables& tables, SolverTablesInfo& info,
                            OptimalOptions& options) {
-  return attach_table(
-      s, info, optimal_table_bytes(1), optimal_table_name(1),
-      [&](TableReport& report) { return optimal_table(s.tables, tables, s.run, &report, 1); },
-      [&](std::shared_ptr<const OptimalTable> t) { options.table = std::move(t); });
+  return attach_big_table(s, tables, info, options, 1);
 }
 
 std::optional<Result<Word>> cube_group_word(const PermGroup& g, const Perm& x, Session& s) {
