@@ -172,6 +172,10 @@ struct OptimalOptions {
   // The H48 tables (Tronto's kind, src/puzzles/cube/h48.hpp): when set, the search reads them
   // (the cube and its inverse, one entry each) instead of the big table or the phase-1 table.
   std::shared_ptr<const H48Tables> h48;
+  // With the H48 tables: each node below the shared subtrees is expanded on the side (the cube's
+  // or its inverse's) with fewer children (nissy's branching). Off: the cube's side only. The
+  // same lengths either way; the answer may be another solution of that length.
+  bool both_ends = true;
 };
 // Errors: Unsolvable; LimitExceeded when no solution of at most max_length moves exists (a
 // proof); the run's error when it stops first, with `partial` (if given) receiving the proven
