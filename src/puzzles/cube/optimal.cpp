@@ -1528,13 +1528,13 @@ class H48Search {
       own.bound = static_cast<std::int8_t>(h_.cocsep_distance[c]);
       if (own.bound > k.limit) continue;
       own.h11 = e.h11[i] = h_.h11_of_cube(k.node.cube[s], c);
-      prefetch_k(e.h11[i]);
       e.stage[i] = OWN_K;
       e.alive[live++] = static_cast<std::uint8_t>(i);
     }
     nodes += static_cast<std::uint64_t>(count);
     e.live = live;
     e.pending = live;
+    prefetch_round(e);
   }
   // The next round: each child's read in flight settles it (pruned, or its next read in flight,
   // or done). True once complete.
@@ -1549,6 +1549,7 @@ class H48Search {
     }
     e.live = kept;
     e.pending = pending;
+    prefetch_round(e);
     return pending == 0;
   }
   // Budget 1: the move on the cube's side that solves, or -1 (the one move left is both the
@@ -1586,11 +1587,27 @@ class H48Search {
     }
     return out;
   }
-  void prefetch_k(std::uint64_t h11) const {
-    __builtin_prefetch(k2_.data.data() + (k2_.index_of_h11(h11) >> 2));
-  }
-  void prefetch_h0(std::uint64_t h11) const {
-    __builtin_prefetch(h0_.nibbles.data() + ((h11 >> 11) >> 1));
+  // The reads of the next round, prefetched together once every child's coordinate is known:
+  // a prefetch that misses the TLB holds its place in the core until its page walk is done, so
+  // prefetches spread among the coordinates' arithmetic walk one or two at a time, and issued
+  // back to back they walk together (a 12 GB table on 2 MiB pages, 15 reads a batch with 50 ns of
+  // arithmetic each: 2.3 times as fast in a small program; h9 is 15 GB).
+  void prefetch_round(const Expansion& e) const {
+    for (int j = 0; j < e.live; ++j) {
+      const int i = e.alive[j];
+      switch (e.stage[i]) {
+        case OWN_K:
+        case OTHER_K:
+          __builtin_prefetch(k2_.data.data() + (k2_.index_of_h11(e.h11[i]) >> 2));
+          break;
+        case OWN_H0:
+        case OTHER_H0:
+          __builtin_prefetch(h0_.nibbles.data() + ((e.h11[i] >> 11) >> 1));
+          break;
+        case DONE:
+          break;
+      }
+    }
   }
   // Settles child i's read in flight; false when it prunes the child. An hK entry "at most the
   // base" prunes nothing within a limit of at least the base, so h0 is read only below it (for
@@ -1608,7 +1625,6 @@ class H48Search {
           own.bound = static_cast<std::int8_t>(k2_.base + v);
           if (own.bound > k.limit) return false;
         } else if (k.limit < k2_.base) {
-          prefetch_h0(h11);
           e.stage[i] = OWN_H0;
           return true;
         }
@@ -1627,7 +1643,6 @@ class H48Search {
           other.bound = static_cast<std::int8_t>(k2_.base + v);
           if (other.bound > k.limit) return false;
         } else if (k.limit <= k2_.base) {
-          prefetch_h0(h11);
           e.stage[i] = OTHER_H0;
           return true;
         }
@@ -1659,7 +1674,6 @@ class H48Search {
       if (other.bound > k.limit) return false;
       if (parent.k == 0 && k.limit <= k2_.base && !parent.h0_read) {
         e.h11[i] = parent.h11;
-        prefetch_h0(e.h11[i]);
         e.stage[i] = OTHER_H0;
         return true;
       }
@@ -1674,7 +1688,6 @@ class H48Search {
     other.last = parent.last;
     if (other.bound > k.limit) return false;
     e.h11[i] = h_.h11_of_cube(k.node.cube[o], c);
-    prefetch_k(e.h11[i]);
     e.stage[i] = OTHER_K;
     return true;
   }
