@@ -100,6 +100,9 @@ void multiply(const KCube& m, const KCube& z, KCube& out) {
 #endif
 }
 
+// The depth of the subtrees an iteration shares among the threads (see iterate).
+constexpr int SUBTREE_DEPTH = 3;
+
 // A subtree of one iteration (see iterate): its root, the moves to it and the budget left.
 template <class Node>
 struct SearchPrefix {
@@ -1399,16 +1402,11 @@ class BigSearch {
 // memory system's queues); with h9, 4 lanes were within the noise of 2.
 constexpr int H48_LANES = 2;
 
-// The depth of the subtrees an iteration shares among the threads (see iterate).
-constexpr int SUBTREE_DEPTH = 3;
-
 // Whether move m may follow `last` among the premoves of H48Search (the moves on the inverse's
-// side): the canonical order of allowed_after read backwards (after U no D, where allowed_after
-// has after D no U), since the premoves are the solution's last moves in reverse.
+// side): canonical order read backwards (after U no D), since the premoves are the solution's
+// last moves in reverse.
 inline bool allowed_before(int last, int m) {
-  if (last < 0) return true;
-  const int lf = last / 3, f = m / 3;
-  return f != lf && f != lf + 3;
+  return last < 0 || allowed_after(m, last);
 }
 
 // IDA* on the H48 tables, in lanes (LaneDriver), from both ends (nissy's "NISS" branching): a node
@@ -1468,7 +1466,7 @@ class H48Search {
       side.h11 = h_.h11_of_cube(n.cube[s]);
       side.k = static_cast<std::int8_t>(k2_.get(k2_.index_of_h11(side.h11)));
       side.h0_read = true;
-      side.bound = static_cast<std::int8_t>(value(side.h11));
+      side.bound = static_cast<std::int8_t>(side.k ? k2_.base + side.k : h0_.get(side.h11 >> 11));
     }
     return n;
   }
@@ -1502,12 +1500,15 @@ class H48Search {
   // own hK entries in flight. (`last` is the node's: each side keeps its own.)
   void expand_begin(const Node& n, int budget, int /*last*/, Expansion& e,
                     std::uint64_t& nodes) const {
-    const std::uint32_t cube_side = children(n, 0, budget);
-    const std::uint32_t inverse_side = children(n, 1, budget);
-    const int s =
-        n.depth >= first_inverse_depth_ && std::popcount(inverse_side) < std::popcount(cube_side);
-    const std::uint32_t moves = s ? inverse_side : cube_side;
-    const int o = 1 - s;
+    std::uint32_t moves = children(n, 0, budget);
+    int s = 0;
+    if (n.depth >= first_inverse_depth_) {
+      const std::uint32_t inverse_side = children(n, 1, budget);
+      if (std::popcount(inverse_side) < std::popcount(moves)) {
+        moves = inverse_side;
+        s = 1;
+      }
+    }
     e.side = s;
     int count = 0, live = 0;
     for (int m = 0; m < N_MOVES; ++m) {
@@ -1518,11 +1519,11 @@ class H48Search {
       k.limit = budget - cost(m);
       multiply(n.cube[s], t_.basics.moves[m], k.node.cube[s]);
       k.node.depth = static_cast<std::uint8_t>(n.depth + 1);
+      // The own side's hK entry is set by its read; the other side, last move included, by
+      // to_other for the children that get that far.
       Side& own = k.node.side[s];
       own.last = static_cast<std::int8_t>(m);
-      own.k = -1;
       own.h0_read = false;
-      k.node.side[o].last = n.side[o].last;
       // The corners' distance first (a small table): most children at small limits stop here.
       const int c = h_.cocsep_of_cube(k.node.cube[s]);
       own.bound = static_cast<std::int8_t>(h_.cocsep_distance[c]);
@@ -1791,7 +1792,7 @@ void order_subtrees(std::vector<Prefix>& subtrees,
   subtrees = std::move(sorted);
 }
 
-// Iterative deepening over either search: each iteration's subtrees below depth 3 (for a
+// Iterative deepening over any search: each iteration's subtrees below SUBTREE_DEPTH (for a
 // symmetric root, one of each class of conjugate ones; from the second iteration on in
 // order_subtrees's order) are shared among the threads; the answer is the first subtree in that
 // order with a solution, so answer and node count are one thread's.
@@ -1815,7 +1816,7 @@ Result<std::vector<int>> iterate(const Search& search, const typename Search::No
     }
     run.report({"cube optimal search", total_nodes, 0,
                 fmt::format("bound {}, {} nodes so far", bound, total_nodes)});
-    // Step 1. The subtrees below depth 3 (or fewer when the bound is small), in DFS order.
+    // Step 1. The subtrees below SUBTREE_DEPTH (or fewer when the bound is small), in DFS order.
     std::vector<typename Search::Prefix> subtrees;
     std::vector<int> moves;
     search.prefixes(root, bound, std::min(SUBTREE_DEPTH, bound), moves, subtrees, total_nodes);
