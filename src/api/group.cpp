@@ -117,6 +117,9 @@ Result<Generators> parse_generators(const std::vector<std::string>& args, const 
   std::set<std::string> used;
   std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
+    // Tens of thousands of generators take seconds to read (each holds images up to its largest
+    // point): the time limit and cancellation are heeded here too.
+    if (run.should_stop()) return run.stop_error();
     const std::string& arg = args[i];
     std::string name = "g" + std::to_string(i + 1);
     std::size_t offset = 0;
