@@ -56,13 +56,13 @@ struct Generators {
 
 Result<Generators> parse_generators(const std::vector<std::string>& args, const RunContext& run);
 
-// Adds one parsed generator's images to `bytes` and refuses a list over the memory budget (a
+// account_generator with the argument count in its message (a
 // generator holds as many images as its largest point, whatever its text's length).
 Status count_generator(std::uint64_t& bytes, const Perm& generator, std::size_t read,
                        std::size_t of, const RunContext& run) {
-  bytes += generator_bytes(generator);
-  return run.check_memory(
-      bytes, "the generators (" + std::to_string(read) + " of " + std::to_string(of) + " read)");
+  return account_generator(
+      bytes, generator, run,
+      "the generators (" + std::to_string(read) + " of " + std::to_string(of) + " read)");
 }
 
 // Generators from --generators-file (GAP's list or cycle notation, generator_text.hpp), or from
@@ -117,9 +117,6 @@ Result<Generators> parse_generators(const std::vector<std::string>& args, const 
   std::set<std::string> used;
   std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    // Tens of thousands of generators take seconds to read (each holds images up to its largest
-    // point): the time limit and cancellation are heeded here too.
-    if (run.should_stop()) return run.stop_error();
     const std::string& arg = args[i];
     std::string name = "g" + std::to_string(i + 1);
     std::size_t offset = 0;

@@ -77,6 +77,13 @@ std::uint64_t generator_bytes(const Perm& generator) {
   return sizeof(Perm) + generator.degree() * sizeof(Point);
 }
 
+Status account_generator(std::uint64_t& bytes, const Perm& generator, const RunContext& run,
+                         const std::string& what) {
+  if (run.should_stop()) return run.stop_error();
+  bytes += generator_bytes(generator);
+  return run.check_memory(bytes, what);
+}
+
 Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view original,
                                                          std::string_view source,
                                                          const RunContext* run) {
@@ -99,11 +106,10 @@ Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view origin
       return fail("generator " + std::to_string(result.size() + 1) + ": " + perm.error().message,
                   begin);
     }
-    bytes += generator_bytes(*perm);
     if (run) {
-      if (auto fits =
-              run->check_memory(bytes, "the generator list read so far (" +
-                                           std::to_string(result.size() + 1) + " generators)");
+      if (auto fits = account_generator(bytes, *perm, *run,
+                                        "the generator list read so far (" +
+                                            std::to_string(result.size() + 1) + " generators)");
           !fits) {
         return fits;
       }

@@ -37,6 +37,12 @@ Result<std::vector<NamedGenerator>> parse_generator_text(std::string_view text,
 // The bytes a list of generators holds (their images), for memory checks while one is read.
 std::uint64_t generator_bytes(const Perm& generator);
 
+// One more generator read into a list of `bytes` so far: adds its images, refuses a list over
+// the run's memory budget (`what` names the list read so far) and stops a stopped run (tens of
+// thousands of generators take seconds to read). Every reader of generator lists calls it.
+Status account_generator(std::uint64_t& bytes, const Perm& generator, const RunContext& run,
+                         const std::string& what);
+
 // Does an argument hold several generators (a GAP list or more than one line) rather than one?
 bool looks_like_generator_list(std::string_view text);
 
