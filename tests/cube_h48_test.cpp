@@ -391,6 +391,40 @@ TEST(CubeH48, SearchOnH48TablesFindsTheOptimalLengths) {
       nodes_one += one->nodes;
     }
   }
+  // The bench's check of every table size (check_scramble_lengths) on these tables at 13 and 14
+  // moves (h2 is the weakest table: the most nodes), then the same check refuses a table that
+  // overestimates one entry: its first scramble's own (3 moves; base + 3 = 8 from the corrupted
+  // entry), so the search starts at a bound of 8 and proves a longer "optimal" length.
+  auto longer =
+      check_scramble_lengths(**tables, with_h48, 13, 14, 1, 4817, RunContext{}.with_threads(2));
+  ASSERT_TRUE(longer) << longer.error().message;
+  ASSERT_EQ(longer->size(), 2u);
+  for (const ScrambleCheck& c : *longer) {
+    EXPECT_LE(c.optimal, c.moves) << c.scramble;
+    EXPECT_GT(c.reference_nodes, 0u);
+  }
+  auto shortest = check_scramble_lengths(**tables, with_h48, 3, 3, 1, 4817, RunContext{});
+  ASSERT_TRUE(shortest) << shortest.error().message;
+  auto scramble = parse_moves(shortest->at(0).scramble);
+  ASSERT_TRUE(scramble);
+  KCube first;
+  for (const CubeMove& m : *scramble) {
+    const int face = static_cast<int>(std::string_view(FACE_NAMES).find(m.name[0]));
+    first = first * t.basics.moves[face * 3 + m.turns - 1];
+  }
+  auto overestimating = std::make_shared<H48K2Table>(*k2);
+  const std::uint64_t entry = overestimating->index_of_h11(coords->h11_of_cube(first));
+  overestimating->data[entry >> 2] |= static_cast<std::uint8_t>(3 << ((entry & 3) * 2));
+  auto wrong_entry = std::make_shared<H48Tables>(*h48);
+  wrong_entry->k2 = overestimating;
+  OptimalOptions with_wrong_entry = with_h48;
+  with_wrong_entry.h48 = wrong_entry;
+  auto refused_scramble =
+      check_scramble_lengths(**tables, with_wrong_entry, 3, 3, 1, 4817, RunContext{});
+  ASSERT_FALSE(refused_scramble);
+  EXPECT_NE(refused_scramble.error().message.find("scramble check: " + shortest->at(0).scramble),
+            std::string::npos)
+      << refused_scramble.error().message;
   // The search from both ends takes the inverse's side (a search of the cube's side alone would
   // count the same nodes). On these short scrambles it saves nothing (498,227 nodes against
   // 496,978); on random cubes with h9 it saves 7% (docs/cube.md).

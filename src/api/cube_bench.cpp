@@ -20,6 +20,9 @@ using namespace permuzzle::cube;
 
 // The first cubes listed one by one (the output stays bounded).
 constexpr std::uint64_t MAX_LISTED = 1000;
+// The H48 tables' scramble check: scrambles of these lengths, so many of each (issue 34: "solves
+// of scrambles of known optimal length (3..14 moves) with every table size").
+constexpr int SCRAMBLE_MIN_MOVES = 3, SCRAMBLE_MAX_MOVES = 14, SCRAMBLES_PER_LENGTH = 2;
 
 std::string table_name(const OptimalOptions& oo, int h48_k, int order) {
   return oo.h48     ? h48_table_name(h48_k)
@@ -144,6 +147,26 @@ Result<Output> bench_cube(const Request& q, Session& s) {
     h48_k = h.k;
     auto check = check_h48_table(**tables, *oo.h48, H48_SAMPLES, seed, s.run);
     if (!check) return check.error();
+    // Scrambles of 3 to 14 moves solved with the table and with the phase-1 table alone (a second
+    // method): the same optimal lengths (seconds, most of them the phase-1 search's at 14 moves).
+    auto scrambles = check_scramble_lengths(**tables, oo, SCRAMBLE_MIN_MOVES, SCRAMBLE_MAX_MOVES,
+                                            SCRAMBLES_PER_LENGTH, seed, s.run);
+    if (!scrambles) return scrambles.error();
+    nlohmann::json scrambles_json = nlohmann::json::array();
+    std::map<int, std::string> optimal_by_moves;
+    for (const ScrambleCheck& c : *scrambles) {
+      scrambles_json.push_back({{"scramble", c.scramble},
+                                {"moves", c.moves},
+                                {"optimal", c.optimal},
+                                {"nodes", c.nodes},
+                                {"reference_nodes", c.reference_nodes}});
+      std::string& lengths = optimal_by_moves[c.moves];
+      lengths += fmt::format("{}{}", lengths.empty() ? "" : ",", c.optimal);
+    }
+    std::string scrambles_text;
+    for (const auto& [moves, lengths] : optimal_by_moves) {
+      scrambles_text += fmt::format(" {}:{}", moves, lengths);
+    }
     nlohmann::json per_value = nlohmann::json::array(), sampled = nlohmann::json::array();
     for (auto v : h.per_value) per_value.push_back(v);
     for (auto v : check->per_value) sampled.push_back(v);
@@ -154,14 +177,17 @@ Result<Output> bench_cube(const Request& q, Session& s) {
                   {"bytes", h48_tables_bytes(h.k)},
                   {"per_value", per_value},
                   {"sampled_per_value", sampled},
+                  {"scrambles", scrambles_json},
                   {"seconds", table_seconds},
                   {"report", describe(report)}};
     table_text = fmt::format(
         "  optimal table: the {} ({}); entries at most {}: {}, {}: {}, {}: {}, {} or more: {}; "
-        "{} sampled entries agree with a search of their coordinates\n",
+        "{} sampled entries agree with a search of their coordinates; {} scrambles of {} to {} "
+        "moves have the phase-1 search's optimal lengths (scramble:optimal{})\n",
         h48_table_name(h.k), describe(report), h.base, h.per_value[0], h.base + 1, h.per_value[1],
         h.base + 2, h.per_value[2], h.base + 3, h.per_value[3],
-        check->per_value[0] + check->per_value[1] + check->per_value[2] + check->per_value[3]);
+        check->per_value[0] + check->per_value[1] + check->per_value[2] + check->per_value[3],
+        scrambles->size(), SCRAMBLE_MIN_MOVES, SCRAMBLE_MAX_MOVES, scrambles_text);
   }
   if (oo.table) {
     const TableReport& report = info.reports.back();

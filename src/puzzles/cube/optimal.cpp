@@ -1917,4 +1917,56 @@ Result<CubeSolution> solve_optimal(const SolverTables& tables, const CubieState&
   return solution;
 }
 
+Result<std::vector<ScrambleCheck>> check_scramble_lengths(const SolverTables& tables,
+                                                          const OptimalOptions& options,
+                                                          int min_moves, int max_moves,
+                                                          int per_length, std::uint64_t seed,
+                                                          const RunContext& run) {
+  const CubeBasics& b = tables.coords->basics;
+  OptimalOptions reference;  // the phase-1 table alone
+  reference.metric = options.metric;
+  std::vector<ScrambleCheck> out;
+  Rng rng(seed);
+  auto fail = [](const std::string& what) {
+    return make_error("internal: scramble check: " + what, {}, Error::NO_POSITION,
+                      ErrorKind::Internal);
+  };
+  for (int length = min_moves; length <= max_moves; ++length) {
+    for (int i = 0; i < per_length; ++i) {
+      // Step 1. A canonical random sequence of `length` moves.
+      KCube x;
+      std::vector<CubeMove> scramble;
+      for (int j = 0, last = -1; j < length; ++j) {
+        int m;
+        do {
+          m = static_cast<int>(rng.below(N_MOVES));
+        } while (!allowed_after(last, m));
+        x = x * b.moves[m];
+        last = m;
+        scramble.push_back({std::string(1, FACE_NAMES[m / 3]), m % 3 + 1});
+      }
+      const std::string text = format_moves(scramble);
+      const CubieState state = to_cubie(x);
+      // Step 2. Both searches, each replayed; the same length, at most the scramble's.
+      auto one = solve_optimal(tables, state, options, run);
+      if (!one) return one.error();
+      auto two = solve_optimal(tables, state, reference, run);
+      if (!two) return two.error();
+      for (const auto* s : {&*one, &*two}) {
+        if (!s->verified || !s->optimal || !replay_solves(state, s->moves)) {
+          return fail(
+              fmt::format("{}: a solution not proven or not replayed ({})", text, s->method));
+        }
+      }
+      if (one->length != two->length || one->length > length) {
+        return fail(fmt::format("{}: {} moves with {}, {} with the phase-1 table alone", text,
+                                one->length, one->method, two->length));
+      }
+      out.push_back(
+          {text, length, one->length, one->nodes, two->nodes, one->seconds, two->seconds});
+    }
+  }
+  return out;
+}
+
 }  // namespace permuzzle::cube

@@ -177,6 +177,25 @@ struct OptimalOptions {
   // same lengths either way; the answer may be another solution of that length.
   bool both_ends = true;
 };
+// Scrambles of known optimal length: for each length from min_moves to max_moves, `per_length`
+// seeded random move sequences (no move after one of its face, nor after the opposite face's in
+// the canonical order) solved twice, by the phase-1 search (the 85 MB phase-1 table alone: a
+// second method, no table in common) and with `options` (an H48 or big table). Both solutions
+// are replayed; their lengths must agree and be at most the scramble's. An error (Internal) names
+// the first scramble that fails; a stop returns the run's error.
+struct ScrambleCheck {
+  std::string scramble;  // the moves, as format_moves writes them
+  int moves = 0;         // the scramble's length
+  int optimal = 0;       // the length both searches proved
+  std::uint64_t nodes = 0, reference_nodes = 0;
+  double seconds = 0, reference_seconds = 0;
+};
+Result<std::vector<ScrambleCheck>> check_scramble_lengths(const SolverTables& tables,
+                                                          const OptimalOptions& options,
+                                                          int min_moves, int max_moves,
+                                                          int per_length, std::uint64_t seed,
+                                                          const RunContext& run);
+
 // Errors: Unsolvable; LimitExceeded when no solution of at most max_length moves exists (a
 // proof); the run's error when it stops first, with `partial` (if given) receiving the proven
 // lower bound (every shorter length searched) and the nodes, and no moves.
