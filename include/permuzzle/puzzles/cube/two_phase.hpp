@@ -179,7 +179,7 @@ struct OptimalOptions {
 };
 // Scrambles of known optimal length: for each length from min_moves to max_moves, `per_length`
 // seeded random move sequences (no move after one of its face, nor after the opposite face's in
-// the canonical order) solved twice, by the phase-1 search (the 85 MB phase-1 table alone: a
+// the canonical order) solved twice, by the phase-1 search (the 70 MB phase-1 table alone: a
 // second method, no table in common) and with `options` (an H48 or big table). Both solutions
 // are replayed; their lengths must agree and be at most the scramble's. An error (Internal) names
 // the first scramble that fails; a stop returns the run's error.
